@@ -1,0 +1,137 @@
+/**
+ * The event-store port. Every adapter (embedded SQLite, KurrentDB) implements `EventStore`
+ * and passes the same contract suite (test/eventstore/contract.ts).
+ *
+ * Revisions are per stream and start at 0. Positions order the global log (`$all`); they are
+ * bigints because KurrentDB's commit/prepare pair does not fit a double. A position is only
+ * ever compared, never computed with.
+ */
+
+/** Who did it, through what, when, and why — carried by every event for auditors. */
+export interface EventMetadata {
+  /** user, person or agent id; null for system-initiated events */
+  actor: string | null;
+  /** attribution label (`pat:<name>`, `api:<client>`, `widget`); absent when none applies */
+  via?: string;
+  /** milliseconds since the Unix epoch, supplied by the command (deciders never read a clock) */
+  occurredAt: number;
+  correlationId: string;
+  causationId: string | null;
+  /** data-shape version of this event type; absent means 1 */
+  schemaVersion?: number;
+  /** the client's Idempotency-Key and a hash of the command it came with */
+  idempotencyKey?: string;
+  commandHash?: string;
+}
+
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  /** optional client-chosen UUID; adapters generate one when absent */
+  id?: string;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  id: string;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  streamId: string;
+  revision: number;
+  position: bigint;
+}
+
+/**
+ * `any`: no check. `no_stream`: the stream must not exist. `stream_exists`: it must exist.
+ * A number: the stream's last revision must equal it (optimistic concurrency).
+ */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** revision of the last event appended (the next expected revision for the writer) */
+  nextExpectedRevision: number;
+  /** global position of the last event appended */
+  position: bigint;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** inclusive; defaults to the first event forwards and the last event backwards */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** exclusive: events strictly after this position; omit to start at the beginning */
+  after?: bigint;
+  maxCount?: number;
+  filter?: EventFilter;
+}
+
+/** Keep an event when it matches any listed prefix / type; an empty filter keeps everything. */
+export interface EventFilter {
+  streamPrefixes?: readonly string[];
+  eventTypes?: readonly string[];
+}
+
+export interface SubscribeOptions {
+  /** exclusive checkpoint: delivery starts with the first event after it; omit for the start */
+  after?: bigint;
+  filter?: EventFilter;
+}
+
+/**
+ * A catch-up subscription: replays history after the checkpoint, then follows live appends,
+ * in `$all` order, without gaps or duplicates. Iterate it; `close()` ends the iteration.
+ */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  readonly adapter: 'embedded' | 'kurrentdb';
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** A stream that does not exist reads as empty. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** Position of the newest event in the log (0n when empty); used for projection lag. */
+  headPosition(): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+/** The stream's actual state did not match the expected revision; nothing was appended. */
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** last revision of the stream, or 'no_stream' when it does not exist */
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/** The store cannot be opened or read safely (corrupt file, bad schema); never start empty. */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+}
+
+export function matchesFilter(
+  event: { streamId: string; type: string },
+  filter?: EventFilter,
+): boolean {
+  if (!filter) return true;
+  const { streamPrefixes, eventTypes } = filter;
+  if (streamPrefixes?.length && !streamPrefixes.some((p) => event.streamId.startsWith(p))) {
+    return false;
+  }
+  if (eventTypes?.length && !eventTypes.includes(event.type)) return false;
+  return true;
+}
