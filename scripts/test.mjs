@@ -12,6 +12,7 @@ const args = [
   'mocha',
   '--reporter',
   './test/support/reporter.cjs',
+  ...(process.argv.slice(2).some((a) => !a.startsWith('-')) ? [] : ['test/**/*.test.ts']),
   ...process.argv.slice(2),
 ];
 // mocha's spec reporter prints to the terminal; a JSON copy of the stats is written beside it.

@@ -15,12 +15,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.js';
 import { Conflict } from '../../commands/shared/errors.js';
-import type {
-  EventMetadata,
-  EventStore,
-  NewEvent,
-  RecordedEvent,
-} from '../eventstore/types.js';
+import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from '../eventstore/types.js';
 import { WrongExpectedRevisionError } from '../eventstore/types.js';
 import { StateCache } from './state-cache.js';
 

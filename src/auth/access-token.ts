@@ -1,0 +1,90 @@
+/**
+ * Verifies the service's own JWT access tokens in-process with jose against the provider's public
+ * keys, then checks live state: the grant still exists (revoked on disconnect or on refresh-token
+ * reuse) and the token was not revoked at /oauth/revoke.
+ */
+import {
+  createLocalJWKSet,
+  errors as joseErrors,
+  type JSONWebKeySet,
+  type JWK,
+  jwtVerify,
+} from 'jose';
+import type { Collection, Doc } from '../readstore/types.js';
+import { Unauthenticated } from './errors.js';
+import type { StoredArtifact } from './storage/adapter.js';
+
+export interface VerifiedAccessToken {
+  userId: string;
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  expiresAt: Date;
+}
+
+export interface RevokedJti extends Doc {
+  expiresAt: number;
+}
+
+const PRIVATE_PARTS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
+
+export function publicJwks(keys: JWK[]): JSONWebKeySet {
+  return {
+    keys: keys.map((key) => {
+      const copy: JWK = { ...key };
+      for (const part of PRIVATE_PARTS) delete copy[part];
+      return copy;
+    }),
+  };
+}
+
+export function createAccessTokenVerifier(deps: {
+  issuers: string[];
+  audiences: string[];
+  jwks: JSONWebKeySet;
+  grants: Collection<StoredArtifact>;
+  revoked: Collection<RevokedJti>;
+  clientName: (clientId: string) => Promise<string | null>;
+  now: () => number;
+}) {
+  const keySet = createLocalJWKSet(deps.jwks);
+
+  return async function verifyAccessToken(
+    token: string | undefined | null,
+  ): Promise<VerifiedAccessToken> {
+    if (!token) throw new Unauthenticated('missing access token', 'invalid_request');
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, keySet, {
+        issuer: deps.issuers,
+        audience: deps.audiences,
+        typ: 'at+jwt',
+        algorithms: ['ES256', 'RS256'],
+        currentDate: new Date(deps.now()),
+      }));
+    } catch (err) {
+      const expired = err instanceof joseErrors.JWTExpired;
+      throw new Unauthenticated(expired ? 'access token expired' : 'invalid access token');
+    }
+    const { sub, client_id: clientId, grant_id: grantId, jti, exp, scope } = payload;
+    if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof exp !== 'number') {
+      throw new Unauthenticated('invalid access token');
+    }
+    if (typeof grantId === 'string') {
+      const grant = await deps.grants.findOne({ _id: grantId });
+      if (!grant || (grant.expiresAt !== null && grant.expiresAt <= deps.now())) {
+        throw new Unauthenticated('access token revoked');
+      }
+    }
+    if (typeof jti === 'string' && (await deps.revoked.findOne({ _id: jti }))) {
+      throw new Unauthenticated('access token revoked');
+    }
+    return {
+      userId: sub,
+      clientId,
+      clientName: (await deps.clientName(clientId)) ?? clientId,
+      scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [],
+      expiresAt: new Date(exp * 1000),
+    };
+  };
+}

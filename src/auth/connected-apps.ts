@@ -1,0 +1,76 @@
+/**
+ * The apps a user connected (one per client with a live grant) and disconnecting one: its grants
+ * go, with every refresh token and code hanging off them; its JWT access tokens stop at once
+ * because verifyAccessToken checks the grant.
+ */
+import type Provider from 'oidc-provider';
+import type { Collection } from '../readstore/types.js';
+import type { StoredArtifact } from './storage/adapter.js';
+
+export interface ConnectedApp {
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  connectedAt: string;
+}
+
+const GRANT_MEMBERS = ['AccessToken', 'AuthorizationCode', 'RefreshToken'] as const;
+
+export function createConnectedApps(deps: {
+  provider: Provider;
+  grants: Collection<StoredArtifact>;
+  now: () => number;
+}) {
+  const live = (userId: string, clientId?: string) => ({
+    accountId: userId,
+    ...(clientId ? { clientId } : {}),
+    $or: [{ expiresAt: null }, { expiresAt: { $gt: deps.now() } }],
+  });
+
+  return {
+    async listConnectedApps(userId: string): Promise<ConnectedApp[]> {
+      const docs = await deps.grants.find(live(userId));
+      const byClient = new Map<string, ConnectedApp>();
+      for (const doc of docs) {
+        const payload = JSON.parse(doc.payload) as {
+          clientId: string;
+          iat?: number;
+          openid?: { scope?: string };
+          resources?: Record<string, string>;
+        };
+        const scopes = [
+          ...(payload.openid?.scope?.split(' ') ?? []),
+          ...Object.values(payload.resources ?? {}).flatMap((s) => s.split(' ')),
+        ].filter(Boolean);
+        const client = await deps.provider.Client.find(payload.clientId);
+        const app = byClient.get(payload.clientId);
+        const connectedAt = new Date((payload.iat ?? 0) * 1000).toISOString();
+        if (app) {
+          app.scopes = [...new Set([...app.scopes, ...scopes])];
+          if (connectedAt < app.connectedAt) app.connectedAt = connectedAt;
+        } else {
+          byClient.set(payload.clientId, {
+            clientId: payload.clientId,
+            clientName: client?.clientName ?? payload.clientId,
+            scopes: [...new Set(scopes)],
+            connectedAt,
+          });
+        }
+      }
+      return [...byClient.values()].sort((a, b) => a.clientName.localeCompare(b.clientName));
+    },
+
+    /** true when something was revoked; false when the user had not connected that client */
+    async revokeConnectedApp(userId: string, clientId: string): Promise<boolean> {
+      const docs = await deps.grants.find({ accountId: userId, clientId });
+      for (const doc of docs) {
+        const grantId = doc._id;
+        await Promise.all(
+          GRANT_MEMBERS.map((model) => deps.provider[model].adapter.revokeByGrantId(grantId)),
+        );
+        await deps.provider.Grant.adapter.destroy(grantId);
+      }
+      return docs.length > 0;
+    },
+  };
+}

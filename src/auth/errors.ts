@@ -1,0 +1,16 @@
+/** A credential that is missing, malformed, expired, revoked or from an untrusted issuer. */
+export class Unauthenticated extends Error {
+  override readonly name = 'Unauthenticated';
+  constructor(
+    message: string,
+    /** RFC 6750 error code for the WWW-Authenticate header */
+    readonly oauthError: 'invalid_token' | 'invalid_request' = 'invalid_token',
+  ) {
+    super(message);
+  }
+}
+
+/** The auth module was given options it cannot work with; raised at start-up, never per request. */
+export class AuthConfigurationError extends Error {
+  override readonly name = 'AuthConfigurationError';
+}

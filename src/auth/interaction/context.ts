@@ -1,0 +1,58 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type Provider from 'oidc-provider';
+import type { AccountsPort } from '../options.js';
+import type { MailPort } from '../mail/port.js';
+import type { EmailCodes } from './email-code.js';
+import { renderErrorPage } from './views.js';
+
+/** What the interaction pages need, shared by the e-mail, upstream and consent handlers. */
+export interface InteractionContext {
+  pickProvider(req: Request): Provider;
+  accounts: AccountsPort;
+  mail: MailPort;
+  codes: EmailCodes;
+  serviceName: string;
+  /** consent wording when no data scope is asked for (feedback: the full maker surface) */
+  fullAccessWording: string | null;
+  secret: string;
+  log: (line: string) => void;
+}
+
+/** CSRF token bound to the interaction: HMAC(secret, uid); the form must echo it back. */
+export function csrfFor(secret: string, uid: string): string {
+  return createHmac('sha256', secret).update(`csrf:${uid}`).digest('base64url');
+}
+
+export function csrfOk(secret: string, uid: string, given: unknown): boolean {
+  if (typeof given !== 'string') return false;
+  const want = Buffer.from(csrfFor(secret, uid));
+  const got = Buffer.from(given);
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
+export function sendHtml(res: Response, status: number, html: string): void {
+  res.status(status).set('Cache-Control', 'no-store').type('html').send(html);
+}
+
+/** The interaction for this request, or null (and a 400 page) when it is gone or not ours. */
+export async function loadInteraction(ctx: InteractionContext, req: Request, res: Response) {
+  const uid = String(req.params.uid);
+  try {
+    const details = await ctx.pickProvider(req).interactionDetails(req, res);
+    if (details.uid !== uid) throw new Error('interaction mismatch');
+    return details;
+  } catch {
+    sendHtml(
+      res,
+      400,
+      renderErrorPage('This sign-in has expired', 'Go back to the app and start connecting again.'),
+    );
+    return null;
+  }
+}
+
+export async function clientNameOf(provider: Provider, clientId: unknown): Promise<string> {
+  const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+  return client?.clientName ?? (typeof clientId === 'string' ? clientId : 'An application');
+}

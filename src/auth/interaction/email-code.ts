@@ -1,0 +1,73 @@
+/**
+ * One-time sign-in codes: 6 digits, stored only as an HMAC, valid 10 minutes, 5 attempts, bound
+ * to one interaction (so a code cannot finish somebody else's sign-in).
+ */
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Doc, ReadStore } from '../../readstore/types.js';
+
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_MAX_ATTEMPTS = 5;
+
+interface CodeDoc extends Doc {
+  email: string;
+  codeHash: string;
+  expiresAt: number;
+  attempts: number;
+}
+
+export type CodeCheck =
+  | { status: 'ok'; email: string }
+  | { status: 'wrong'; attemptsLeft: number }
+  | { status: 'expired' };
+
+export function createEmailCodes(deps: {
+  readStore: ReadStore;
+  collection: string;
+  secret: string;
+  now: () => number;
+}) {
+  const col = deps.readStore.collection<CodeDoc>(deps.collection);
+  const hash = (uid: string, code: string) =>
+    createHmac('sha256', deps.secret).update(`${uid}:${code}`).digest('hex');
+
+  return {
+    /** issues a fresh code for the interaction (replacing any earlier one) and returns it */
+    async issue(uid: string, email: string): Promise<string> {
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const doc: CodeDoc = {
+        _id: uid,
+        email,
+        codeHash: hash(uid, code),
+        expiresAt: deps.now() + CODE_TTL_MS,
+        attempts: 0,
+      };
+      await col.replaceOne({ _id: uid }, doc, { upsert: true });
+      await col.deleteMany({ expiresAt: { $lte: deps.now() } });
+      await deps.readStore.flush();
+      return code;
+    },
+    async pendingEmail(uid: string): Promise<string | null> {
+      const doc = await col.findOne({ _id: uid });
+      return doc && doc.expiresAt > deps.now() && doc.attempts < CODE_MAX_ATTEMPTS
+        ? doc.email
+        : null;
+    },
+    async check(uid: string, code: string): Promise<CodeCheck> {
+      const doc = await col.findOne({ _id: uid });
+      if (!doc || doc.expiresAt <= deps.now() || doc.attempts >= CODE_MAX_ATTEMPTS)
+        return { status: 'expired' };
+      const given = Buffer.from(hash(uid, code.trim()), 'hex');
+      if (timingSafeEqual(given, Buffer.from(doc.codeHash, 'hex'))) {
+        await col.deleteOne({ _id: uid });
+        await deps.readStore.flush();
+        return { status: 'ok', email: doc.email };
+      }
+      await col.updateOne({ _id: uid }, { $inc: { attempts: 1 } });
+      await deps.readStore.flush();
+      const attemptsLeft = CODE_MAX_ATTEMPTS - doc.attempts - 1;
+      return attemptsLeft > 0 ? { status: 'wrong', attemptsLeft } : { status: 'expired' };
+    },
+  };
+}
+
+export type EmailCodes = ReturnType<typeof createEmailCodes>;

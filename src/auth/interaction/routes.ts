@@ -1,0 +1,228 @@
+/**
+ * The sign-in and consent pages at /oauth/interaction/:uid. Forms post back with a CSRF token
+ * bound to the interaction; the interaction itself is bound to the browser by oidc-provider's
+ * path-scoped cookie.
+ */
+import express, { type Request, type Response, Router } from 'express';
+import type { UpstreamSignIn } from './upstream.js';
+import {
+  type InteractionContext,
+  clientNameOf,
+  csrfFor,
+  csrfOk,
+  loadInteraction,
+  sendHtml,
+} from './context.js';
+import { describeScopes } from './scope-words.js';
+import { renderCodeForm, renderConsent, renderEmailForm, renderErrorPage } from './views.js';
+
+const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}\.[^\s@<>"]{2,}$/;
+
+export function interactionRouter(
+  ctx: InteractionContext,
+  upstream: UpstreamSignIn | null,
+): Router {
+  const router = Router();
+  const forms = express.urlencoded({ extended: false, limit: '8kb' });
+  const base = (uid: string) => `/oauth/interaction/${encodeURIComponent(uid)}`;
+
+  async function showSignIn(req: Request, res: Response, status: number, error?: string) {
+    const details = await loadInteraction(ctx, req, res);
+    if (!details) return;
+    const uid = details.uid;
+    const clientName = await clientNameOf(ctx.pickProvider(req), details.params.client_id);
+    const csrf = csrfFor(ctx.secret, uid);
+    const pending = await ctx.codes.pendingEmail(uid);
+    const view = { serviceName: ctx.serviceName, clientName, csrf, ...(error ? { error } : {}) };
+    if (pending) {
+      sendHtml(
+        res,
+        status,
+        renderCodeForm({ ...view, email: pending, action: `${base(uid)}/code` }),
+      );
+      return;
+    }
+    const up = upstream
+      ? { upstream: { name: upstream.name, action: `${base(uid)}/upstream` } }
+      : {};
+    sendHtml(res, status, renderEmailForm({ ...view, action: `${base(uid)}/email`, ...up }));
+  }
+
+  router.get('/oauth/interaction/:uid', async (req, res) => {
+    const details = await loadInteraction(ctx, req, res);
+    if (!details) return;
+    if (details.prompt.name === 'login') return showSignIn(req, res, 200);
+    if (details.prompt.name !== 'consent') {
+      sendHtml(res, 400, renderErrorPage('Unsupported request', `prompt ${details.prompt.name}`));
+      return;
+    }
+    const provider = ctx.pickProvider(req);
+    const d = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    const scopes = [
+      ...(d.missingOIDCScope ?? []),
+      ...Object.values(d.missingResourceScopes ?? {}).flat(),
+    ];
+    const account = details.session ? await ctx.accounts.findById(details.session.accountId) : null;
+    const uid = details.uid;
+    sendHtml(
+      res,
+      200,
+      renderConsent({
+        serviceName: ctx.serviceName,
+        clientName: await clientNameOf(provider, details.params.client_id),
+        email: account?.email ?? null,
+        scopes: describeScopes([...new Set(scopes)], ctx.fullAccessWording),
+        approveAction: `${base(uid)}/confirm`,
+        denyAction: `${base(uid)}/abort`,
+        csrf: csrfFor(ctx.secret, uid),
+      }),
+    );
+  });
+
+  /** guards every POST: same interaction, valid CSRF token */
+  const guarded =
+    (handler: (req: Request, res: Response) => Promise<void>) =>
+    async (req: Request, res: Response): Promise<void> => {
+      if (!csrfOk(ctx.secret, String(req.params.uid), req.body?.csrf)) {
+        sendHtml(
+          res,
+          403,
+          renderErrorPage('Invalid form', 'Reload the sign-in page and try again.'),
+        );
+        return;
+      }
+      await handler(req, res);
+    };
+
+  router.post(
+    '/oauth/interaction/:uid/email',
+    forms,
+    guarded(async (req, res) => {
+      const email = String(req.body?.email ?? '')
+        .trim()
+        .toLowerCase();
+      if (!EMAIL.test(email)) return showSignIn(req, res, 400, 'Enter a valid e-mail address.');
+      const details = await loadInteraction(ctx, req, res);
+      if (!details) return;
+      const code = await ctx.codes.issue(details.uid, email);
+      await ctx.mail.send({
+        to: email,
+        subject: `Your ${ctx.serviceName} sign-in code: ${code}`,
+        text: `Your sign-in code is ${code}\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this message.`,
+      });
+      res.redirect(303, base(details.uid));
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/code',
+    forms,
+    guarded(async (req, res) => {
+      const details = await loadInteraction(ctx, req, res);
+      if (!details) return;
+      const result = await ctx.codes.check(details.uid, String(req.body?.code ?? ''));
+      switch (result.status) {
+        case 'wrong':
+          return showSignIn(
+            req,
+            res,
+            400,
+            `That code is not right. ${result.attemptsLeft} attempt(s) left.`,
+          );
+        case 'expired':
+          return showSignIn(
+            req,
+            res,
+            400,
+            'That code has expired or was tried too often. Ask for a new one.',
+          );
+        case 'ok': {
+          const account = await ctx.accounts.findOrCreateByEmail(result.email);
+          await ctx
+            .pickProvider(req)
+            .interactionFinished(
+              req,
+              res,
+              { login: { accountId: account.id, amr: ['otp'] } },
+              { mergeWithLastSubmission: false },
+            );
+          return;
+        }
+        default: {
+          const _exhaustive: never = result;
+          return _exhaustive;
+        }
+      }
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/confirm',
+    forms,
+    guarded(async (req, res) => {
+      const details = await loadInteraction(ctx, req, res);
+      if (!details) return;
+      if (details.prompt.name !== 'consent' || !details.session) {
+        sendHtml(
+          res,
+          400,
+          renderErrorPage('Nothing to approve', 'Go back to the app and start again.'),
+        );
+        return;
+      }
+      const provider = ctx.pickProvider(req);
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({
+            accountId: details.session.accountId,
+            clientId: String(details.params.client_id),
+          });
+      if (!grant) {
+        sendHtml(
+          res,
+          400,
+          renderErrorPage('This approval has expired', 'Go back to the app and start again.'),
+        );
+        return;
+      }
+      const d = details.prompt.details as {
+        missingOIDCScope?: string[];
+        missingOIDCClaims?: string[];
+        missingResourceScopes?: Record<string, string[]>;
+      };
+      if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+      if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
+      for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) {
+        grant.addResourceScope(indicator, scopes.join(' '));
+      }
+      const grantId = await grant.save();
+      await provider.interactionFinished(
+        req,
+        res,
+        { consent: details.grantId ? {} : { grantId } },
+        { mergeWithLastSubmission: true },
+      );
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/abort',
+    forms,
+    guarded(async (req, res) => {
+      await ctx
+        .pickProvider(req)
+        .interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The user denied access.' },
+          { mergeWithLastSubmission: false },
+        );
+    }),
+  );
+
+  if (upstream) upstream.mount(router, forms, guarded);
+  return router;
+}

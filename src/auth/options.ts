@@ -1,0 +1,91 @@
+/**
+ * Options of one authorization server instance (one per service). The figures the services use:
+ *
+ * feedback (refreshPolicy 'always'):
+ *   access token  1 hour (JWT, audience = the service base URL)
+ *   refresh token 90 days, issued on every code exchange, rotated on every use; each rotated token
+ *                 again lives 90 days (sliding) and extends its grant, so a client that refreshes at
+ *                 least monthly never meets the login page again. Reuse of a rotated token revokes the
+ *                 whole grant (RFC 9700 §4.14.2).
+ * notes (refreshPolicy 'offline_access-only'):
+ *   access token 30 days, refresh token 90 days (sliding on rotation), only with `offline_access`.
+ * both:
+ *   authorization code 60 s, interaction 1 h, browser session 14 days, e-mail code 10 min / 5 tries.
+ *   registration: fixed window per client IP; feedback 20 per 10 min, notes 30 per hour (issue 6).
+ *   Client IP = the socket address; with `trustProxy` the right-most X-Forwarded-For entry (the
+ *   address the nearest proxy saw), which a client cannot forge through a proxy that appends.
+ */
+import type { ReadStore } from '../readstore/types.js';
+import type { MailPort } from './mail/port.js';
+
+export type RefreshPolicy = 'always' | 'offline_access-only';
+
+export interface AccountsPort {
+  findOrCreateByEmail(
+    email: string,
+    profile?: { displayName?: string | null },
+  ): Promise<{ id: string }>;
+  findById(id: string): Promise<{ id: string; email: string; displayName: string | null } | null>;
+}
+
+export interface UpstreamIdpOptions {
+  /** shown on the button: "Sign in with <name>" */
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** extra scopes beyond `openid email profile` */
+  scopes?: string[];
+  /** allow http:// issuers (tests, local IdPs) */
+  allowInsecure?: boolean;
+}
+
+export interface SmtpOptions {
+  host: string;
+  port: number;
+  secure?: boolean;
+  user?: string;
+  pass?: string;
+  from: string;
+}
+
+export interface FirstPartyClient {
+  client_id: string;
+  redirect_uris: string[];
+  client_name?: string;
+}
+
+export interface AuthorizationServerOptions {
+  /** the service base URL; also the issuer and the access-token audience */
+  issuer: string;
+  /** further base URLs the same service answers on; each gets its own issuer, tokens work on all */
+  altIssuers?: string[];
+  /** where discovery is served: OIDC for feedback, RFC 8414 for notes */
+  discoveryPath: '/.well-known/openid-configuration' | '/.well-known/oauth-authorization-server';
+  /** resource scopes (e.g. `service.public`, `notes`); openid/profile/email/offline_access are added as asked */
+  resourceScopes: string[];
+  /** OIDC scopes to offer besides `openid` (feedback: profile, email, offline_access; notes: offline_access) */
+  oidcScopes: string[];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  refreshPolicy: RefreshPolicy;
+  registrationLimit: { max: number; windowSeconds: number };
+  /** take the client IP from X-Forwarded-For (right-most entry); off by default */
+  trustProxy?: boolean;
+  readStore: ReadStore;
+  accounts: AccountsPort;
+  /** mail port for sign-in codes; defaults to the dev mailbox at `devMailboxPath` */
+  mail?: MailPort;
+  devMailboxPath?: string;
+  smtp?: SmtpOptions;
+  upstream?: UpstreamIdpOptions;
+  /** statically known first-party clients (their ID tokens are trusted by verifyIdToken) */
+  firstPartyClients?: FirstPartyClient[];
+  /** prefix of the collections this instance keeps in the read store, e.g. `feedback_oauth` */
+  collectionPrefix?: string;
+  /** service name shown on the sign-in pages */
+  serviceName?: string;
+  /** clock in ms; oidc-provider itself reads Date.now, so tests fake that */
+  now?: () => number;
+  log?: (line: string) => void;
+}

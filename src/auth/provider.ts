@@ -1,0 +1,145 @@
+/**
+ * Builds one oidc-provider instance (one per issuer/host of a service). Everything OAuth is
+ * oidc-provider's; this file only chooses: public clients, PKCE S256, code + refresh grants,
+ * JWT access tokens for the service as resource, rotation on every refresh, our routes and UI.
+ */
+import Provider, { type Adapter, type Configuration, errors } from 'oidc-provider';
+import type { AuthorizationServerOptions } from './options.js';
+import type { ProviderKeys } from './storage/keys.js';
+import { renderErrorPage } from './interaction/views.js';
+
+const HOUR = 60 * 60;
+
+export const ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  userinfo: '/oauth/userinfo',
+  end_session: '/oauth/logout',
+  introspection: '/oauth/introspect',
+} as const;
+
+export interface ProviderDeps {
+  options: AuthorizationServerOptions;
+  /** every base URL of the service; each is a valid resource (audience) */
+  audiences: string[];
+  keys: ProviderKeys;
+  Adapter: new (name: string) => Adapter;
+}
+
+export function createProvider(issuer: string, deps: ProviderDeps): Provider {
+  const { options, audiences, keys } = deps;
+  const openid = options.discoveryPath === '/.well-known/openid-configuration';
+  const resourceScope = options.resourceScopes.join(' ');
+
+  const configuration: Configuration = {
+    adapter: deps.Adapter,
+    clients: (options.firstPartyClients ?? []).map((c) => ({
+      ...c,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    })),
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'RS256',
+    },
+    clientAuthMethods: ['none'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: ['openid', ...options.oidcScopes],
+    claims: openid
+      ? { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] }
+      : { openid: ['sub'] },
+    cookies: { keys: keys.cookieKeys },
+    jwks: keys.jwks as Configuration['jwks'],
+    async findAccount(_ctx, sub) {
+      const account = await options.accounts.findById(sub);
+      if (!account) return undefined;
+      return {
+        accountId: account.id,
+        claims: async () => ({
+          sub: account.id,
+          email: account.email,
+          email_verified: true,
+          ...(account.displayName ? { name: account.displayName } : {}),
+        }),
+      };
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: {
+        enabled: true,
+        initialAccessToken: false,
+        issueRegistrationAccessToken: false,
+      },
+      // public clients: a client may revoke only its own tokens (others are silently ignored, RFC 7009)
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      introspection: { enabled: false },
+      userinfo: { enabled: openid },
+      rpInitiatedLogout: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => issuer,
+        // the access token is always for the service, also when `openid` is asked for
+        useGrantedResource: () => true,
+        getResourceServerInfo(_ctx, indicator) {
+          if (!audiences.includes(indicator)) throw new errors.InvalidTarget();
+          return {
+            scope: resourceScope,
+            audience: indicator,
+            accessTokenTTL: options.accessTokenTtlSeconds,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    routes: ROUTES,
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') &&
+      (options.refreshPolicy === 'always' || code.scopes.has('offline_access')),
+    rotateRefreshToken: true,
+    // tokens belong to the client, not to the browser session that granted them
+    expiresWithSession: async () => false,
+    // the JWT names its grant so a revoked grant (reuse detection, disconnect) stops its tokens
+    extraTokenClaims: async (_ctx, token) =>
+      token.kind === 'AccessToken' ? { grant_id: token.grantId } : undefined,
+    ttl: {
+      AccessToken: () => options.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      IdToken: HOUR,
+      Interaction: HOUR,
+      Session: 14 * 24 * HOUR,
+      // sliding: each rotated refresh token lives the full period, and extends its grant
+      RefreshToken: () => options.refreshTokenTtlSeconds,
+      Grant: options.refreshTokenTtlSeconds,
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = renderErrorPage(String(out.error), String(out.error_description ?? ''));
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = options.trustProxy ?? false;
+  // discovery lists only static scopes; clients also need the service's resource scopes
+  const scopesSupported = openid
+    ? ['openid', ...options.oidcScopes, ...options.resourceScopes]
+    : [...options.resourceScopes, ...options.oidcScopes];
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).scopes_supported = scopesSupported;
+    }
+  });
+  return provider;
+}

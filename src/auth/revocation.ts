@@ -1,0 +1,39 @@
+/**
+ * POST /oauth/revoke for our JWT access tokens. oidc-provider stores no JWT access tokens and
+ * refuses to revoke them (unsupported_token_type), so a JWT presented by its own client is put on
+ * a deny list until it expires; everything else (refresh tokens) goes on to oidc-provider, which
+ * also drops the grant and with it every access token (verifyAccessToken checks the grant).
+ */
+import express, { type RequestHandler } from 'express';
+import { decodeJwt } from 'jose';
+import type { Collection, ReadStore } from '../readstore/types.js';
+import type { RevokedJti, VerifiedAccessToken } from './access-token.js';
+
+export function revocationPrecheck(deps: {
+  verifyAccessToken: (token: string) => Promise<VerifiedAccessToken>;
+  revoked: Collection<RevokedJti>;
+  readStore: ReadStore;
+}): RequestHandler[] {
+  const handler: RequestHandler = async (req, res, next) => {
+    const token = typeof req.body?.token === 'string' ? req.body.token : '';
+    if (token.split('.').length !== 3) return next();
+    const clientId = typeof req.body?.client_id === 'string' ? req.body.client_id : null;
+    try {
+      const verified = await deps.verifyAccessToken(token);
+      const { jti } = decodeJwt(token);
+      // like oidc-provider for refresh tokens: another client's token is silently left alone
+      if (clientId === verified.clientId && typeof jti === 'string') {
+        await deps.revoked.replaceOne(
+          { _id: jti },
+          { _id: jti, expiresAt: verified.expiresAt.getTime() },
+          { upsert: true },
+        );
+        await deps.readStore.flush();
+      }
+    } catch {
+      // RFC 7009 §2.2: an invalid or expired token is answered like a revoked one
+    }
+    res.status(200).end();
+  };
+  return [express.urlencoded({ extended: false, limit: '16kb' }), handler];
+}

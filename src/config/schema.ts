@@ -1,0 +1,114 @@
+/**
+ * Every configuration key, one documented line each, read from the environment. The process
+ * refuses to start on a bad value (see loadConfig). No URLs configured = the embedded default:
+ * one process, data in DATA_DIR, both services, projectors and workers in-process.
+ * `npm run cli -- config` prints this table.
+ */
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const url = z.url({ protocol: /^https?$/ });
+
+export const configSchema = z.object({
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .default('./data')
+    .describe('folder of the embedded SQLite file, secrets and the dev mailbox'),
+  EVENTSTORE_URL: z
+    .string()
+    .regex(
+      /^(kurrentdb|esdb|kdb|esdb\+discover|kurrentdb\+discover|kdb\+discover):\/\//,
+      'must be a kurrentdb:// or esdb:// connection string',
+    )
+    .optional()
+    .describe('KurrentDB/EventStoreDB connection string; unset = embedded SQLite event log'),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL')
+    .optional()
+    .describe('MongoDB connection string for read models; unset = embedded read store'),
+  MONGODB_DATABASE: z.string().min(1).default('feedback_notes').describe('MongoDB database name'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('interface the HTTP servers listen on'),
+  FEEDBACK_PORT: port
+    .default(3000)
+    .describe('port of the feedback-board service (0 = any free port)'),
+  NOTES_PORT: port.default(3001).describe('port of the notes service (0 = any free port)'),
+  FEEDBACK_BASE_URL: url
+    .optional()
+    .describe('public base URL of the feedback service; default http://HOST:FEEDBACK_PORT'),
+  NOTES_BASE_URL: url
+    .optional()
+    .describe('public base URL of the notes service; default http://HOST:NOTES_PORT'),
+  NOTES_ALT_BASE_URL: url
+    .optional()
+    .describe('second host answering the notes API; default http://localhost:NOTES_PORT'),
+  TRUST_PROXY: bool
+    .default(false)
+    .describe('take client IPs from X-Forwarded-For (only behind your own proxy)'),
+  APP_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .describe('secret for signing cursors; default: generated once into DATA_DIR/secret'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//)
+    .optional()
+    .describe('SMTP server for sign-in codes; unset = dev mailbox in DATA_DIR'),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .default('no-reply@localhost')
+    .describe('sender address of sign-in mails'),
+  UPSTREAM_OIDC_ISSUER: url
+    .optional()
+    .describe(
+      'upstream identity provider (e.g. https://accounts.google.com) offered on the sign-in page',
+    ),
+  UPSTREAM_OIDC_CLIENT_ID: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('client id registered at the upstream identity provider'),
+  UPSTREAM_OIDC_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('client secret at the upstream identity provider, if it requires one'),
+  TRUSTED_ID_TOKEN_ISSUERS: z
+    .string()
+    .optional()
+    .describe(
+      'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials',
+    ),
+  MODEL_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'local folder with transformers.js models (Xenova/all-MiniLM-L6-v2); unset or missing = bundled offline encoder',
+    ),
+  STALE_PROMISE_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe(
+      'days without a status change after which a planned/in-progress item is a stale promise',
+    ),
+  PROJECTION_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120000)
+    .default(10000)
+    .describe('how long a write waits for its read models before answering 503'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('log verbosity'),
+});
+
+export type Config = z.infer<typeof configSchema>;

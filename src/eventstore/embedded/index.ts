@@ -1,0 +1,148 @@
+/**
+ * The embedded event store: a durable event log in one SQLite file (better-sqlite3, WAL,
+ * synchronous=FULL). Writes go through a dedicated writer thread with grouped commits
+ * (writer-client.ts); reads and subscriptions use a connection on the calling thread.
+ */
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Subscription,
+  WrongExpectedRevisionError,
+} from '../types.js';
+import { inspectDataFile, unavailable } from './data-file.js';
+import { createReader } from './reader.js';
+import { applyPragmas, createDataFile, type IntegrityCheck, verifyOrCreateSchema } from './schema.js';
+import { createCommitSignal, createSubscription } from './subscription.js';
+import type { WireAppend } from './writer-protocol.js';
+import { startWriter } from './writer-client.js';
+
+export interface EmbeddedEventStoreOptions {
+  /** the SQLite file; created with its schema when missing, refused when unreadable */
+  path: string;
+  /** `quick` runs SQLite's page-level check at open (default); `none` trusts header checks only */
+  integrityCheck?: IntegrityCheck;
+  /** how often a live subscription looks for appends made by another process (ms) */
+  pollMs?: number;
+}
+
+export async function openEmbeddedEventStore(options: EmbeddedEventStoreOptions): Promise<EventStore> {
+  const { path } = options;
+  if (inspectDataFile(path) === 'missing') createDataFile(path);
+
+  let db: Database.Database;
+  try {
+    db = new Database(path, { fileMustExist: true });
+  } catch (error) {
+    throw unavailable(path, `cannot be opened (${(error as Error).message})`, error);
+  }
+  try {
+    applyPragmas(db);
+    verifyOrCreateSchema(db, path, options.integrityCheck ?? 'quick');
+  } catch (error) {
+    db.close();
+    throw error instanceof Error && error.name === 'EventStoreUnavailableError'
+      ? error
+      : unavailable(path, `cannot be opened (${(error as Error).message})`, error);
+  }
+
+  let writer: Awaited<ReturnType<typeof startWriter>>;
+  try {
+    writer = await startWriter(path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const reader = createReader(db);
+  const signal = createCommitSignal();
+  writer.onCommit(() => signal.notify());
+  const subscriptions = new Set<Subscription>();
+  let closed = false;
+
+  const assertOpen = () => {
+    if (closed) throw unavailable(path, 'the event store is closed');
+  };
+
+  return {
+    adapter: 'embedded',
+
+    async appendToStream(streamId, events, appendOptions = {}): Promise<AppendResult> {
+      assertOpen();
+      const expected = appendOptions.expectedRevision ?? 'any';
+      validateExpected(expected);
+      const wire: WireAppend = { streamId, expected, events: events.map(toWire) };
+      const result = await writer.append(wire);
+      switch (result.kind) {
+        case 'appended':
+          if (events.length === 0) return emptyAppendResult(result.nextExpectedRevision);
+          return { nextExpectedRevision: result.nextExpectedRevision, position: result.position };
+        case 'wrong-revision':
+          throw new WrongExpectedRevisionError(streamId, expected, result.actual);
+        case 'failed':
+          throw unavailable(path, `append to ${streamId} failed (${result.message})`);
+        default: {
+          const _exhaustive: never = result;
+          return _exhaustive;
+        }
+      }
+    },
+
+    async readStream(streamId, readOptions) {
+      assertOpen();
+      return reader.readStream(streamId, readOptions);
+    },
+
+    async readAll(readOptions) {
+      assertOpen();
+      return reader.readAll(readOptions);
+    },
+
+    subscribeToAll(subscribeOptions = {}) {
+      assertOpen();
+      const subscription = createSubscription(
+        { pageAfter: reader.pageAfter, signal, pollMs: options.pollMs ?? 250 },
+        subscribeOptions,
+        () => subscriptions.delete(subscription),
+      );
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async headPosition() {
+      assertOpen();
+      return reader.headPosition();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...subscriptions].map((s) => s.close()));
+      await writer.close();
+      db.close();
+    },
+  };
+
+  /** An empty append checks the revision and appends nothing: report where the stream stands. */
+  function emptyAppendResult(revision: number): AppendResult {
+    return { nextExpectedRevision: revision, position: reader.headPosition() };
+  }
+}
+
+function toWire(event: NewEvent) {
+  return {
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    data: JSON.stringify(event.data ?? null),
+    metadata: JSON.stringify(event.metadata),
+  };
+}
+
+function validateExpected(expected: ExpectedRevision): void {
+  if (typeof expected === 'number' && !(Number.isInteger(expected) && expected >= 0)) {
+    throw new RangeError(`expected revision must be a non-negative integer, got ${expected}`);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Reads on the main thread over a connection of their own. WAL lets them run while the writer
+ * thread commits; each statement sees one committed snapshot.
+ */
+import type Database from 'better-sqlite3';
+import {
+  type EventFilter,
+  matchesFilter,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from '../types.js';
+
+/** [position, stream_id, revision, event_id, type, data, metadata] — raw rows skip object building. */
+export type Row = [number, string, number, string, string, string, string];
+
+const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
+/** Rows scanned per query when a filter may discard most of them. */
+export const PAGE_SIZE = 1000;
+
+export function toRecorded(row: Row): RecordedEvent {
+  return {
+    id: row[3],
+    type: row[4],
+    data: JSON.parse(row[5]),
+    metadata: JSON.parse(row[6]),
+    streamId: row[1],
+    revision: row[2],
+    position: BigInt(row[0]),
+  };
+}
+
+export interface Reader {
+  readStream(streamId: string, options?: ReadStreamOptions): RecordedEvent[];
+  readAll(options?: ReadAllOptions): RecordedEvent[];
+  /** Up to `limit` rows after `after`, unfiltered, in position order (subscriptions page on it). */
+  pageAfter(after: bigint, limit: number): Row[];
+  headPosition(): bigint;
+}
+
+export function createReader(db: Database.Database): Reader {
+  const forwards = db
+    .prepare(
+      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+    )
+    .raw();
+  const backwards = db
+    .prepare(
+      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+    )
+    .raw();
+  const after = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`).raw();
+  const head = db.prepare('SELECT coalesce(max(position), 0) FROM es_events').pluck();
+
+  const pageAfter = (from: bigint, limit: number) => after.all(from, limit) as Row[];
+
+  function readFiltered(from: bigint, maxCount: number, filter: EventFilter): RecordedEvent[] {
+    const out: RecordedEvent[] = [];
+    let cursor = from;
+    while (out.length < maxCount) {
+      const rows = pageAfter(cursor, PAGE_SIZE);
+      for (const row of rows) {
+        if (out.length < maxCount && matchesFilter({ streamId: row[1], type: row[4] }, filter)) {
+          out.push(toRecorded(row));
+        }
+      }
+      if (rows.length < PAGE_SIZE) break;
+      cursor = BigInt(rows[rows.length - 1][0]);
+    }
+    return out;
+  }
+
+  return {
+    readStream(streamId, options = {}) {
+      const limit = options.maxCount ?? -1;
+      if (limit === 0) return [];
+      const rows =
+        options.direction === 'backwards'
+          ? backwards.all(streamId, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+          : forwards.all(streamId, options.fromRevision ?? 0, limit);
+      return (rows as Row[]).map(toRecorded);
+    },
+    readAll(options = {}) {
+      const from = options.after ?? 0n;
+      const maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
+      if (maxCount <= 0) return [];
+      if (options.filter && hasConditions(options.filter)) return readFiltered(from, maxCount, options.filter);
+      return pageAfter(from, Number.isFinite(maxCount) ? maxCount : -1).map(toRecorded);
+    },
+    pageAfter,
+    headPosition() {
+      return BigInt(head.get() as number);
+    },
+  };
+}
+
+function hasConditions(filter: EventFilter): boolean {
+  return Boolean(filter.streamPrefixes?.length || filter.eventTypes?.length);
+}

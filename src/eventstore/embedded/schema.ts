@@ -1,0 +1,129 @@
+/**
+ * The event log's tables inside the SQLite file. The read store may keep its own tables in the
+ * same file, so ours carry an `es_` prefix and a schema version row.
+ *
+ * `position` is the rowid: assigned under SQLite's single write lock, so it grows in commit order,
+ * and a reader that sees position P committed has seen every position below it.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { unavailable } from './data-file.js';
+
+export const SCHEMA_VERSION = '1';
+
+const CREATE_SQL = `
+CREATE TABLE IF NOT EXISTS es_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS es_events (
+  position  INTEGER PRIMARY KEY,
+  stream_id TEXT    NOT NULL,
+  revision  INTEGER NOT NULL,
+  event_id  TEXT    NOT NULL,
+  type      TEXT    NOT NULL,
+  data      TEXT    NOT NULL,
+  metadata  TEXT    NOT NULL,
+  UNIQUE (stream_id, revision)
+) STRICT;
+INSERT OR IGNORE INTO es_meta (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}');
+`;
+
+const EXPECTED_COLUMNS = ['position', 'stream_id', 'revision', 'event_id', 'type', 'data', 'metadata'];
+
+/** Durability first: WAL with a full sync of the log on every commit. */
+export function applyPragmas(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 10000');
+}
+
+/**
+ * A new file is built under a temporary name and renamed into place, so a crash during
+ * creation never leaves a half-made file at `path` that a later start would mistake for data.
+ */
+export function createDataFile(path: string): void {
+  const temporary = `${path}.creating-${process.pid}`;
+  try {
+    const db = new Database(temporary);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.exec(CREATE_SQL);
+      // Leaving WAL mode set in the header makes every later connection use it.
+    } finally {
+      db.close();
+    }
+    const fd = openSync(temporary, 'r');
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temporary, path);
+    fsyncDirectory(dirname(path));
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    rmSync(`${temporary}-wal`, { force: true });
+    rmSync(`${temporary}-shm`, { force: true });
+    throw unavailable(path, `cannot be created (${(error as Error).message})`, error);
+  }
+}
+
+function fsyncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic there.
+  }
+}
+
+export type IntegrityCheck = 'quick' | 'none';
+
+/**
+ * Verifies an existing file: readable by SQLite, optionally page-level consistent, and either
+ * without our tables (another component created the file first; we add them) or with exactly
+ * the schema we expect.
+ */
+export function verifyOrCreateSchema(db: Database.Database, path: string, check: IntegrityCheck): void {
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (error) {
+    throw unavailable(path, `is not a readable SQLite database (${(error as Error).message})`, error);
+  }
+  if (check === 'quick') {
+    let result: unknown[];
+    try {
+      result = db.pragma('quick_check', { simple: false }) as unknown[];
+    } catch (error) {
+      throw unavailable(path, `failed its integrity check (${(error as Error).message})`, error);
+    }
+    const messages = result.map((row) => Object.values(row as object)[0]);
+    if (messages.length !== 1 || messages[0] !== 'ok') {
+      throw unavailable(path, `failed its integrity check: ${messages.slice(0, 3).join('; ')}`);
+    }
+  }
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('es_meta', 'es_events')")
+    .pluck()
+    .all() as string[];
+  if (tables.length === 0) {
+    try {
+      db.exec(CREATE_SQL);
+    } catch (error) {
+      throw unavailable(path, `cannot hold the event log schema (${(error as Error).message})`, error);
+    }
+    return;
+  }
+  if (tables.length !== 2) throw unavailable(path, 'has a partial event log schema (es_meta or es_events missing)');
+  const version = db.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get();
+  if (version !== SCHEMA_VERSION) {
+    throw unavailable(path, `has event log schema version ${String(version)}, this build reads ${SCHEMA_VERSION}`);
+  }
+  const columns = (db.pragma('table_info(es_events)') as { name: string }[]).map((c) => c.name);
+  if (columns.join(',') !== EXPECTED_COLUMNS.join(',')) {
+    throw unavailable(path, `has an unexpected es_events table (columns: ${columns.join(', ')})`);
+  }
+}

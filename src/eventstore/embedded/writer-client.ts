@@ -1,0 +1,158 @@
+/**
+ * Main-thread side of grouped commits. Appends are queued; whenever no transaction is in flight
+ * the whole queue goes to the writer thread as one batch. While that batch commits and syncs,
+ * new appends pile up and leave together the moment it ends — no timer window, so a lone
+ * writer pays one sync and a hundred concurrent writers share a few.
+ * A promise resolves only when the writer reports the transaction holding it committed.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { unavailable } from './data-file.js';
+import type { FromWriter, ToWriter, WireAppend, WireResult, WriterInit } from './writer-protocol.js';
+
+interface Pending {
+  append: WireAppend;
+  resolve(result: WireResult): void;
+  reject(error: Error): void;
+}
+
+/** Bound one transaction so a flood of queued appends cannot build an unbounded message. */
+const MAX_EVENTS_PER_BATCH = 20_000;
+
+export interface WriterClient {
+  append(append: WireAppend): Promise<WireResult>;
+  /** Called after every committed batch (subscriptions wake on it). */
+  onCommit(listener: () => void): void;
+  close(): Promise<void>;
+}
+
+export async function startWriter(path: string): Promise<WriterClient> {
+  const worker = spawnWriterThread({ path });
+  const queue: Pending[] = [];
+  let inFlight: { id: number; items: Pending[] } | undefined;
+  let nextBatchId = 1;
+  let failure: Error | undefined;
+  let closing: ((value: void) => void) | undefined;
+  const commitListeners: (() => void)[] = [];
+  let idleWaiters: (() => void)[] = [];
+
+  function settleIdle(): void {
+    if (inFlight || (queue.length > 0 && !failure)) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  const post = (message: ToWriter) => worker.postMessage(message);
+
+  function flush(): void {
+    if (inFlight || queue.length === 0 || failure) return;
+    let events = 0;
+    let take = 0;
+    while (take < queue.length && (take === 0 || events + queue[take].append.events.length <= MAX_EVENTS_PER_BATCH)) {
+      events += queue[take].append.events.length;
+      take += 1;
+    }
+    const items = queue.splice(0, take);
+    inFlight = { id: nextBatchId++, items };
+    post({ kind: 'batch', id: inFlight.id, appends: items.map((item) => item.append) });
+  }
+
+  function failEverything(error: Error): void {
+    failure ??= error;
+    for (const item of [...(inFlight?.items ?? []), ...queue.splice(0)]) item.reject(failure);
+    inFlight = undefined;
+    settleIdle();
+  }
+
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: FromWriter) => {
+      switch (message.kind) {
+        case 'ready':
+          resolve();
+          return;
+        case 'open-failed':
+          reject(unavailable(path, `cannot be opened for writing (${message.message})`));
+          return;
+        case 'batch-done': {
+          const batch = inFlight;
+          inFlight = undefined;
+          if (batch) batch.items.forEach((item, i) => item.resolve(message.results[i]));
+          for (const listener of commitListeners) listener();
+          flush();
+          settleIdle();
+          return;
+        }
+        case 'batch-failed': {
+          const batch = inFlight;
+          inFlight = undefined;
+          const error = unavailable(path, `commit failed (${message.message})`);
+          if (batch) for (const item of batch.items) item.reject(error);
+          flush();
+          settleIdle();
+          return;
+        }
+        case 'closed':
+          closing?.();
+          return;
+        default: {
+          const _exhaustive: never = message;
+          return _exhaustive;
+        }
+      }
+    });
+    worker.on('error', (error) => {
+      const wrapped = unavailable(path, `writer thread failed (${error.message})`, error);
+      reject(wrapped);
+      failEverything(wrapped);
+    });
+    worker.on('exit', (code) => {
+      const error = unavailable(path, `writer thread exited (code ${code})`);
+      reject(error);
+      failEverything(error);
+      closing?.();
+    });
+  });
+  await ready;
+
+  return {
+    append(append) {
+      if (failure) return Promise.reject(failure);
+      return new Promise<WireResult>((resolve, reject) => {
+        queue.push({ append, resolve, reject });
+        flush();
+      });
+    },
+    onCommit(listener) {
+      commitListeners.push(listener);
+    },
+    async close() {
+      if (inFlight || queue.length > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      if (failure) {
+        await worker.terminate();
+        return;
+      }
+      failure = unavailable(path, 'the event store is closed');
+      await new Promise<void>((resolve) => {
+        closing = resolve;
+        post({ kind: 'close' });
+      });
+    },
+  };
+}
+
+/**
+ * Under tsx (tests, `npm start`) this module is TypeScript and the worker must load through
+ * tsx's API: worker threads do not inherit its loader for their entry file. Compiled, it is JS.
+ */
+function spawnWriterThread(init: WriterInit): Worker {
+  const isTypeScript = import.meta.url.endsWith('.ts');
+  const entry = new URL(isTypeScript ? './writer-worker.ts' : './writer-worker.js', import.meta.url);
+  if (!isTypeScript) return new Worker(entry, { workerData: init });
+  // tsx's CommonJS API: resolvable both when this file is loaded as ESM (tsx CLI) and as CJS (mocha).
+  const api = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  const file = fileURLToPath(entry);
+  const bootstrap = `require(${JSON.stringify(api)}).require(${JSON.stringify(file)}, ${JSON.stringify(file)});`;
+  return new Worker(bootstrap, { eval: true, workerData: init });
+}

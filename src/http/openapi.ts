@@ -1,0 +1,105 @@
+/**
+ * The OpenAPI 3.1 document, generated from the same registry entries that build the routes, so
+ * the two cannot drift. Built once at startup.
+ */
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  zodToOpenAPIRegistry,
+} from '@asteasolutions/zod-to-openapi';
+import type { ErrorEnvelope } from './envelopes.js';
+import type { Operation, ServiceTypes } from './operation.js';
+
+type SecurityScheme = Parameters<OpenAPIRegistry['registerComponent']>[2];
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description?: string;
+  servers?: { url: string; description?: string }[];
+  /** default: `{ bearerAuth: { type: 'http', scheme: 'bearer' } }` */
+  securitySchemes?: Record<string, SecurityScheme>;
+  /**
+   * requirement placed on every `auth: 'bearer'` operation; default: any one of the schemes
+   * (e.g. `[{ bearerAuth: [] }, { oauth2: [] }]`)
+   */
+  security?: Record<string, string[]>[];
+  envelope: ErrorEnvelope;
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: a value outside its bounds or enum, an unknown field, malformed JSON',
+  401: 'Missing, invalid or expired credential',
+  403: 'The credential may not call this operation',
+  404: 'Not found (or not visible to the caller)',
+  405: 'Method not allowed on this path',
+  409: 'The current state does not allow the request',
+  412: 'If-Match did not match the current version',
+  413: 'Request body too large',
+  415: 'Request body is not JSON',
+  429: 'Too many requests; see Retry-After',
+  500: 'Internal error; the x-correlation-id header identifies it in the logs',
+};
+
+function describe(op: { description?: string; extraDescription?: string }): string | undefined {
+  const parts = [op.description, op.extraDescription].filter((p): p is string => !!p);
+  return parts.length ? parts.join('\n\n') : undefined;
+}
+
+export function buildOpenApiDocument<S extends ServiceTypes>(
+  operations: readonly Operation<S>[],
+  options: OpenApiOptions,
+): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  // A clone named through the library's own metadata registry: `registry.register` would need
+  // zod's prototype patched (extendZodWithOpenApi), and `.meta({ id })` ids are process-global.
+  const errorSchema = options.envelope.schema.clone();
+  zodToOpenAPIRegistry.add(errorSchema, { _internal: { refId: 'Error' } });
+  const schemes = options.securitySchemes ?? { bearerAuth: { type: 'http', scheme: 'bearer' } };
+  for (const [name, scheme] of Object.entries(schemes)) {
+    registry.registerComponent('securitySchemes', name, scheme);
+  }
+  const security = options.security ?? Object.keys(schemes).map((name) => ({ [name]: [] }));
+
+  for (const op of operations) {
+    const responses: Record<string, ResponseConfig> = {};
+    responses[String(op.successStatus)] =
+      op.successStatus === 204 || !op.response
+        ? { description: op.responseDescription ?? 'Done; no body' }
+        : {
+            description: op.responseDescription ?? 'Success',
+            content: { 'application/json': { schema: op.response } },
+          };
+    for (const status of op.errors) {
+      responses[String(status)] = {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: errorSchema } },
+      };
+    }
+    registry.registerPath({
+      method: op.method,
+      path: op.path,
+      operationId: op.id,
+      summary: op.summary,
+      description: describe(op),
+      tags: op.tags,
+      security: op.auth === 'bearer' ? security : [],
+      request: {
+        params: op.params,
+        query: op.query,
+        body: op.body
+          ? { required: op.bodyRequired, content: { 'application/json': { schema: op.body } } }
+          : undefined,
+      },
+      responses,
+    });
+  }
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: options.title, version: options.version, description: options.description },
+    servers: options.servers,
+  });
+}

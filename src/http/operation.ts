@@ -1,0 +1,158 @@
+/**
+ * The shape of one operation in the registry. See src/http/registry.ts for the guide services
+ * follow; this file only holds the types and the typed `define` helpers.
+ */
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type AuthRequirement = 'bearer' | 'none';
+
+/** The three types a service fixes once: who calls, what `meta` it reads, what `authorize` hands on. */
+export interface ServiceTypes {
+  principal: unknown;
+  meta: object;
+  access: unknown;
+}
+
+/** Defaults for a service that needs nothing special. */
+export interface DefaultServiceTypes extends ServiceTypes {
+  principal: unknown;
+  meta: Record<string, unknown>;
+  access: unknown;
+}
+
+export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+type OutputOf<T> = T extends z.ZodType ? z.output<T> : undefined;
+type InputOf<T> = T extends z.ZodType ? z.input<T> : undefined;
+
+/** Per-request values outside the operation's own input. Also what MCP supplies (without req/res). */
+export interface RequestFacts<S extends ServiceTypes> {
+  correlationId: string;
+  /** the `Idempotency-Key` header, when the client sent one */
+  idempotencyKey: string | undefined;
+  /** the raw `If-Match` header; check it with `assertIfMatch` from src/http/etag.ts */
+  ifMatch: string | undefined;
+  /** present when the operation runs over HTTP; absent when the MCP server invokes it */
+  req?: Request;
+  res?: Response;
+  principal: S['principal'] | undefined;
+}
+
+export interface OperationContext<S extends ServiceTypes, A extends AuthRequirement, P, Q, B>
+  extends Omit<RequestFacts<S>, 'principal'> {
+  params: OutputOf<P> extends undefined ? Record<string, never> : OutputOf<P>;
+  query: OutputOf<Q> extends undefined ? Record<string, never> : OutputOf<Q>;
+  body: OutputOf<B>;
+  /** undefined only on `auth: 'none'` operations */
+  principal: A extends 'none' ? undefined : S['principal'];
+  /** whatever `authorize` returned (e.g. the live membership record it read) */
+  access: S['access'];
+}
+
+export interface OperationResult<Body = unknown> {
+  /** defaults to the operation's `successStatus` */
+  status?: number;
+  body?: Body;
+  headers?: Record<string, string>;
+  /** event-log position the write reached; the response waits for `waitFor(position)` */
+  position?: bigint | null;
+}
+
+/** What a service writes for one operation. */
+export interface OperationSpec<
+  S extends ServiceTypes,
+  A extends AuthRequirement,
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+> {
+  /** the spec's operation id, verbatim; also the MCP tool name */
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI style, e.g. `/v1/workspaces/{slug}/products` */
+  path: string;
+  summary: string;
+  description?: string;
+  /** appended to the description in OpenAPI (e.g. "Requires the workspace admin role.") */
+  extraDescription?: string;
+  tags?: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** default true when `body` is set: a missing body is a 400 */
+  bodyRequired?: boolean;
+  /** success body schema; omit together with `successStatus: 204` */
+  response?: R;
+  successStatus?: 200 | 201 | 202 | 204;
+  responseDescription?: string;
+  /** declared error statuses, documented in OpenAPI with the service's envelope */
+  errors: readonly number[];
+  auth: A;
+  /** read by the service's `authorize` (e.g. `{ admin: true }`), never by the registry */
+  meta?: S['meta'];
+  handler(ctx: OperationContext<S, A, P, Q, B>): Promise<OperationResult<InputOf<R>>>;
+}
+
+/** The registry's view of an operation: generics erased once the spec has been type-checked. */
+export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
+  readonly id: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly extraDescription?: string;
+  readonly tags?: string[];
+  readonly params?: ObjectSchema;
+  readonly query?: ObjectSchema;
+  readonly body?: z.ZodType;
+  readonly bodyRequired: boolean;
+  readonly response?: z.ZodType;
+  readonly successStatus: 200 | 201 | 202 | 204;
+  readonly responseDescription?: string;
+  readonly errors: readonly number[];
+  readonly auth: AuthRequirement;
+  readonly meta: S['meta'];
+  readonly handler: (ctx: ErasedContext<S>) => Promise<OperationResult>;
+}
+
+export interface ErasedContext<S extends ServiceTypes> extends RequestFacts<S> {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  access: S['access'];
+}
+
+/**
+ * Returns a `define` function typed for one service: `const defineOp = operationsFor<Feedback>()`.
+ * (Two steps because TypeScript cannot infer the schema generics while S is given explicitly.)
+ */
+export function operationsFor<S extends ServiceTypes>() {
+  return function define<
+    A extends AuthRequirement,
+    P extends ObjectSchema | undefined = undefined,
+    Q extends ObjectSchema | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    R extends z.ZodType | undefined = undefined,
+  >(spec: OperationSpec<S, A, P, Q, B, R>): Operation<S> {
+    if (spec.successStatus === 204 && spec.response) {
+      throw new TypeError(`operation ${spec.id}: a 204 operation has no response body schema`);
+    }
+    if (spec.successStatus !== 204 && !spec.response) {
+      throw new TypeError(
+        `operation ${spec.id}: response schema missing (or set successStatus 204)`,
+      );
+    }
+    return {
+      ...spec,
+      bodyRequired: spec.body ? (spec.bodyRequired ?? true) : false,
+      successStatus: spec.successStatus ?? 200,
+      meta: (spec.meta ?? {}) as S['meta'],
+      handler: spec.handler as unknown as Operation<S>['handler'],
+    };
+  };
+}
+
+/** `define` for services with the default types. */
+export const defineOperation = operationsFor<DefaultServiceTypes>();

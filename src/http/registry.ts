@@ -1,0 +1,118 @@
+/**
+ * The operation registry — how a service declares its HTTP surface. Import everything from here.
+ *
+ * 1. Fix the service's types once and get a typed `define`:
+ *
+ *      type Feedback = { principal: Caller; meta: { admin?: boolean; publicScope?: boolean }; access: Membership | undefined };
+ *      export const defineOp = operationsFor<Feedback>();
+ *
+ * 2. Declare each operation once (one file per operation or per small group):
+ *
+ *      export const listItems = defineOp({
+ *        id: 'list_items',                       // the spec's id; also the MCP tool name
+ *        method: 'get',
+ *        path: '/v1/workspaces/{slug}/products/{key}/items',   // OpenAPI style; keys = params schema keys
+ *        summary: 'List items of a product',
+ *        tags: ['Items'],
+ *        params: z.object({ slug: Slug, key: ProductKey }),
+ *        query: z.object({ status: ItemStatus.optional(), cursor: cursorParam(),
+ *                          pageSize: pageSizeParam({ max: 200, default: 50 }) }),
+ *        response: pageOf(Item),                 // success 200 unless successStatus says otherwise
+ *        errors: [400, 401, 403, 404],           // documented with the envelope in OpenAPI
+ *        auth: 'bearer',                         // or 'none' (ctx.principal is then undefined)
+ *        meta: { admin: false },                 // read only by the service's authorize()
+ *        extraDescription: 'Any member.',        // appended to the OpenAPI description
+ *        async handler(ctx) { ... return { body: { items, nextCursor } }; },
+ *      });
+ *
+ *    Schemas: query values arrive as strings; declare them with their real type (`z.number().int()`,
+ *    `z.boolean()`, `z.array(...)`) and the registry converts before validating, so OpenAPI shows
+ *    the real types and bounds. Use `.strict()` on bodies where the spec says "no other fields
+ *    allowed". Name shared schemas with `.meta({ id: 'Item' })` to get a `components/schemas` entry
+ *    (zod keeps ids process-wide: declare such schemas once, at module level, with names unique
+ *    across both services, e.g. `NoteTag` vs `ItemTag`).
+ *    A body is required unless `bodyRequired: false`; it must be `application/json`.
+ *
+ *    Handler: `ctx` has `params`, `query`, `body` (parsed and typed), `principal`, `access` (what
+ *    authorize returned), `correlationId`, `idempotencyKey` (Idempotency-Key header), `ifMatch`
+ *    (If-Match header; see `assertIfMatch`), and `req`/`res` over HTTP only (absent under MCP:
+ *    prefer the typed fields). Return `{ status?, body?, headers?, position? }`; with `position`
+ *    (the command's event-log position) the response waits for `waitFor(position)`, so the
+ *    client's next read sees its write. `successStatus: 204` operations return no body.
+ *    Refuse with the typed errors of commands/shared/errors.ts (InvalidArgument, NotFound,
+ *    PermissionDenied, FailedPrecondition, AlreadyExists, Conflict, ResourceExhausted with
+ *    retryAfterSeconds -> Retry-After). Anything else thrown is logged with the correlation id and
+ *    answered `internal` without details. `withResponseHeaders(err, {...})` adds headers to an
+ *    error answer (e.g. `WWW-Authenticate: Bearer error="insufficient_scope"` on a 403).
+ *
+ * 3. Build the service's HTTP surface:
+ *
+ *      const http = createServiceHttp<Feedback>({
+ *        title: 'Feedback board', version: '1.0.0', operations: [listItems, ...],
+ *        envelope: feedbackEnvelope(),           // or notesEnvelope(); statuses in envelopes.ts
+ *        authenticate: async (req) => ...,       // throw Unauthenticated -> 401 + WWW-Authenticate
+ *        challenge: (req, err) => 'Bearer resource_metadata="..."',   // optional
+ *        authorize: async (op, principal, ctx) => ..., // throw PermissionDenied/NotFound; return access
+ *        waitFor: (position) => engine.waitFor(position),
+ *        openapiPath: '/v1/openapi.json', docsPath: '/docs',
+ *        servers: [{ url: baseUrl }], securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+ *        bodyLimit: '1mb', logger,
+ *      });
+ *      const app = http.createApp({ after: (app) => app.use('/oauth', provider.callback()) });
+ *
+ *    Or mount into an app of your own: `app.use(http.router)`, your routes, then `app.use(http.fallback)`
+ *    last (404 envelope for unknown routes + envelope for errors from any middleware).
+ *    `validateResponses: true` checks each answer against `response` (use in tests; costs time).
+ *    src/auth's own `Unauthenticated` (name 'Unauthenticated') is also answered 401.
+ *
+ *    Order per request: route -> authenticate (401) -> Idempotency-Key check -> body read
+ *    (content type, size, JSON) -> params, query, body validation (400) -> authorize (403/404) ->
+ *    handler -> waitFor -> answer. `http.listRoutes()` lists every operation route (tests compare
+ *    it with the OpenAPI paths); `http.execute(id, raw, facts)` runs an operation without HTTP
+ *    (for the MCP server, which authenticates on its own).
+ *
+ * Helpers: pagination.ts (pageSizeParam, limitParam, cursorParam, pageOf, createCursorCodec with
+ * HMAC-signed opaque cursors -> tampering is 400), etag.ts (etagFor, assertIfMatch -> 412,
+ * expectedRevisionFrom). Envelopes and the status chosen for each error kind: envelopes.ts.
+ */
+export {
+  feedbackEnvelope,
+  notesEnvelope,
+  type ErrorEnvelope,
+  FEEDBACK_ERROR_CODES,
+} from './envelopes.js';
+export {
+  HttpProblem,
+  PreconditionFailed,
+  resolveError,
+  withResponseHeaders,
+  type ErrorKind,
+} from './errors.js';
+export { assertIfMatch, etagFor, expectedRevisionFrom } from './etag.js';
+export type { ExecutionHooks, RawInput } from './execute.js';
+export type { OpenApiDocument } from './openapi.js';
+export {
+  defineOperation,
+  operationsFor,
+  type DefaultServiceTypes,
+  type ErasedContext,
+  type HttpMethod,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+  type OperationSpec,
+  type RequestFacts,
+  type ServiceTypes,
+} from './operation.js';
+export {
+  createCursorCodec,
+  cursorParam,
+  limitParam,
+  pageOf,
+  pageSizeParam,
+  boundedInt,
+  type CursorCodec,
+} from './pagination.js';
+export { RegistryError, type RouteEntry } from './paths.js';
+export type { HttpLogger } from './respond.js';
+export { createServiceHttp, type ServiceHttp, type ServiceHttpOptions } from './service-http.js';

@@ -1,0 +1,101 @@
+/**
+ * Writing answers: success bodies and the service's error envelope. Bodies are serialized
+ * directly (no res.json / express ETag hashing) because this is on every request's path.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { ErrorEnvelope } from './envelopes.js';
+import { resolveError } from './errors.js';
+
+export interface HttpLogger {
+  error(message: string, fields: Record<string, unknown>): void;
+}
+
+/** One JSON line on stderr; the stack goes to the log, never to the client. */
+export function consoleLogger(): HttpLogger {
+  return {
+    error(message, fields) {
+      const { error, ...rest } = fields;
+      const detail =
+        error instanceof Error
+          ? { name: error.name, message: error.message, stack: error.stack }
+          : { value: String(error) };
+      console.error(JSON.stringify({ level: 'error', message, ...rest, error: detail }));
+    },
+  };
+}
+
+const CORRELATION_HEADER = 'x-correlation-id';
+const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Reuses a well-formed incoming id (so a proxy's id follows the request) or mints one. */
+export function correlationIdFor(req: Request, res: Response): string {
+  const existing = res.getHeader(CORRELATION_HEADER);
+  if (typeof existing === 'string') return existing;
+  const incoming = req.headers[CORRELATION_HEADER];
+  const id = typeof incoming === 'string' && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader(CORRELATION_HEADER, id);
+  return id;
+}
+
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+export interface ErrorResponderOptions {
+  envelope: ErrorEnvelope;
+  logger: HttpLogger;
+  /** `WWW-Authenticate` value on 401 answers that did not set their own */
+  challenge: (req: Request, error: unknown) => string;
+}
+
+export type ErrorResponder = (
+  req: Request,
+  res: Response,
+  err: unknown,
+  operationId?: string,
+) => void;
+
+export function errorResponder({
+  envelope,
+  logger,
+  challenge,
+}: ErrorResponderOptions): ErrorResponder {
+  return (req, res, err, operationId) => {
+    const correlationId = correlationIdFor(req, res);
+    const resolved = resolveError(err);
+    if (resolved.kind === 'internal') {
+      logger.error('request failed', {
+        correlationId,
+        operationId,
+        method: req.method,
+        path: req.path,
+        error: err,
+      });
+    }
+    if (res.headersSent) {
+      // Part of an answer is out; the only honest signal left is a cut connection.
+      res.destroy();
+      return;
+    }
+    const headers = resolved.headers;
+    if (resolved.kind === 'unauthenticated' && !headers['WWW-Authenticate']) {
+      headers['WWW-Authenticate'] = challenge(req, err);
+    }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const message =
+      resolved.kind === 'internal'
+        ? `internal error; quote correlation id ${correlationId} when reporting it`
+        : resolved.message;
+    sendJson(res, envelope.status(resolved.kind), envelope.body(resolved.kind, message));
+  };
+}
+
+/** RFC 6750: a bare challenge when no credential came, `invalid_token` when a bad one did. */
+export function defaultChallenge(req: Request): string {
+  return req.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer';
+}

@@ -1,0 +1,180 @@
+/**
+ * Request validation helpers: query-string coercion prepared once per operation, and zod issues
+ * turned into messages a client can act on ("pageSize must be at most 200").
+ */
+import type { z } from 'zod';
+import type { ObjectSchema } from './operation.js';
+
+type Coercer = (raw: unknown) => unknown;
+
+interface ZodInternals {
+  _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType } };
+}
+
+/** The schema under optional/default/nullable/pipe wrappers, which carry no wire type of their own. */
+function baseType(schema: z.ZodType): ZodInternals['_zod']['def'] {
+  let def = (schema as unknown as ZodInternals)._zod.def;
+  for (let depth = 0; depth < 10; depth++) {
+    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+    if (!inner) break;
+    def = (inner as unknown as ZodInternals)._zod.def;
+  }
+  return def;
+}
+
+const NUMERIC = /^-?(?:\d+|\d*\.\d+)(?:[eE][-+]?\d+)?$/;
+
+function coercerFor(schema: z.ZodType): Coercer | undefined {
+  const def = baseType(schema);
+  switch (def.type) {
+    case 'number':
+      return (raw) => (typeof raw === 'string' && NUMERIC.test(raw) ? Number(raw) : raw);
+    case 'boolean':
+      return (raw) => (raw === 'true' ? true : raw === 'false' ? false : raw);
+    case 'array': {
+      const element = def.element ? coercerFor(def.element) : undefined;
+      return (raw) => {
+        const list = Array.isArray(raw) ? raw : [raw];
+        return element ? list.map(element) : list;
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Query strings carry only strings; the schemas say `number`/`boolean` so that OpenAPI shows the
+ * real types. This prepares, once, a function converting exactly the keys that need it.
+ */
+export function queryCoercer(schema: ObjectSchema | undefined) {
+  if (!schema) return (raw: Record<string, unknown>) => raw;
+  const coercers: [string, Coercer][] = [];
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const coerce = coercerFor(field as z.ZodType);
+    if (coerce) coercers.push([key, coerce]);
+  }
+  if (coercers.length === 0) return (raw: Record<string, unknown>) => raw;
+  return (raw: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { ...raw };
+    for (const [key, coerce] of coercers) {
+      if (out[key] !== undefined) out[key] = coerce(out[key]);
+    }
+    return out;
+  };
+}
+
+type Where = 'path' | 'query' | 'body';
+
+function pathName(path: readonly PropertyKey[]): string {
+  let name = '';
+  for (const part of path) {
+    if (typeof part === 'number') name += `[${part}]`;
+    else name += name ? `.${String(part)}` : String(part);
+  }
+  return name;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const part of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function describeType(expected: string): string {
+  switch (expected) {
+    case 'int':
+      return 'an integer';
+    case 'object':
+    case 'array':
+      return `an ${expected}`;
+    case 'boolean':
+      return 'a boolean (true or false)';
+    default:
+      return `a ${expected}`;
+  }
+}
+
+type Issue = z.core.$ZodIssue;
+
+function describeIssue(issue: Issue, input: unknown, where: Where): string {
+  const name = pathName(issue.path);
+  const subject = name || (where === 'body' ? 'request body' : where);
+  switch (issue.code) {
+    case 'invalid_type': {
+      const actual = valueAt(input, issue.path);
+      if (where === 'query' && Array.isArray(actual)) return `${subject} must be given only once`;
+      if (actual === undefined) return `${subject} is required`;
+      if (!name && where === 'body' && issue.expected === 'object') {
+        return 'request body must be a JSON object';
+      }
+      return `${subject} must be ${describeType(issue.expected)}, not ${kindOf(actual)}`;
+    }
+    case 'too_big': {
+      const bound = issue.inclusive ? 'at most' : 'less than';
+      const max = String(issue.maximum);
+      if (issue.origin === 'string') return `${subject} must be ${bound} ${max} characters long`;
+      if (issue.origin === 'array' || issue.origin === 'set') {
+        return `${subject} must have ${bound} ${max} entries`;
+      }
+      return `${subject} must be ${bound} ${max}`;
+    }
+    case 'too_small': {
+      const bound = issue.inclusive ? 'at least' : 'more than';
+      const min = String(issue.minimum);
+      if (issue.origin === 'string') {
+        return issue.minimum === 1 && issue.inclusive
+          ? `${subject} must not be empty`
+          : `${subject} must be ${bound} ${min} characters long`;
+      }
+      if (issue.origin === 'array' || issue.origin === 'set') {
+        return `${subject} must have ${bound} ${min} entries`;
+      }
+      return `${subject} must be ${bound} ${min}`;
+    }
+    case 'invalid_value': {
+      if (where === 'query' && Array.isArray(valueAt(input, issue.path))) {
+        return `${subject} must be given only once`;
+      }
+      const values = issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      return values.length === 1
+        ? `${subject} must be ${values[0]}`
+        : `${subject} must be one of: ${values.join(', ')}`;
+    }
+    case 'invalid_format':
+      return issue.format === 'regex' && issue.pattern
+        ? `${subject} has an invalid format (must match ${issue.pattern})`
+        : `${subject} must be a valid ${issue.format}`;
+    case 'unrecognized_keys': {
+      const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+      const plural = issue.keys.length > 1 ? 's' : '';
+      const scope = name ? ` in ${name}` : where === 'body' ? '' : ` in ${where}`;
+      return `unknown field${plural} ${keys}${scope}; no other fields are allowed`;
+    }
+    case 'not_multiple_of':
+      return `${subject} must be a multiple of ${String(issue.divisor)}`;
+    case 'invalid_union':
+      return `${subject} is not any of the accepted shapes`;
+    default:
+      return name ? `${name}: ${issue.message}` : issue.message;
+  }
+}
+
+/** At most three distinct messages, so one bad request does not produce a novel. */
+export function describeIssues(error: z.ZodError, input: unknown, where: Where): string {
+  const messages = new Set<string>();
+  for (const issue of error.issues) {
+    messages.add(describeIssue(issue, input, where));
+    if (messages.size === 3) break;
+  }
+  return [...messages].join('; ');
+}

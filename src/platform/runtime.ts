@@ -1,0 +1,156 @@
+/**
+ * Boots a process in one of three roles over the configured stores:
+ *  - `all` (embedded default): every service's HTTP app, the projections and the workers;
+ *  - `api`: the HTTP apps only; read-your-writes waits on the projector checkpoints;
+ *  - `projector`: the projections and background workers only.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCommandHandler } from '../commands/handler.js';
+import type { Config } from '../config/schema.js';
+import { createCheckpointWaiter } from '../projection/checkpoint-waiter.js';
+import { createProjectionEngine, type ProjectionEngine } from '../projection/engine.js';
+import type { Logger } from './logger.js';
+import { loadSecret } from './secret.js';
+import type { HealthReport, ServiceContext, ServiceModule } from './service.js';
+import { openStores, type Stores } from './stores.js';
+
+export type Role = 'all' | 'api' | 'projector';
+
+export interface Runtime {
+  stores: Stores;
+  engine?: ProjectionEngine;
+  context: ServiceContext;
+  /** base URL each service listens on, by service name */
+  urls: Map<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(options: {
+  config: Config;
+  role: Role;
+  services: readonly ServiceModule[];
+  logger: Logger;
+}): Promise<Runtime> {
+  const { config, role, services, logger } = options;
+  const stores = await openStores(config);
+  const stoppers: (() => Promise<void>)[] = [];
+  const extras = new Map<string, () => unknown>();
+  const projectors = services.flatMap((s) => s.projectors({ config, logger }));
+
+  let engine: ProjectionEngine | undefined;
+  let waitFor: (position: bigint) => Promise<void>;
+  if (role === 'api') {
+    const waiter = createCheckpointWaiter(
+      stores.readStore,
+      projectors.map((p) => p.name),
+      {
+        timeoutMs: config.PROJECTION_WAIT_MS,
+      },
+    );
+    waitFor = (position) => waiter.waitFor(position);
+  } else {
+    engine = createProjectionEngine({
+      eventStore: stores.eventStore,
+      readStore: stores.readStore,
+      projectors,
+      waitTimeoutMs: config.PROJECTION_WAIT_MS,
+      logger,
+    });
+    await engine.start();
+    const running = engine;
+    waitFor = (position) => running.waitFor(position);
+  }
+
+  async function health(): Promise<HealthReport> {
+    const projections = engine
+      ? await engine.status()
+      : await checkpointStatus(
+          stores,
+          projectors.map((p) => p.name),
+        );
+    const report: HealthReport = {
+      status: 'ok',
+      role,
+      stores: stores.describe(),
+      projections,
+    };
+    for (const [key, value] of extras) report[key] = value();
+    return report;
+  }
+
+  const context: ServiceContext = {
+    config,
+    stores,
+    commands: createCommandHandler(stores.eventStore),
+    waitFor,
+    health,
+    secret: loadSecret(config),
+    logger,
+    reportHealth: (key, value) => extras.set(key, value),
+  };
+
+  const urls = new Map<string, string>();
+  try {
+    if (role !== 'projector') {
+      for (const service of services) {
+        const app = await service.createApp(context);
+        const server = await listen(app, service.port(config), config.HOST);
+        const { port } = server.address() as AddressInfo;
+        urls.set(service.name, `http://${config.HOST}:${port}`);
+        stoppers.push(() => closeServer(server));
+        logger.info(`${service.name} service listening`, { url: urls.get(service.name) });
+      }
+    }
+    if (role !== 'api') {
+      for (const service of services) {
+        const workers = await service.startWorkers?.(context);
+        if (workers) stoppers.push(() => workers.stop());
+      }
+    }
+  } catch (error) {
+    for (const stop of stoppers.reverse()) await stop().catch(() => {});
+    await engine?.stop();
+    await stores.close();
+    throw error;
+  }
+
+  return {
+    stores,
+    engine,
+    context,
+    urls,
+    async stop() {
+      for (const stop of stoppers.reverse()) await stop();
+      await engine?.stop();
+      await stores.close();
+    },
+  };
+}
+
+function listen(app: import('express').Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+async function checkpointStatus(stores: Stores, names: string[]) {
+  const head = await stores.eventStore.headPosition();
+  const stored = await stores.readStore.checkpoints();
+  return {
+    head: head.toString(),
+    projectors: names.map((name) => {
+      const at = stored.get(name) ?? 0n;
+      return { name, checkpoint: at.toString(), lag: (head - at).toString() };
+    }),
+  };
+}

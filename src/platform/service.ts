@@ -1,0 +1,41 @@
+/**
+ * What a service (feedback board, notes) plugs into the runtime: its projectors and a factory
+ * for its Express app. The runtime owns the stores, the command handler and the projections.
+ */
+import type { Express } from 'express';
+import type { Projector } from '../../projections/shared/projector.js';
+import type { CommandHandler } from '../commands/handler.js';
+import type { Config } from '../config/schema.js';
+import type { Logger } from './logger.js';
+import type { Stores } from './stores.js';
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  role: string;
+  stores: { eventStore: string; readStore: string };
+  projections: { head: string; projectors: { name: string; checkpoint: string; lag: string }[] };
+  [extra: string]: unknown;
+}
+
+export interface ServiceContext {
+  config: Config;
+  stores: Stores;
+  commands: CommandHandler;
+  /** resolves once the read models include the log up to `position` (read-your-writes) */
+  waitFor(position: bigint): Promise<void>;
+  health(): Promise<HealthReport>;
+  secret: string;
+  logger: Logger;
+  /** extra values for the health output, registered by components (e.g. the embedder) */
+  reportHealth(key: string, value: () => unknown): void;
+}
+
+export interface ServiceModule {
+  readonly name: string;
+  /** which port and base URL the service answers on */
+  readonly port: (config: Config) => number;
+  readonly projectors: (ctx: Pick<ServiceContext, 'config' | 'logger'>) => Projector[];
+  createApp(ctx: ServiceContext): Promise<Express>;
+  /** background work started with the projector role (indexers, process managers) */
+  startWorkers?(ctx: ServiceContext): Promise<{ stop(): Promise<void> }>;
+}

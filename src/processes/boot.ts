@@ -1,0 +1,37 @@
+/**
+ * Shared start-up for every process: read the configuration (refusing to start on a bad value),
+ * start the runtime in the given role, stop cleanly on SIGINT/SIGTERM. Errors at start are
+ * printed as one clear line, never a stack trace.
+ */
+import { ConfigError, loadConfig } from '../config/load.js';
+import { EventStoreUnavailableError } from '../eventstore/types.js';
+import { createLogger } from '../platform/logger.js';
+import { type Role, type Runtime, startRuntime } from '../platform/runtime.js';
+import { ReadStoreUnavailableError } from '../readstore/types.js';
+import { serviceModules } from '../services.js';
+
+export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise<void> | void) {
+  let runtime: Runtime | undefined;
+  try {
+    const config = loadConfig();
+    const logger = createLogger(config.LOG_LEVEL);
+    runtime = await startRuntime({ config, role, services: serviceModules(), logger });
+    await onStarted?.(runtime);
+  } catch (error) {
+    const known =
+      error instanceof ConfigError ||
+      error instanceof EventStoreUnavailableError ||
+      error instanceof ReadStoreUnavailableError;
+    console.error(`cannot start: ${known ? (error as Error).message : String(error)}`);
+    if (!known && process.env.LOG_LEVEL === 'debug') console.error(error);
+    await runtime?.stop().catch(() => {});
+    process.exit(1);
+  }
+  const stop = async () => {
+    await runtime?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return runtime;
+}

@@ -1,0 +1,200 @@
+/**
+ * Filter evaluation. mingo is the reference semantics, but compiling a mingo Query costs ~25 µs,
+ * which projectors would pay on every event. So the common subset (equality, $ne, $in, $nin,
+ * range operators on numbers/strings, $exists, $and/$or/$nor) is compiled to plain closures that
+ * give exactly mingo's answer on non-array values (checked by a property test against mingo).
+ * Anything else — other operators, literal objects/arrays, array values in a document — goes
+ * to mingo, compiled lazily once per filter.
+ */
+import { Query } from 'mingo';
+import type { Doc, Filter } from '../types.js';
+import { BRANCHES, getPath, splitPath } from './paths.js';
+
+/** 1 = matches, 0 = does not, 2 = this document needs mingo. */
+type Verdict = 0 | 1 | 2;
+type Check = (doc: Doc) => Verdict;
+type Primitive = string | number | boolean | null;
+
+export type Matcher = (doc: Doc) => boolean;
+
+export function compileFilter(filter: Filter): Matcher {
+  if (isEmpty(filter)) return () => true;
+  let mingo: Query | undefined;
+  const viaMingo = (doc: Doc): boolean => {
+    mingo ??= new Query(filter);
+    return mingo.test(doc);
+  };
+  const check = compileAnd(filter);
+  if (check === null) return viaMingo;
+  return (doc) => {
+    const verdict = check(doc);
+    return verdict === 2 ? viaMingo(doc) : verdict === 1;
+  };
+}
+
+export function isPrimitive(value: unknown): value is Primitive {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && !Number.isNaN(value))
+  );
+}
+
+function isEmpty(object: object): boolean {
+  for (const _ in object) return false;
+  return true;
+}
+
+function compileAnd(filter: Filter): Check | null {
+  const checks: Check[] = [];
+  for (const key of Object.keys(filter)) {
+    const operand = filter[key];
+    let check: Check | null;
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      check = compileLogical(key, operand);
+    } else if (key.startsWith('$')) {
+      return null;
+    } else {
+      check = compileField(key, operand);
+    }
+    if (check === null) return null;
+    checks.push(check);
+  }
+  if (checks.length === 1) return checks[0]!;
+  return (doc) => {
+    let verdict: Verdict = 1;
+    for (const check of checks) {
+      const v = check(doc);
+      if (v === 0) return 0;
+      if (v === 2) verdict = 2;
+    }
+    return verdict;
+  };
+}
+
+function compileLogical(op: '$and' | '$or' | '$nor', operand: unknown): Check | null {
+  if (!Array.isArray(operand) || operand.length === 0) return null;
+  const branches: Check[] = [];
+  for (const branch of operand) {
+    if (branch === null || typeof branch !== 'object' || Array.isArray(branch)) return null;
+    const check = isEmpty(branch) ? () => 1 as const : compileAnd(branch as Filter);
+    if (check === null) return null;
+    branches.push(check);
+  }
+  if (op === '$and') {
+    return (doc) => {
+      let verdict: Verdict = 1;
+      for (const check of branches) {
+        const v = check(doc);
+        if (v === 0) return 0;
+        if (v === 2) verdict = 2;
+      }
+      return verdict;
+    };
+  }
+  const any = (doc: Doc): Verdict => {
+    let verdict: Verdict = 0;
+    for (const check of branches) {
+      const v = check(doc);
+      if (v === 1) return 1;
+      if (v === 2) verdict = 2;
+    }
+    return verdict;
+  };
+  if (op === '$or') return any;
+  return (doc) => {
+    const v = any(doc);
+    return v === 2 ? 2 : v === 1 ? 0 : 1;
+  };
+}
+
+type ValueTest = (value: unknown) => boolean;
+
+function compileField(path: string, operand: unknown): Check | null {
+  const test = compileCondition(operand);
+  if (test === null) return null;
+  const segments = splitPath(path);
+  if (segments.length === 1) {
+    const key = path;
+    return (doc) => {
+      const value = Object.hasOwn(doc, key) ? doc[key] : undefined;
+      if (Array.isArray(value)) return 2;
+      return test(value) ? 1 : 0;
+    };
+  }
+  return (doc) => {
+    const value = getPath(doc, segments);
+    if (value === BRANCHES || Array.isArray(value)) return 2;
+    return test(value) ? 1 : 0;
+  };
+}
+
+function compileCondition(operand: unknown): ValueTest | null {
+  if (isPrimitive(operand)) return equals(operand);
+  if (operand === null || typeof operand !== 'object' || Array.isArray(operand)) return null;
+  const tests: ValueTest[] = [];
+  const entries = Object.entries(operand);
+  if (entries.length === 0) return null;
+  for (const [op, arg] of entries) {
+    const test = compileOperator(op, arg);
+    if (test === null) return null;
+    tests.push(test);
+  }
+  if (tests.length === 1) return tests[0]!;
+  return (value) => tests.every((test) => test(value));
+}
+
+function compileOperator(op: string, arg: unknown): ValueTest | null {
+  switch (op) {
+    case '$eq':
+      return isPrimitive(arg) ? equals(arg) : null;
+    case '$ne': {
+      if (!isPrimitive(arg)) return null;
+      const eq = equals(arg);
+      return (value) => !eq(value);
+    }
+    case '$in':
+    case '$nin': {
+      if (!Array.isArray(arg) || !arg.every(isPrimitive)) return null;
+      const set = new Set<unknown>(arg);
+      const hasNull = set.has(null);
+      const within: ValueTest = (value) =>
+        value === null || value === undefined ? hasNull : set.has(value);
+      return op === '$in' ? within : (value) => !within(value);
+    }
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte': {
+      if (typeof arg !== 'number' && typeof arg !== 'string') return null;
+      if (typeof arg === 'number' && Number.isNaN(arg)) return null;
+      const type = typeof arg;
+      switch (op) {
+        case '$gt':
+          return (value) => typeof value === type && (value as number) > (arg as number);
+        case '$gte':
+          return (value) => typeof value === type && (value as number) >= (arg as number);
+        case '$lt':
+          return (value) => typeof value === type && (value as number) < (arg as number);
+        case '$lte':
+          return (value) => typeof value === type && (value as number) <= (arg as number);
+        default: {
+          const _exhaustive: never = op;
+          return _exhaustive;
+        }
+      }
+    }
+    case '$exists': {
+      const wanted = Boolean(arg);
+      return (value) => (value !== undefined) === wanted;
+    }
+    default:
+      return null;
+  }
+}
+
+function equals(operand: Primitive): ValueTest {
+  if (operand === null) return (value) => value === null || value === undefined;
+  return (value) => value === operand;
+}

@@ -1,0 +1,161 @@
+/**
+ * The read store's tables in the SQLite file. It may be the event store's file too, opened
+ * through a separate connection, so every table is prefixed `rm_` and writers wait on each
+ * other's locks (busy_timeout) instead of failing.
+ *
+ * Durability: WAL with synchronous=NORMAL. A process crash never loses a committed flush; a
+ * power cut may lose the last flushes, which is safe because documents and checkpoints are
+ * always committed together and the projectors replay from the older checkpoint.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Doc, IndexSpec } from '../types.js';
+import { ReadStoreUnavailableError } from '../types.js';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS rm_docs (
+    collection TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+    PRIMARY KEY (collection, id)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS rm_indexes (
+    collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,
+    PRIMARY KEY (collection, name)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS rm_checkpoints (
+    projector TEXT PRIMARY KEY, position TEXT NOT NULL) WITHOUT ROWID;
+`;
+
+/** What one flush writes, in one transaction. */
+export interface FlushBatch {
+  droppedCollections: string[];
+  upserts: { collection: string; id: string; json: string }[];
+  deletes: { collection: string; id: string }[];
+  indexes: { collection: string; declared: { name: string; spec: IndexSpec }[] }[];
+  deletedCheckpoints: string[];
+  checkpoints: [string, bigint][];
+}
+
+export interface LoadedState {
+  docs: Map<string, Doc[]>;
+  indexes: { collection: string; name: string; spec: IndexSpec }[];
+  checkpoints: Map<string, bigint>;
+}
+
+type Statements = ReturnType<typeof prepare>;
+
+function prepare(db: Database.Database) {
+  return {
+    dropDocs: db.prepare('DELETE FROM rm_docs WHERE collection = ?'),
+    upsert: db.prepare(
+      'INSERT INTO rm_docs (collection, id, json) VALUES (?, ?, ?) ' +
+        'ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json',
+    ),
+    remove: db.prepare('DELETE FROM rm_docs WHERE collection = ? AND id = ?'),
+    dropIndexes: db.prepare('DELETE FROM rm_indexes WHERE collection = ?'),
+    addIndex: db.prepare('INSERT INTO rm_indexes (collection, name, spec) VALUES (?, ?, ?)'),
+    dropCheckpoint: db.prepare('DELETE FROM rm_checkpoints WHERE projector = ?'),
+    setCheckpoint: db.prepare(
+      'INSERT INTO rm_checkpoints (projector, position) VALUES (?, ?) ' +
+        'ON CONFLICT (projector) DO UPDATE SET position = excluded.position',
+    ),
+  };
+}
+
+export class ReadStoreFile {
+  private readonly statements: Statements;
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly path: string,
+  ) {
+    this.statements = prepare(db);
+  }
+
+  static open(path: string): ReadStoreFile {
+    let db: Database.Database | undefined;
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path, { timeout: 10_000 });
+      db.pragma('busy_timeout = 10000');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec(SCHEMA);
+      return new ReadStoreFile(db, path);
+    } catch (error) {
+      db?.close();
+      throw unavailable(path, error);
+    }
+  }
+
+  /** Everything stored, parsed. One pass per collection, one JSON.parse per document. */
+  load(): LoadedState {
+    try {
+      // One pass in primary-key order, so rows arrive grouped by collection.
+      const docs = new Map<string, Doc[]>();
+      const rows = this.db.prepare('SELECT collection, json FROM rm_docs').raw();
+      let currentName: string | undefined;
+      let current: Doc[] = [];
+      for (const [name, json] of rows.iterate() as IterableIterator<[string, string]>) {
+        if (name !== currentName) {
+          currentName = name;
+          current = docs.get(name) ?? [];
+          docs.set(name, current);
+        }
+        current.push(JSON.parse(json));
+      }
+      const indexes = (
+        this.db.prepare('SELECT collection, name, spec FROM rm_indexes').all() as {
+          collection: string;
+          name: string;
+          spec: string;
+        }[]
+      ).map((row) => ({
+        collection: row.collection,
+        name: row.name,
+        spec: JSON.parse(row.spec) as IndexSpec,
+      }));
+      const checkpoints = new Map<string, bigint>();
+      const stored = this.db.prepare('SELECT projector, position FROM rm_checkpoints').all() as {
+        projector: string;
+        position: string;
+      }[];
+      for (const row of stored) checkpoints.set(row.projector, BigInt(row.position));
+      return { docs, indexes, checkpoints };
+    } catch (error) {
+      throw unavailable(this.path, error);
+    }
+  }
+
+  write(batch: FlushBatch): void {
+    const { dropDocs, upsert, remove, dropIndexes, addIndex, dropCheckpoint, setCheckpoint } =
+      this.statements;
+    // IMMEDIATE: take the write lock up front so a busy event-store writer makes us wait, not fail.
+    this.db
+      .transaction(() => {
+        for (const name of batch.droppedCollections) dropDocs.run(name);
+        for (const { collection, id, json } of batch.upserts) upsert.run(collection, id, json);
+        for (const { collection, id } of batch.deletes) remove.run(collection, id);
+        for (const { collection, declared } of batch.indexes) {
+          dropIndexes.run(collection);
+          for (const { name, spec } of declared)
+            addIndex.run(collection, name, JSON.stringify(spec));
+        }
+        for (const projector of batch.deletedCheckpoints) dropCheckpoint.run(projector);
+        for (const [projector, position] of batch.checkpoints)
+          setCheckpoint.run(projector, position.toString());
+      })
+      .immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function unavailable(path: string, error: unknown): ReadStoreUnavailableError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ReadStoreUnavailableError(
+    `read store file ${path} cannot be opened as a read-store SQLite database (${reason}); ` +
+      'refusing to start with empty read models — restore the file or move it away to rebuild',
+    { cause: error },
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * The MongoDB read store (selected by MONGODB_URL): the port maps almost one to one onto the
+ * official driver. Writes are durable when acknowledged (majority write concern), so `flush`
+ * only upserts the checkpoints after them; a crash in between replays a few events, which the
+ * projectors' position guards make harmless.
+ */
+import { type Collection as MongoCollection, type Db, MongoClient, type Document } from 'mongodb';
+import type {
+  Collection,
+  Doc,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  ReadStore,
+  Update,
+  WriteResult,
+} from '../types.js';
+import { ReadStoreUnavailableError } from '../types.js';
+import {
+  CHECKPOINTS_COLLECTION,
+  type CheckpointDoc,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  isNamespaceNotFound,
+  mapWriteError,
+} from './mapping.js';
+
+export interface MongoReadStoreOptions {
+  url: string;
+  database: string;
+}
+
+export async function openMongoReadStore(options: MongoReadStoreOptions): Promise<ReadStore> {
+  const client = new MongoClient(options.url, {
+    writeConcern: { w: 'majority' },
+    readConcern: { level: 'majority' },
+    ignoreUndefined: true,
+    serverSelectionTimeoutMS: 10_000,
+  });
+  try {
+    await client.connect();
+    const db = client.db(options.database);
+    await db.command({ ping: 1 });
+    return new MongoReadStore(client, db);
+  } catch (error) {
+    await client.close().catch(() => {});
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ReadStoreUnavailableError(
+      `cannot reach MongoDB read store at ${redact(options.url)}: ${reason}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** Never print credentials from a connection string. */
+export function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+class MongoReadStore implements ReadStore {
+  readonly adapter = 'mongodb' as const;
+
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+  ) {}
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    return new MongoBackedCollection<T>(this.db.collection<Document>(name), name);
+  }
+
+  async checkpoints(): Promise<Map<string, bigint>> {
+    const docs = await this.checkpointCollection().find({}).toArray();
+    return new Map(docs.map((doc) => decodeCheckpoint(doc)));
+  }
+
+  async flush(checkpoints: ReadonlyMap<string, bigint> = new Map()): Promise<void> {
+    if (checkpoints.size === 0) return;
+    await this.checkpointCollection().bulkWrite(
+      [...checkpoints].map(([projector, position]) => {
+        const doc = encodeCheckpoint(projector, position);
+        return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
+      }),
+      { ordered: false },
+    );
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    try {
+      await this.db.collection(name).drop();
+    } catch (error) {
+      if (!isNamespaceNotFound(error)) throw error;
+    }
+  }
+
+  async deleteCheckpoint(projector: string): Promise<void> {
+    await this.checkpointCollection().deleteOne({ _id: projector });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private checkpointCollection(): MongoCollection<CheckpointDoc> {
+    return this.db.collection<CheckpointDoc>(CHECKPOINTS_COLLECTION);
+  }
+}
+
+class MongoBackedCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly inner: MongoCollection<Document>,
+    readonly name: string,
+  ) {}
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    return (await this.inner.findOne(filter, options)) as T | null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    // Same tie order as the embedded store: `_id` breaks ties of the requested sort.
+    const sort =
+      options.sort && Object.keys(options.sort).length > 0
+        ? { ...options.sort, _id: options.sort._id ?? 1 }
+        : undefined;
+    return (await this.inner.find(filter, { ...options, sort }).toArray()) as unknown as T[];
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    return this.inner.countDocuments(filter);
+  }
+
+  async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
+    return (await this.inner.aggregate(pipeline).toArray()) as R[];
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    await this.write(() => this.inner.insertOne({ ...doc } as Document));
+  }
+
+  async replaceOne(
+    filter: Filter,
+    doc: T,
+    options: { upsert?: boolean } = {},
+  ): Promise<WriteResult> {
+    return counts(await this.write(() => this.inner.replaceOne(filter, doc, options)));
+  }
+
+  async updateOne(
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean } = {},
+  ): Promise<WriteResult> {
+    return counts(await this.write(() => this.inner.updateOne(filter, update, options)));
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
+    return counts(await this.write(() => this.inner.updateMany(filter, update)));
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    const { deletedCount } = await this.inner.deleteOne(filter);
+    return { deletedCount };
+  }
+
+  async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
+    const { deletedCount } = await this.inner.deleteMany(filter);
+    return { deletedCount };
+  }
+
+  async createIndex(spec: IndexSpec): Promise<string> {
+    const options = { unique: spec.unique ?? false, ...(spec.name ? { name: spec.name } : {}) };
+    return this.write(() => this.inner.createIndex(spec.keys, options));
+  }
+
+  private async write<R>(operation: () => Promise<R>): Promise<R> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw mapWriteError(this.name, error);
+    }
+  }
+}
+
+function counts(result: {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedCount: number;
+}): WriteResult {
+  return {
+    matchedCount: result.matchedCount,
+    modifiedCount: result.modifiedCount,
+    upsertedCount: result.upsertedCount,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Pure translations between the read-store port and MongoDB, kept apart from the driver calls
+ * so they are unit-tested without a server.
+ */
+import { DuplicateKeyError } from '../types.js';
+
+/** Collection holding one document per projector: `{ _id: projector, position: '<decimal>' }`. */
+export const CHECKPOINTS_COLLECTION = '_checkpoints';
+
+export interface CheckpointDoc {
+  _id: string;
+  position: string;
+}
+
+/** Positions can exceed 2^63 (KurrentDB commit positions), so they are stored as decimal text. */
+export function encodeCheckpoint(projector: string, position: bigint): CheckpointDoc {
+  if (position < 0n) throw new RangeError(`checkpoint of ${projector} is negative: ${position}`);
+  return { _id: projector, position: position.toString() };
+}
+
+export function decodeCheckpoint(doc: { _id: unknown; position: unknown }): [string, bigint] {
+  if (
+    typeof doc._id !== 'string' ||
+    typeof doc.position !== 'string' ||
+    !/^\d+$/.test(doc.position)
+  ) {
+    throw new TypeError(`malformed checkpoint document: ${JSON.stringify(doc)}`);
+  }
+  return [doc._id, BigInt(doc.position)];
+}
+
+/** MongoDB's duplicate-key error (E11000), raised directly or inside a bulk write. */
+export function isDuplicateKey(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, writeErrors } = error as { code?: unknown; writeErrors?: unknown };
+  if (code === 11000 || code === 11001) return true;
+  return (
+    Array.isArray(writeErrors) && writeErrors.some((w) => (w as { code?: unknown })?.code === 11000)
+  );
+}
+
+/** The port's DuplicateKeyError for a driver error, or the error unchanged. */
+export function mapWriteError(collection: string, error: unknown): unknown {
+  if (!isDuplicateKey(error)) return error;
+  const keyValue = (error as { keyValue?: unknown }).keyValue;
+  const key = keyValue !== undefined ? JSON.stringify(keyValue) : describe(error);
+  return new DuplicateKeyError(collection, key);
+}
+
+function describe(error: unknown): string {
+  const message =
+    typeof (error as { message?: unknown })?.message === 'string'
+      ? (error as { message: string }).message
+      : String(error);
+  // "E11000 duplicate key error collection: db.c index: x_1 dup key: { x: 1 }"
+  const match = /dup key: (.*)$/.exec(message);
+  return match ? match[1]! : message;
+}
+
+/** "namespace not found" when dropping a collection that does not exist: not an error here. */
+export function isNamespaceNotFound(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, codeName } = error as { code?: unknown; codeName?: unknown };
+  return code === 26 || codeName === 'NamespaceNotFound';
+}

@@ -1,0 +1,97 @@
+/**
+ * Protected-resource metadata (RFC 9728), the WWW-Authenticate helper, the dev mailbox page,
+ * and the guards on the sign-in forms (CSRF token, limited code attempts).
+ */
+import { expect } from 'chai';
+import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { CookieJar, formIn, request } from './support/browserless.js';
+import { registerClient, startAuthorization } from './support/client.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+describe('When a client discovers the protected resource', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ ...feedbackAuthPreset, serviceName: 'Feedback' });
+  });
+  after(async () => h.close());
+
+  it('serves RFC 9728 metadata naming the authorization server and scopes', async () => {
+    const res = await fetch(`${h.base}/.well-known/oauth-protected-resource`);
+    expect(res.status).to.equal(200);
+    const doc = (await res.json()) as Record<string, unknown>;
+    expect(doc).to.deep.include({ resource: h.base, authorization_servers: [h.base] });
+    expect(doc.scopes_supported).to.include('service.public');
+    expect(h.auth.protectedResourceMetadata.resource).to.equal(h.base);
+  });
+
+  it('builds WWW-Authenticate values pointing at the metadata', () => {
+    const meta = `resource_metadata="${h.base}/.well-known/oauth-protected-resource"`;
+    expect(h.auth.wwwAuthenticate()).to.equal(`Bearer ${meta}`);
+    expect(h.auth.wwwAuthenticate('invalid_token')).to.equal(
+      `Bearer ${meta}, error="invalid_token"`,
+    );
+    // spec: "header WWW-Authenticate: Bearer error=insufficient_scope"
+    expect(h.auth.wwwAuthenticate('insufficient_scope')).to.include('error="insufficient_scope"');
+  });
+
+  it('shows sent sign-in codes on the dev mailbox page, escaped', async () => {
+    const config = await registerClient(h.base);
+    const pending = await startAuthorization(config, h.base, 'openid');
+    const jar = new CookieJar();
+    const login = await request(
+      jar,
+      new URL((await request(jar, pending.url)).headers.get('location') ?? '', h.base).href,
+    );
+    const form = formIn(await login.text(), h.base, '/email');
+    const email = 'x<b>@example.com';
+    const sent = await request(jar, form.action, { ...form.fields, email });
+    expect(sent.status).to.equal(400); // not a valid address: refused before anything is sent
+    await request(jar, form.action, { ...form.fields, email: 'mailbox@example.com' });
+    const page = await (await fetch(`${h.base}/dev/mailbox`)).text();
+    expect(page).to.include('mailbox@example.com');
+    expect(page).to.match(/sign-in code: \d{6}/);
+    expect(page).not.to.include('<b>');
+  });
+});
+
+describe('When the sign-in forms are misused', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ ...feedbackAuthPreset });
+  });
+  after(async () => h.close());
+
+  async function atCodeForm() {
+    const config = await registerClient(h.base);
+    const pending = await startAuthorization(config, h.base, 'openid');
+    const jar = new CookieJar();
+    const interaction = new URL(
+      (await request(jar, pending.url)).headers.get('location') ?? '',
+      h.base,
+    ).href;
+    const form = formIn(await (await request(jar, interaction)).text(), h.base, '/email');
+    await request(jar, form.action, { ...form.fields, email: 'guess@example.com' });
+    const codeForm = formIn(await (await request(jar, interaction)).text(), h.base, '/code');
+    return { jar, codeForm };
+  }
+
+  it('refuses a form post without the CSRF token', async () => {
+    const { jar, codeForm } = await atCodeForm();
+    const res = await request(jar, codeForm.action, { code: '000000', csrf: 'forged' });
+    expect(res.status).to.equal(403);
+  });
+
+  it('allows five wrong codes, then makes the code unusable', async () => {
+    const { jar, codeForm } = await atCodeForm();
+    const bodies: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await request(jar, codeForm.action, { ...codeForm.fields, code: 'abcdef' });
+      expect(res.status).to.equal(400);
+      bodies.push(await res.text());
+    }
+    expect(bodies[0]).to.include('4 attempt(s) left');
+    // after the fifth miss the code is gone: the page asks for the e-mail address again
+    expect(bodies[4]).to.include('expired or was tried too often');
+    expect(bodies[4]).to.include('/email"');
+  });
+});

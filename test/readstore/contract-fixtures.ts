@@ -1,0 +1,77 @@
+/** Shared fixtures of the read-store contract. */
+import type { ReadStore } from '../../src/readstore/types.js';
+
+export interface ReadStoreHarness {
+  store: ReadStore;
+  /** close the store and open the same storage again (a process restart) */
+  reopen(): Promise<ReadStore>;
+  /** embedded: writes reach disk only with flush; MongoDB: every acknowledged write is durable */
+  flushMakesDurable: boolean;
+  cleanup(): Promise<void>;
+}
+
+export type OpenHarness = () => Promise<ReadStoreHarness>;
+
+export interface Item {
+  _id: string;
+  workspaceId: string;
+  status: 'open' | 'planned' | 'done';
+  votes: number;
+  tags: string[];
+  author: { name: string; email?: string };
+  closedAt?: string;
+  [key: string]: unknown;
+}
+
+export const ITEMS: Item[] = [
+  {
+    _id: 'a',
+    workspaceId: 'w1',
+    status: 'open',
+    votes: 5,
+    tags: ['ui', 'bug'],
+    author: { name: 'Ann', email: 'ann@x.io' },
+  },
+  {
+    _id: 'b',
+    workspaceId: 'w1',
+    status: 'planned',
+    votes: 12,
+    tags: ['api'],
+    author: { name: 'Bob' },
+  },
+  {
+    _id: 'c',
+    workspaceId: 'w1',
+    status: 'done',
+    votes: 1,
+    tags: [],
+    author: { name: 'Cy' },
+    closedAt: '2024-05-01',
+  },
+  { _id: 'd', workspaceId: 'w2', status: 'open', votes: 7, tags: ['ui'], author: { name: 'Ann' } },
+  { _id: 'e', workspaceId: 'w2', status: 'open', votes: 0, tags: ['bug'], author: { name: 'Dee' } },
+];
+
+export async function seedItems(store: ReadStore, name = 'items'): Promise<void> {
+  const items = store.collection<Item>(name);
+  for (const item of ITEMS) await items.insertOne(structuredClone(item));
+}
+
+export function ids(docs: { _id: string }[]): string[] {
+  return docs.map((doc) => doc._id);
+}
+
+export function sortedIds(docs: { _id: string }[]): string[] {
+  return ids(docs).sort();
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the operation to be rejected, but it succeeded');
+}

@@ -1,0 +1,24 @@
+/**
+ * The read-store contract: one suite every adapter must pass (embedded always, MongoDB when
+ * MONGODB_URL is set). It only relies on the port in src/readstore/types.ts.
+ */
+import { indexContract } from './contract-indexes.js';
+import type { OpenHarness } from './contract-fixtures.js';
+import { persistenceContract } from './contract-persistence.js';
+import { queryContract } from './contract-queries.js';
+import { writeContract } from './contract-writes.js';
+
+export type { OpenHarness, ReadStoreHarness } from './contract-fixtures.js';
+
+export function readStoreContract(
+  name: string,
+  open: OpenHarness,
+  options: { propertyRuns?: number } = {},
+): void {
+  describe(`Read store contract: ${name}`, () => {
+    describe('querying', () => queryContract(open));
+    describe('writing', () => writeContract(open));
+    describe('indexes', () => indexContract(open, options.propertyRuns ?? 100));
+    describe('persistence', () => persistenceContract(open));
+  });
+}

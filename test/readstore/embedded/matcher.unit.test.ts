@@ -1,0 +1,93 @@
+/**
+ * The native filter fast path must give exactly mingo's answer (mingo is the reference the
+ * design names: "collections held in memory and evaluated with mingo").
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { Query } from 'mingo';
+import { compileFilter } from '../../../src/readstore/embedded/matcher.js';
+import type { Doc, Filter } from '../../../src/readstore/types.js';
+
+const scalar = fc.oneof(
+  fc.constantFrom('a', 'b', 'B', '', 0, 1, 2.5, -1, true, false),
+  fc.constant(null),
+);
+const value: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { x: scalar, y: fc.array(scalar, { maxLength: 2 }) },
+      { requiredKeys: [], noNullPrototype: true },
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.record({ x: scalar }, { requiredKeys: [], noNullPrototype: true }), {
+      maxLength: 2,
+    }),
+  },
+);
+const docArb = fc
+  .record(
+    {
+      a: value,
+      b: value,
+      c: fc.record({ x: value, y: value }, { requiredKeys: [], noNullPrototype: true }),
+    },
+    { requiredKeys: [], noNullPrototype: true },
+  )
+  .map((fields) => ({ _id: 'id', ...fields }) as Doc);
+
+const path = fc.constantFrom('a', 'b', 'c', 'c.x', 'c.y', 'a.x', 'missing');
+const condition: fc.Arbitrary<unknown> = fc.oneof(
+  scalar,
+  scalar.map(($eq) => ({ $eq })),
+  scalar.map(($ne) => ({ $ne })),
+  fc.array(scalar, { maxLength: 3 }).map(($in) => ({ $in })),
+  fc.array(scalar, { maxLength: 3 }).map(($nin) => ({ $nin })),
+  fc
+    .constantFrom('$gt', '$gte', '$lt', '$lte')
+    .chain((op) => fc.constantFrom('a', 'b', 0, 1, 2).map((v) => ({ [op]: v }))),
+  fc.record({ $gt: fc.constantFrom(0, 'a'), $lte: fc.constantFrom(2, 'b') }),
+  fc.boolean().map(($exists) => ({ $exists })),
+  fc.constant({ $size: 1 }),
+);
+const leaf: fc.Arbitrary<Filter> = fc.tuple(path, condition).map(([p, c]) => ({ [p]: c }));
+const filterArb: fc.Arbitrary<Filter> = fc.letrec((tie) => ({
+  filter: fc.oneof(
+    { weight: 3, arbitrary: leaf },
+    { weight: 1, arbitrary: fc.tuple(leaf, leaf).map(([x, y]) => ({ ...x, ...y })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('$and', '$or', '$nor'),
+          fc.array(tie('filter'), { minLength: 1, maxLength: 3 }),
+        )
+        .map(([op, list]) => ({ [op]: list })),
+    },
+  ),
+})).filter as fc.Arbitrary<Filter>;
+
+describe('Embedded read store: filter fast path', () => {
+  describe('When any supported filter meets any document', () => {
+    it('answers exactly as mingo does', () => {
+      fc.assert(
+        fc.property(filterArb, docArb, (filter, doc) => {
+          expect(compileFilter(filter)(doc), JSON.stringify({ filter, doc })).to.equal(
+            new Query(filter).test(doc),
+          );
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  });
+
+  describe('When the filter is empty', () => {
+    it('matches every document', () => {
+      expect(compileFilter({})({ _id: 'x' })).to.equal(true);
+    });
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The MongoDB adapter's pure mapping code, tested without a server (issue 2, "Must show": "The
+ * real adapters compile and their unit-level mapping code is tested").
+ */
+import { expect } from 'chai';
+import { MongoServerError } from 'mongodb';
+import {
+  decodeCheckpoint,
+  encodeCheckpoint,
+  isNamespaceNotFound,
+  mapWriteError,
+} from '../../../src/readstore/mongodb/mapping.js';
+import { redact } from '../../../src/readstore/mongodb/index.js';
+import { DuplicateKeyError } from '../../../src/readstore/types.js';
+
+describe('MongoDB read store: mapping', () => {
+  describe('When the driver reports a duplicate key (E11000)', () => {
+    it('becomes DuplicateKeyError carrying the collection and the key value', () => {
+      const driverError = new MongoServerError({
+        message:
+          'E11000 duplicate key error collection: db.people index: email_1 dup key: { email: "a@x.io" }',
+        code: 11000,
+        keyValue: { email: 'a@x.io' },
+      });
+      const mapped = mapWriteError('people', driverError);
+      expect(mapped).to.be.instanceOf(DuplicateKeyError);
+      expect((mapped as DuplicateKeyError).collection).to.equal('people');
+      expect((mapped as DuplicateKeyError).key).to.equal('{"email":"a@x.io"}');
+    });
+
+    it('reads the key from the message when keyValue is absent, and from bulk write errors', () => {
+      const fromMessage = mapWriteError('c', {
+        code: 11000,
+        message: 'E11000 ... dup key: { _id: "x" }',
+      });
+      expect((fromMessage as DuplicateKeyError).key).to.equal('{ _id: "x" }');
+      const bulk = mapWriteError('c', { writeErrors: [{ code: 11000 }], message: 'bulk' });
+      expect(bulk).to.be.instanceOf(DuplicateKeyError);
+    });
+  });
+
+  describe('When the driver reports anything else', () => {
+    it('passes the error through unchanged', () => {
+      const other = new MongoServerError({ message: 'not primary', code: 10107 });
+      expect(mapWriteError('c', other)).to.equal(other);
+    });
+  });
+
+  describe('When checkpoints are stored', () => {
+    it('round-trips positions beyond 2^64 as decimal strings', () => {
+      const big = 2n ** 64n + 17n;
+      const doc = encodeCheckpoint('items', big);
+      expect(doc).to.deep.equal({ _id: 'items', position: '18446744073709551633' });
+      expect(decodeCheckpoint(doc)).to.deep.equal(['items', big]);
+    });
+
+    it('refuses malformed documents and negative positions', () => {
+      expect(() => decodeCheckpoint({ _id: 'x', position: 12 })).to.throw(TypeError);
+      expect(() => decodeCheckpoint({ _id: 'x', position: '-3' })).to.throw(TypeError);
+      expect(() => encodeCheckpoint('x', -1n)).to.throw(RangeError);
+    });
+  });
+
+  describe('When dropping a collection that does not exist', () => {
+    it('recognises NamespaceNotFound', () => {
+      expect(isNamespaceNotFound({ code: 26 })).to.equal(true);
+      expect(isNamespaceNotFound({ codeName: 'NamespaceNotFound' })).to.equal(true);
+      expect(isNamespaceNotFound({ code: 11000 })).to.equal(false);
+    });
+  });
+
+  describe('When a connection string carries credentials', () => {
+    it('hides them in messages', () => {
+      expect(redact('mongodb://user:secret@db1:27017,db2/?replicaSet=rs0')).to.equal(
+        'mongodb://***@db1:27017,db2/?replicaSet=rs0',
+      );
+    });
+  });
+});
