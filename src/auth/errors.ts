@@ -1,5 +1,10 @@
-/** A credential that is missing, malformed, expired, revoked or from an untrusted issuer. */
-export class Unauthenticated extends Error {
+import { Unauthenticated as DomainUnauthenticated } from '../../commands/shared/errors.js';
+
+/**
+ * A credential that is missing, malformed, expired, revoked or from an untrusted issuer. It is the
+ * shared domain error (so every service maps it to 401) plus the RFC 6750 code for the header.
+ */
+export class Unauthenticated extends DomainUnauthenticated {
   override readonly name = 'Unauthenticated';
   constructor(
     message: string,

@@ -107,10 +107,6 @@ export function resolveError(err: unknown): ResolvedError {
   if (err instanceof WrongExpectedRevisionError) {
     return { kind: 'conflict', message: 'a concurrent change won; retry the request', headers };
   }
-  // src/auth raises its own Unauthenticated (not a DomainError); a bad token must stay a 401.
-  if (err instanceof Error && err.name === 'Unauthenticated') {
-    return { kind: 'unauthenticated', message: err.message, headers };
-  }
   if (err instanceof URIError) {
     return {
       kind: 'invalid-argument',

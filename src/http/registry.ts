@@ -63,7 +63,6 @@
  *    Or mount into an app of your own: `app.use(http.router)`, your routes, then `app.use(http.fallback)`
  *    last (404 envelope for unknown routes + envelope for errors from any middleware).
  *    `validateResponses: true` checks each answer against `response` (use in tests; costs time).
- *    src/auth's own `Unauthenticated` (name 'Unauthenticated') is also answered 401.
  *
  *    Order per request: route -> authenticate (401) -> Idempotency-Key check -> body read
  *    (content type, size, JSON) -> params, query, body validation (400) -> authorize (403/404) ->

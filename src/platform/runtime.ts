@@ -4,7 +4,7 @@
  *  - `api`: the HTTP apps only; read-your-writes waits on the projector checkpoints;
  *  - `projector`: the projections and background workers only.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCommandHandler } from '../commands/handler.js';
 import type { Config } from '../config/schema.js';
@@ -94,12 +94,14 @@ export async function startRuntime(options: {
   try {
     if (role !== 'projector') {
       for (const service of services) {
-        const app = await service.createApp(context);
-        const server = await listen(app, service.port(config), config.HOST);
-        const { port } = server.address() as AddressInfo;
-        urls.set(service.name, `http://${config.HOST}:${port}`);
+        // Listen first: with port 0 the base URL (the OAuth issuer) is known only afterwards.
+        const server = await listen(service.port(config), config.HOST);
         stoppers.push(() => closeServer(server));
-        logger.info(`${service.name} service listening`, { url: urls.get(service.name) });
+        const { port } = server.address() as AddressInfo;
+        const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
+        server.on('request', await service.createApp(context, { port, baseUrl }));
+        urls.set(service.name, baseUrl);
+        logger.info(`${service.name} service listening`, { url: baseUrl });
       }
     }
     if (role !== 'api') {
@@ -128,9 +130,10 @@ export async function startRuntime(options: {
   };
 }
 
-function listen(app: import('express').Express, port: number, host: string): Promise<Server> {
+function listen(port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer();
+    server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });

@@ -30,12 +30,21 @@ export interface ServiceContext {
   reportHealth(key: string, value: () => unknown): void;
 }
 
+/** Where a service ended up listening; known only after `listen` when its port is 0. */
+export interface Listening {
+  port: number;
+  /** the configured public base URL, or http://HOST:port */
+  baseUrl: string;
+}
+
 export interface ServiceModule {
   readonly name: string;
-  /** which port and base URL the service answers on */
+  /** which port the service listens on (0 = any free port) */
   readonly port: (config: Config) => number;
+  /** the configured public base URL, when there is one */
+  readonly baseUrl?: (config: Config) => string | undefined;
   readonly projectors: (ctx: Pick<ServiceContext, 'config' | 'logger'>) => Projector[];
-  createApp(ctx: ServiceContext): Promise<Express>;
+  createApp(ctx: ServiceContext, listening: Listening): Promise<Express>;
   /** background work started with the projector role (indexers, process managers) */
   startWorkers?(ctx: ServiceContext): Promise<{ stop(): Promise<void> }>;
 }

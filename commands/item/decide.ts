@@ -1,0 +1,183 @@
+/**
+ * Item decisions.
+ *
+ * Merged-item status rule (spec: "effect on the merged items' status: not shown"): a merged
+ * item KEEPS the status it had — no ItemStatusChanged is appended, because "declined" would tell
+ * its requesters their request was refused when it actually lives on in the survivor. Instead
+ * the item becomes `merged` (ItemMergedInto): it is read-only (every further command answers
+ * failed-precondition naming the survivor), it leaves every listing and count (list_items,
+ * product itemCount, follow-up, summaries, a person's open items — read models mark it with
+ * `_mergedInto`), and get_item / resolve_item still answer for its key so old links work.
+ */
+import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
+import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
+import { decideRecordMerge, type MergeSnapshot } from './merge.js';
+import { type NotifyCandidate, planNotification } from './notify.js';
+import { itemKeyOf } from '../product/keys.js';
+import type { ItemFacts, ItemState } from './state.js';
+import { deriveTitle } from './title.js';
+
+type Cmd<T extends string, D> = { type: T; data: D };
+export type CaptureItem = Cmd<
+  'CaptureItem',
+  Omit<ItemCaptured['data'], 'itemKey' | 'title'> & { title?: string | null }
+>;
+export type UpdateItem = Cmd<'UpdateItem', { title?: string; body?: string; status?: ItemStatus }>;
+export type ChangeItemStatus = Cmd<'ChangeItemStatus', { status: ItemStatus }>;
+export type TagItem = Cmd<'TagItem', { tagIds: string[] }>;
+export type ReplyToItem = Cmd<
+  'ReplyToItem',
+  {
+    replyId: string;
+    parentId: string | null;
+    authorKind: AuthorKind;
+    authorId: string;
+    authorName: string | null;
+    authorAvatar: string | null;
+    body: string;
+  }
+>;
+export type AddPlusOne = Cmd<'AddPlusOne', { personId: string }>;
+export type MarkMergedInto = Cmd<'MarkMergedInto', { survivorKey: string }>;
+export type RecordMerge = Cmd<'RecordMerge', { merged: MergeSnapshot[] }>;
+export type NotifyPeople = Cmd<'NotifyPeople', { candidates: NotifyCandidate[]; message?: string }>;
+
+export type ItemCommand =
+  | CaptureItem
+  | UpdateItem
+  | ChangeItemStatus
+  | TagItem
+  | ReplyToItem
+  | AddPlusOne
+  | MarkMergedInto
+  | RecordMerge
+  | NotifyPeople;
+
+export function decideItem(command: ItemCommand, state: ItemState): ItemEvent[] {
+  if (command.type === 'CaptureItem') return capture(command, state);
+  if (state.status === 'absent') throw new NotFound('item not found');
+  if (command.type === 'MarkMergedInto') {
+    const { survivorKey } = command.data;
+    if (survivorKey === state.itemKey)
+      throw new InvalidArgument('an item cannot be merged into itself');
+    if (state.status === 'merged') {
+      if (state.survivorKey === survivorKey) return [];
+      throw new FailedPrecondition(`${state.itemKey} was already merged into ${state.survivorKey}`);
+    }
+    return [{ type: 'ItemMergedInto', data: { survivorKey } }];
+  }
+  if (state.status === 'merged') {
+    throw new FailedPrecondition(`${state.itemKey} was merged into ${state.survivorKey}`);
+  }
+  return decideOpen(command, state);
+}
+
+function decideOpen(
+  command: Exclude<ItemCommand, CaptureItem | MarkMergedInto>,
+  state: ItemFacts,
+): ItemEvent[] {
+  switch (command.type) {
+    case 'UpdateItem': {
+      const { title, body, status } = command.data;
+      const edit: { title?: string; body?: string } = {};
+      if (title !== undefined && checkedTitle(title) !== state.title)
+        edit.title = checkedTitle(title);
+      if (body !== undefined && checkedBody(body) !== state.body) edit.body = checkedBody(body);
+      const events: ItemEvent[] = Object.keys(edit).length
+        ? [{ type: 'ItemEdited', data: edit }]
+        : [];
+      if (status !== undefined && status !== state.itemStatus) {
+        events.push({ type: 'ItemStatusChanged', data: { from: state.itemStatus, to: status } });
+      }
+      return events;
+    }
+    case 'ChangeItemStatus':
+      // spec: "when the item already has that status, `changed` is false and the call is safe to repeat"
+      if (command.data.status === state.itemStatus) return [];
+      return [
+        { type: 'ItemStatusChanged', data: { from: state.itemStatus, to: command.data.status } },
+      ];
+    case 'TagItem': {
+      const tagIds = [...new Set(command.data.tagIds)];
+      if (tagIds.length > 20) throw new InvalidArgument('at most 20 tags');
+      if (tagIds.some((t) => t.length < 1 || t.length > 60)) {
+        throw new InvalidArgument('each tag id must be 1 to 60 characters');
+      }
+      // spec rule 2: tag_item replaces the whole tag set
+      if (sameList(tagIds, state.tagIds)) return [];
+      return [{ type: 'ItemTagged', data: { tagIds } }];
+    }
+    case 'ReplyToItem': {
+      const data = command.data;
+      if (state.replyIds.includes(data.replyId)) return [];
+      if (data.body.trim().length < 1 || data.body.length > 10_000) {
+        throw new InvalidArgument('reply body must be 1 to 10000 characters');
+      }
+      if (data.parentId !== null && !state.replyIds.includes(data.parentId)) {
+        throw new NotFound('parent reply not found on this item');
+      }
+      return [{ type: 'ItemReplied', data }];
+    }
+    case 'AddPlusOne': {
+      const { personId } = command.data;
+      // a person counts once; the submitter's own request is not an extra +1
+      if (personId === state.submitterId || state.plusOnes.includes(personId)) return [];
+      return [{ type: 'PlusOneAdded', data: { personId } }];
+    }
+    case 'RecordMerge':
+      return decideRecordMerge(command.data.merged, state);
+    case 'NotifyPeople': {
+      // spec: "Transition to shipped makes the item eligible for notify_people"
+      if (state.itemStatus !== 'shipped') {
+        throw new FailedPrecondition('only a shipped item can be announced to its requesters');
+      }
+      const recipients = planNotification(state, command.data.candidates);
+      if (!recipients.some((r) => r.delivered)) return [];
+      const { message } = command.data;
+      return [
+        {
+          type: 'PeopleNotified',
+          data: { status: state.itemStatus, recipients, ...(message ? { message } : {}) },
+        },
+      ];
+    }
+    default: {
+      const _exhaustive: never = command;
+      return [];
+    }
+  }
+}
+
+function capture(command: CaptureItem, state: ItemState): ItemEvent[] {
+  if (state.status !== 'absent') throw new FailedPrecondition('item already exists');
+  const { title, ...data } = command.data;
+  const body = checkedBody(data.body);
+  const given = title?.trim() ? checkedTitle(title) : null;
+  const captured: ItemCaptured['data'] = {
+    ...data,
+    itemKey: itemKeyOf(data.productKey, data.number),
+    body,
+    title: given ?? deriveTitle(body),
+  };
+  if (captured.via === undefined) delete captured.via;
+  if (captured.createdAt === undefined) delete captured.createdAt;
+  return [{ type: 'ItemCaptured', data: captured }];
+}
+
+function checkedTitle(title: string): string {
+  const t = title.trim();
+  if (t.length < 1 || t.length > 500)
+    throw new InvalidArgument('title must be 1 to 500 characters');
+  return t;
+}
+
+function checkedBody(body: string): string {
+  if (body.trim().length < 1 || body.length > 50_000) {
+    throw new InvalidArgument('body must be 1 to 50000 characters');
+  }
+  return body;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

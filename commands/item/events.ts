@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { DomainEvent } from '../shared/decider.js';
+
+/**
+ * Item events. Times are not repeated in the data: every event's `metadata.occurredAt` is when
+ * it happened (createdAt, statusChangedAt, notifiedAt, a reply's createdAt). Only ItemCaptured
+ * may carry an explicit `createdAt`, for items imported with their original time. Keeping "now"
+ * out of commands also keeps a retried command (same Idempotency-Key) byte-identical.
+ */
+export const ItemStatus = z.enum(['new', 'planned', 'in-progress', 'shipped', 'declined']);
+export type ItemStatus = z.infer<typeof ItemStatus>;
+export const PersonTier = z.enum(['anonymous', 'email', 'google']);
+export const AuthorKind = z.enum(['maker', 'person', 'agent']);
+export type AuthorKind = z.infer<typeof AuthorKind>;
+export const ParticipantRole = z.enum(['submitted', 'plus-one', 'replied']);
+export type ParticipantRole = z.infer<typeof ParticipantRole>;
+
+export const ItemCapturedData = z.object({
+  workspaceId: z.string().min(1),
+  productKey: z.string(),
+  itemKey: z.string(),
+  number: z.number().int().positive(),
+  title: z.string().min(1).max(500),
+  body: z.string().min(1).max(50_000),
+  author: z.object({
+    personId: z.string().min(1),
+    tier: PersonTier,
+    displayName: z.string().nullable(),
+    avatar: z.string().nullable(),
+  }),
+  /** attribution label; absent when posted on the board's own page */
+  via: z.string().optional(),
+  /** only for imports; otherwise metadata.occurredAt */
+  createdAt: z.number().int().optional(),
+});
+export const ItemEditedData = z.object({
+  title: z.string().min(1).max(500).optional(),
+  body: z.string().min(1).max(50_000).optional(),
+});
+export const ItemStatusChangedData = z.object({ from: ItemStatus, to: ItemStatus });
+export const ItemTaggedData = z.object({ tagIds: z.array(z.string().min(1).max(60)).max(20) });
+export const ItemRepliedData = z.object({
+  replyId: z.string().min(1),
+  parentId: z.string().min(1).nullable(),
+  authorKind: AuthorKind,
+  authorId: z.string().min(1),
+  authorName: z.string().nullable(),
+  authorAvatar: z.string().nullable(),
+  body: z.string().min(1).max(10_000),
+});
+export const PlusOneAddedData = z.object({ personId: z.string().min(1) });
+/** On the merged item's stream: it now lives on in the survivor. */
+export const ItemMergedIntoData = z.object({ survivorKey: z.string() });
+const MergedPerson = z.object({ personId: z.string().min(1), role: ParticipantRole });
+/** On the survivor's stream: what it took over from each merged item. */
+export const ItemsMergedData = z.object({
+  merged: z.array(
+    z.object({
+      itemKey: z.string(),
+      /** people new to the survivor, with the role they take on it */
+      addedPeople: z.array(MergedPerson),
+    }),
+  ),
+});
+export const PeopleNotifiedData = z.object({
+  /** the status the requesters were told about */
+  status: ItemStatus,
+  message: z.string().max(2000).optional(),
+  recipients: z.array(
+    z.object({
+      personId: z.string().min(1),
+      delivered: z.boolean(),
+      reason: z.string().optional(),
+    }),
+  ),
+});
+
+type Data<S extends z.ZodType> = z.infer<S>;
+export type ItemCaptured = DomainEvent<'ItemCaptured', Data<typeof ItemCapturedData>>;
+export type ItemEdited = DomainEvent<'ItemEdited', Data<typeof ItemEditedData>>;
+export type ItemStatusChanged = DomainEvent<
+  'ItemStatusChanged',
+  Data<typeof ItemStatusChangedData>
+>;
+export type ItemTagged = DomainEvent<'ItemTagged', Data<typeof ItemTaggedData>>;
+export type ItemReplied = DomainEvent<'ItemReplied', Data<typeof ItemRepliedData>>;
+export type PlusOneAdded = DomainEvent<'PlusOneAdded', Data<typeof PlusOneAddedData>>;
+export type ItemMergedInto = DomainEvent<'ItemMergedInto', Data<typeof ItemMergedIntoData>>;
+export type ItemsMerged = DomainEvent<'ItemsMerged', Data<typeof ItemsMergedData>>;
+export type PeopleNotified = DomainEvent<'PeopleNotified', Data<typeof PeopleNotifiedData>>;
+
+export type ItemEvent =
+  | ItemCaptured
+  | ItemEdited
+  | ItemStatusChanged
+  | ItemTagged
+  | ItemReplied
+  | PlusOneAdded
+  | ItemMergedInto
+  | ItemsMerged
+  | PeopleNotified;
+
+export const itemEventSchemas = {
+  ItemCaptured: ItemCapturedData,
+  ItemEdited: ItemEditedData,
+  ItemStatusChanged: ItemStatusChangedData,
+  ItemTagged: ItemTaggedData,
+  ItemReplied: ItemRepliedData,
+  PlusOneAdded: PlusOneAddedData,
+  ItemMergedInto: ItemMergedIntoData,
+  ItemsMerged: ItemsMergedData,
+  PeopleNotified: PeopleNotifiedData,
+} as const;

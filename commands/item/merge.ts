@@ -1,0 +1,60 @@
+import { FailedPrecondition, InvalidArgument } from '../shared/errors.js';
+import type { ItemsMerged, ParticipantRole } from './events.js';
+import type { ItemFacts, ItemState } from './state.js';
+
+/** What a merged item hands to its survivor; read from the merged item's state after marking. */
+export interface MergeSnapshot {
+  itemKey: string;
+  survivorKey: string;
+  people: Record<string, ParticipantRole>;
+}
+
+export function mergeSnapshot(state: ItemState): MergeSnapshot {
+  if (state.status !== 'merged') {
+    throw new FailedPrecondition('item has not been merged yet');
+  }
+  return { itemKey: state.itemKey, survivorKey: state.survivorKey, people: state.people };
+}
+
+/**
+ * The survivor "keeps the +1s and the people" (spec, merge_items rule 1): the merged item's
+ * submitter and +1s become +1s of the survivor, its repliers become repliers. A person already
+ * on the survivor is not added again (counted once); a replier of the survivor who +1'd the
+ * duplicate becomes a +1. Merges already recorded are skipped, so a retry appends nothing.
+ */
+export function decideRecordMerge(
+  merged: readonly MergeSnapshot[],
+  survivor: ItemFacts,
+): ItemsMerged[] {
+  const people = { ...survivor.people };
+  const plusOnes = new Set(survivor.plusOnes);
+  const entries: ItemsMerged['data']['merged'] = [];
+  for (const snapshot of merged) {
+    if (snapshot.itemKey === survivor.itemKey) {
+      throw new InvalidArgument('an item cannot be merged into itself');
+    }
+    if (snapshot.survivorKey !== survivor.itemKey) {
+      throw new FailedPrecondition(`${snapshot.itemKey} was merged into ${snapshot.survivorKey}`);
+    }
+    if (survivor.merges[snapshot.itemKey] !== undefined) continue;
+    if (entries.some((e) => e.itemKey === snapshot.itemKey)) continue;
+    const addedPeople: ItemsMerged['data']['merged'][number]['addedPeople'] = [];
+    for (const [personId, role] of Object.entries(snapshot.people)) {
+      const takes: ParticipantRole = role === 'replied' ? 'replied' : 'plus-one';
+      const isSubmitter = personId === survivor.submitterId;
+      const newPlusOne = takes === 'plus-one' && !isSubmitter && !plusOnes.has(personId);
+      if (!people[personId] || newPlusOne) {
+        addedPeople.push({ personId, role: takes });
+        people[personId] ??= takes;
+        if (newPlusOne) plusOnes.add(personId);
+      }
+    }
+    entries.push({ itemKey: snapshot.itemKey, addedPeople });
+  }
+  return entries.length ? [{ type: 'ItemsMerged', data: { merged: entries } }] : [];
+}
+
+/** merge_items' `mergedPeople`: people new to the survivor from these merged items. */
+export function mergedPeopleCount(survivor: ItemFacts, mergedKeys: readonly string[]): number {
+  return [...new Set(mergedKeys)].reduce((sum, key) => sum + (survivor.merges[key] ?? 0), 0);
+}

@@ -1,0 +1,34 @@
+/**
+ * The note aggregate: one stream per note, `note-<userId>.<noteId>`. Note ids are generated
+ * without dots, so the last dot separates the user id from the note id.
+ */
+import type { Decider } from '../shared/decider.js';
+import type { NoteCommand } from './commands.js';
+import { decideNote } from './decide.js';
+import type { NoteEvent } from './events.js';
+import { splitUserScopedStream } from './streams.js';
+import { evolveNote, initialNoteState, type NoteState } from './state.js';
+
+export * from './commands.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './rules.js';
+export * from './state.js';
+export * from './streams.js';
+
+export const noteDecider: Decider<NoteState, NoteCommand, NoteEvent> = {
+  initialState: initialNoteState,
+  evolve: evolveNote,
+  decide: decideNote,
+};
+
+export const noteStreamPrefix = 'note-';
+
+export function noteStreamId(userId: string, noteId: string): string {
+  return `${noteStreamPrefix}${userId}.${noteId}`;
+}
+
+export function parseNoteStreamId(streamId: string): { userId: string; noteId: string } | null {
+  const parts = splitUserScopedStream(noteStreamPrefix, streamId);
+  return parts && { userId: parts.userId, noteId: parts.id };
+}

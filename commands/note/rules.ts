@@ -1,0 +1,60 @@
+/**
+ * Limits and validity rules of a note version, shared by the decider (which enforces them) and
+ * the HTTP schemas (which describe them). The spec names no limits; these keep one note within
+ * what a device syncs comfortably.
+ */
+import { InvalidArgument } from '../shared/errors.js';
+import type { NoteVersion } from './events.js';
+
+export const noteLimits = {
+  titleMax: 500,
+  contentMax: 100_000,
+  tagsMax: 100,
+} as const;
+
+export function checkCoordinates(latitude: number | null, longitude: number | null): void {
+  if ((latitude === null) !== (longitude === null)) {
+    throw new InvalidArgument('latitude and longitude must be given together');
+  }
+  if (latitude !== null && !(Number.isFinite(latitude) && latitude >= -90 && latitude <= 90)) {
+    throw new InvalidArgument('latitude must be between -90 and 90');
+  }
+  if (
+    longitude !== null &&
+    !(Number.isFinite(longitude) && longitude >= -180 && longitude <= 180)
+  ) {
+    throw new InvalidArgument('longitude must be between -180 and 180');
+  }
+}
+
+export function checkVersion(version: NoteVersion): void {
+  if (version.content.length === 0) throw new InvalidArgument('content is required');
+  if (version.content.length > noteLimits.contentMax) {
+    throw new InvalidArgument(`content must be at most ${noteLimits.contentMax} characters`);
+  }
+  if (version.title.length > noteLimits.titleMax) {
+    throw new InvalidArgument(`title must be at most ${noteLimits.titleMax} characters`);
+  }
+  if (version.tagIds.length > noteLimits.tagsMax) {
+    throw new InvalidArgument(`a note has at most ${noteLimits.tagsMax} tags`);
+  }
+  checkCoordinates(version.metadata.latitude, version.metadata.longitude);
+}
+
+/** Tag ids in first-seen order without duplicates. */
+export function uniqueIds(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
+
+export function sameVersion(a: NoteVersion, b: NoteVersion): boolean {
+  return (
+    a.title === b.title &&
+    a.content === b.content &&
+    a.tagIds.length === b.tagIds.length &&
+    a.tagIds.every((id, i) => id === b.tagIds[i]) &&
+    a.metadata.latitude === b.metadata.latitude &&
+    a.metadata.longitude === b.metadata.longitude &&
+    a.metadata.deviceId === b.metadata.deviceId &&
+    a.metadata.placeName === b.metadata.placeName
+  );
+}

@@ -1,0 +1,40 @@
+/** Queries over the devices read model, always scoped to the caller. */
+import { deviceNameKey } from '../../commands/device/index.js';
+import type { ReadStore } from '../../src/readstore/types.js';
+import {
+  type DeviceDoc,
+  type DeviceView,
+  deviceDocId,
+  devicesCollection,
+  publicDevice,
+} from './document.js';
+
+export async function listDevices(store: ReadStore, userId: string): Promise<DeviceView[]> {
+  const docs = await store
+    .collection<DeviceDoc>(devicesCollection)
+    .find({ userId }, { sort: { nameKey: 1, id: 1 } });
+  return docs.map(publicDevice);
+}
+
+export async function getDevice(
+  store: ReadStore,
+  userId: string,
+  deviceId: string,
+): Promise<DeviceView | null> {
+  const doc = await store
+    .collection<DeviceDoc>(devicesCollection)
+    .findOne({ _id: deviceDocId(userId, deviceId), userId });
+  return doc ? publicDevice(doc) : null;
+}
+
+/** The caller's device with this name (case and surrounding space ignored), if any. */
+export async function findDeviceByName(
+  store: ReadStore,
+  userId: string,
+  name: string,
+): Promise<DeviceView | null> {
+  const doc = await store
+    .collection<DeviceDoc>(devicesCollection)
+    .findOne({ userId, nameKey: deviceNameKey(name) });
+  return doc ? publicDevice(doc) : null;
+}

@@ -1,0 +1,104 @@
+import type { ItemStatus, ParticipantRole } from '../../commands/item/index.js';
+import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
+
+export interface ItemAuthor {
+  tier: 'anonymous' | 'email' | 'google';
+  displayName: string | null;
+  avatar: string | null;
+}
+
+/** The spec's Item record: every field always present except `via` (absent, never empty). */
+export interface Item {
+  id: string;
+  productId: string;
+  status: ItemStatus;
+  title: string;
+  body: string;
+  rank: string;
+  tagIds: string[];
+  plusOneCount: number;
+  replyCount: number;
+  author: ItemAuthor;
+  via?: string;
+  notifiedAt: number | null;
+  statusChangedAt: number | null;
+  createdAt: number;
+  createdBy: string;
+  updatedAt: number;
+}
+
+export interface StoredParticipant {
+  personId: string;
+  role: ParticipantRole;
+  /** why they are here when it is not obvious, e.g. `merged from ACME-2` */
+  context: string | null;
+}
+
+/** Who spoke last on the thread (submitting counts as speaking); for awaitingReply/repliesOwed. */
+export interface LastSpeaker {
+  kind: 'person' | 'maker' | 'agent';
+  id: string;
+  at: number;
+}
+
+/** Internal fields start with `_`; the API strips them (see toItem). */
+export type ItemDoc = Doc &
+  Item & {
+    _ws: string;
+    _n: number;
+    /** the survivor's key once merged; null otherwise. Merged items leave every listing. */
+    _mergedInto: string | null;
+    /** true once the survivor recorded this merge (false = a merge to complete, see actions/merge) */
+    _mergeRecorded: boolean;
+    _mergedKeys: string[];
+    _submitterId: string;
+    _plusOnes: string[];
+    /** every person on the item (submitter, +1s, repliers): the personId filter */
+    _people: string[];
+    _participants: StoredParticipant[];
+    _lastSpeaker: LastSpeaker;
+    /** the status the last notification was about */
+    _notifiedStatus: ItemStatus | null;
+  };
+
+export const ITEMS = 'items';
+export const itemsOf = (s: ReadStore): Collection<ItemDoc> => s.collection(ITEMS);
+export const itemDocId = (workspaceId: string, itemKey: string): string =>
+  `${workspaceId}.${itemKey}`;
+
+const ITEM_FIELDS = [
+  'id',
+  'productId',
+  'status',
+  'title',
+  'body',
+  'rank',
+  'tagIds',
+  'plusOneCount',
+  'replyCount',
+  'author',
+  'via',
+  'notifiedAt',
+  'statusChangedAt',
+  'createdAt',
+  'createdBy',
+  'updatedAt',
+] as const satisfies readonly (keyof Item)[];
+
+export function toItem(doc: ItemDoc): Item {
+  const item: Record<string, unknown> = {};
+  for (const field of ITEM_FIELDS) if (doc[field] !== undefined) item[field] = doc[field];
+  return item as unknown as Item;
+}
+
+const MAX = 2 ** 53 - 1;
+const pad = (n: number): string => n.toString(36).padStart(11, '0');
+
+/**
+ * Opaque ordering value: ascending rank = newest first, ties by item number (newest first).
+ * Unique within a product and never changed after capture, so keyset paging over it neither
+ * repeats nor skips an item while new ones arrive (they sort before every cursor).
+ */
+export function rankOf(createdAt: number, number: number): string {
+  return `${pad(MAX - Math.max(0, createdAt))}${pad(MAX - number)}`;
+}

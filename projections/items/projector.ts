@@ -1,0 +1,183 @@
+import type { ItemEvent } from '../../commands/item/index.js';
+import type { Update } from '../../src/readstore/types.js';
+import { guardedUpdate } from '../shared/guard.js';
+import type { Projector } from '../shared/projector.js';
+import { asRecorded, type Recorded } from '../shared/recorded.js';
+import { type ItemDoc, itemDocId, itemsOf, rankOf, type StoredParticipant } from './document.js';
+
+/**
+ * Items read model. Each event changes one item document with one guarded update; changes that
+ * depend on the document (participants, +1 set) read it first — the guard still makes a replay
+ * a no-op because the document already carries the event's position.
+ */
+export function itemsProjector(): Projector {
+  return {
+    name: 'items',
+    collections: ['items'],
+    filter: { streamPrefixes: ['item-'] },
+    async setup(store) {
+      const items = itemsOf(store);
+      await items.createIndex({
+        keys: { _ws: 1, productId: 1, _mergedInto: 1, rank: 1 },
+        name: 'items_list',
+      });
+      await items.createIndex({
+        keys: { _ws: 1, productId: 1, _mergedInto: 1, status: 1, rank: 1 },
+        name: 'items_status',
+      });
+      await items.createIndex({ keys: { id: 1 }, name: 'items_key' });
+      await items.createIndex({ keys: { _people: 1 }, name: 'items_people' });
+    },
+    async apply(raw, store) {
+      const event = asRecorded<ItemEvent>(raw);
+      const items = itemsOf(store);
+      if (event.type === 'ItemCaptured') {
+        await guardedUpdate(
+          items,
+          itemDocId(event.data.workspaceId, event.data.itemKey),
+          event.position,
+          {
+            $set: captured(event),
+          },
+          { upsert: true },
+        );
+        return;
+      }
+      const id = event.streamId.slice('item-'.length);
+      const doc = await items.findOne({ _id: id });
+      if (!doc) return;
+      const update = changes(event, doc);
+      if (update) await guardedUpdate(items, id, event.position, update);
+      if (event.type === 'ItemsMerged') {
+        // the merged items learn that their survivor recorded them (merge complete)
+        for (const { itemKey } of event.data.merged) {
+          await guardedUpdate(items, itemDocId(doc._ws, itemKey), event.position, {
+            $set: { _mergeRecorded: true },
+          });
+        }
+      }
+    },
+  };
+}
+
+function captured(
+  event: Extract<Recorded<ItemEvent>, { type: 'ItemCaptured' }>,
+): Omit<ItemDoc, '_id'> {
+  const { workspaceId, productKey, itemKey, number, title, body, author, via } = event.data;
+  const createdAt = event.data.createdAt ?? event.metadata.occurredAt;
+  const { personId, ...publicAuthor } = author;
+  return {
+    id: itemKey,
+    productId: productKey,
+    status: 'new',
+    title,
+    body,
+    rank: rankOf(createdAt, number),
+    tagIds: [],
+    plusOneCount: 0,
+    replyCount: 0,
+    author: publicAuthor,
+    ...(via ? { via } : {}),
+    notifiedAt: null,
+    statusChangedAt: null,
+    createdAt,
+    createdBy: personId,
+    updatedAt: Math.max(createdAt, event.metadata.occurredAt),
+    _ws: workspaceId,
+    _n: number,
+    _mergedInto: null,
+    _mergeRecorded: false,
+    _mergedKeys: [],
+    _submitterId: personId,
+    _plusOnes: [],
+    _people: [personId],
+    _participants: [{ personId, role: 'submitted', context: null }],
+    _lastSpeaker: { kind: 'person', id: personId, at: createdAt },
+    _notifiedStatus: null,
+  };
+}
+
+function changes(
+  event: Exclude<Recorded<ItemEvent>, { type: 'ItemCaptured' }>,
+  doc: ItemDoc,
+): Update | null {
+  const at = event.metadata.occurredAt;
+  switch (event.type) {
+    case 'ItemEdited':
+      return { $set: { ...event.data, updatedAt: at } };
+    case 'ItemStatusChanged':
+      return { $set: { status: event.data.to, statusChangedAt: at, updatedAt: at } };
+    case 'ItemTagged':
+      return { $set: { tagIds: event.data.tagIds, updatedAt: at } };
+    case 'ItemReplied': {
+      const { authorKind: kind, authorId: id } = event.data;
+      const set: Record<string, unknown> = {
+        replyCount: doc.replyCount + 1,
+        updatedAt: at,
+        _lastSpeaker: { kind, id, at },
+      };
+      if (kind === 'person') Object.assign(set, joined(doc, id, 'replied', null));
+      return { $set: set };
+    }
+    case 'PlusOneAdded': {
+      const { personId } = event.data;
+      if (doc._plusOnes.includes(personId)) return null;
+      return {
+        $set: {
+          plusOneCount: doc.plusOneCount + 1,
+          _plusOnes: [...doc._plusOnes, personId],
+          updatedAt: at,
+          ...joined(doc, personId, 'plus-one', null),
+        },
+      };
+    }
+    case 'ItemMergedInto':
+      return {
+        $set: { _mergedInto: event.data.survivorKey, _mergeRecorded: false, updatedAt: at },
+      };
+    case 'ItemsMerged': {
+      let next: Pick<ItemDoc, '_people' | '_participants'> = {
+        _people: doc._people,
+        _participants: doc._participants,
+      };
+      const plusOnes = [...doc._plusOnes];
+      for (const { itemKey, addedPeople } of event.data.merged) {
+        for (const { personId, role } of addedPeople) {
+          next = { ...next, ...joined(next, personId, role, `merged from ${itemKey}`) };
+          if (role === 'plus-one' && !plusOnes.includes(personId)) plusOnes.push(personId);
+        }
+      }
+      const mergedKeys = [...doc._mergedKeys, ...event.data.merged.map((m) => m.itemKey)];
+      return {
+        $set: {
+          ...next,
+          _plusOnes: plusOnes,
+          plusOneCount: plusOnes.length,
+          _mergedKeys: mergedKeys,
+          updatedAt: at,
+        },
+      };
+    }
+    case 'PeopleNotified':
+      return { $set: { notifiedAt: at, _notifiedStatus: event.data.status } };
+    default: {
+      const _exhaustive: never = event;
+      return null;
+    }
+  }
+}
+
+/** The person joins the item's people once, keeping the role they first took. */
+function joined(
+  doc: Pick<ItemDoc, '_people' | '_participants'>,
+  personId: string,
+  role: StoredParticipant['role'],
+  context: string | null,
+): Pick<ItemDoc, '_people' | '_participants'> {
+  if (doc._people.includes(personId))
+    return { _people: doc._people, _participants: doc._participants };
+  return {
+    _people: [...doc._people, personId],
+    _participants: [...doc._participants, { personId, role, context }],
+  };
+}

@@ -1,0 +1,10 @@
+import type { ReadStore } from '../../src/readstore/types.js';
+import { type UserDoc, usersOf } from './projector.js';
+
+export function userById(store: ReadStore, userId: string): Promise<UserDoc | null> {
+  return usersOf(store).findOne({ _id: userId });
+}
+
+export function userByEmail(store: ReadStore, email: string): Promise<UserDoc | null> {
+  return usersOf(store).findOne({ email: email.trim().toLowerCase() });
+}

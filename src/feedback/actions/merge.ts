@@ -1,0 +1,137 @@
+/**
+ * merge_items as a sequence that converges: (1) check everything, so a bad key appends nothing;
+ * (2) mark each merged item "merged into" the survivor — each append carries the revision it
+ * read, and a marked item refuses further changes, so what it hands over cannot drift; (3) the
+ * survivor records the merges, taking the people from the marked items' final states.
+ *
+ * Every step is a no-op when already done (an item already merged into this survivor; a merge
+ * the survivor already recorded), so retrying the same request after a crash at any point
+ * completes it and counts nobody twice. `completePendingMerges` does the same for merges whose
+ * client never came back: items marked merged whose survivor has not recorded them yet.
+ */
+import {
+  type ItemState,
+  itemDecider,
+  itemStreamId,
+  type MergeSnapshot,
+  mergedPeopleCount,
+  mergeSnapshot,
+} from '../../../commands/item/index.js';
+import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { itemsOf } from '../../../projections/items/document.js';
+import {
+  assertItemOfProduct,
+  type CommandContext,
+  type CommandDeps,
+  type FeedbackDeps,
+  latest,
+} from './deps.js';
+
+export async function mergeItems(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: { workspaceId: string; productKey: string; survivorKey: string; mergedKeys: string[] },
+): Promise<{ survivorId: string; mergedPeople: number; position: bigint | null }> {
+  const { workspaceId, survivorKey } = input;
+  assertItemOfProduct(input.productKey, survivorKey);
+  const mergedKeys = [...new Set(input.mergedKeys)];
+  if (mergedKeys.includes(survivorKey))
+    throw new InvalidArgument('an item cannot be merged into itself');
+  const load = (key: string) => deps.commands.load(itemStreamId(workspaceId, key), itemDecider);
+
+  const survivor = (await load(survivorKey)).state;
+  assertMergeable(survivor, survivorKey, null);
+  for (const key of mergedKeys) assertMergeable((await load(key)).state, key, survivorKey);
+
+  const positions: (bigint | null)[] = [];
+  const snapshots: MergeSnapshot[] = [];
+  for (const key of mergedKeys) {
+    const marked = await deps.commands.handle(
+      itemStreamId(workspaceId, key),
+      itemDecider,
+      { type: 'MarkMergedInto', data: { survivorKey } },
+      context,
+    );
+    positions.push(marked.position);
+    snapshots.push(mergeSnapshot(marked.state));
+  }
+  const recorded = await recordMerges(deps, context, workspaceId, survivorKey, snapshots);
+  positions.push(recorded.position);
+  return {
+    survivorId: survivorKey,
+    mergedPeople:
+      recorded.state.status === 'absent' ? 0 : mergedPeopleCount(recorded.state, mergedKeys),
+    position: latest(...positions),
+  };
+}
+
+function assertMergeable(state: ItemState, key: string, survivorKey: string | null): void {
+  if (state.status === 'absent') throw new NotFound(`item ${key} not found`);
+  if (state.status === 'merged' && state.survivorKey !== survivorKey) {
+    // "no item can be merged twice": a survivor that was merged away, or a key merged elsewhere
+    throw new FailedPrecondition(`${key} was already merged into ${state.survivorKey}`);
+  }
+}
+
+function recordMerges(
+  deps: CommandDeps,
+  context: CommandContext,
+  workspaceId: string,
+  survivorKey: string,
+  merged: MergeSnapshot[],
+) {
+  return deps.commands.handle(
+    itemStreamId(workspaceId, survivorKey),
+    itemDecider,
+    { type: 'RecordMerge', data: { merged } },
+    context,
+  );
+}
+
+/**
+ * Finish merges a crash left half-done (run at start-up, after the items projection caught up):
+ * every item marked merged whose survivor has not recorded it yet is recorded now.
+ */
+export async function completePendingMerges(
+  deps: FeedbackDeps,
+  context: CommandContext,
+): Promise<{ completed: number; position: bigint | null }> {
+  const pending = await itemsOf(deps.readStore).find({
+    _mergedInto: { $ne: null },
+    _mergeRecorded: false,
+  });
+  const bySurvivor = new Map<
+    string,
+    { workspaceId: string; survivorKey: string; keys: string[] }
+  >();
+  for (const doc of pending) {
+    const id = `${doc._ws}.${doc._mergedInto}`;
+    const group = bySurvivor.get(id) ?? {
+      workspaceId: doc._ws,
+      survivorKey: doc._mergedInto!,
+      keys: [],
+    };
+    group.keys.push(doc.id);
+    bySurvivor.set(id, group);
+  }
+  let completed = 0;
+  const positions: (bigint | null)[] = [];
+  for (const { workspaceId, survivorKey, keys } of bySurvivor.values()) {
+    const snapshots: MergeSnapshot[] = [];
+    for (const key of keys) {
+      const { state } = await deps.commands.load(itemStreamId(workspaceId, key), itemDecider);
+      if (state.status === 'merged' && state.survivorKey === survivorKey)
+        snapshots.push(mergeSnapshot(state));
+    }
+    if (snapshots.length === 0) continue;
+    try {
+      const result = await recordMerges(deps, context, workspaceId, survivorKey, snapshots);
+      completed += result.events.length > 0 ? snapshots.length : 0;
+      positions.push(result.position);
+    } catch (error) {
+      // the survivor was merged away meanwhile: nothing can record these; leave them for a maker
+      if (!(error instanceof FailedPrecondition)) throw error;
+    }
+  }
+  return { completed, position: latest(...positions) };
+}

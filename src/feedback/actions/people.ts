@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { type PersonTier, personDecider, personStreamId } from '../../../commands/person/index.js';
+import { type CommandContext, type CommandDeps, idFor, withoutKey } from './deps.js';
+
+/** Who is filing or reacting, as the capture surface knows them. */
+export interface Requester {
+  tier?: PersonTier;
+  email?: string | null;
+  displayName?: string | null;
+  avatar?: string | null;
+  /** a stable id for an anonymous visitor (cookie, device); without it each submission is a new person */
+  anonymousId?: string | null;
+}
+
+/**
+ * One person per (workspace, e-mail): the id is derived from them, so the same requester lands
+ * on the same person without a lookup and a retried submission finds the person it created.
+ * A person who signs in with Google later keeps the id of their e-mail.
+ */
+export function personIdFor(
+  workspaceId: string,
+  requester: Requester,
+  context: CommandContext,
+): string {
+  const email = requester.email?.trim().toLowerCase();
+  const basis = email
+    ? `email:${email}`
+    : requester.anonymousId
+      ? `anon:${requester.anonymousId}`
+      : null;
+  if (!basis) return idFor('p', context, `person:${workspaceId}`);
+  const digest = createHash('sha256').update(`${workspaceId}\0${basis}`).digest('hex');
+  return `p${digest.slice(0, 24)}`;
+}
+
+/** Create the person or add what we learned; appends nothing when nothing is new. */
+export async function registerPerson(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: { workspaceId: string; requester: Requester },
+): Promise<{
+  personId: string;
+  tier: PersonTier;
+  displayName: string | null;
+  avatar: string | null;
+  position: bigint | null;
+}> {
+  const { workspaceId, requester } = input;
+  const personId = personIdFor(workspaceId, requester, context);
+  const email = requester.email?.trim() || null;
+  const tier: PersonTier = requester.tier ?? (email ? 'email' : 'anonymous');
+  const result = await deps.commands.handle(
+    personStreamId(personId),
+    personDecider,
+    {
+      type: 'RegisterPerson',
+      data: {
+        personId,
+        workspaceId,
+        tier,
+        displayName: requester.displayName?.trim() || null,
+        avatar: requester.avatar || null,
+        email,
+      },
+    },
+    // an upsert is idempotent by itself; a shared key would clash across a person's submissions
+    withoutKey(context),
+  );
+  const state = result.state;
+  return {
+    personId,
+    tier: state.status === 'known' ? state.tier : tier,
+    displayName: state.status === 'known' ? state.displayName : null,
+    avatar: state.status === 'known' ? state.avatar : null,
+    position: result.position,
+  };
+}

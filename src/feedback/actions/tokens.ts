@@ -1,0 +1,68 @@
+/**
+ * Personal API tokens: `rft_service_` + 256 random bits. The value is returned once and only its
+ * SHA-256 is recorded; authentication hashes the presented value and looks it up live
+ * (projections/tokens: tokenByHash + isTokenUsable).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { tokenDecider, tokenStreamId } from '../../../commands/token/index.js';
+import { membershipsOfUser } from '../../../projections/workspaces/queries.js';
+import { type CommandContext, type CommandDeps, type FeedbackDeps, idFor } from './deps.js';
+
+export const TOKEN_PREFIX = 'rft_service_';
+
+export function hashToken(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export async function createToken(
+  deps: FeedbackDeps,
+  context: CommandContext,
+  input: { ownerId: string; name: string; expiresAt?: number | null },
+): Promise<{
+  tokenId: string;
+  token: string;
+  name: string;
+  expiresAt: number | null;
+  position: bigint | null;
+}> {
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt <= context.now) {
+    throw new InvalidArgument('expiresAt must be in the future');
+  }
+  const ownerIsMaker = (await membershipsOfUser(deps.readStore, input.ownerId)).length > 0;
+  const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const tokenId = idFor('t', { ...context, idempotencyKey: undefined }, 'token');
+  const result = await deps.commands.handle(
+    tokenStreamId(tokenId),
+    tokenDecider,
+    {
+      type: 'CreateToken',
+      data: {
+        tokenId,
+        ownerId: input.ownerId,
+        name: input.name,
+        hash: hashToken(token),
+        expiresAt,
+        ownerIsMaker,
+      },
+    },
+    // the value cannot be shown twice, so a retried creation is a new token, never a replay
+    { ...context, idempotencyKey: undefined },
+  );
+  return { tokenId, token, name: input.name.trim(), expiresAt, position: result.position };
+}
+
+export async function revokeToken(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: { tokenId: string; byUserId: string },
+): Promise<{ revoked: boolean; position: bigint | null }> {
+  const result = await deps.commands.handle(
+    tokenStreamId(input.tokenId),
+    tokenDecider,
+    { type: 'RevokeToken', data: { byUserId: input.byUserId } },
+    context,
+  );
+  return { revoked: result.events.length > 0, position: result.position };
+}

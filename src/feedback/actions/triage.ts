@@ -1,0 +1,104 @@
+/** The triage operations on one item: each is one command on the item's stream. */
+import {
+  type AuthorKind,
+  type ItemStatus,
+  itemDecider,
+  itemStreamId,
+} from '../../../commands/item/index.js';
+import { assertItemOfProduct, type CommandContext, type CommandDeps, idFor } from './deps.js';
+
+export interface ItemAddress {
+  workspaceId: string;
+  productKey: string;
+  itemKey: string;
+}
+
+function stream(address: ItemAddress): string {
+  assertItemOfProduct(address.productKey, address.itemKey);
+  return itemStreamId(address.workspaceId, address.itemKey);
+}
+
+/** update_item: title, body and status in one call; answers whether anything changed. */
+export async function updateItem(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: ItemAddress & { title?: string; body?: string; status?: ItemStatus },
+): Promise<{ changed: boolean; position: bigint | null }> {
+  const { workspaceId, productKey, itemKey, ...data } = input;
+  const result = await deps.commands.handle(
+    stream(input),
+    itemDecider,
+    { type: 'UpdateItem', data },
+    context,
+  );
+  return { changed: result.events.length > 0, position: result.position };
+}
+
+/** update_item_status: `changed` is false (and nothing is appended) when the status is unchanged. */
+export async function updateItemStatus(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: ItemAddress & { status: ItemStatus },
+): Promise<{ status: ItemStatus; changed: boolean; position: bigint | null }> {
+  const result = await deps.commands.handle(
+    stream(input),
+    itemDecider,
+    { type: 'ChangeItemStatus', data: { status: input.status } },
+    context,
+  );
+  // an Idempotency-Key replay returns the first attempt's events: it did change the status
+  return { status: input.status, changed: result.events.length > 0, position: result.position };
+}
+
+/** tag_item: replaces the whole set; answers the set now on the item. */
+export async function tagItem(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: ItemAddress & { tagIds: string[] },
+): Promise<{ tagIds: string[]; position: bigint | null }> {
+  const result = await deps.commands.handle(
+    stream(input),
+    itemDecider,
+    { type: 'TagItem', data: { tagIds: input.tagIds } },
+    context,
+  );
+  const tagIds = result.state.status === 'absent' ? [] : result.state.tagIds;
+  return { tagIds, position: result.position };
+}
+
+export interface ReplyAuthor {
+  /** `agent` for OAuth clients, `maker` for personal tokens and ID tokens, `person` for end users */
+  kind: AuthorKind;
+  id: string;
+  name: string | null;
+  avatar: string | null;
+}
+
+/** reply_to_item: public at once; `parentId` threads it under an existing reply of the item. */
+export async function replyToItem(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: ItemAddress & { body: string; parentId?: string | null; author: ReplyAuthor },
+): Promise<{ replyId: string; position: bigint | null }> {
+  const streamId = stream(input);
+  const replyId = idFor('r', context, streamId);
+  const { author } = input;
+  const result = await deps.commands.handle(
+    streamId,
+    itemDecider,
+    {
+      type: 'ReplyToItem',
+      data: {
+        replyId,
+        parentId: input.parentId ?? null,
+        authorKind: author.kind,
+        authorId: author.id,
+        authorName: author.name,
+        authorAvatar: author.avatar,
+        body: input.body,
+      },
+    },
+    context,
+  );
+  return { replyId, position: result.position };
+}

@@ -1,0 +1,45 @@
+import type { ItemEvent } from '../../../commands/item/index.js';
+
+export const author = { personId: 'p1', tier: 'email' as const, displayName: 'Pat', avatar: null };
+
+export function captured(number = 1, personId = 'p1'): ItemEvent {
+  return {
+    type: 'ItemCaptured',
+    data: {
+      workspaceId: 'w1',
+      productKey: 'ACME',
+      itemKey: `ACME-${number}`,
+      number,
+      title: 'Dark mode',
+      body: 'Please add a dark mode',
+      author: { ...author, personId },
+    },
+  };
+}
+
+export const plusOne = (personId: string): ItemEvent => ({
+  type: 'PlusOneAdded',
+  data: { personId },
+});
+
+export function replied(
+  replyId: string,
+  authorId: string,
+  kind: 'person' | 'maker' = 'person',
+): ItemEvent {
+  return {
+    type: 'ItemReplied',
+    data: {
+      replyId,
+      parentId: null,
+      authorKind: kind,
+      authorId,
+      authorName: null,
+      authorAvatar: null,
+      body: 'me too',
+    },
+  };
+}
+
+export const statusChanged = (from: string, to: string): ItemEvent =>
+  ({ type: 'ItemStatusChanged', data: { from, to } }) as ItemEvent;

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { itemStreamId } from '../../../commands/item/index.js';
+import { productStreamId } from '../../../commands/product/index.js';
+import { NotFound } from '../../../commands/shared/errors.js';
+import { getItem } from '../../../projections/items/index.js';
+import { getProduct } from '../../../projections/products/index.js';
+import { submitFeedback, updateProduct } from '../../../src/feedback/actions/index.js';
+import { countEvents, ctx, SimulatedCrash, withWorld } from './harness.js';
+import { seedBoard, submitAs } from './seed.js';
+
+describe('When feedback is submitted', () => {
+  it('numbers items per product, derives a blank title and reuses the person of an e-mail', async () => {
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      const first = await submitAs(
+        world,
+        workspaceId,
+        'ann@x.io',
+        'Night theme please\nIt hurts my eyes',
+      );
+      const second = await submitAs(world, workspaceId, 'ANN@x.io');
+      expect([first.itemKey, second.itemKey]).to.deep.equal(['ACME-1', 'ACME-2']);
+      expect(second.personId).to.equal(first.personId);
+      await world.caughtUp(second.position);
+      const found = await getItem(world.readStore, {
+        workspaceId,
+        productKey: 'ACME',
+        itemKey: 'ACME-1',
+      });
+      // spec: title "when the submitter left it blank, derived from the opening of the body"
+      expect(found!.item.title).to.equal('Night theme please');
+      expect(found!.item.author).to.deep.equal({ tier: 'email', displayName: 'ann', avatar: null });
+      expect(found!.item).to.not.have.property('via');
+      const product = await getProduct(world.readStore, { workspaceId, key: 'ACME' });
+      expect(product).to.include({ itemCount: 2, nextItemNumber: 3 });
+    });
+  });
+
+  it('refuses a private product to the public as not found', async () => {
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      await updateProduct({ commands: world.handler }, ctx(), {
+        workspaceId,
+        key: 'ACME',
+        visibility: 'private',
+      });
+      let thrown: unknown;
+      try {
+        await submitAs(world, workspaceId, 'ann@x.io');
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).to.be.instanceOf(NotFound);
+      expect(await countEvents(world.events, 'ItemCaptured')).to.equal(0);
+    });
+  });
+
+  it('a retry with the same Idempotency-Key after a crash before capture files one item under the same number', async () => {
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      const input = {
+        workspaceId,
+        productKey: 'ACME',
+        body: 'Export to CSV',
+        requester: { email: 'bo@x.io' },
+      };
+      const context = ctx({ idempotencyKey: 'k-1', via: 'pat:laptop' });
+      const crashing = world.crashingOn(itemStreamId(workspaceId, 'ACME-1'));
+      let thrown: unknown;
+      try {
+        await submitFeedback({ commands: crashing }, context, input);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).to.be.instanceOf(SimulatedCrash);
+      const retried = await submitFeedback({ commands: world.handler }, context, input);
+      const again = await submitFeedback({ commands: world.handler }, context, input);
+      expect([retried.itemKey, again.itemKey]).to.deep.equal(['ACME-1', 'ACME-1']);
+      expect(await countEvents(world.events, 'ItemNumberAllocated')).to.equal(1);
+      expect(await countEvents(world.events, 'ItemCaptured')).to.equal(1);
+      const next = await submitAs(world, workspaceId, 'cy@x.io');
+      expect(next.itemKey).to.equal('ACME-2');
+      await world.caughtUp();
+      const found = await getItem(world.readStore, {
+        workspaceId,
+        productKey: 'ACME',
+        itemKey: 'ACME-1',
+      });
+      expect(found!.item.via).to.equal('pat:laptop');
+      expect((await world.events.readStream(productStreamId(workspaceId, 'ACME'))).length).to.equal(
+        3,
+      );
+    });
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The notes service's write and read side in-process over real embedded stores, with the
+ * projection engine running, for action tests. `run` waits for the projections after a write,
+ * as the HTTP layer does (read-your-writes).
+ */
+import { randomUUID } from 'node:crypto';
+import { type CommandContext, createCommandHandler } from '../../src/commands/handler.js';
+import { createNotesActions } from '../../src/notes/actions/index.js';
+import { createGazetteer, type Places } from '../../src/notes/places.js';
+import { notesProjectors } from '../../src/notes/projectors.js';
+import { createNotesQueries } from '../../src/notes/queries.js';
+import { createProjectionEngine } from '../../src/projection/engine.js';
+import { openTestStores } from '../support/stores.js';
+
+export async function startNotes(options: { places?: Places; syncRetainPerUser?: number } = {}) {
+  const stores = await openTestStores();
+  const commands = createCommandHandler(stores.eventStore);
+  const places = options.places ?? createGazetteer();
+  const actions = createNotesActions({ commands, readStore: stores.readStore, places });
+  const queries = createNotesQueries({ readStore: stores.readStore, events: stores.eventStore });
+  const engine = createProjectionEngine({
+    eventStore: stores.eventStore,
+    readStore: stores.readStore,
+    projectors: notesProjectors({ syncRetainPerUser: options.syncRetainPerUser }),
+    logger: { error: () => {}, info: () => {} },
+  });
+  await engine.start();
+  let clock = 1_700_000_000_000;
+  return {
+    stores,
+    actions,
+    queries,
+    engine,
+    /** a context for `userId` at the next tick of a fake clock */
+    ctx(userId: string, extra: Partial<CommandContext> = {}): CommandContext {
+      clock += 1000;
+      return { actor: userId, now: clock, correlationId: randomUUID(), ...extra };
+    },
+    /** run a write and wait until the projections show it */
+    async run<R extends { position: bigint | null }>(write: Promise<R>): Promise<R> {
+      const result = await write;
+      if (result.position !== null) await engine.waitFor(result.position);
+      return result;
+    },
+    async stop() {
+      await engine.stop();
+      await stores.cleanup();
+    },
+  };
+}
+
+export type NotesHarness = Awaited<ReturnType<typeof startNotes>>;
+
+/** Places that need no data file: a fixed answer, and a record of what was asked. */
+export function fakePlaces(name: string | null = 'Testville, TT'): Places & { asked: number } {
+  const places = {
+    asked: 0,
+    async placeName() {
+      places.asked++;
+      return name;
+    },
+  };
+  return places;
+}

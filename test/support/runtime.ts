@@ -1,0 +1,52 @@
+/**
+ * A whole runtime in-process for end-to-end tests: real embedded stores in a temporary DATA_DIR,
+ * real projections, each service listening on 127.0.0.1 at a free port.
+ */
+import { rmSync } from 'node:fs';
+import { loadConfig } from '../../src/config/load.js';
+import { silentLogger } from '../../src/platform/logger.js';
+import { type Runtime, startRuntime } from '../../src/platform/runtime.js';
+import type { ServiceModule } from '../../src/platform/service.js';
+import { tempDir } from './stores.js';
+
+export interface TestRuntime {
+  runtime: Runtime;
+  dir: string;
+  url(service: string): string;
+  /** stop and start again over the same data (a process restart) */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestRuntime(
+  services: ServiceModule[],
+  env: Record<string, string> = {},
+): Promise<TestRuntime> {
+  const dir = env.DATA_DIR ?? tempDir('fb-e2e-');
+  const config = loadConfig({
+    FEEDBACK_PORT: '0',
+    NOTES_PORT: '0',
+    LOG_LEVEL: 'error',
+    ...env,
+    DATA_DIR: dir,
+  });
+  const boot = () => startRuntime({ config, role: 'all', services, logger: silentLogger });
+  const handle: TestRuntime = {
+    runtime: await boot(),
+    dir,
+    url(service) {
+      const url = handle.runtime.urls.get(service);
+      if (!url) throw new Error(`service ${service} is not running`);
+      return url;
+    },
+    async restart() {
+      await handle.runtime.stop();
+      handle.runtime = await boot();
+    },
+    async stop() {
+      await handle.runtime.stop();
+      if (!env.DATA_DIR) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
