@@ -66,6 +66,18 @@ export function indexContract(open: OpenHarness, runs: number): void {
   });
   afterEach(async () => harness.cleanup());
 
+  describe('When a non-unique index is declared on a collection that already holds equal keys', () => {
+    it('accepts it and the documents stay findable through it', async () => {
+      const c = store.collection('late_index');
+      await c.insertOne({ _id: 'a', scope: 's1' });
+      await c.insertOne({ _id: 'b', scope: 's1' });
+      await c.createIndex({ keys: { scope: 1 } });
+      await c.insertOne({ _id: 'c', scope: 's1' });
+      const found = await c.find({ scope: 's1' }, { sort: { _id: 1 } });
+      expect(found.map((d) => d._id)).to.deep.equal(['a', 'b', 'c']);
+    });
+  });
+
   describe('When the same data is queried through an index bucket and by a full scan', () => {
     it('returns the same documents in the same order', async () => {
       let round = 0;

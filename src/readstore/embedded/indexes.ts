@@ -85,7 +85,7 @@ export class DeclaredIndex {
 
   /** Build the unique owner map now (createIndex must refuse existing duplicates). */
   verify(collection: string, docs: ReadonlyMap<string, Doc>): void {
-    this.ownerMap(collection, docs);
+    if (this.unique) this.ownerMap(collection, docs);
   }
 
   private ownerMap(collection: string, docs: ReadonlyMap<string, Doc>): Map<string, string> {

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:search` — search quality and speed on the bundled encoder (or on
+ * all-MiniLM-L6-v2 when SEARCH_MODEL_DIR holds it):
+ *   1. recall@5 of feedback search over the labelled fixture (target ≥ 0.8);
+ *   2. the notes weak-match threshold on its calibration fixture (related found, unrelated empty);
+ *   3. 10 000 synthetic feedback items (variations of the fixture) in the vector index over the
+ *      embedded read store, then search latency vs embedding the query alone, median and p99
+ *      over 100 queries (target: search ≤ 1.5 × embedding).
+ * Env: BENCH_ITEMS (default 10000), BENCH_EMBED_SECONDS (bound on pre-embedding the items,
+ * default 180; items not embedded in time reuse an embedded item's vector, which does not
+ * change brute-force cost), BENCH_QUERIES (default 100), SEARCH_MODEL_DIR.
+ * Figures on a shared machine are indicative.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbeddedReadStore } from '../src/readstore/embedded/index.js';
+import { createEmbedder } from '../src/search/create-embedder.js';
+import type { Embedder } from '../src/search/embedder.js';
+import { notesWeakMatchThreshold } from '../src/search/thresholds.js';
+import { createVectorIndex } from '../src/search/vector-index.js';
+import { feedbackRecallAt, notesAtThreshold } from '../test/search/support/quality.js';
+import { benchQueries, syntheticItems } from '../test/fixtures/search/synthetic.js';
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
+const EMBED_SECONDS = Number(process.env.BENCH_EMBED_SECONDS ?? 180);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 100);
+const BATCH = 64;
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+
+/** Embeds the synthetic texts in batches until the time budget runs out. */
+async function preEmbed(embedder: Embedder, texts: string[]): Promise<Map<string, Float32Array>> {
+  const vectors = new Map<string, Float32Array>();
+  const deadline = performance.now() + EMBED_SECONDS * 1000;
+  const started = performance.now();
+  let nextReport = 1000;
+  for (let at = 0; at < texts.length && performance.now() < deadline; at += BATCH) {
+    const batch = texts.slice(at, at + BATCH);
+    const out = await embedder.embed(batch);
+    for (const [i, text] of batch.entries()) vectors.set(text, out[i]);
+    if (vectors.size >= nextReport) {
+      const rate = vectors.size / ((performance.now() - started) / 1000);
+      log(`  embedded ${vectors.size}/${texts.length} (${rate.toFixed(0)} texts/s)`);
+      nextReport += 1000;
+    }
+  }
+  const embedded = [...vectors.values()];
+  const reused = texts.length - vectors.size;
+  for (const [i, text] of texts.entries())
+    if (!vectors.has(text)) vectors.set(text, embedded[i % embedded.length]);
+  log(
+    `  ${embedded.length} texts embedded in ${((performance.now() - started) / 1000).toFixed(0)} s` +
+      (reused > 0 ? `; ${reused} reuse an embedded vector (BENCH_EMBED_SECONDS bound)` : ''),
+  );
+  return vectors;
+}
+
+/** Serves pre-computed vectors for known texts, the real model for anything else (queries). */
+function memoEmbedder(inner: Embedder, known: Map<string, Float32Array>): Embedder {
+  return {
+    provider: inner.provider,
+    dimensions: inner.dimensions,
+    async embed(texts) {
+      const missing = texts.filter((t) => !known.has(t));
+      const fresh = missing.length > 0 ? await inner.embed(missing) : [];
+      let next = 0;
+      return texts.map((t) => known.get(t) ?? fresh[next++]);
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let started = performance.now();
+  const embedder = await createEmbedder({
+    modelDir: process.env.SEARCH_MODEL_DIR,
+    logger: { info() {}, warn() {} },
+  });
+  log(
+    `embedder: ${embedder.provider} (${embedder.dimensions} dimensions), loaded in ${ms(performance.now() - started)}`,
+  );
+
+  log('\n== 1. feedback relevance (labelled fixture) ==');
+  const { recall, perQuery } = await feedbackRecallAt(5, embedder);
+  for (const q of perQuery.filter((q) => q.recall < 1))
+    log(`  partial: "${q.query}" (${q.recall.toFixed(2)}) → ${q.top.join(', ')}`);
+  log(
+    `recall@5 over ${perQuery.length} queries: ${recall.toFixed(3)}  (target ≥ 0.8: ${verdict(recall >= 0.8)})`,
+  );
+
+  log('\n== 2. notes weak-match threshold ==');
+  const threshold = notesWeakMatchThreshold(embedder.provider);
+  const notes = await notesAtThreshold(threshold, embedder);
+  for (const r of notes.related.filter((r) => !r.found))
+    log(`  missed:  "${r.query}" (meant ${r.note})`);
+  for (const u of notes.unrelated.filter((u) => u.hits.length > 0)) {
+    log(`  leaked:  "${u.query}" → ${u.hits[0].id} ${u.hits[0].score.toFixed(3)}`);
+  }
+  log(
+    `threshold ${threshold}: related found ${notes.related.filter((r) => r.found).length}/${notes.related.length}, ` +
+      `unrelated empty ${notes.unrelated.filter((u) => u.hits.length === 0).length}/${notes.unrelated.length}`,
+  );
+
+  log(`\n== 3. latency at ${ITEMS} items ==`);
+  const texts = syntheticItems(ITEMS);
+  const vectors = await preEmbed(
+    embedder,
+    texts.map((t) => t.text),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'search-bench-'));
+  try {
+    const readStore = await openEmbeddedReadStore({ path: join(dir, 'read.db') });
+    const index = createVectorIndex({
+      name: 'bench',
+      embedder: memoEmbedder(embedder, vectors),
+      readStore,
+    });
+    await index.setup();
+    started = performance.now();
+    for (const item of texts) await index.stage(item.id, 'ws', item.text);
+    while ((await index.embedPending(500)) > 0) {}
+    log(
+      `  indexed ${ITEMS} items in ${ms(performance.now() - started)} (${JSON.stringify(await index.status())})`,
+    );
+
+    const queries = benchQueries(QUERIES);
+    started = performance.now();
+    await index.search('ws', 'warm up the scope cache');
+    log(
+      `  first search (loads the scope's vectors from the read store): ${ms(performance.now() - started)}`,
+    );
+    for (const q of queries.slice(0, 5)) await embedder.embed([q]); // warm the model
+    const embedTimes: number[] = [];
+    const searchTimes: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      // alternate which goes first so neither always runs on a warmer cache
+      const measureEmbed = async () => {
+        const t = performance.now();
+        await embedder.embed([q]);
+        embedTimes.push(performance.now() - t);
+      };
+      const measureSearch = async () => {
+        const t = performance.now();
+        await index.search('ws', q, { limit: 10 });
+        searchTimes.push(performance.now() - t);
+      };
+      if (i % 2 === 0) await measureEmbed().then(measureSearch);
+      else await measureSearch().then(measureEmbed);
+    }
+    const [e50, e99, s50, s99] = [
+      quantile(embedTimes, 0.5),
+      quantile(embedTimes, 0.99),
+      quantile(searchTimes, 0.5),
+      quantile(searchTimes, 0.99),
+    ];
+    log(`  embed query alone:   median ${ms(e50)}, p99 ${ms(e99)}`);
+    log(`  search (embed + scan of ${ITEMS}): median ${ms(s50)}, p99 ${ms(s99)}`);
+    log(
+      `search / embed: median ${(s50 / e50).toFixed(2)}×, p99 ${(s99 / e99).toFixed(2)}×  (target ≤ 1.5×: ${verdict(s50 / e50 <= 1.5)})`,
+    );
+    await readStore.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:search failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});

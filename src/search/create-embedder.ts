@@ -1,0 +1,68 @@
+/**
+ * Picks the embedding provider: transformers.js with all-MiniLM-L6-v2 from a local folder when
+ * one is there, else the bundled Universal Sentence Encoder lite. Says which one serves in the
+ * log and in the health output (`embedder.provider`).
+ */
+import type { Logger } from '../platform/logger.js';
+import { type Embedder, EmbedderUnavailableError } from './embedder.js';
+import { loadEnergeticEmbedder } from './energetic-embedder.js';
+import { loadTransformersEmbedder, type TransformersOptions } from './transformers-embedder.js';
+
+export interface CreateEmbedderOptions extends TransformersOptions {
+  logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** Loads a provider (seconds at most); resolves with the first that works. */
+export async function createEmbedder(options: CreateEmbedderOptions): Promise<Embedder> {
+  const { logger } = options;
+  let reason: string;
+  try {
+    const embedder = await loadTransformersEmbedder(options);
+    logger.info('search embedder ready', {
+      provider: embedder.provider,
+      dimensions: embedder.dimensions,
+    });
+    return embedder;
+  } catch (error) {
+    if (!(error instanceof EmbedderUnavailableError)) throw error;
+    reason = error.message;
+  }
+  const embedder = await loadEnergeticEmbedder();
+  logger.info('search embedder ready (fallback)', {
+    provider: embedder.provider,
+    dimensions: embedder.dimensions,
+    fallbackReason: reason,
+  });
+  return embedder;
+}
+
+export type EmbedderStatus =
+  | { state: 'loading' }
+  | { state: 'ready'; provider: string; dimensions: number }
+  | { state: 'failed'; error: string };
+
+export interface EmbedderHandle {
+  /** resolves once a provider is loaded; search and the indexer await it, writes never do */
+  get(): Promise<Embedder>;
+  /** for the health output: `{ embedder: handle.status() }` */
+  status(): EmbedderStatus;
+}
+
+/** Starts loading in the background right away, so the first search does not pay for it. */
+export function startEmbedder(options: CreateEmbedderOptions): EmbedderHandle {
+  let status: EmbedderStatus = { state: 'loading' };
+  const loading = createEmbedder(options).then(
+    (embedder) => {
+      status = { state: 'ready', provider: embedder.provider, dimensions: embedder.dimensions };
+      return embedder;
+    },
+    (error: Error) => {
+      status = { state: 'failed', error: error.message };
+      options.logger.warn('search embedder failed to load', { error: error.message });
+      throw error;
+    },
+  );
+  // The rejection is reported through status(); callers of get() still see it.
+  loading.catch(() => {});
+  return { get: () => loading, status: () => status };
+}

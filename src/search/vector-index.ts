@@ -1,0 +1,274 @@
+/**
+ * A vector index kept as a read model (DESIGN.md "Search": "The vector index is a projection:
+ * it records the provider and rebuilds when the provider changes").
+ *
+ * Collection `search_<name>` holds one document per indexed thing:
+ *   { _id, scope, text, textHash, provider, vector (base64 Float32) | null, pending }
+ * plus one meta document `{ _id: '__meta__', provider, dimensions, changedAt }`.
+ *
+ * Writing and embedding are split so a write never waits for a model: `stage` stores the text
+ * and marks it pending (cheap, safe to run twice: an unchanged text is a no-op), and
+ * `embedPending` — run by the background indexer (indexer.ts) — embeds pending documents in
+ * batches. Pending documents are durable, so nothing is lost across a restart. When the
+ * meta document names another provider, every document is marked pending and re-embedded from
+ * its stored text: the rebuild is incremental and search keeps answering meanwhile.
+ *
+ * Search is brute-force cosine over a per-scope in-memory arena (scope-arena.ts), loaded from
+ * the read store on first use and kept current by this index's own writes.
+ */
+import type { Logger } from '../platform/logger.js';
+import type { Collection, Doc, ReadStore } from '../readstore/types.js';
+import type { Embedder } from './embedder.js';
+import { createScopeArena, type IdFilter, type ScopeArena, type SearchHit } from './scope-arena.js';
+import { decodeVector, encodeVector, textHash } from './vector-codec.js';
+
+export type { IdFilter, SearchHit } from './scope-arena.js';
+
+export interface VectorDoc extends Doc {
+  scope: string;
+  text: string;
+  textHash: string;
+  provider: string | null;
+  vector: string | null;
+  pending: boolean;
+}
+
+interface MetaDoc extends Doc {
+  provider: string;
+  dimensions: number;
+  changedAt: string;
+}
+
+const META_ID = '__meta__';
+
+export interface SearchOptions {
+  /** 1 or more; default 10 */
+  limit?: number;
+  /** drop hits scoring below this (weak matches); default 0 (hits scoring 0 are never returned) */
+  minScore?: number;
+  /** only these ids may be returned (e.g. items matching a status filter) */
+  filter?: IdFilter;
+}
+
+export interface VectorIndexStatus {
+  provider: string;
+  indexed: number;
+  pending: number;
+}
+
+export interface VectorIndex {
+  readonly name: string;
+  /** the read-model collection; a projection rebuild drops it, then call `reset()` */
+  readonly collection: string;
+  /** declare the collection's indexes; call from the projector's `setup` (start, after a rebuild) */
+  setup(): Promise<void>;
+  /** store a text to embed later; resolves true when it needs embedding (new or changed text) */
+  stage(id: string, scope: string, text: string): Promise<boolean>;
+  /** stage and embed now (tests, small batches); the write path uses the indexer instead */
+  upsert(id: string, scope: string, text: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** embed up to `limit` pending documents; resolves how many it took from the queue */
+  embedPending(limit: number): Promise<number>;
+  search(scope: string, query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  status(): Promise<VectorIndexStatus>;
+  /** forget in-memory state (after the collection was dropped or rebuilt elsewhere) */
+  reset(): void;
+}
+
+export interface VectorIndexOptions {
+  name: string;
+  embedder: Embedder | Promise<Embedder>;
+  readStore: ReadStore;
+  logger?: Pick<Logger, 'info'>;
+  /**
+   * Reload a scope's vectors from the store when its cache is older than this. Leave unset
+   * when this process makes every write (embedded mode); set it (e.g. 1000) when another
+   * process runs the indexer, which bounds how stale this process's search can be.
+   */
+  cacheTtlMs?: number;
+}
+
+export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
+  const { name, readStore, logger, cacheTtlMs } = options;
+  const collectionName = `search_${name}`;
+  const docs = () => readStore.collection<VectorDoc>(collectionName);
+  const meta = () => readStore.collection<MetaDoc>(collectionName);
+  let opened: Promise<Embedder> | undefined;
+  const arenas = new Map<string, { loadedAt: number; arena: Promise<ScopeArena> }>();
+
+  async function setup(): Promise<void> {
+    await docs().createIndex({ keys: { scope: 1 } });
+    await docs().createIndex({ keys: { pending: 1 } });
+  }
+
+  /** Resolves the embedder; on the first call, checks the recorded provider (rebuild on change). */
+  function open(): Promise<Embedder> {
+    opened ??= (async () => {
+      const embedder = await options.embedder;
+      const recorded = await meta().findOne({ _id: META_ID });
+      if (recorded?.provider !== embedder.provider) {
+        const { matchedCount } = await docs().updateMany(
+          { scope: { $exists: true }, provider: { $ne: embedder.provider }, pending: false },
+          { $set: { pending: true } },
+        );
+        const now = new Date().toISOString();
+        const doc: MetaDoc = {
+          _id: META_ID,
+          provider: embedder.provider,
+          dimensions: embedder.dimensions,
+          changedAt: now,
+        };
+        await meta().replaceOne({ _id: META_ID }, doc, { upsert: true });
+        if (recorded) {
+          logger?.info('search index provider changed; re-embedding', {
+            index: name,
+            from: recorded.provider,
+            to: embedder.provider,
+            documents: matchedCount,
+          });
+        }
+      }
+      await setup();
+      return embedder;
+    })();
+    opened.catch(() => {
+      opened = undefined; // a failed start is retried by the next call
+    });
+    return opened;
+  }
+
+  function arenaFor(scope: string, embedder: Embedder): Promise<ScopeArena> {
+    const cached = arenas.get(scope);
+    if (cached && (cacheTtlMs === undefined || Date.now() - cached.loadedAt <= cacheTtlMs))
+      return cached.arena;
+    const arena = loadArena(docs(), scope, embedder);
+    arenas.set(scope, { loadedAt: Date.now(), arena });
+    arena.catch(() => arenas.delete(scope));
+    return arena;
+  }
+
+  /** Applies a change to a scope's cache if that scope is loaded (set/delete are idempotent). */
+  async function touchArena(scope: string, change: (arena: ScopeArena) => void): Promise<void> {
+    const cached = arenas.get(scope);
+    if (cached) change(await cached.arena);
+  }
+
+  // Store writes and cache updates run one at a time, so a removal cannot interleave between
+  // an embedding's store write and its cache update (embedding itself runs outside the lock).
+  let tail: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = tail.then(work, work);
+    tail = run.catch(() => {});
+    return run;
+  }
+
+  async function embedDocs(batch: VectorDoc[]): Promise<void> {
+    const embedder = await open();
+    const vectors = await embedder.embed(batch.map((doc) => doc.text));
+    await exclusive(async () => {
+      for (const [i, doc] of batch.entries()) {
+        // guarded by hash and scope: a text edited or moved meanwhile stays pending for the next batch
+        const { matchedCount } = await docs().updateOne(
+          { _id: doc._id, textHash: doc.textHash, scope: doc.scope },
+          {
+            $set: { vector: encodeVector(vectors[i]), provider: embedder.provider, pending: false },
+          },
+        );
+        if (matchedCount === 1)
+          await touchArena(doc.scope, (arena) => arena.set(doc._id, vectors[i]));
+      }
+    });
+  }
+
+  function stage(id: string, scope: string, text: string): Promise<boolean> {
+    return exclusive(async () => {
+      const hash = textHash(text);
+      const existing = await docs().findOne({ _id: id });
+      if (!existing) {
+        const doc: VectorDoc = {
+          _id: id,
+          scope,
+          text,
+          textHash: hash,
+          provider: null,
+          vector: null,
+          pending: true,
+        };
+        await docs().replaceOne({ _id: id }, doc, { upsert: true });
+        return true;
+      }
+      if (existing.textHash === hash && existing.scope === scope) return false;
+      if (existing.scope !== scope) await touchArena(existing.scope, (arena) => arena.delete(id));
+      // An edited text keeps its old vector until re-embedded, so the item stays findable.
+      await docs().updateOne({ _id: id }, { $set: { scope, text, textHash: hash, pending: true } });
+      return true;
+    });
+  }
+
+  function remove(id: string): Promise<void> {
+    return exclusive(async () => {
+      const doc = await docs().findOne({ _id: id });
+      if (!doc || doc._id === META_ID) return;
+      await docs().deleteOne({ _id: id });
+      await touchArena(doc.scope, (arena) => arena.delete(id));
+    });
+  }
+
+  return {
+    name,
+    collection: collectionName,
+    setup,
+    stage,
+    async upsert(id, scope, text) {
+      if (!(await stage(id, scope, text))) return;
+      const doc = await docs().findOne({ _id: id });
+      if (doc) await embedDocs([doc]);
+    },
+    remove,
+    async embedPending(limit) {
+      await open();
+      const batch = await docs().find({ pending: true }, { limit });
+      if (batch.length > 0) await embedDocs(batch);
+      return batch.length;
+    },
+    async search(scope, query, searchOptions = {}) {
+      const embedder = await open();
+      const [[vector], arena] = await Promise.all([
+        embedder.embed([query]),
+        arenaFor(scope, embedder),
+      ]);
+      return arena.top(
+        vector,
+        searchOptions.limit ?? 10,
+        searchOptions.minScore ?? 0,
+        searchOptions.filter,
+      );
+    },
+    async status() {
+      const embedder = await open();
+      const [indexed, pending] = await Promise.all([
+        docs().countDocuments({ pending: false, provider: embedder.provider }),
+        docs().countDocuments({ pending: true }),
+      ]);
+      return { provider: embedder.provider, indexed, pending };
+    },
+    reset() {
+      opened = undefined;
+      arenas.clear();
+    },
+  };
+}
+
+async function loadArena(
+  collection: Collection<VectorDoc>,
+  scope: string,
+  embedder: Embedder,
+): Promise<ScopeArena> {
+  const rows = await collection.find(
+    { scope, provider: embedder.provider, vector: { $ne: null } },
+    { projection: { _id: 1, vector: 1 } },
+  );
+  const arena = createScopeArena(embedder.dimensions, Math.max(64, rows.length));
+  for (const row of rows) if (row.vector) arena.set(row._id, decodeVector(row.vector));
+  return arena;
+}
