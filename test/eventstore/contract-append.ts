@@ -14,7 +14,9 @@ export function appendContract(open: OpenStore): void {
     actual: number | 'no_stream',
   ) {
     const before = await s.readStream(stream);
-    const error = await rejection(s.appendToStream(stream, events(2, 'Rejected'), { expectedRevision }));
+    const error = await rejection(
+      s.appendToStream(stream, events(2, 'Rejected'), { expectedRevision }),
+    );
     expect(error).to.be.instanceOf(WrongExpectedRevisionError);
     const typed = error as WrongExpectedRevisionError;
     expect(typed.streamId).to.equal(stream);
@@ -28,18 +30,30 @@ export function appendContract(open: OpenStore): void {
   describe('When events are appended to a new stream', () => {
     it('gives them consecutive revisions from 0 and reports the last one', async () => {
       const stream = `${prefix()}item-1`;
-      const result = await store().appendToStream(stream, events(3), { expectedRevision: 'no_stream' });
+      const result = await store().appendToStream(stream, events(3), {
+        expectedRevision: 'no_stream',
+      });
       expect(result.nextExpectedRevision).to.equal(2);
       const read = await store().readStream(stream);
       expect(read.map((e) => e.revision)).to.deep.equal([0, 1, 2]);
       expect(read[2].position).to.equal(result.position);
-      expect(read[0].position < read[1].position && read[1].position < read[2].position).to.equal(true);
+      expect(read[0].position < read[1].position && read[1].position < read[2].position).to.equal(
+        true,
+      );
     });
 
     it('keeps type, data, metadata and a client-chosen id exactly', async () => {
       const stream = `${prefix()}item-1`;
       const id = randomUUID();
-      const written = { ...event('ItemCreated', { title: 'Dark mode', tags: ['ui'], votes: 0, nested: { a: null } }), id };
+      const written = {
+        ...event('ItemCreated', {
+          title: 'Dark mode',
+          tags: ['ui'],
+          votes: 0,
+          nested: { a: null },
+        }),
+        id,
+      };
       await store().appendToStream(stream, [written]);
       const [read] = await store().readStream(stream);
       expect(read.id).to.equal(id);
@@ -79,7 +93,9 @@ export function appendContract(open: OpenStore): void {
     it('appends to an existing stream', async () => {
       const stream = `${prefix()}item-1`;
       await store().appendToStream(stream, events(1));
-      const result = await store().appendToStream(stream, events(1), { expectedRevision: 'stream_exists' });
+      const result = await store().appendToStream(stream, events(1), {
+        expectedRevision: 'stream_exists',
+      });
       expect(result.nextExpectedRevision).to.equal(1);
     });
 
@@ -132,14 +148,18 @@ export function appendContract(open: OpenStore): void {
       let expected: 'no_stream' | number = 'no_stream';
       const winners: string[] = [];
       for (let round = 0; round < rounds; round++) {
-        const attempts = Array.from({ length: contenders }, (_, i) => ({ ...event('Voted', { round, i }), id: randomUUID() }));
+        const attempts = Array.from({ length: contenders }, (_, i) => ({
+          ...event('Voted', { round, i }),
+          id: randomUUID(),
+        }));
         const outcomes = await Promise.allSettled(
           attempts.map((e) => store().appendToStream(stream, [e], { expectedRevision: expected })),
         );
         const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [attempts[i].id] : []));
         expect(won, `round ${round}`).to.have.length(1);
         for (const o of outcomes) {
-          if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(WrongExpectedRevisionError);
+          if (o.status === 'rejected')
+            expect(o.reason).to.be.instanceOf(WrongExpectedRevisionError);
         }
         winners.push(won[0]);
         expected = round;
@@ -151,7 +171,9 @@ export function appendContract(open: OpenStore): void {
 
     it('gives concurrent "any" appends contiguous revisions without duplicates', async () => {
       const stream = `${prefix()}item-1`;
-      const results = await Promise.all(Array.from({ length: 20 }, () => store().appendToStream(stream, events(2))));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store().appendToStream(stream, events(2))),
+      );
       const read = await store().readStream(stream);
       expect(read.map((e) => e.revision)).to.deep.equal(Array.from({ length: 40 }, (_, i) => i));
       expect(new Set(results.map((r) => r.nextExpectedRevision)).size).to.equal(20);

@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from '../../src/eventstore/types.js';
+import type {
+  EventMetadata,
+  EventStore,
+  NewEvent,
+  RecordedEvent,
+} from '../../src/eventstore/types.js';
 
 export interface OpenedStore {
   store: EventStore;
@@ -41,7 +46,11 @@ export const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata 
   ...overrides,
 });
 
-export const event = (type: string, data: unknown = {}): NewEvent => ({ type, data, metadata: metadata() });
+export const event = (type: string, data: unknown = {}): NewEvent => ({
+  type,
+  data,
+  metadata: metadata(),
+});
 
 export const events = (count: number, type = 'ThingHappened'): NewEvent[] =>
   Array.from({ length: count }, (_, i) => event(type, { n: i }));

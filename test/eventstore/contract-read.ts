@@ -33,7 +33,11 @@ export function readContract(open: OpenStore): void {
 
     it('starts backwards at fromRevision, inclusive, and stops at maxCount', async () => {
       const stream = await streamOfFive();
-      const read = await store().readStream(stream, { direction: 'backwards', fromRevision: 3, maxCount: 2 });
+      const read = await store().readStream(stream, {
+        direction: 'backwards',
+        fromRevision: 3,
+        maxCount: 2,
+      });
       expect(read.map((e) => e.revision)).to.deep.equal([3, 2]);
     });
 
@@ -44,7 +48,9 @@ export function readContract(open: OpenStore): void {
 
     it('reads a missing stream as empty', async () => {
       expect(await store().readStream(`${prefix()}nobody`)).to.deep.equal([]);
-      expect(await store().readStream(`${prefix()}nobody`, { direction: 'backwards' })).to.deep.equal([]);
+      expect(
+        await store().readStream(`${prefix()}nobody`, { direction: 'backwards' }),
+      ).to.deep.equal([]);
     });
 
     it('does not mix in events of a stream whose name extends it', async () => {
@@ -61,7 +67,9 @@ export function readContract(open: OpenStore): void {
       const head = await store().headPosition();
       const acknowledged: bigint[] = [];
       for (const stream of ['a', 'b', 'a', 'c', 'b']) {
-        acknowledged.push((await store().appendToStream(`${p}${stream}`, [event('Step')])).position);
+        acknowledged.push(
+          (await store().appendToStream(`${p}${stream}`, [event('Step')])).position,
+        );
       }
       const all = await store().readAll({ after: head, filter: { streamPrefixes: [p] } });
       expect(all.map((e) => e.position)).to.deep.equal(acknowledged);
@@ -76,7 +84,8 @@ export function readContract(open: OpenStore): void {
       );
       const all = await store().readAll({ after: head, filter: { streamPrefixes: [p] } });
       expect(all).to.have.length(60);
-      for (let i = 1; i < all.length; i++) expect(all[i].position > all[i - 1].position).to.equal(true);
+      for (let i = 1; i < all.length; i++)
+        expect(all[i].position > all[i - 1].position).to.equal(true);
       const lastPositions = new Set(all.map((e) => e.position));
       for (const r of results) expect(lastPositions.has(r.position)).to.equal(true);
       // Within a stream, $all order and revision order agree.
@@ -91,7 +100,11 @@ export function readContract(open: OpenStore): void {
       const head = await store().headPosition();
       await store().appendToStream(`${p}a`, events(4));
       const all = await store().readAll({ after: head, filter: { streamPrefixes: [p] } });
-      const rest = await store().readAll({ after: all[1].position, maxCount: 1, filter: { streamPrefixes: [p] } });
+      const rest = await store().readAll({
+        after: all[1].position,
+        maxCount: 1,
+        filter: { streamPrefixes: [p] },
+      });
       expect(ids(rest)).to.deep.equal([all[2].id]);
     });
 
@@ -100,7 +113,10 @@ export function readContract(open: OpenStore): void {
       const head = await store().headPosition();
       await store().appendToStream(`${p}item-1`, [event('ItemCreated'), event('ItemVoted')]);
       await store().appendToStream(`${p}note-1`, [event('NoteCreated'), event('ItemVoted')]);
-      const items = await store().readAll({ after: head, filter: { streamPrefixes: [`${p}item-`] } });
+      const items = await store().readAll({
+        after: head,
+        filter: { streamPrefixes: [`${p}item-`] },
+      });
       expect(items.map((e) => e.type)).to.deep.equal(['ItemCreated', 'ItemVoted']);
       const votes = await store().readAll({
         after: head,
@@ -111,7 +127,10 @@ export function readContract(open: OpenStore): void {
         'note-1:NoteCreated',
         'note-1:ItemVoted',
       ]);
-      const either = await store().readAll({ after: head, filter: { streamPrefixes: [`${p}note-`, `${p}item-`] } });
+      const either = await store().readAll({
+        after: head,
+        filter: { streamPrefixes: [`${p}note-`, `${p}item-`] },
+      });
       expect(either).to.have.length(4);
     });
 
@@ -120,7 +139,11 @@ export function readContract(open: OpenStore): void {
       const head = await store().headPosition();
       await store().appendToStream(`${p}noise`, events(30, 'Noise'));
       await store().appendToStream(`${p}wanted`, events(3, 'Wanted'));
-      const read = await store().readAll({ after: head, maxCount: 2, filter: { eventTypes: ['Wanted'] } });
+      const read = await store().readAll({
+        after: head,
+        maxCount: 2,
+        filter: { eventTypes: ['Wanted'] },
+      });
       expect(read.map((e) => e.type)).to.deep.equal(['Wanted', 'Wanted']);
       expect(read.every((e) => e.streamId === `${p}wanted`)).to.equal(true);
     });
@@ -132,7 +155,9 @@ export function readContract(open: OpenStore): void {
       const result = await store().appendToStream(`${p}a`, events(3));
       const head = await store().headPosition();
       expect(head >= result.position).to.equal(true);
-      expect(await store().readAll({ after: head, filter: { streamPrefixes: [p] } })).to.deep.equal([]);
+      expect(await store().readAll({ after: head, filter: { streamPrefixes: [p] } })).to.deep.equal(
+        [],
+      );
     });
   });
 }

@@ -1,7 +1,15 @@
 /** Contract: catch-up subscriptions to `$all`, from the start and from a checkpoint. */
 import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/eventstore/types.js';
-import { collect, event, events, ids, type OpenStore, prefix, useStore } from './contract-fixtures.js';
+import {
+  collect,
+  event,
+  events,
+  ids,
+  type OpenStore,
+  prefix,
+  useStore,
+} from './contract-fixtures.js';
 
 export function subscribeContract(open: OpenStore): void {
   const store = useStore(open);
@@ -31,7 +39,13 @@ export function subscribeContract(open: OpenStore): void {
         await live;
         const all = await store().readAll({ filter: { streamPrefixes: [p] } });
         expect(ids(seen)).to.deep.equal(ids(all));
-        expect(seen.map((e) => e.streamId.slice(p.length))).to.deep.equal(['a', 'a', 'a', 'b', 'b']);
+        expect(seen.map((e) => e.streamId.slice(p.length))).to.deep.equal([
+          'a',
+          'a',
+          'a',
+          'b',
+          'b',
+        ]);
       } finally {
         await subscription.close();
       }
@@ -45,7 +59,11 @@ export function subscribeContract(open: OpenStore): void {
         filter: { streamPrefixes: [p], eventTypes: ['Wanted'] },
       });
       try {
-        await store().appendToStream(`${p}a`, [event('Noise'), event('Wanted', { k: 1 }), event('Noise')]);
+        await store().appendToStream(`${p}a`, [
+          event('Noise'),
+          event('Wanted', { k: 1 }),
+          event('Noise'),
+        ]);
         await store().appendToStream(`${p}b`, [event('Wanted', { k: 2 })]);
         const seen = await collect(subscription, (s) => s.length >= 2);
         expect(seen.map((e) => (e.data as { k: number }).k)).to.deep.equal([1, 2]);

@@ -13,6 +13,9 @@ import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import type { EventStore, RecordedEvent } from '../../src/eventstore/types.js';
+import { createProjectionEngine } from '../../src/projection/engine.js';
+import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
+import { CRASH_TALLY, crashTallyProjector } from '../support/crash-projector.js';
 import { type CrashAck, type CrashEventData, checksum } from '../support/crash-writer.js';
 
 const ROUNDS = 3;
@@ -21,9 +24,13 @@ const HELPER = resolve('test/support/crash-writer.ts');
 
 /** Runs the writer child until it acknowledged `killAfter` appends, then SIGKILLs it. */
 async function runAndKill(path: string, killAfter: number): Promise<CrashAck[]> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', HELPER, path, String(WRITERS)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', HELPER, path, String(WRITERS)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
@@ -43,7 +50,10 @@ async function runAndKill(path: string, killAfter: number): Promise<CrashAck[]> 
       }
     });
   });
-  const outcome = await Promise.race([killed.then(() => 'killed' as const), exited.then(() => 'exited' as const)]);
+  const outcome = await Promise.race([
+    killed.then(() => 'killed' as const),
+    exited.then(() => 'exited' as const),
+  ]);
   expect(outcome, `writer ended on its own: ${stderr}`).to.equal('killed');
   expect(await exited).to.equal('SIGKILL');
   // Lines already in the pipe when the kill landed were acknowledged too.
@@ -54,7 +64,8 @@ async function runAndKill(path: string, killAfter: number): Promise<CrashAck[]> 
 function expectWhole(all: RecordedEvent[]): void {
   const byStream = new Map<string, number[]>();
   for (let i = 0; i < all.length; i++) {
-    if (i > 0) expect(all[i].position > all[i - 1].position, `position order at ${i}`).to.equal(true);
+    if (i > 0)
+      expect(all[i].position > all[i - 1].position, `position order at ${i}`).to.equal(true);
     const data = all[i].data as CrashEventData;
     expect(checksum(data.payload), `torn event at ${all[i].position}`).to.equal(data.sum);
     byStream.set(all[i].streamId, [...(byStream.get(all[i].streamId) ?? []), all[i].revision]);
@@ -69,17 +80,45 @@ async function expectAcknowledged(store: EventStore, acks: CrashAck[]): Promise<
   for (const ack of acks) {
     const from = ack.r - ack.ids.length + 1;
     const read = await store.readStream(ack.s, { fromRevision: from, maxCount: ack.ids.length });
-    expect(read.map((e) => e.id), `acknowledged append to ${ack.s}@${ack.r}`).to.deep.equal(ack.ids);
+    expect(
+      read.map((e) => e.id),
+      `acknowledged append to ${ack.s}@${ack.r}`,
+    ).to.deep.equal(ack.ids);
     expect(String(read[read.length - 1].position)).to.equal(ack.p);
   }
 }
 
 /**
- * PROJECTIONS CONVERGE — to be wired by the lead once src/projection/engine.ts exists:
- * open the read store on `path`, start the engine, waitFor(head), snapshot every read model,
- * then rebuild each projector from scratch and expect identical documents.
+ * The read model left on disk by the killed process, caught up from its stored checkpoint, must
+ * equal what a fresh rebuild of the same log computes.
  */
-async function expectProjectionsConvergeToFreshRebuild(_path: string, _store: EventStore): Promise<void> {}
+async function expectProjectionsConvergeToFreshRebuild(
+  path: string,
+  store: EventStore,
+): Promise<void> {
+  const readStore = await openEmbeddedReadStore({ path });
+  const engine = createProjectionEngine({
+    eventStore: store,
+    readStore,
+    projectors: [crashTallyProjector()],
+    logger: { info() {}, error() {} },
+  });
+  try {
+    await engine.start();
+    const head = await store.headPosition();
+    await engine.waitFor(head);
+    const tally = () => readStore.collection(CRASH_TALLY).find({}, { sort: { _id: 1 } });
+    const resumed = await tally();
+    await engine.rebuild(CRASH_TALLY);
+    await engine.waitFor(head);
+    const rebuilt = await tally();
+    expect(resumed.length).to.be.greaterThan(0);
+    expect(resumed, 'resumed projection equals a fresh rebuild').to.deep.equal(rebuilt);
+  } finally {
+    await engine.stop();
+    await readStore.close();
+  }
+}
 
 describe('When the embedded store is killed mid-run by SIGKILL, round after round', () => {
   let dir: string;

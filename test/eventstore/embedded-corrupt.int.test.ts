@@ -3,7 +3,19 @@
  * clear error; it never silently starts empty."
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -43,7 +55,10 @@ describe('Embedded event store data file checks', () => {
     const padding = 'x'.repeat(400);
     await Promise.all(
       Array.from({ length: events / 10 }, (_, i) =>
-        store.appendToStream(`item-${i}`, Array.from({ length: 10 }, (_, n) => event('ItemVoted', { n, padding }))),
+        store.appendToStream(
+          `item-${i}`,
+          Array.from({ length: 10 }, (_, n) => event('ItemVoted', { n, padding })),
+        ),
       ),
     );
     await store.close();

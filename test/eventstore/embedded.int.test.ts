@@ -40,7 +40,10 @@ describe('Embedded event store', () => {
       const path = join(dir, 'events.db');
       try {
         const first = await openEmbeddedEventStore({ path });
-        await Promise.all([first.appendToStream('a', events(3)), first.appendToStream('b', events(2))]);
+        await Promise.all([
+          first.appendToStream('a', events(3)),
+          first.appendToStream('b', events(2)),
+        ]);
         const before = await first.readAll();
         await first.close();
         const second = await openEmbeddedEventStore({ path });

@@ -3,6 +3,9 @@
  * writers until killed, printing one JSON line per acknowledged append. A line is written only
  * after the append's promise resolved, i.e. after its transaction committed durably.
  *
+ * The projection engine runs in the same process, so a kill can also land between a projector's
+ * writes and its checkpoint flush.
+ *
  * Usage: node --import tsx test/support/crash-writer.ts <db-path> [writers=50]
  * Writers below half the count own a stream each; the rest share five streams with exact
  * expected revisions, so conflicts and retries happen all the time.
@@ -11,7 +14,14 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
-import { type EventStore, type NewEvent, WrongExpectedRevisionError } from '../../src/eventstore/types.js';
+import { createProjectionEngine } from '../../src/projection/engine.js';
+import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
+import { crashTallyProjector } from './crash-projector.js';
+import {
+  type EventStore,
+  type NewEvent,
+  WrongExpectedRevisionError,
+} from '../../src/eventstore/types.js';
 
 export interface CrashAck {
   /** stream */
@@ -42,7 +52,12 @@ function newEvents(writer: number): NewEvent[] {
       id: randomUUID(),
       type: 'CrashTestAppended',
       data,
-      metadata: { actor: `writer-${writer}`, occurredAt: Date.now(), correlationId: randomUUID(), causationId: null },
+      metadata: {
+        actor: `writer-${writer}`,
+        occurredAt: Date.now(),
+        correlationId: randomUUID(),
+        causationId: null,
+      },
     };
   });
 }
@@ -60,7 +75,12 @@ async function runWriter(store: EventStore, writer: number, writers: number): Pr
     const events = newEvents(writer);
     try {
       const result = await store.appendToStream(stream, events, { expectedRevision: expected });
-      const ack: CrashAck = { s: stream, r: result.nextExpectedRevision, p: String(result.position), ids: events.map((e) => e.id!) };
+      const ack: CrashAck = {
+        s: stream,
+        r: result.nextExpectedRevision,
+        p: String(result.position),
+        ids: events.map((e) => e.id!),
+      };
       process.stdout.write(`${JSON.stringify(ack)}\n`);
       expected = result.nextExpectedRevision;
     } catch (error) {
@@ -75,6 +95,15 @@ async function main(): Promise<void> {
   if (!path) throw new Error('usage: crash-writer.ts <db-path> [writers]');
   const writers = Number(writersArg ?? 50);
   const store = await openEmbeddedEventStore({ path });
+  // Projections run beside the writers and flush often, so the kill also lands mid-projection.
+  const engine = createProjectionEngine({
+    eventStore: store,
+    readStore: await openEmbeddedReadStore({ path }),
+    projectors: [crashTallyProjector()],
+    flushEvery: 25,
+    logger: { info() {}, error: (m) => process.stderr.write(`${m}\n`) },
+  });
+  await engine.start();
   process.stderr.write('ready\n');
   await Promise.all(Array.from({ length: writers }, (_, w) => runWriter(store, w, writers)));
 }

@@ -12,7 +12,11 @@ const HEADER_BYTES = 100;
 
 export type DataFileState = 'missing' | 'present';
 
-export function unavailable(path: string, reason: string, cause?: unknown): EventStoreUnavailableError {
+export function unavailable(
+  path: string,
+  reason: string,
+  cause?: unknown,
+): EventStoreUnavailableError {
   const error = new EventStoreUnavailableError(`event store file ${path}: ${reason}`);
   if (cause !== undefined) (error as { cause?: unknown }).cause = cause;
   return error;
@@ -80,7 +84,8 @@ function checkNotTruncated(path: string, header: Buffer, fileSize: number): void
   const pageCount = header.readUInt32BE(28);
   const validFor = header.readUInt32BE(92);
   const pageSizeValid = pageSize >= 512 && (pageSize & (pageSize - 1)) === 0;
-  if (!pageSizeValid) throw unavailable(path, `has an invalid page size (${rawPageSize}); the file is garbled`);
+  if (!pageSizeValid)
+    throw unavailable(path, `has an invalid page size (${rawPageSize}); the file is garbled`);
   if (pageCount === 0 || validFor !== changeCounter) return;
   if (walHasContent(path)) return;
   const expected = pageCount * pageSize;

@@ -15,7 +15,12 @@ import {
 } from '../types.js';
 import { inspectDataFile, unavailable } from './data-file.js';
 import { createReader } from './reader.js';
-import { applyPragmas, createDataFile, type IntegrityCheck, verifyOrCreateSchema } from './schema.js';
+import {
+  applyPragmas,
+  createDataFile,
+  type IntegrityCheck,
+  verifyOrCreateSchema,
+} from './schema.js';
 import { createCommitSignal, createSubscription } from './subscription.js';
 import type { WireAppend } from './writer-protocol.js';
 import { startWriter } from './writer-client.js';
@@ -29,7 +34,9 @@ export interface EmbeddedEventStoreOptions {
   pollMs?: number;
 }
 
-export async function openEmbeddedEventStore(options: EmbeddedEventStoreOptions): Promise<EventStore> {
+export async function openEmbeddedEventStore(
+  options: EmbeddedEventStoreOptions,
+): Promise<EventStore> {
   const { path } = options;
   if (inspectDataFile(path) === 'missing') createDataFile(path);
 

@@ -49,7 +49,9 @@ export function createReader(db: Database.Database): Reader {
       `SELECT ${COLUMNS} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
     )
     .raw();
-  const after = db.prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`).raw();
+  const after = db
+    .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`)
+    .raw();
   const head = db.prepare('SELECT coalesce(max(position), 0) FROM es_events').pluck();
 
   const pageAfter = (from: bigint, limit: number) => after.all(from, limit) as Row[];
@@ -84,7 +86,8 @@ export function createReader(db: Database.Database): Reader {
       const from = options.after ?? 0n;
       const maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
       if (maxCount <= 0) return [];
-      if (options.filter && hasConditions(options.filter)) return readFiltered(from, maxCount, options.filter);
+      if (options.filter && hasConditions(options.filter))
+        return readFiltered(from, maxCount, options.filter);
       return pageAfter(from, Number.isFinite(maxCount) ? maxCount : -1).map(toRecorded);
     },
     pageAfter,

@@ -30,7 +30,15 @@ CREATE TABLE IF NOT EXISTS es_events (
 INSERT OR IGNORE INTO es_meta (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}');
 `;
 
-const EXPECTED_COLUMNS = ['position', 'stream_id', 'revision', 'event_id', 'type', 'data', 'metadata'];
+const EXPECTED_COLUMNS = [
+  'position',
+  'stream_id',
+  'revision',
+  'event_id',
+  'type',
+  'data',
+  'metadata',
+];
 
 /**
  * Small pages: a commit rewrites every page it touches, and appends to N streams touch N leaf
@@ -99,11 +107,19 @@ export type IntegrityCheck = 'quick' | 'none';
  * without our tables (another component created the file first; we add them) or with exactly
  * the schema we expect.
  */
-export function verifyOrCreateSchema(db: Database.Database, path: string, check: IntegrityCheck): void {
+export function verifyOrCreateSchema(
+  db: Database.Database,
+  path: string,
+  check: IntegrityCheck,
+): void {
   try {
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (error) {
-    throw unavailable(path, `is not a readable SQLite database (${(error as Error).message})`, error);
+    throw unavailable(
+      path,
+      `is not a readable SQLite database (${(error as Error).message})`,
+      error,
+    );
   }
   if (check === 'quick') {
     let result: unknown[];
@@ -118,21 +134,34 @@ export function verifyOrCreateSchema(db: Database.Database, path: string, check:
     }
   }
   const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('es_meta', 'es_events')")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('es_meta', 'es_events')",
+    )
     .pluck()
     .all() as string[];
   if (tables.length === 0) {
     try {
       db.exec(CREATE_SQL);
     } catch (error) {
-      throw unavailable(path, `cannot hold the event log schema (${(error as Error).message})`, error);
+      throw unavailable(
+        path,
+        `cannot hold the event log schema (${(error as Error).message})`,
+        error,
+      );
     }
     return;
   }
-  if (tables.length !== 2) throw unavailable(path, 'has a partial event log schema (es_meta or es_events missing)');
-  const version = db.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get();
+  if (tables.length !== 2)
+    throw unavailable(path, 'has a partial event log schema (es_meta or es_events missing)');
+  const version = db
+    .prepare("SELECT value FROM es_meta WHERE key = 'schema_version'")
+    .pluck()
+    .get();
   if (version !== SCHEMA_VERSION) {
-    throw unavailable(path, `has event log schema version ${String(version)}, this build reads ${SCHEMA_VERSION}`);
+    throw unavailable(
+      path,
+      `has event log schema version ${String(version)}, this build reads ${SCHEMA_VERSION}`,
+    );
   }
   const columns = (db.pragma('table_info(es_events)') as { name: string }[]).map((c) => c.name);
   if (columns.join(',') !== EXPECTED_COLUMNS.join(',')) {

@@ -6,7 +6,12 @@
  * scanned row, matching or not, and positions only grow in commit order: no gaps, no duplicates.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type EventFilter, matchesFilter, type RecordedEvent, type Subscription } from '../types.js';
+import {
+  type EventFilter,
+  matchesFilter,
+  type RecordedEvent,
+  type Subscription,
+} from '../types.js';
 import { PAGE_SIZE, type Row, toRecorded } from './reader.js';
 
 export interface CommitSignal {
@@ -60,7 +65,8 @@ export function createSubscription(
       for (const row of rows) {
         if (closed) return;
         checkpoint = BigInt(row[0]);
-        if (matchesFilter({ streamId: row[1], type: row[4] }, options.filter)) yield toRecorded(row);
+        if (matchesFilter({ streamId: row[1], type: row[4] }, options.filter))
+          yield toRecorded(row);
       }
       if (closed) return;
       if (rows.length === PAGE_SIZE) await yieldToEventLoop();

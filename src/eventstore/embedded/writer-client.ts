@@ -9,7 +9,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { unavailable } from './data-file.js';
-import type { FromWriter, ToWriter, WireAppend, WireResult, WriterInit } from './writer-protocol.js';
+import type {
+  FromWriter,
+  ToWriter,
+  WireAppend,
+  WireResult,
+  WriterInit,
+} from './writer-protocol.js';
 
 interface Pending {
   append: WireAppend;
@@ -33,7 +39,7 @@ export async function startWriter(path: string): Promise<WriterClient> {
   let inFlight: { id: number; items: Pending[] } | undefined;
   let nextBatchId = 1;
   let failure: Error | undefined;
-  let closing: ((value: void) => void) | undefined;
+  let closing: (() => void) | undefined;
   const commitListeners: (() => void)[] = [];
   let idleWaiters: (() => void)[] = [];
 
@@ -50,7 +56,10 @@ export async function startWriter(path: string): Promise<WriterClient> {
     if (inFlight || queue.length === 0 || failure) return;
     let events = 0;
     let take = 0;
-    while (take < queue.length && (take === 0 || events + queue[take].append.events.length <= MAX_EVENTS_PER_BATCH)) {
+    while (
+      take < queue.length &&
+      (take === 0 || events + queue[take].append.events.length <= MAX_EVENTS_PER_BATCH)
+    ) {
       events += queue[take].append.events.length;
       take += 1;
     }
@@ -78,7 +87,9 @@ export async function startWriter(path: string): Promise<WriterClient> {
         case 'batch-done': {
           const batch = inFlight;
           inFlight = undefined;
-          if (batch) batch.items.forEach((item, i) => item.resolve(message.results[i]));
+          if (batch) {
+            for (const [i, item] of batch.items.entries()) item.resolve(message.results[i]);
+          }
           for (const listener of commitListeners) listener();
           flush();
           settleIdle();
@@ -128,7 +139,8 @@ export async function startWriter(path: string): Promise<WriterClient> {
       commitListeners.push(listener);
     },
     async close() {
-      if (inFlight || queue.length > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      if (inFlight || queue.length > 0)
+        await new Promise<void>((resolve) => idleWaiters.push(resolve));
       if (failure) {
         await worker.terminate();
         return;
@@ -148,7 +160,10 @@ export async function startWriter(path: string): Promise<WriterClient> {
  */
 function spawnWriterThread(init: WriterInit): Worker {
   const isTypeScript = import.meta.url.endsWith('.ts');
-  const entry = new URL(isTypeScript ? './writer-worker.ts' : './writer-worker.js', import.meta.url);
+  const entry = new URL(
+    isTypeScript ? './writer-worker.ts' : './writer-worker.js',
+    import.meta.url,
+  );
   if (!isTypeScript) return new Worker(entry, { workerData: init });
   // tsx's CommonJS API: resolvable both when this file is loaded as ESM (tsx CLI) and as CJS (mocha).
   const api = createRequire(import.meta.url).resolve('tsx/cjs/api');

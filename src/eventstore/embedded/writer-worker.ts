@@ -8,7 +8,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ExpectedRevision } from '../types.js';
 import { applyPragmas } from './schema.js';
-import type { FromWriter, ToWriter, WireAppend, WireResult, WriterInit } from './writer-protocol.js';
+import type {
+  FromWriter,
+  ToWriter,
+  WireAppend,
+  WireResult,
+  WriterInit,
+} from './writer-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker must run as a worker thread');
@@ -23,6 +29,11 @@ function openWriter(init: WriterInit) {
   const insert = db.prepare(
     'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
   );
+
+  // Prepared once: db.exec would parse these statements again for every append.
+  const savepoint = db.prepare('SAVEPOINT one_append');
+  const release = db.prepare('RELEASE one_append');
+  const rollbackTo = db.prepare('ROLLBACK TO one_append');
 
   function revisionMismatch(expected: ExpectedRevision, actual: number | undefined): boolean {
     if (expected === 'any') return false;
@@ -40,7 +51,14 @@ function openWriter(init: WriterInit) {
     let position = 0n;
     for (const event of append.events) {
       revision += 1;
-      const info = insert.run(append.streamId, revision, event.id, event.type, event.data, event.metadata);
+      const info = insert.run(
+        append.streamId,
+        revision,
+        event.id,
+        event.type,
+        event.data,
+        event.metadata,
+      );
       position = BigInt(info.lastInsertRowid);
     }
     return { kind: 'appended', nextExpectedRevision: revision, position };
@@ -51,13 +69,13 @@ function openWriter(init: WriterInit) {
     db.exec('BEGIN IMMEDIATE');
     try {
       for (const append of appends) {
-        db.exec('SAVEPOINT one_append');
+        savepoint.run();
         try {
           results.push(appendOne(append));
-          db.exec('RELEASE one_append');
+          release.run();
         } catch (error) {
-          db.exec('ROLLBACK TO one_append');
-          db.exec('RELEASE one_append');
+          rollbackTo.run();
+          release.run();
           results.push({ kind: 'failed', message: (error as Error).message });
         }
       }

@@ -7,7 +7,12 @@ import { z } from 'zod';
 
 const MAX_INT = 9007199254740991; // spec: "integer fields: at most 9007199254740991"
 export const Count = z.number().int().min(0).max(MAX_INT);
-export const Timestamp = z.number().int().min(0).max(MAX_INT).describe('milliseconds since the Unix epoch');
+export const Timestamp = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_INT)
+  .describe('milliseconds since the Unix epoch');
 
 export const Slug = z
   .string()
