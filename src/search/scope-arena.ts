@@ -1,8 +1,13 @@
 /**
- * The vectors of one scope (a workspace, a user) packed in one Float32Array so a search is a
- * tight brute-force loop of dot products: ~10 000 × 512 floats take a few milliseconds, less
- * than embedding the query itself, so no approximate index is needed at this size.
+ * The vectors of one scope (a workspace, a user) packed in one block of memory so a search is
+ * one brute-force pass of dot products. The pass runs in a WebAssembly SIMD kernel
+ * (kernel/simd-dot-kernel.ts; plain JavaScript where SIMD is unavailable) in float32, and the
+ * finalists are rescored exactly (kernel/exact-top.ts), so scores and ranking are exact while the
+ * pass stays a fraction of the time it takes to embed the query. At ~10 000 × 512 floats no
+ * approximate index is needed.
  */
+import { createDotKernel, type DotKernel, type KernelChoice } from './kernel/dot-kernel.js';
+import { exactTop, norm } from './kernel/exact-top.js';
 import { cosineToScore } from './vector-codec.js';
 
 export interface SearchHit {
@@ -17,20 +22,28 @@ export interface ScopeArena {
   readonly size: number;
   set(id: string, vector: Float32Array): void;
   delete(id: string): boolean;
-  /** best `limit` hits with score ≥ minScore and > 0, best first */
+  /**
+   * best `limit` hits with score ≥ minScore and > 0, best first; equal scores in id order
+   * (so the answer does not depend on insertion or deletion history)
+   */
   top(query: Float32Array, limit: number, minScore: number, allow?: IdFilter): SearchHit[];
 }
 
-export function createScopeArena(dimensions: number, initialCapacity = 64): ScopeArena {
-  let data = new Float32Array(dimensions * initialCapacity);
+export interface ScopeArenaOptions {
+  /** 'auto' (default) uses WebAssembly SIMD when the runtime validates it */
+  kernel?: KernelChoice;
+}
+
+export function createScopeArena(
+  dimensions: number,
+  initialCapacity = 64,
+  options: ScopeArenaOptions = {},
+): ScopeArena {
+  const kernel: DotKernel = createDotKernel(dimensions, initialCapacity, options.kernel);
+  let norms = new Float64Array(kernel.capacity);
   const ids: string[] = [];
   const slots = new Map<string, number>();
-
-  const grow = () => {
-    const bigger = new Float32Array(data.length * 2 || dimensions * 64);
-    bigger.set(data);
-    data = bigger;
-  };
+  const byId = (a: number, b: number) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0);
 
   return {
     get size() {
@@ -41,11 +54,17 @@ export function createScopeArena(dimensions: number, initialCapacity = 64): Scop
       let slot = slots.get(id);
       if (slot === undefined) {
         slot = ids.length;
-        if ((slot + 1) * dimensions > data.length) grow();
+        kernel.reserve(slot + 1);
+        if (norms.length < kernel.capacity) {
+          const bigger = new Float64Array(kernel.capacity);
+          bigger.set(norms);
+          norms = bigger;
+        }
         ids.push(id);
         slots.set(id, slot);
       }
-      data.set(vector, slot * dimensions);
+      kernel.vectors.set(vector, slot * kernel.stride);
+      norms[slot] = norm(vector);
     },
     delete(id) {
       const slot = slots.get(id);
@@ -53,7 +72,9 @@ export function createScopeArena(dimensions: number, initialCapacity = 64): Scop
       // the last vector moves into the hole, keeping the arena dense
       const last = ids.length - 1;
       if (slot !== last) {
-        data.copyWithin(slot * dimensions, last * dimensions, (last + 1) * dimensions);
+        const stride = kernel.stride;
+        kernel.vectors.copyWithin(slot * stride, last * stride, (last + 1) * stride);
+        norms[slot] = norms[last];
         ids[slot] = ids[last];
         slots.set(ids[slot], slot);
       }
@@ -62,53 +83,25 @@ export function createScopeArena(dimensions: number, initialCapacity = 64): Scop
       return true;
     },
     top(query, limit, minScore, allow) {
-      if (limit <= 0) return [];
+      if (limit <= 0 || query.length !== dimensions) return [];
       const allowed =
         allow === undefined
           ? undefined
           : typeof allow === 'function'
-            ? allow
-            : (id: string) => allow.has(id);
-      // locals, so the hot loop reads no closure variables
-      const vectors = data;
-      const count = ids.length;
-      const dim = dimensions;
-      const tail = dim - (dim % 4);
-      // best hits so far, ascending by cosine, at most `limit` long
-      const bestDots: number[] = [];
-      const bestSlots: number[] = [];
-      for (let slot = 0; slot < count; slot++) {
-        if (allowed && !allowed(ids[slot])) continue;
-        const base = slot * dim;
-        let a = 0;
-        let b = 0;
-        let c = 0;
-        let e = 0;
-        for (let d = 0; d < tail; d += 4) {
-          a += vectors[base + d] * query[d];
-          b += vectors[base + d + 1] * query[d + 1];
-          c += vectors[base + d + 2] * query[d + 2];
-          e += vectors[base + d + 3] * query[d + 3];
-        }
-        for (let d = tail; d < dim; d++) a += vectors[base + d] * query[d];
-        const dot = a + b + c + e;
-        // a zero score (orthogonal or opposite) is no match at all, whatever minScore says
-        if (dot <= 0 || dot < minScore || (bestDots.length === limit && dot <= bestDots[0]))
-          continue;
-        let at = 0;
-        while (at < bestDots.length && bestDots[at] < dot) at++;
-        bestDots.splice(at, 0, dot);
-        bestSlots.splice(at, 0, slot);
-        if (bestDots.length > limit) {
-          bestDots.shift();
-          bestSlots.shift();
-        }
-      }
-      const hits: SearchHit[] = [];
-      for (let i = bestDots.length - 1; i >= 0; i--) {
-        hits.push({ id: ids[bestSlots[i]], score: cosineToScore(bestDots[i]) });
-      }
-      return hits;
+            ? (slot: number) => allow(ids[slot])
+            : (slot: number) => allow.has(ids[slot]);
+      const best = exactTop({
+        kernel,
+        count: ids.length,
+        dimensions,
+        norms,
+        query,
+        limit,
+        minScore,
+        allowed,
+        tieBreak: byId,
+      });
+      return best.map(({ slot, dot }) => ({ id: ids[slot], score: cosineToScore(dot) }));
     },
   };
 }
