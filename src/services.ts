@@ -1,5 +1,6 @@
 /** The services this code base runs; each brings its projectors and its HTTP app. */
 import express from 'express';
+import { notesService } from './notes/service.js';
 import { healthRouter } from './platform/health.js';
 import type { ServiceModule } from './platform/service.js';
 
@@ -20,5 +21,5 @@ function statusOnly(
 }
 
 export function serviceModules(): ServiceModule[] {
-  return [statusOnly('feedback', (c) => c.FEEDBACK_PORT), statusOnly('notes', (c) => c.NOTES_PORT)];
+  return [statusOnly('feedback', (c) => c.FEEDBACK_PORT), notesService()];
 }

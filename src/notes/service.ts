@@ -1,0 +1,81 @@
+/**
+ * The notes service as the runtime runs it: its own port (NOTES_PORT) and base URL
+ * (NOTES_BASE_URL, plus NOTES_ALT_BASE_URL), its read models plus the search projector, its
+ * Express app, and the background search indexer.
+ *
+ * Search state (the embedder, the vector index, the indexer) lives per runtime boot: `projectors`
+ * is the first thing a boot calls, so it starts a fresh one there; `createApp` and
+ * `startWorkers` of the same boot (same config object) find it again.
+ */
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../platform/logger.js';
+import type { ServiceModule } from '../platform/service.js';
+import { createNotesApp } from './app.js';
+import { createGazetteer, type Places } from './places.js';
+import { notesProjectors } from './projectors.js';
+import { createNotesSearch, type NotesSearch } from './search/notes-search.js';
+
+export interface NotesServiceOptions {
+  /** gazetteer override (tests) */
+  places?: Places;
+  /** check every answer against its response schema (tests; costs time) */
+  validateResponses?: boolean;
+  /** indexer batching wait in ms (default 100) */
+  searchDelayMs?: number;
+}
+
+export interface NotesServiceModule extends ServiceModule {
+  /** resolves once every note written so far is searchable (tests; the latest boot) */
+  whenSearchIdle(): Promise<void>;
+}
+
+export function notesService(options: NotesServiceOptions = {}): NotesServiceModule {
+  const searches = new WeakMap<Config, NotesSearch>();
+  let latest: NotesSearch | undefined;
+  const places = options.places ?? createGazetteer();
+
+  function searchFor(config: Config, logger: Logger): NotesSearch {
+    let search = searches.get(config);
+    if (!search) {
+      search = createNotesSearch({
+        logger,
+        modelDir: config.MODEL_DIR,
+        delayMs: options.searchDelayMs,
+      });
+      searches.set(config, search);
+      latest = search;
+    }
+    return search;
+  }
+
+  return {
+    name: 'notes',
+    port: (config) => config.NOTES_PORT,
+    baseUrl: (config) => config.NOTES_BASE_URL,
+    projectors({ config, logger }) {
+      // a new boot (also a restart over the same config): fresh search state
+      searches.delete(config);
+      return [...notesProjectors(), searchFor(config, logger).projector()];
+    },
+    async createApp(ctx, listening) {
+      const search = searchFor(ctx.config, ctx.logger);
+      // In an API-only process the projector never ran here: another process embeds.
+      search.bind(ctx.stores.readStore, { foreignWriter: true });
+      search.warm();
+      ctx.reportHealth('embedder', () => search.embedderStatus());
+      return createNotesApp(ctx, listening, {
+        places,
+        search,
+        validateResponses: options.validateResponses,
+      });
+    },
+    async startWorkers(ctx) {
+      const search = searchFor(ctx.config, ctx.logger);
+      search.bind(ctx.stores.readStore);
+      search.startIndexing();
+      ctx.reportHealth('embedder', () => search.embedderStatus());
+      return { stop: () => search.stop() };
+    },
+    whenSearchIdle: () => latest?.whenIdle() ?? Promise.resolve(),
+  };
+}
