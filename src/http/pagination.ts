@@ -107,8 +107,10 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
     const dot = cursor.indexOf('.');
     if (dot <= 0 || dot !== cursor.lastIndexOf('.')) throw invalid(options);
     const payload = cursor.slice(0, dot);
-    const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
-    const expected = sign(payload, options?.scope ?? '');
+    // Compare the text, not decoded bytes: base64url decoding ignores a final character's spare
+    // bits, so an edited last character could otherwise still pass.
+    const given = Buffer.from(cursor.slice(dot + 1), 'utf8');
+    const expected = Buffer.from(sign(payload, options?.scope ?? '').toString('base64url'), 'utf8');
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       throw invalid(options);
     try {

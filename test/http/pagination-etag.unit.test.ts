@@ -36,8 +36,11 @@ describe('Cursor codec', () => {
       const [payload, signature] = cursor.split('.') as [string, string];
       const flipped = `${payload.slice(0, -1)}${payload.endsWith('A') ? 'B' : 'A'}.${signature}`;
       const otherKey = createCursorCodec(`${SECRET}-other`).encode({ at: 10 });
+      // the signature's last character carries spare bits that decode to the same bytes
+      const lastFlipped = `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
       for (const bad of [
         flipped,
+        lastFlipped,
         otherKey,
         `${payload}.`,
         '',

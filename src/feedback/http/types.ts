@@ -22,6 +22,8 @@ export interface Caller {
   scopes: readonly string[];
   /** OAuth client name, for replies recorded as `agent` */
   clientName?: string;
+  /** OAuth client id (credential `oauth` only) */
+  clientId?: string;
 }
 
 export interface FeedbackMeta {
@@ -57,6 +59,11 @@ export interface FeedbackHttpDeps {
   cursors: CursorCodec;
   /** milliseconds since the epoch; tests pass a fixed clock */
   now(): number;
+  /**
+   * Resolves once the read models include the log up to `position`. The registry already waits
+   * before answering; an operation that answers with the changed resource waits first itself.
+   */
+  waitFor(position: bigint): Promise<void>;
   logger: Logger;
 }
 

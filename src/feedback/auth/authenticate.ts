@@ -1,0 +1,90 @@
+/**
+ * Who is calling: the three credentials of spec "Authentication", told apart by shape.
+ *
+ *  - `rft_service_…`  personal API token: hashed and looked up live on every request, so a
+ *                     revocation or an expiry applies to the very next one. via `pat:<name>`.
+ *  - JWT, typ at+jwt  this service's OAuth access token (verifyAccessToken: signature, audience,
+ *                     expiry, live grant). via `api:<client name>`, scopes from the token.
+ *  - any other JWT    identity-provider ID token: this service's own first-party client out of the
+ *                     box, plus TRUSTED_ID_TOKEN_ISSUERS. No via label. An ID token from another
+ *                     issuer names its user by e-mail, so it maps to the maker account with that
+ *                     address; without one the token identifies nobody here (401).
+ *
+ * Everything wrong is Unauthenticated (401 + WWW-Authenticate); nothing here is a 500.
+ */
+import type { Request } from 'express';
+import { decodeProtectedHeader } from 'jose';
+import { isTokenUsable, tokenByHash } from '../../../projections/tokens/queries.js';
+import { userByEmail, userById } from '../../../projections/users/queries.js';
+import { type AuthorizationServer, type TrustedIssuer, Unauthenticated } from '../../auth/index.js';
+import type { ReadStore } from '../../readstore/types.js';
+import { hashToken, TOKEN_PREFIX } from '../actions/tokens.js';
+import type { Caller } from '../http/types.js';
+
+export interface AuthenticateDeps {
+  readStore: ReadStore;
+  auth: Pick<AuthorizationServer, 'verifyAccessToken' | 'verifyIdToken' | 'ownIdTokenIssuers'>;
+  /** configured upstream issuers (TRUSTED_ID_TOKEN_ISSUERS) */
+  trustedIssuers: TrustedIssuer[];
+  now(): number;
+}
+
+/** The bearer token of the request; a missing or non-Bearer Authorization header is a 401. */
+export function bearerFrom(req: Pick<Request, 'headers'>): string {
+  const header = req.headers.authorization;
+  if (!header) throw new Unauthenticated('missing bearer token', 'invalid_request');
+  const match = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header);
+  if (!match)
+    throw new Unauthenticated('Authorization must be "Bearer <token>"', 'invalid_request');
+  return match[1] as string;
+}
+
+export function createAuthenticator(deps: AuthenticateDeps) {
+  const ownIssuers = new Set(deps.auth.ownIdTokenIssuers.map((t) => t.issuer));
+
+  async function personalToken(token: string): Promise<Caller> {
+    const doc = await tokenByHash(deps.readStore, hashToken(token));
+    if (!doc) throw new Unauthenticated('unknown API token');
+    if (!isTokenUsable(doc, deps.now())) {
+      throw new Unauthenticated(doc.revoked ? 'API token revoked' : 'API token expired');
+    }
+    return { userId: doc.ownerId, credential: 'pat', via: `pat:${doc.name}`, scopes: [] };
+  }
+
+  async function accessToken(token: string): Promise<Caller> {
+    const verified = await deps.auth.verifyAccessToken(token);
+    return {
+      userId: verified.userId,
+      credential: 'oauth',
+      via: `api:${verified.clientName}`,
+      scopes: verified.scopes,
+      clientName: verified.clientName,
+      clientId: verified.clientId,
+    };
+  }
+
+  async function idToken(token: string): Promise<Caller> {
+    const verified = await deps.auth.verifyIdToken(token, deps.trustedIssuers);
+    if (ownIssuers.has(verified.issuer)) {
+      // our own ID tokens carry the account id as `sub`
+      if (!(await userById(deps.readStore, verified.userId))) {
+        throw new Unauthenticated('the account of this ID token no longer exists');
+      }
+      return { userId: verified.userId, credential: 'id-token', scopes: [] };
+    }
+    const user = verified.email ? await userByEmail(deps.readStore, verified.email) : null;
+    if (!user) throw new Unauthenticated('no maker account matches this ID token; sign in first');
+    return { userId: user.userId, credential: 'id-token', scopes: [] };
+  }
+
+  return async function authenticate(token: string): Promise<Caller> {
+    if (token.startsWith(TOKEN_PREFIX)) return personalToken(token);
+    let typ: string | undefined;
+    try {
+      typ = decodeProtectedHeader(token).typ;
+    } catch {
+      throw new Unauthenticated('bearer token is neither an API token nor a JWT');
+    }
+    return typ?.toLowerCase() === 'at+jwt' ? accessToken(token) : idToken(token);
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The feedback board's authorization policy, applied to every operation after its input was
+ * validated (and, over HTTP, the scope rule already before — see guard.ts):
+ *
+ *  1. scope: a `service.public` token may call only operations with `meta.publicScope`
+ *     (spec rule 2: 403 permission-denied + `WWW-Authenticate: Bearer error="insufficient_scope"`,
+ *     even for a workspace admin — checked before membership, so it reveals nothing either);
+ *  2. workspace routes re-read the caller's live membership by slug on every request; a
+ *     non-member and an unknown slug get the identical 404 ("workspace not found");
+ *  3. `meta.admin` routes need the `admin` role (403 for a member).
+ * Scopes never widen roles: a token's scope is only ever a further restriction.
+ */
+import { NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
+import { membershipBySlug } from '../../../projections/workspaces/queries.js';
+import type { ErasedContext, Operation } from '../../http/registry.js';
+import { withResponseHeaders } from '../../http/registry.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { Caller, FeedbackAccess, FeedbackMeta, FeedbackTypes } from '../http/types.js';
+
+export const PUBLIC_SCOPE = 'service.public';
+export const INSUFFICIENT_SCOPE = 'Bearer error="insufficient_scope"';
+export const WORKSPACE_NOT_FOUND = 'workspace not found';
+
+/** Throws when the caller's token scope does not reach the operation (spec rule 2). */
+export function assertScope(meta: FeedbackMeta, caller: Caller): void {
+  if (caller.scopes.includes(PUBLIC_SCOPE) && !meta.publicScope) {
+    throw withResponseHeaders(
+      new PermissionDenied(
+        'a token with the service.public scope may only call submit_feedback and get_public_roadmap',
+      ),
+      { 'WWW-Authenticate': INSUFFICIENT_SCOPE },
+    );
+  }
+}
+
+export function createAuthorizer(deps: { readStore: ReadStore }) {
+  return async function authorize(
+    op: Operation<FeedbackTypes>,
+    caller: Caller | undefined,
+    ctx: ErasedContext<FeedbackTypes>,
+  ): Promise<FeedbackAccess | undefined> {
+    if (!caller) return undefined; // auth: 'none' operations
+    const meta = op.meta;
+    assertScope(meta, caller);
+    if (!meta.workspace && !meta.admin) return undefined;
+    const slug = ctx.params.slug;
+    if (typeof slug !== 'string') throw new NotFound(WORKSPACE_NOT_FOUND);
+    const membership = await membershipBySlug(deps.readStore, { slug, userId: caller.userId });
+    if (!membership) throw new NotFound(WORKSPACE_NOT_FOUND);
+    if (meta.admin && membership.role !== 'admin') {
+      throw new PermissionDenied(`${op.id} requires the workspace admin role`);
+    }
+    return { workspaceId: membership.workspace.workspaceId, slug, role: membership.role };
+  };
+}
+
+/** The sentence appended to an operation's OpenAPI description for its access rule. */
+export function accessNote(meta: FeedbackMeta): string {
+  if (meta.publicScope) {
+    return 'Any valid bearer token, including one with the `service.public` scope; no workspace membership needed.';
+  }
+  const scope =
+    'A `service.public`-scoped token gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`.';
+  if (meta.admin) return `Requires the workspace **admin** role (a member gets 403). ${scope}`;
+  if (meta.workspace)
+    return `Any member of the workspace (a non-member gets 404, as for an unknown workspace). ${scope}`;
+  return scope;
+}

@@ -1,0 +1,87 @@
+/**
+ * The auth server's options for the feedback service, from configuration: the preset figures
+ * (src/auth/presets.ts: access token 1 h, refresh token 90 days sliding, rotated on every use;
+ * registration 20 per IP per 10 min), mail (SMTP_URL or the dev mailbox in DATA_DIR), an optional
+ * upstream identity provider, and the service's own first-party client whose ID tokens are
+ * bearer credentials out of the box.
+ */
+import { join, resolve } from 'node:path';
+import {
+  type AccountsPort,
+  type AuthorizationServerOptions,
+  feedbackAuthPreset,
+} from '../../auth/index.js';
+import type { SmtpOptions, UpstreamIdpOptions } from '../../auth/options.js';
+import type { Config } from '../../config/schema.js';
+import type { ReadStore } from '../../readstore/types.js';
+
+/** The board's own web app: a static public client; its ID tokens work as bearer tokens. */
+export const FIRST_PARTY_CLIENT_ID = 'feedback-board-web';
+export const FIRST_PARTY_CALLBACK_PATH = '/auth/callback';
+export const DEV_MAILBOX_FILE = 'feedback-mailbox.jsonl';
+
+export function devMailboxPath(config: Config): string {
+  return join(resolve(config.DATA_DIR), DEV_MAILBOX_FILE);
+}
+
+export function smtpFrom(config: Config): SmtpOptions | undefined {
+  if (!config.SMTP_URL) return undefined;
+  const url = new URL(config.SMTP_URL);
+  const secure = url.protocol === 'smtps:';
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
+    from: config.MAIL_FROM,
+  };
+}
+
+export function upstreamFrom(config: Config): UpstreamIdpOptions | undefined {
+  if (!config.UPSTREAM_OIDC_ISSUER || !config.UPSTREAM_OIDC_CLIENT_ID) return undefined;
+  const issuer = config.UPSTREAM_OIDC_ISSUER;
+  return {
+    name: /accounts\.google\.com/.test(issuer) ? 'Google' : new URL(issuer).host,
+    issuer,
+    clientId: config.UPSTREAM_OIDC_CLIENT_ID,
+    ...(config.UPSTREAM_OIDC_CLIENT_SECRET
+      ? { clientSecret: config.UPSTREAM_OIDC_CLIENT_SECRET }
+      : {}),
+    allowInsecure: issuer.startsWith('http:'),
+  };
+}
+
+export function feedbackAuthOptions(input: {
+  config: Config;
+  baseUrl: string;
+  readStore: ReadStore;
+  accounts: AccountsPort;
+  now: () => number;
+  log: (line: string) => void;
+}): AuthorizationServerOptions {
+  const { config, baseUrl } = input;
+  const smtp = smtpFrom(config);
+  const upstream = upstreamFrom(config);
+  return {
+    ...feedbackAuthPreset,
+    issuer: baseUrl,
+    readStore: input.readStore,
+    accounts: input.accounts,
+    collectionPrefix: 'feedback_oauth',
+    serviceName: 'Feedback board',
+    trustProxy: config.TRUST_PROXY,
+    devMailboxPath: devMailboxPath(config),
+    ...(smtp ? { smtp } : {}),
+    ...(upstream ? { upstream } : {}),
+    firstPartyClients: [
+      {
+        client_id: FIRST_PARTY_CLIENT_ID,
+        client_name: 'Feedback board',
+        redirect_uris: [`${baseUrl.replace(/\/+$/, '')}${FIRST_PARTY_CALLBACK_PATH}`],
+      },
+    ],
+    now: input.now,
+    log: input.log,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm start` on an empty data directory: say exactly how to get a first workspace and token
+ * (issue 3 item 9). Printed once per start, only while there is no maker account at all.
+ */
+import { usersOf } from '../../projections/users/projector.js';
+import type { ReadStore } from '../readstore/types.js';
+
+export function firstRunInstructions(baseUrl: string): string {
+  return [
+    'No maker accounts yet. Create a first workspace, product and API token with:',
+    '',
+    '  npm run cli -- create-user --email you@example.com',
+    '  npm run cli -- create-workspace --slug acme-co --name "Acme" --owner you@example.com',
+    '  npm run cli -- create-product --workspace acme-co --key APP --name "App" --visibility public',
+    '  npm run cli -- create-token --email you@example.com --name laptop',
+    '',
+    'The last command prints the token once. Then try:',
+    `  curl -H "Authorization: Bearer <token>" ${baseUrl}/v1/workspaces/acme-co/products`,
+    `API reference: ${baseUrl}/docs`,
+  ].join('\n');
+}
+
+export async function announceFirstRun(
+  readStore: ReadStore,
+  baseUrl: string,
+  print: (text: string) => void,
+): Promise<boolean> {
+  if ((await usersOf(readStore).countDocuments({})) > 0) return false;
+  print(firstRunInstructions(baseUrl));
+  return true;
+}

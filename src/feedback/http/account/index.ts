@@ -1,0 +1,14 @@
+/** The caller's own account: personal API tokens and connected OAuth apps. */
+import type { FeedbackHttpDeps, FeedbackOperation } from '../types.js';
+import { type ConnectedAppsPort, connectedAppOperations } from './apps.js';
+import { tokenOperations } from './tokens.js';
+
+export type { ConnectedAppsPort };
+
+export interface AccountHttpDeps extends FeedbackHttpDeps {
+  apps: ConnectedAppsPort;
+}
+
+export function accountOperations(deps: AccountHttpDeps): FeedbackOperation[] {
+  return [...tokenOperations(deps), ...connectedAppOperations(deps.apps)];
+}

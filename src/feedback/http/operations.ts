@@ -1,0 +1,24 @@
+/**
+ * Every operation of the feedback board, in one list for the registry (routes, OpenAPI, /docs,
+ * MCP tools). Each operation's access rule (scope, membership, admin) is appended to its OpenAPI
+ * description here, from the same `meta` that authorize() reads, so the two cannot disagree.
+ */
+import { accessNote } from '../auth/authorize.js';
+import { type AccountHttpDeps, accountOperations } from './account/index.js';
+import { followupOperations } from './followup/index.js';
+import { triageOperations } from './triage/index.js';
+import type { FeedbackOperation } from './types.js';
+
+export type FeedbackOperationDeps = AccountHttpDeps;
+
+export function feedbackOperations(deps: FeedbackOperationDeps): FeedbackOperation[] {
+  return [...triageOperations(deps), ...followupOperations(deps), ...accountOperations(deps)].map(
+    documentAccess,
+  );
+}
+
+function documentAccess(op: FeedbackOperation): FeedbackOperation {
+  if (op.auth !== 'bearer') return op;
+  const note = accessNote(op.meta);
+  return { ...op, extraDescription: [op.extraDescription, note].filter(Boolean).join('\n\n') };
+}

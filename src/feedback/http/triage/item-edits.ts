@@ -1,0 +1,117 @@
+/** update_item, update_item_status and tag_item: one command each on the item's stream. */
+import { z } from 'zod';
+import { NotFound } from '../../../../commands/shared/errors.js';
+import { itemDocId, itemsOf, toItem } from '../../../../projections/items/index.js';
+import { tagItem, updateItem, updateItemStatus } from '../../actions/index.js';
+import { Item, ItemParams, ItemStatus } from '../schemas.js';
+import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
+import { contextOf, documentAsOf, withinDeclaredStatuses, workspaceOf } from './shared.js';
+
+const DECLARED = [400, 401, 403, 404] as const;
+const MERGED_NOTE =
+  'An item merged into another is read-only: changing it answers 400 naming the survivor.';
+
+export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
+  const updateItemOp = defineFeedbackOp({
+    id: 'update_item',
+    method: 'patch',
+    path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}',
+    summary: "Edit an item's title, body or status",
+    tags: ['Triage'],
+    params: ItemParams,
+    body: z
+      .object({
+        title: z.string().min(1).max(500).optional(),
+        body: z.string().min(1).max(50_000).optional(),
+        status: ItemStatus.optional(),
+      })
+      .strict(),
+    response: z.object({ item: Item }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: { workspace: true },
+    extraDescription: `Partial: only the fields sent change; an empty object changes nothing and answers the item as it is. A title or body of only whitespace is refused (400). ${MERGED_NOTE}`,
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const { key, itemKey } = ctx.params;
+      const { position } = await withinDeclaredStatuses(() =>
+        updateItem(deps, contextOf(deps, ctx), {
+          workspaceId,
+          productKey: key,
+          itemKey,
+          ...ctx.body,
+        }),
+      );
+      const doc = await documentAsOf(
+        deps,
+        itemsOf(deps.readStore),
+        itemDocId(workspaceId, itemKey),
+        position,
+      );
+      if (!doc) throw new NotFound('item not found');
+      return { body: { item: toItem(doc) }, position };
+    },
+  });
+
+  const updateItemStatusOp = defineFeedbackOp({
+    id: 'update_item_status',
+    method: 'post',
+    path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/status',
+    summary: "Change an item's status",
+    tags: ['Triage'],
+    params: ItemParams,
+    body: z.object({ status: ItemStatus }),
+    response: z.object({ status: ItemStatus, changed: z.boolean() }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: { workspace: true },
+    extraDescription: `\`changed\` is false when the item already had that status; the call is safe to repeat. ${MERGED_NOTE}`,
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const { key, itemKey } = ctx.params;
+      const { status, changed, position } = await withinDeclaredStatuses(() =>
+        updateItemStatus(deps, contextOf(deps, ctx), {
+          workspaceId,
+          productKey: key,
+          itemKey,
+          status: ctx.body.status,
+        }),
+      );
+      return { body: { status, changed }, position };
+    },
+  });
+
+  const tagItemOp = defineFeedbackOp({
+    id: 'tag_item',
+    method: 'post',
+    path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/tags',
+    summary: "Replace an item's tags",
+    tags: ['Triage'],
+    params: ItemParams,
+    body: z.object({
+      tagIds: z.array(z.string().min(1).max(60)).max(20).meta({
+        description: 'the whole new set (an empty array clears it); duplicates count once',
+      }),
+    }),
+    response: z.object({ tagIds: z.array(z.string()) }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: { workspace: true },
+    extraDescription: `Replaces the whole tag set; it never adds to it. ${MERGED_NOTE}`,
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const { key, itemKey } = ctx.params;
+      const { tagIds, position } = await withinDeclaredStatuses(() =>
+        tagItem(deps, contextOf(deps, ctx), {
+          workspaceId,
+          productKey: key,
+          itemKey,
+          tagIds: ctx.body.tagIds,
+        }),
+      );
+      return { body: { tagIds }, position };
+    },
+  });
+
+  return [updateItemOp, updateItemStatusOp, tagItemOp];
+}

@@ -1,0 +1,152 @@
+/**
+ * submit_feedback: the public way in for end users' own assistants. The spec leaves the body and
+ * response "not shown"; this is the design:
+ *
+ *   POST /v1/public/{slug}/{key}/feedback
+ *   { body: string 1–10000 (required, not only whitespace),
+ *     title?: string ≤500 or null — blank or absent: derived from the opening of the body,
+ *     email?: e-mail of the person the feedback is from, or null,
+ *     displayName?: string 1–100 or null }
+ *   -> 201 { itemId, title, status: "new" }
+ *
+ * Who the item is from: with `email`, that person (one person per e-mail in the workspace, so a
+ * maker can file on a customer's behalf); without it, the calling user themself (their account
+ * e-mail; `displayName` overrides the name shown). The item's `via` is the credential's label.
+ *
+ * Access: any valid bearer, `service.public` tokens included, no membership needed. A private
+ * product answers 404 to everyone outside the workspace exactly like an unknown slug or key
+ * ("submissions are refused"); members may file into their own private product, except with a
+ * `service.public` token — membership never widens such a token.
+ *
+ * Rate limit (the spec's figure is not shown): `SUBMIT_RATE` submissions per caller per window,
+ * counted per process; past it 429 resource-exhausted with Retry-After.
+ */
+import { z } from 'zod';
+import { deriveTitle } from '../../../../commands/item/index.js';
+import { NotFound, ResourceExhausted } from '../../../../commands/shared/errors.js';
+import { getProduct } from '../../../../projections/products/index.js';
+import { userById } from '../../../../projections/users/queries.js';
+import { membershipBySlug, workspaceBySlug } from '../../../../projections/workspaces/queries.js';
+import { type Requester, submitFeedback } from '../../actions/index.js';
+import { PUBLIC_SCOPE } from '../../auth/authorize.js';
+import { ItemKey, ItemStatus, ProductParams } from '../schemas.js';
+import {
+  type Caller,
+  defineFeedbackOp,
+  type FeedbackHttpDeps,
+  type FeedbackOperation,
+} from '../types.js';
+import { createFixedWindowLimiter, type RateLimit } from './rate-limit.js';
+import { contextOf } from './shared.js';
+
+export const SUBMIT_RATE: RateLimit = { limit: 30, windowMs: 60_000 };
+const NO_BOARD = 'no public product at this address';
+
+const SubmitFeedbackBody = z
+  .object({
+    body: z.string().min(1).max(10_000).meta({ description: 'the feedback itself' }),
+    title: z
+      .string()
+      .max(500)
+      .nullable()
+      .optional()
+      .meta({ description: 'blank or absent: derived from the opening of the body' }),
+    email: z
+      .email()
+      .max(254)
+      .nullable()
+      .optional()
+      .meta({ description: 'who the feedback is from; absent: the calling user' }),
+    displayName: z.string().min(1).max(100).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'SubmitFeedbackRequest' });
+
+const SubmittedFeedback = z
+  .object({ itemId: ItemKey, title: z.string(), status: ItemStatus })
+  .strict()
+  .meta({ id: 'SubmittedFeedback' });
+
+export function submitOperation(
+  deps: FeedbackHttpDeps,
+  rate: RateLimit = SUBMIT_RATE,
+): FeedbackOperation {
+  const limiter = createFixedWindowLimiter(rate, deps.now);
+
+  async function requesterOf(
+    caller: Caller,
+    given: { email?: string | null; displayName?: string | null },
+  ): Promise<Requester> {
+    if (given.email) return { email: given.email, displayName: given.displayName ?? null };
+    const user = await userById(deps.readStore, caller.userId);
+    if (user) return { email: user.email, displayName: given.displayName ?? user.displayName };
+    return { anonymousId: `user:${caller.userId}`, displayName: given.displayName ?? null };
+  }
+
+  /** The workspace of a product this caller may file into; null for unknown, private or hidden. */
+  async function boardFor(caller: Caller, slug: string, key: string) {
+    const workspace = await workspaceBySlug(deps.readStore, slug);
+    if (!workspace) return null;
+    const product = await getProduct(deps.readStore, { workspaceId: workspace.workspaceId, key });
+    if (!product) return null;
+    if (product.visibility === 'public')
+      return { workspaceId: workspace.workspaceId, member: false };
+    if (caller.scopes.includes(PUBLIC_SCOPE)) return null;
+    const membership = await membershipBySlug(deps.readStore, { slug, userId: caller.userId });
+    return membership ? { workspaceId: workspace.workspaceId, member: true } : null;
+  }
+
+  return defineFeedbackOp({
+    id: 'submit_feedback',
+    method: 'post',
+    path: '/v1/public/{slug}/{key}/feedback',
+    summary: 'File feedback on a public product',
+    tags: ['Public'],
+    params: ProductParams,
+    body: SubmitFeedbackBody,
+    response: SubmittedFeedback,
+    successStatus: 201,
+    responseDescription: 'the captured item',
+    errors: [400, 401, 403, 404, 429],
+    auth: 'bearer',
+    meta: { publicScope: true },
+    extraDescription:
+      'Without `email` the feedback is from the calling user. A private product answers 404 to ' +
+      'everyone outside its workspace, like an unknown address. ' +
+      `At most ${rate.limit} submissions per caller per ${rate.windowMs / 1000} s; ` +
+      'past that 429 `resource-exhausted` with `Retry-After`. Send `Idempotency-Key` to make a ' +
+      'retry return the first item instead of filing a second one.',
+    async handler(ctx) {
+      const caller = ctx.principal;
+      const decision = limiter.take(caller.userId);
+      if (!decision.allowed) {
+        throw new ResourceExhausted(
+          `too many submissions; try again in ${decision.retryAfterSeconds} s`,
+          decision.retryAfterSeconds,
+        );
+      }
+      const { slug, key } = ctx.params;
+      const board = await boardFor(caller, slug, key);
+      if (!board) throw new NotFound(NO_BOARD);
+      const { body, title, email, displayName } = ctx.body;
+      const requester = await requesterOf(caller, { email, displayName });
+      const { itemKey, position } = await submitFeedback(deps, contextOf(deps, ctx), {
+        workspaceId: board.workspaceId,
+        productKey: key,
+        body,
+        title: title ?? null,
+        requester,
+        allowPrivate: board.member,
+      }).catch((error: unknown) => {
+        // the product turned private between the look-up and the allocation
+        throw error instanceof NotFound ? new NotFound(NO_BOARD) : error;
+      });
+      const shownTitle = title?.trim() ? title.trim() : deriveTitle(body);
+      return {
+        status: 201,
+        body: { itemId: itemKey, title: shownTitle, status: 'new' as const },
+        position,
+      };
+    },
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The feedback board as a runtime service: its read models, its HTTP app, and the merge
+ * recovery that runs with the projector role (items a crash left "merged into" a survivor that
+ * has not recorded them yet are completed once the items read model has caught up).
+ */
+import { feedbackProjectors } from '../../projections/feedback.js';
+import type { ServiceContext, ServiceModule } from '../platform/service.js';
+import { completePendingMerges } from './actions/index.js';
+import { createFeedbackApp, type FeedbackApp } from './app.js';
+import { announceFirstRun } from './first-run.js';
+
+export interface FeedbackServiceOptions {
+  /** ms since the epoch; tests pass a controllable clock */
+  now?: () => number;
+  validateResponses?: boolean;
+  /** receives the built app (tests reach the registry, the auth server) */
+  onApp?: (app: FeedbackApp) => void;
+}
+
+export function createFeedbackService(options: FeedbackServiceOptions = {}): ServiceModule {
+  const now = options.now ?? (() => Date.now());
+  return {
+    name: 'feedback',
+    port: (config) => config.FEEDBACK_PORT,
+    baseUrl: (config) => config.FEEDBACK_BASE_URL,
+    projectors: () => feedbackProjectors(),
+    async createApp(ctx, listening) {
+      const built = await createFeedbackApp(ctx, {
+        baseUrl: listening.baseUrl,
+        now,
+        ...(options.validateResponses ? { validateResponses: true } : {}),
+      });
+      options.onApp?.(built);
+      await announceFirstRun(ctx.stores.readStore, listening.baseUrl, (text) =>
+        ctx.logger.info(`\n${text}`),
+      );
+      return built.app;
+    },
+    async startWorkers(ctx) {
+      const recovery = recoverMerges(ctx, now);
+      return {
+        async stop() {
+          await recovery;
+        },
+      };
+    },
+  };
+}
+
+/** Runs in the background: start-up does not wait for the read models to catch up. */
+async function recoverMerges(ctx: ServiceContext, now: () => number): Promise<void> {
+  try {
+    await ctx.waitFor(await ctx.stores.eventStore.headPosition());
+    const { completed, position } = await completePendingMerges(
+      { commands: ctx.commands, readStore: ctx.stores.readStore },
+      { actor: null, now: now() },
+    );
+    if (position !== null) await ctx.waitFor(position);
+    if (completed > 0) ctx.logger.info('completed interrupted merges', { completed });
+  } catch (error) {
+    ctx.logger.error('merge recovery failed; it runs again at the next start', {
+      error: (error as Error).message,
+    });
+  }
+}
+
+export const feedbackService: ServiceModule = createFeedbackService();

@@ -1,0 +1,84 @@
+/**
+ * The registry surface of the running feedback service: GET /v1/openapi.json validates as
+ * OpenAPI 3.1 with a standard validator (@readme/openapi-parser), declares the bearer and OAuth2
+ * schemes, documents each operation's access rule, and lists exactly the routes the app serves.
+ */
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { expect } from 'chai';
+import { type FeedbackHarness, startFeedback } from '../support/harness.js';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+describe('Feedback OpenAPI document (e2e)', () => {
+  let fb: FeedbackHarness;
+  let doc: any;
+
+  before(async () => {
+    fb = await startFeedback();
+    const res = await fb.api().get('/v1/openapi.json');
+    expect(res.status).to.equal(200);
+    doc = res.body;
+  });
+  after(() => fb.stop());
+
+  it('validates as OpenAPI 3.1, version 1.0.0', async () => {
+    expect(doc.openapi).to.match(/^3\.1\./);
+    expect(doc.info.version).to.equal('1.0.0');
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
+  });
+
+  it('lists exactly the routes the app serves (listRoutes equals the document paths)', () => {
+    const served = fb
+      .app()
+      .http.listRoutes()
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => `${m} ${path}`))
+      .sort();
+    expect(documented).to.deep.equal(served);
+    for (const id of [
+      'create_api_token',
+      'list_api_tokens',
+      'revoke_api_token',
+      'list_connected_apps',
+      'revoke_connected_app',
+    ]) {
+      expect(
+        fb
+          .app()
+          .http.listRoutes()
+          .map((r) => r.operationId),
+      ).to.include(id);
+    }
+  });
+
+  it('declares the bearer and OAuth2 schemes with the real endpoints', () => {
+    const schemes = doc.components.securitySchemes;
+    expect(schemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });
+    const flow = schemes.oauth2.flows.authorizationCode;
+    expect(flow.authorizationUrl).to.equal(`${fb.url}/oauth/authorize`);
+    expect(flow.tokenUrl).to.equal(`${fb.url}/oauth/token`);
+    expect(flow.scopes).to.have.property('service.public');
+  });
+
+  it("documents every bearer operation's access rule, admin routes included", () => {
+    for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op?.security) continue;
+        expect(op.description ?? '', op.operationId).to.match(/service\.public|admin|member/);
+        expect(op.responses, op.operationId).to.have.property('401');
+      }
+    }
+    const updateProduct = doc.paths['/v1/workspaces/{slug}/products/{key}'].patch;
+    expect(updateProduct.description).to.include('Requires the workspace **admin** role');
+  });
+
+  it('serves the interactive reference at /docs', async () => {
+    const res = await fetch(`${fb.url}/docs/`);
+    expect(res.status).to.equal(200);
+    expect(await res.text()).to.include('swagger');
+  });
+});

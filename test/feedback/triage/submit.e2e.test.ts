@@ -1,0 +1,176 @@
+/**
+ * submit_feedback over real HTTP. The spec leaves its body and response "not shown"; ours:
+ * `{body, title?, email?, displayName?}` -> 201 `{itemId, title, status}` (see
+ * src/feedback/http/triage/submit.ts), any valid bearer, no membership, private products 404.
+ */
+import { expect } from 'chai';
+import { SUBMIT_RATE } from '../../../src/feedback/http/triage/index.js';
+import type { Api } from '../support/harness.js';
+import { connectClient } from '../support/oauth.js';
+import {
+  type Board,
+  chars,
+  expect400,
+  expect404,
+  expectError,
+  items,
+  startBoard,
+} from './board.js';
+
+const feedback = (slug = 'acme-co', key = 'APP') => `/v1/public/${slug}/${key}/feedback`;
+
+describe('submit_feedback (e2e)', () => {
+  let board: Board;
+  let outsider: Api;
+  let owner: Api;
+  const newest = async (key = 'APP') => (await owner.get(`${items(key)}?pageSize=1`)).body.items[0];
+
+  before(async () => {
+    board = await startBoard();
+    outsider = board.fb.api(board.outsider.token);
+    owner = board.fb.api(board.owner.token);
+  });
+  after(() => board.fb.stop());
+
+  describe('When anyone with a valid token files feedback on a public product', () => {
+    it('captures an item from the calling user, labelled with the credential', async () => {
+      // spec Public: "These need a valid bearer token but no workspace membership"
+      // spec Attribution: "captured items carry the same string as their own via field"
+      const res = await outsider.post(feedback(), { body: 'Please add dark mode.\nThanks!' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body).to.deep.equal({
+        itemId: 'APP-1',
+        title: 'Please add dark mode.',
+        status: 'new',
+      });
+      const captured = await newest();
+      expect(captured).to.include({
+        id: 'APP-1',
+        title: 'Please add dark mode.',
+        via: `pat:${board.outsider.tokenName}`,
+      });
+      expect(captured.author).to.deep.equal({
+        tier: 'email',
+        displayName: 'outsider',
+        avatar: null,
+      });
+    });
+
+    it('keeps a given title, derives one from a blank title, and files for a named requester', async () => {
+      // spec Item.title: "when the submitter left it blank, derived from the opening of the body"
+      const titled = await outsider.post(feedback(), { body: 'Body text', title: '  CSV export ' });
+      expect(titled.body.title).to.equal('CSV export');
+      const blank = await outsider.post(feedback(), { body: 'Offline mode', title: '   ' });
+      expect(blank.body.title).to.equal('Offline mode');
+      const forCustomer = await outsider.post(feedback(), {
+        body: 'Customer asks for SSO',
+        email: 'cto@customer.io',
+        displayName: 'The CTO',
+      });
+      expect(forCustomer.status).to.equal(201);
+      expect((await newest()).author).to.deep.equal({
+        tier: 'email',
+        displayName: 'The CTO',
+        avatar: null,
+      });
+    });
+
+    it('answers a retry with the same Idempotency-Key with the first item', async () => {
+      // DESIGN: "a retried command with the same key returns the first result without appending again"
+      const headers = { 'idempotency-key': 'submit-once-1' };
+      const first = await outsider.post(feedback(), { body: 'Once only' }, { headers });
+      const again = await outsider.post(feedback(), { body: 'Once only' }, { headers });
+      expect(first.status).to.equal(201);
+      expect(again.body).to.deep.equal(first.body);
+      expect((await newest()).id).to.equal(first.body.itemId);
+    });
+
+    it('accepts a service.public token from an OAuth client', async () => {
+      // spec: "the only operations a token with the service.public scope may call"
+      const client = await connectClient(board.fb, {
+        email: 'outsider@else.io',
+        scope: 'openid service.public',
+        name: 'Feedback Buddy',
+      });
+      const res = await board.fb
+        .api(client.accessToken)
+        .post(feedback(), { body: 'Via my assistant' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(await newest()).to.include({ id: res.body.itemId, via: 'api:Feedback Buddy' });
+      // spec: private product -> 404; "Membership never widens such a token"
+      const owned = await connectClient(board.fb, {
+        email: 'owner@acme.io',
+        scope: 'openid service.public',
+      });
+      expect404(
+        await board.fb.api(owned.accessToken).post(feedback('acme-co', 'SEC'), { body: 'x' }),
+      );
+    });
+  });
+
+  describe('When the product is private or does not exist', () => {
+    it('answers 404 to an outsider exactly as for an unknown workspace or product', async () => {
+      // spec visibility private: "answer 404 to everyone outside the workspace; submissions are refused"
+      const hidden = await outsider.post(feedback('acme-co', 'SEC'), { body: 'x' });
+      expect404(hidden);
+      expect((await outsider.post(feedback('no-such-ws'), { body: 'x' })).body).to.deep.equal(
+        hidden.body,
+      );
+      expect((await outsider.post(feedback('acme-co', 'NOPE'), { body: 'x' })).body).to.deep.equal(
+        hidden.body,
+      );
+      expect((await owner.get(items('SEC'))).body.items).to.deep.equal([]);
+    });
+
+    it('lets a member of the workspace file into its private product', async () => {
+      const res = await board.fb.api(board.member.token).post(feedback('acme-co', 'SEC'), {
+        body: 'Internal note',
+      });
+      expect(res.status).to.equal(201);
+      expect((await newest('SEC')).id).to.equal(res.body.itemId);
+    });
+  });
+
+  describe('When the request is out of bounds', () => {
+    it('accepts body 1 and 10000, title 500, displayName 100; refuses one past each (400)', async () => {
+      // our limits for the body the spec does not show: body 1–10000, title ≤500, displayName 1–100
+      expect((await outsider.post(feedback(), { body: chars(1) })).status).to.equal(201);
+      expect((await outsider.post(feedback(), { body: chars(10_000) })).status).to.equal(201);
+      const long = { body: 'x', title: chars(500), displayName: chars(100), email: 'a@b.io' };
+      expect((await outsider.post(feedback(), long)).status).to.equal(201);
+      expect400(await outsider.post(feedback(), { body: '' }));
+      expect400(await outsider.post(feedback(), { body: chars(10_001) }));
+      expect400(await outsider.post(feedback(), { body: ' \n ' }));
+      expect400(await outsider.post(feedback(), { body: 'x', title: chars(501) }));
+      expect400(await outsider.post(feedback(), { body: 'x', displayName: chars(101) }));
+    });
+
+    it('refuses a missing body, a bad e-mail, unknown fields and a malformed address (400)', async () => {
+      expect400(await outsider.post(feedback(), { title: 'no body' }));
+      expect400(await outsider.post(feedback(), { body: 'x', email: 'not-an-email' }));
+      expect400(await outsider.post(feedback(), { body: 'x', priority: 'high' }));
+      expect400(await outsider.post(feedback('Bad_Slug'), { body: 'x' }));
+      expect400(await outsider.post(feedback('acme-co', 'app'), { body: 'x' }));
+    });
+  });
+
+  describe('When one caller submits too fast', () => {
+    it('answers 429 resource-exhausted with retry-after, and accepts again after the window', async () => {
+      // spec: "submit_feedback uses the same spam and rate-limit handling as the capture box";
+      // our figure: SUBMIT_RATE per caller per window
+      const { fb } = board;
+      const burst = fb.api((await fb.createMaker('burst@else.io')).token);
+      for (let i = 0; i < SUBMIT_RATE.limit; i++) {
+        expect((await burst.post(feedback(), { body: `burst ${i}` })).status).to.equal(201);
+      }
+      const refused = await burst.post(feedback(), { body: 'one too many' });
+      expectError(refused, 429, 'resource-exhausted');
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).to.be.within(1, SUBMIT_RATE.windowMs / 1000);
+      // another caller is not affected
+      expect((await outsider.post(feedback(), { body: 'still fine' })).status).to.equal(201);
+      fb.clock.advance(SUBMIT_RATE.windowMs);
+      expect((await burst.post(feedback(), { body: 'later' })).status).to.equal(201);
+    });
+  });
+});
