@@ -1,4 +1,5 @@
 /** Every read model of the feedback board, for the service module and the projection engine. */
+import { changelogProjector } from './changelog/index.js';
 import { itemsProjector } from './items/projector.js';
 import { peopleProjector } from './people/projector.js';
 import { productsProjector } from './products/projector.js';
@@ -17,5 +18,6 @@ export function feedbackProjectors(): Projector[] {
     repliesProjector(),
     peopleProjector(),
     tokensProjector(),
+    changelogProjector(),
   ];
 }

@@ -12,7 +12,7 @@
 import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
 import { decideRecordMerge, type MergeSnapshot } from './merge.js';
-import { type NotifyCandidate, planNotification } from './notify.js';
+import { type NotifyCandidate, planNotification, shouldRecordNotification } from './notify.js';
 import { itemKeyOf } from '../product/keys.js';
 import type { ItemFacts, ItemState } from './state.js';
 import { deriveTitle } from './title.js';
@@ -132,7 +132,7 @@ function decideOpen(
         throw new FailedPrecondition('only a shipped item can be announced to its requesters');
       }
       const recipients = planNotification(state, command.data.candidates);
-      if (!recipients.some((r) => r.delivered)) return [];
+      if (!shouldRecordNotification(state, recipients)) return [];
       const { message } = command.data;
       return [
         {

@@ -17,8 +17,12 @@ export interface ItemFacts {
   replyIds: string[];
   /** merged item key -> how many people were new to this item when it was merged in */
   merges: Record<string, number>;
-  /** personId -> the status they were last told about */
-  notified: Record<string, ItemStatus>;
+  /** how many times the status has changed; a notification is about the current one */
+  statusChanges: number;
+  /** personId -> the `statusChanges` count when they were last told */
+  notified: Record<string, number>;
+  /** the `statusChanges` count of the last notify_people that recorded anything; null: never */
+  announced: number | null;
 }
 
 /**
@@ -49,7 +53,9 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       people: { [author.personId]: 'submitted' },
       replyIds: [],
       merges: {},
+      statusChanges: 0,
       notified: {},
+      announced: null,
     };
   }
   if (state.status === 'absent') return state;
@@ -57,7 +63,7 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
     case 'ItemEdited':
       return { ...state, ...event.data };
     case 'ItemStatusChanged':
-      return { ...state, itemStatus: event.data.to };
+      return { ...state, itemStatus: event.data.to, statusChanges: state.statusChanges + 1 };
     case 'ItemTagged':
       return { ...state, tagIds: event.data.tagIds };
     case 'ItemReplied': {
@@ -98,8 +104,8 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
     case 'PeopleNotified': {
       const notified = { ...state.notified };
       for (const r of event.data.recipients)
-        if (r.delivered) notified[r.personId] = event.data.status;
-      return { ...state, notified };
+        if (r.delivered) notified[r.personId] = state.statusChanges;
+      return { ...state, notified, announced: state.statusChanges };
     }
     default: {
       const _exhaustive: never = event;

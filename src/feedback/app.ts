@@ -21,6 +21,7 @@ import { feedbackChallenge, httpAuthenticate, routeMetaIndex } from './auth/http
 import { feedbackAuthOptions } from './auth/settings.js';
 import { trustedIssuersFrom } from './auth/trusted-issuers.js';
 import { feedbackOperations } from './http/operations.js';
+import type { FeedbackSearch } from './search/index.js';
 import type { FeedbackMeta, FeedbackTypes } from './http/types.js';
 
 export interface FeedbackAppOptions {
@@ -29,6 +30,8 @@ export interface FeedbackAppOptions {
   now?: () => number;
   /** check every answer against its response schema (tests) */
   validateResponses?: boolean;
+  /** the boot's semantic search (its projectors run with the read models) */
+  search: FeedbackSearch;
 }
 
 export interface FeedbackApp {
@@ -70,6 +73,7 @@ export async function createFeedbackApp(
     waitFor: ctx.waitFor,
     logger: ctx.logger,
     apps: auth,
+    search: options.search,
   });
   const authenticate = createAuthenticator({
     readStore,

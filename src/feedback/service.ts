@@ -1,6 +1,6 @@
 /**
- * The feedback board as a runtime service: its read models, its HTTP app, and the merge
- * recovery that runs with the projector role (items a crash left "merged into" a survivor that
+ * The feedback board as a runtime service: its read models, its semantic search (one per boot),
+ * its HTTP app, and the merge recovery that runs with the projector role (items a crash left "merged into" a survivor that
  * has not recorded them yet are completed once the items read model has caught up).
  */
 import { feedbackProjectors } from '../../projections/feedback.js';
@@ -8,6 +8,7 @@ import type { ServiceContext, ServiceModule } from '../platform/service.js';
 import { completePendingMerges } from './actions/index.js';
 import { createFeedbackApp, type FeedbackApp } from './app.js';
 import { announceFirstRun } from './first-run.js';
+import { feedbackSearch, startFeedbackSearch } from './search/index.js';
 
 export interface FeedbackServiceOptions {
   /** ms since the epoch; tests pass a controllable clock */
@@ -23,24 +24,33 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
     name: 'feedback',
     port: (config) => config.FEEDBACK_PORT,
     baseUrl: (config) => config.FEEDBACK_BASE_URL,
-    projectors: () => feedbackProjectors(),
-    async createApp(ctx, listening) {
-      const built = await createFeedbackApp(ctx, {
-        baseUrl: listening.baseUrl,
-        now,
-        ...(options.validateResponses ? { validateResponses: true } : {}),
-      });
-      options.onApp?.(built);
-      await announceFirstRun(ctx.stores.readStore, listening.baseUrl, (text) =>
-        ctx.logger.info(`\n${text}`),
-      );
-      return built.app;
-    },
-    async startWorkers(ctx) {
-      const recovery = recoverMerges(ctx, now);
+    boot({ config, logger }) {
+      const search = feedbackSearch(config, logger);
       return {
-        async stop() {
-          await recovery;
+        // search reads the items and people documents, so its projectors come after them
+        projectors: [...feedbackProjectors(), ...search.projectors()],
+        async createApp(ctx, listening) {
+          const built = await createFeedbackApp(ctx, {
+            baseUrl: listening.baseUrl,
+            now,
+            search,
+            ...(options.validateResponses ? { validateResponses: true } : {}),
+          });
+          options.onApp?.(built);
+          await announceFirstRun(ctx.stores.readStore, listening.baseUrl, (text) =>
+            ctx.logger.info(`\n${text}`),
+          );
+          return built.app;
+        },
+        async startWorkers(ctx) {
+          const indexing = await startFeedbackSearch(ctx, search);
+          const recovery = recoverMerges(ctx, now);
+          return {
+            async stop() {
+              await recovery;
+              await indexing.stop();
+            },
+          };
         },
       };
     },

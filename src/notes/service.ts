@@ -3,12 +3,8 @@
  * (NOTES_BASE_URL, plus NOTES_ALT_BASE_URL), its read models plus the search projector, its
  * Express app, and the background search indexer.
  *
- * Search state (the embedder, the vector index, the indexer) lives per runtime boot: `projectors`
- * is the first thing a boot calls, so it starts a fresh one there; `createApp` and
- * `startWorkers` of the same boot (same config object) find it again.
+ * Search state (the embedder, the vector index, the indexer) lives per boot of the service.
  */
-import type { Config } from '../config/schema.js';
-import type { Logger } from '../platform/logger.js';
 import type { ServiceModule } from '../platform/service.js';
 import { createNotesApp } from './app.js';
 import { createGazetteer, type Places } from './places.js';
@@ -30,51 +26,40 @@ export interface NotesServiceModule extends ServiceModule {
 }
 
 export function notesService(options: NotesServiceOptions = {}): NotesServiceModule {
-  const searches = new WeakMap<Config, NotesSearch>();
-  let latest: NotesSearch | undefined;
   const places = options.places ?? createGazetteer();
-
-  function searchFor(config: Config, logger: Logger): NotesSearch {
-    let search = searches.get(config);
-    if (!search) {
-      search = createNotesSearch({
-        logger,
-        modelDir: config.MODEL_DIR,
-        delayMs: options.searchDelayMs,
-      });
-      searches.set(config, search);
-      latest = search;
-    }
-    return search;
-  }
+  let latest: NotesSearch | undefined;
 
   return {
     name: 'notes',
     port: (config) => config.NOTES_PORT,
     baseUrl: (config) => config.NOTES_BASE_URL,
-    projectors({ config, logger }) {
-      // a new boot (also a restart over the same config): fresh search state
-      searches.delete(config);
-      return [...notesProjectors(), searchFor(config, logger).projector()];
-    },
-    async createApp(ctx, listening) {
-      const search = searchFor(ctx.config, ctx.logger);
-      // In an API-only process the projector never ran here: another process embeds.
-      search.bind(ctx.stores.readStore, { foreignWriter: true });
-      search.warm();
-      ctx.reportHealth('embedder', () => search.embedderStatus());
-      return createNotesApp(ctx, listening, {
-        places,
-        search,
-        validateResponses: options.validateResponses,
+    boot({ config, logger }) {
+      const search = createNotesSearch({
+        logger,
+        modelDir: config.MODEL_DIR,
+        delayMs: options.searchDelayMs,
       });
-    },
-    async startWorkers(ctx) {
-      const search = searchFor(ctx.config, ctx.logger);
-      search.bind(ctx.stores.readStore);
-      search.startIndexing();
-      ctx.reportHealth('embedder', () => search.embedderStatus());
-      return { stop: () => search.stop() };
+      latest = search;
+      return {
+        projectors: [...notesProjectors(), search.projector()],
+        async createApp(ctx, listening) {
+          // In an API-only process the projector never runs here: another process embeds.
+          search.bind(ctx.stores.readStore, { foreignWriter: true });
+          search.warm();
+          ctx.reportHealth('embedder', () => search.embedderStatus());
+          return createNotesApp(ctx, listening, {
+            places,
+            search,
+            validateResponses: options.validateResponses,
+          });
+        },
+        async startWorkers(ctx) {
+          search.bind(ctx.stores.readStore);
+          search.startIndexing();
+          ctx.reportHealth('embedder', () => search.embedderStatus());
+          return { stop: () => search.stop() };
+        },
+      };
     },
     whenSearchIdle: () => latest?.whenIdle() ?? Promise.resolve(),
   };

@@ -36,7 +36,11 @@ export async function startRuntime(options: {
   const stores = await openStores(config);
   const stoppers: (() => Promise<void>)[] = [];
   const extras = new Map<string, () => unknown>();
-  const projectors = services.flatMap((s) => s.projectors({ config, logger }));
+  const booted = services.map((service) => ({
+    service,
+    instance: service.boot({ config, logger }),
+  }));
+  const projectors = booted.flatMap(({ instance }) => instance.projectors);
 
   let engine: ProjectionEngine | undefined;
   let waitFor: (position: bigint) => Promise<void>;
@@ -93,20 +97,20 @@ export async function startRuntime(options: {
   const urls = new Map<string, string>();
   try {
     if (role !== 'projector') {
-      for (const service of services) {
+      for (const { service, instance } of booted) {
         // Listen first: with port 0 the base URL (the OAuth issuer) is known only afterwards.
         const server = await listen(service.port(config), config.HOST);
         stoppers.push(() => closeServer(server));
         const { port } = server.address() as AddressInfo;
         const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
-        server.on('request', await service.createApp(context, { port, baseUrl }));
+        server.on('request', await instance.createApp(context, { port, baseUrl }));
         urls.set(service.name, baseUrl);
         logger.info(`${service.name} service listening`, { url: baseUrl });
       }
     }
     if (role !== 'api') {
-      for (const service of services) {
-        const workers = await service.startWorkers?.(context);
+      for (const { instance } of booted) {
+        const workers = await instance.startWorkers?.(context);
         if (workers) stoppers.push(() => workers.stop());
       }
     }

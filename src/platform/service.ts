@@ -43,7 +43,16 @@ export interface ServiceModule {
   readonly port: (config: Config) => number;
   /** the configured public base URL, when there is one */
   readonly baseUrl?: (config: Config) => string | undefined;
-  readonly projectors: (ctx: Pick<ServiceContext, 'config' | 'logger'>) => Projector[];
+  /**
+   * One boot of the service. State that lives as long as the process runs (the search index, the
+   * embedder) belongs to the instance, so a restart in the same process starts it afresh.
+   */
+  boot(env: Pick<ServiceContext, 'config' | 'logger'>): ServiceInstance;
+}
+
+export interface ServiceInstance {
+  /** its read models, in the order they must apply (a projector may read an earlier one's docs) */
+  readonly projectors: readonly Projector[];
   createApp(ctx: ServiceContext, listening: Listening): Promise<Express>;
   /** background work started with the projector role (indexers, process managers) */
   startWorkers?(ctx: ServiceContext): Promise<{ stop(): Promise<void> }>;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Unauthenticated as AuthUnauthenticated } from '../../src/auth/errors.js';
 import {
   AlreadyExists,
   Conflict,
@@ -47,8 +48,8 @@ describe('Error mapping', () => {
       });
       expect(resolveError(new PreconditionFailed('stale')).kind).to.equal('precondition-failed');
       expect(resolveError(new Conflict('lost race')).kind).to.equal('conflict');
-      const authError = Object.assign(new Error('token revoked'), { name: 'Unauthenticated' });
-      expect(resolveError(authError)).to.deep.include({
+      // the auth module's error is the shared domain error plus its RFC 6750 code
+      expect(resolveError(new AuthUnauthenticated('token revoked'))).to.deep.include({
         kind: 'unauthenticated',
         message: 'token revoked',
       });

@@ -5,11 +5,11 @@
  */
 import { accessNote } from '../auth/authorize.js';
 import { type AccountHttpDeps, accountOperations } from './account/index.js';
-import { followupOperations } from './followup/index.js';
+import { type FollowupHttpDeps, followupOperations } from './followup/index.js';
 import { triageOperations } from './triage/index.js';
 import type { FeedbackOperation } from './types.js';
 
-export type FeedbackOperationDeps = AccountHttpDeps;
+export type FeedbackOperationDeps = AccountHttpDeps & FollowupHttpDeps;
 
 export function feedbackOperations(deps: FeedbackOperationDeps): FeedbackOperation[] {
   return [...triageOperations(deps), ...followupOperations(deps), ...accountOperations(deps)].map(

@@ -159,4 +159,34 @@ describe('When requesters are notified', () => {
       .when(notify)
       .thenThrows(FailedPrecondition);
   });
+
+  // issue 4: who_needs_followup's shippedUnnotified is "shipped and nobody told since it shipped";
+  // an item whose requesters are all ineligible must still leave it once a maker has notified.
+  const nobodyEligible: ItemCommand = {
+    type: 'NotifyPeople',
+    data: { candidates: [{ personId: 'p2', eligible: false, reason: 'anonymous' }] },
+  };
+  const allSkipped: ItemEvent = {
+    type: 'PeopleNotified',
+    data: {
+      status: 'shipped',
+      recipients: [{ personId: 'p2', delivered: false, reason: 'anonymous' }],
+    },
+  };
+  it('records the announcement once even when nobody is eligible, and not again', () => {
+    given(shipped).when(nobodyEligible).then([allSkipped]);
+    given([...shipped, allSkipped])
+      .when(nobodyEligible)
+      .then([]);
+  });
+  it('tells people again after the item changed status and shipped once more', () => {
+    given([
+      ...shipped,
+      notified,
+      statusChanged('shipped', 'in-progress'),
+      statusChanged('in-progress', 'shipped'),
+    ])
+      .when(notify)
+      .then([notified]);
+  });
 });

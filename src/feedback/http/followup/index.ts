@@ -1,6 +1,20 @@
-// Placeholder until the close-the-loop operations land (issue 4): people, follow-up, notify, changelog, summary, search.
-import type { FeedbackHttpDeps, FeedbackOperation } from '../types.js';
+/**
+ * People, close-the-loop and synthesis operations (issue 4): list_people, search_people,
+ * get_person, who_needs_followup, notify_people, draft_changelog_entry, summarize_feedback,
+ * search_items.
+ */
+import type { FeedbackOperation } from '../types.js';
+import { closeTheLoopOperations } from './close-the-loop.js';
+import { peopleOperations } from './people.js';
+import type { FollowupHttpDeps } from './shared.js';
+import { synthesisOperations } from './synthesis.js';
 
-export function followupOperations(_deps: FeedbackHttpDeps): FeedbackOperation[] {
-  return [];
+export type { FollowupHttpDeps } from './shared.js';
+
+export function followupOperations(deps: FollowupHttpDeps): FeedbackOperation[] {
+  return [
+    ...peopleOperations(deps, deps.search),
+    ...closeTheLoopOperations(deps),
+    ...synthesisOperations(deps, deps.search),
+  ];
 }

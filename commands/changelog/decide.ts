@@ -1,0 +1,43 @@
+import { InvalidArgument } from '../shared/errors.js';
+import type { ChangelogEntryFields, ChangelogEvent } from './events.js';
+import type { ChangelogState } from './state.js';
+
+export type PublishChangelogEntry = {
+  type: 'PublishChangelogEntry';
+  data: ChangelogEntryFields & {
+    entryId: string;
+    workspaceId: string;
+    productKey: string;
+    itemKey: string;
+  };
+};
+export type ChangelogCommand = PublishChangelogEntry;
+
+const FIELDS = ['title', 'body', 'itemIds', 'requestedByNames', 'requestedByCount'] as const;
+
+export function decideChangelog(
+  command: ChangelogCommand,
+  state: ChangelogState,
+): ChangelogEvent[] {
+  switch (command.type) {
+    case 'PublishChangelogEntry': {
+      const { data } = command;
+      if (data.title.trim().length < 1 || data.title.length > 500)
+        throw new InvalidArgument('title must be 1 to 500 characters');
+      if (data.body.length > 50_000)
+        throw new InvalidArgument('body must be at most 50000 characters');
+      if (state.status === 'absent') return [{ type: 'ChangelogEntryPublished', data }];
+      // publishing the same text again is safe to repeat: nothing changes
+      const revised: Partial<ChangelogEntryFields> = {};
+      for (const field of FIELDS) {
+        if (JSON.stringify(data[field]) !== JSON.stringify(state.entry[field]))
+          Object.assign(revised, { [field]: data[field] });
+      }
+      return Object.keys(revised).length ? [{ type: 'ChangelogEntryRevised', data: revised }] : [];
+    }
+    default: {
+      const _exhaustive: never = command.type;
+      return [];
+    }
+  }
+}

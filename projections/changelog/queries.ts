@@ -1,0 +1,52 @@
+import type { ReadStore } from '../../src/readstore/types.js';
+import { type ChangelogEntryDoc, changelogDocId, changelogOf } from './projector.js';
+
+/** A changelog entry as the public changelog shows it. */
+export interface ChangelogEntry {
+  id: string;
+  productId: string;
+  itemIds: string[];
+  title: string;
+  body: string;
+  requestedByNames: string[];
+  requestedByCount: number;
+  publishedAt: number;
+  updatedAt: number;
+}
+
+export function toChangelogEntry(doc: ChangelogEntryDoc): ChangelogEntry {
+  const { id, productId, itemIds, title, body, requestedByNames, requestedByCount } = doc;
+  return {
+    id,
+    productId,
+    itemIds,
+    title,
+    body,
+    requestedByNames,
+    requestedByCount,
+    publishedAt: doc.publishedAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+/** A product's changelog, newest first. */
+export async function listChangelog(
+  store: ReadStore,
+  query: { workspaceId: string; productKey: string; limit?: number },
+): Promise<ChangelogEntry[]> {
+  const docs = await changelogOf(store).find(
+    { _ws: query.workspaceId, productId: query.productKey },
+    { sort: { publishedAt: -1, id: 1 }, ...(query.limit ? { limit: query.limit } : {}) },
+  );
+  return docs.map(toChangelogEntry);
+}
+
+export async function getChangelogEntry(
+  store: ReadStore,
+  query: { workspaceId: string; entryId: string },
+): Promise<ChangelogEntry | null> {
+  const doc = await changelogOf(store).findOne({
+    _id: changelogDocId(query.workspaceId, query.entryId),
+  });
+  return doc ? toChangelogEntry(doc) : null;
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm start -- --demo`: on an EMPTY data directory, seed a demo workspace (a maker, two
+ * products, the example items with statuses, tags and +1s) and mint a personal token, so a
+ * newcomer can call the API at once. On a data directory that already holds events it seeds
+ * nothing and says so — running it twice never duplicates the demo or touches real data.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config/schema.js';
+import {
+  createProduct,
+  createToken,
+  createUser,
+  createWorkspace,
+} from '../feedback/actions/index.js';
+import { parseImportRows, readImportFile } from './items/file.js';
+import { importItems } from './items/importer.js';
+import { withSession } from './session.js';
+
+export const DEMO = {
+  email: 'demo@example.com',
+  name: 'Demo Maker',
+  slug: 'demo-board',
+  workspace: 'Demo Board',
+} as const;
+
+const EXAMPLE_ITEMS = fileURLToPath(new URL('../../examples/items.json', import.meta.url));
+
+const DEMO_PRODUCTS = [
+  { key: 'WEB', name: 'Web app', visibility: 'public' },
+  { key: 'API', name: 'Public API', visibility: 'private' },
+] as const;
+
+const API_ITEMS = [
+  {
+    title: 'Webhooks for status changes',
+    body: 'Call our endpoint whenever an item changes status, so our CRM stays in sync.',
+    requester: { email: 'crm@partner.example', displayName: 'Partner CRM team' },
+    status: 'planned',
+    tags: ['api', 'integrations'],
+    plusOnes: 4,
+  },
+  {
+    body: 'Please document the error codes of every endpoint with an example response.',
+    requester: { displayName: 'API user' },
+    tags: ['docs'],
+    plusOnes: 2,
+  },
+];
+
+/** What to print once the server listens, or null when the data directory was not empty. */
+export type DemoNotice = ((feedbackUrl: string | undefined) => string) | null;
+
+export async function seedDemoIfEmpty(config: Config): Promise<DemoNotice> {
+  return withSession(config, async ({ stores, deps, context, caughtUp }) => {
+    if ((await stores.eventStore.headPosition()) > 0n) return null;
+    const { userId } = await createUser(deps, context(), {
+      email: DEMO.email,
+      displayName: DEMO.name,
+    });
+    const { workspaceId } = await createWorkspace(deps, context(), {
+      slug: DEMO.slug,
+      name: DEMO.workspace,
+      ownerId: userId,
+    });
+    for (const product of DEMO_PRODUCTS) {
+      await createProduct(deps, context(), { workspaceId, ...product });
+    }
+    const seeded = [
+      await importItems(
+        deps,
+        context('import'),
+        { workspaceId, productKey: 'WEB' },
+        readImportFile(EXAMPLE_ITEMS),
+      ),
+      await importItems(
+        deps,
+        context('import'),
+        { workspaceId, productKey: 'API' },
+        parseImportRows(API_ITEMS, 'demo API items'),
+      ),
+    ];
+    const items = seeded.reduce((n, report) => n + report.imported.length, 0);
+    // createToken asks the memberships read model whether the owner is a maker
+    await caughtUp();
+    const { token } = await createToken(deps, context(), { ownerId: userId, name: 'demo' });
+    return (url = 'http://127.0.0.1:3000') =>
+      [
+        `Demo data seeded: workspace "${DEMO.slug}" with products WEB (public) and API (private),`,
+        `${items} items, maker ${DEMO.email}. Personal API token (shown once):`,
+        '',
+        `  ${token}`,
+        '',
+        'Try:',
+        `  curl -H "Authorization: Bearer ${token}" ${url}/v1/workspaces/${DEMO.slug}/products/WEB/items`,
+        `API reference: ${url}/docs`,
+      ].join('\n');
+  });
+}

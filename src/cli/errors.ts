@@ -1,0 +1,44 @@
+/**
+ * What the CLI says when something goes wrong: always one line on stderr and exit code 1,
+ * never a stack trace (the trace only with LOG_LEVEL=debug, for bugs).
+ */
+import { DomainError } from '../../commands/shared/errors.js';
+import { ConfigError } from '../config/load.js';
+import { EventStoreUnavailableError } from '../eventstore/types.js';
+import { ProjectionTimeout } from '../projection/waiters.js';
+import { ReadStoreUnavailableError } from '../readstore/types.js';
+
+/** The command line itself is wrong: unknown command, missing or malformed flag. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The input file (import-items) cannot be used; the message names the bad entries. */
+export class InputFileError extends Error {
+  override readonly name = 'InputFileError';
+}
+
+/** Errors whose message is meant for the operator as it stands. */
+export function isExpected(error: unknown): error is Error {
+  return (
+    error instanceof UsageError ||
+    error instanceof InputFileError ||
+    error instanceof DomainError ||
+    error instanceof ConfigError ||
+    error instanceof EventStoreUnavailableError ||
+    error instanceof ReadStoreUnavailableError ||
+    error instanceof ProjectionTimeout
+  );
+}
+
+/** One line: multi-line messages (a config error lists every bad key) are joined with "; ". */
+export function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const text = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('; ')
+    .replace(/:;/g, ':');
+  return isExpected(error) ? `error: ${text}` : `unexpected error: ${text}`;
+}

@@ -1,0 +1,30 @@
+/**
+ * `npm run cli -- <command> [--flag value ...]`: the admin CLI. Every failure is one line on
+ * stderr and exit code 1, never a stack trace (set LOG_LEVEL=debug to see one for a bug).
+ */
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import type { CliEnv } from './command.js';
+import { oneLine } from './errors.js';
+import { runCli } from './run.js';
+
+async function main(): Promise<void> {
+  let config: Config | undefined;
+  const env: CliEnv = {
+    config: () => {
+      config ??= loadConfig();
+      return config;
+    },
+    out: (line) => console.log(line),
+  };
+  try {
+    await runCli(process.argv.slice(2), env);
+    process.exitCode = 0;
+  } catch (error) {
+    console.error(oneLine(error));
+    if (process.env.LOG_LEVEL === 'debug') console.error(error);
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,16 @@
+/** Dispatch one command line to its command (kept apart from main.ts so tests can call it). */
+import { parseFlags } from './args.js';
+import type { CliEnv } from './command.js';
+import { CLI } from './commands/help.js';
+import { cliCommands } from './commands/index.js';
+import { UsageError } from './errors.js';
+
+export async function runCli(argv: readonly string[], env: CliEnv): Promise<void> {
+  const [name = 'help', ...rest] = argv;
+  const commands = cliCommands();
+  const command = commands.find((c) => c.name === name || (name === '--help' && c.name === 'help'));
+  if (!command) {
+    throw new UsageError(`unknown command "${name}"; run \`${CLI} help\` to list the commands`);
+  }
+  await command.run(parseFlags(rest, command.flags), env);
+}

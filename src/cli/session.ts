@@ -1,0 +1,70 @@
+/**
+ * A CLI command's view of the system: the configured stores (same DATA_DIR / EVENTSTORE_URL /
+ * MONGODB_URL as the server), the command handler, and a projection engine of its own.
+ *
+ * The engine runs in this process whether or not a server runs too: before the command it
+ * catches the read models up to the head of the log (so lookups such as "is this slug taken?"
+ * see every earlier write), and after it waits until the command's events are projected, so the
+ * next command — or the server reading the same read store — sees them. Projectors are
+ * idempotent (position guards), so a server projecting the same events concurrently converges
+ * to the same documents.
+ */
+import { feedbackProjectors } from '../../projections/feedback.js';
+import { type CommandContext, createCommandHandler } from '../commands/handler.js';
+import type { Config } from '../config/schema.js';
+import type { FeedbackDeps } from '../feedback/actions/index.js';
+import { openStores, type Stores } from '../platform/stores.js';
+import { createProjectionEngine } from '../projection/engine.js';
+
+/** Catching up a large log from scratch can take a while; the CLI can afford to wait. */
+const CATCH_UP_MS = 10 * 60_000;
+
+export interface Session {
+  stores: Stores;
+  deps: FeedbackDeps;
+  /** metadata for the commands this session issues: no user actor, `via` names the tool */
+  context(via?: string): CommandContext;
+  /** wait until the read models include everything appended so far */
+  caughtUp(): Promise<void>;
+}
+
+/** Quiet engine logs: the CLI's stdout is its answer, stderr is for its one-line error. */
+const engineLogger = {
+  info() {},
+  error(message: string) {
+    console.error(message);
+  },
+};
+
+export async function withSession<T>(
+  config: Config,
+  run: (session: Session) => Promise<T>,
+): Promise<T> {
+  const stores = await openStores(config);
+  const engine = createProjectionEngine({
+    eventStore: stores.eventStore,
+    readStore: stores.readStore,
+    projectors: feedbackProjectors(),
+    waitTimeoutMs: CATCH_UP_MS,
+    logger: engineLogger,
+  });
+  let started = false;
+  try {
+    await engine.start();
+    started = true;
+    const session: Session = {
+      stores,
+      deps: { commands: createCommandHandler(stores.eventStore), readStore: stores.readStore },
+      context: (via = 'cli') => ({ actor: null, via, now: Date.now() }),
+      caughtUp: async () => engine.waitFor(await stores.eventStore.headPosition()),
+    };
+    await session.caughtUp();
+    const result = await run(session);
+    await session.caughtUp();
+    return result;
+  } finally {
+    // stop flushes the projected documents and checkpoints to the read store
+    if (started) await engine.stop().catch(() => {});
+    await stores.close().catch(() => {});
+  }
+}

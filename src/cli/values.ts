@@ -1,0 +1,29 @@
+/**
+ * Flag value schemas. Slugs and product keys use the API's own schemas (one definition of what
+ * a valid slug is), so the CLI refuses exactly what the API would refuse.
+ */
+import { z } from 'zod';
+import { ProductKey, Slug, Visibility } from '../feedback/http/schemas.js';
+
+export const EmailFlag = z.email({ message: 'not a valid e-mail address' });
+export const SlugFlag = Slug;
+export const ProductKeyFlag = ProductKey;
+export const VisibilityFlag = z.enum(Visibility.options, {
+  message: `must be ${Visibility.options.join(' or ')}`,
+});
+export const RoleFlag = z.enum(['admin', 'member'], { message: 'must be admin or member' });
+export const NameFlag = z
+  .string()
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(200, { message: 'at most 200 characters' });
+
+/** A date (2027-01-01) or a full ISO time; stored as milliseconds since the epoch. */
+export const DateFlag = z.string().transform((text, ctx) => {
+  const ms = /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a date like 2027-01-01 or an ISO time' });
+    return z.NEVER;
+  }
+  return ms;
+});

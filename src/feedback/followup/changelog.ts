@@ -1,0 +1,140 @@
+/**
+ * draft_changelog_entry. Spec "Close the loop" rule 3: it "returns a headline, a body and an
+ * acknowledgment for reading, and writes the public entry only when `publish` is true".
+ *
+ * The draft, from the items read model:
+ *  - title: the item's title (the headline of the announcement);
+ *  - body: the item's body, a line naming the merged duplicates it also answers, then the
+ *    acknowledgment line ("Requested by Ada, Bob and 3 others.");
+ *  - itemIds: the item and every item merged into it;
+ *  - requesters: everyone on the item — submitter, +1s, people who replied, including those
+ *    carried over from merged items (the same people notify_people tells). `requestedByCount`
+ *    counts them all; `requestedByNames` lists those with a display name, in the order they
+ *    joined (the submitter first); anonymous people without a name are counted, not named.
+ * A given `title` / `body` replaces the drafted one. Without `publish: true` nothing is written.
+ * With it, one public entry per item (`chg-<ITEMKEY>`): publishing again with other text revises
+ * the entry, with the same text changes nothing.
+ *
+ * Only a shipped item can be announced (spec: "Transition to shipped makes the item eligible
+ * for ... draft_changelog_entry"); any other status, or a merged item, is a 400
+ * `invalid-argument` (the declared status that fits), for drafts too, so a draft never
+ * announces what has not shipped.
+ */
+import {
+  changelogDecider,
+  changelogEntryId,
+  changelogStreamId,
+} from '../../../commands/changelog/index.js';
+import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
+import { peopleOf } from '../../../projections/people/projector.js';
+import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
+import type { ItemAddress } from '../actions/triage.js';
+import { notShipped } from './notify.js';
+
+export interface ChangelogDraft {
+  title: string;
+  body: string;
+  itemIds: string[];
+  requestedByNames: string[];
+  requestedByCount: number;
+  publishedId: string | null;
+}
+
+const MAX_BODY = 50_000;
+const NAMED_IN_ACK = 10;
+
+export async function draftChangelogEntry(
+  deps: FeedbackDeps,
+  context: CommandContext,
+  input: ItemAddress & { title?: string; body?: string; publish?: boolean },
+): Promise<ChangelogDraft & { position: bigint | null }> {
+  assertItemOfProduct(input.productKey, input.itemKey);
+  const items = itemsOf(deps.readStore);
+  const doc = await items.findOne({ _id: itemDocId(input.workspaceId, input.itemKey) });
+  if (!doc) throw new NotFound('item not found');
+  if (doc._mergedInto !== null) {
+    throw new InvalidArgument(
+      `${doc.id} was merged into ${doc._mergedInto}; announce ${doc._mergedInto} instead`,
+    );
+  }
+  if (doc.status !== 'shipped') throw notShipped(doc.id, doc.status);
+
+  const merged = doc._mergedKeys.length
+    ? await items.find(
+        { _id: { $in: doc._mergedKeys.map((k) => itemDocId(doc._ws, k)) } },
+        { sort: { _n: 1 } },
+      )
+    : [];
+  const requesters = await requestersOf(deps, doc);
+  const draft: ChangelogDraft = {
+    title: input.title?.trim() || doc.title,
+    body: input.body ?? draftBody(doc, merged, requesters),
+    itemIds: [doc.id, ...doc._mergedKeys],
+    requestedByNames: requesters.names,
+    requestedByCount: requesters.count,
+    publishedId: null,
+  };
+  if (input.publish !== true) return { ...draft, position: null };
+
+  const entryId = changelogEntryId(doc.id);
+  const { publishedId: _none, ...fields } = draft;
+  const result = await deps.commands.handle(
+    changelogStreamId(input.workspaceId, doc.id),
+    changelogDecider,
+    {
+      type: 'PublishChangelogEntry',
+      data: {
+        entryId,
+        workspaceId: input.workspaceId,
+        productKey: doc.productId,
+        itemKey: doc.id,
+        ...fields,
+      },
+    },
+    context,
+  );
+  return { ...draft, publishedId: entryId, position: result.position };
+}
+
+async function requestersOf(
+  deps: FeedbackDeps,
+  doc: ItemDoc,
+): Promise<{ names: string[]; count: number }> {
+  const ids = doc._participants.map((p) => p.personId);
+  const people = await peopleOf(deps.readStore).find({ _id: { $in: ids } });
+  const byId = new Map(people.map((p) => [p._id, p]));
+  const names: string[] = [];
+  for (const id of ids) {
+    const name = byId.get(id)?.displayName?.trim();
+    if (name) names.push(name);
+  }
+  return { names, count: ids.length };
+}
+
+/** "Requested by Ada, Bob and Carol." / "Requested by Ada, Bob and 4 others." / "Requested by 3 people." */
+export function acknowledgment(names: readonly string[], count: number): string {
+  if (count === 0) return '';
+  if (names.length === 0) return `Requested by ${count} ${count === 1 ? 'person' : 'people'}.`;
+  const shown = names.slice(0, NAMED_IN_ACK);
+  const others = count - shown.length;
+  if (others === 0) {
+    if (shown.length === 1) return `Requested by ${shown[0]}.`;
+    return `Requested by ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}.`;
+  }
+  return `Requested by ${shown.join(', ')} and ${others} ${others === 1 ? 'other' : 'others'}.`;
+}
+
+function draftBody(
+  doc: ItemDoc,
+  merged: readonly ItemDoc[],
+  requesters: { names: string[]; count: number },
+): string {
+  const tail: string[] = [];
+  if (merged.length)
+    tail.push(`Also answers: ${merged.map((m) => `${m.title} (${m.id})`).join('; ')}.`);
+  tail.push(acknowledgment(requesters.names, requesters.count));
+  const after = `\n\n${tail.join('\n\n')}`;
+  const room = Math.max(0, MAX_BODY - after.length);
+  return `${doc.body.slice(0, room)}${after}`.slice(0, MAX_BODY);
+}

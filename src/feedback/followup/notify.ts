@@ -1,0 +1,121 @@
+/**
+ * notify_people: records, as one PeopleNotified event on the item's stream, who should hear that
+ * the item shipped. Spec "Close the loop" rule 2: "Mail delivery is not finished: the call
+ * records who should hear and no mail leaves. `delivered` means eligible, not that anything
+ * arrived." Nothing here sends anything.
+ *
+ * Recipients are the item's requesters — everyone on it: the submitter, the +1s and the people
+ * who replied, including those carried over from merged items — each once, submitter first.
+ * A requester is skipped with a reason:
+ *   `anonymous`         an anonymous visitor: no way to reach them
+ *   `no-email`          a signed-in person without an e-mail address
+ *   `unknown-person`    no person record (not expected; kept so the answer never lies)
+ *   `already-notified`  already told about the item's current status (a repeat counts nobody twice)
+ *
+ * Not shipped (spec: "what happens when those are called on an item in another status: not shown
+ * here beyond the error envelope"): refused with 400 `invalid-argument` — the only declared
+ * status that fits — and nothing is appended. So is an item merged into another one: its
+ * requesters are the survivor's now. The decider enforces the same rule (FailedPrecondition,
+ * 409 elsewhere); it is mapped here to the declared 400.
+ */
+import {
+  itemDecider,
+  itemStreamId,
+  type NotifyCandidate,
+  type NotifyRecipient,
+  planNotification,
+} from '../../../commands/item/index.js';
+import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { peopleOf } from '../../../projections/people/projector.js';
+import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
+import type { ItemAddress } from '../actions/triage.js';
+
+export interface NotifyRecipientView {
+  personId: string;
+  displayName: string | null;
+  delivered: boolean;
+  reason?: string;
+}
+
+export interface NotifyResult {
+  notified: number;
+  skipped: number;
+  recipients: NotifyRecipientView[];
+  position: bigint | null;
+}
+
+export async function notifyPeople(
+  deps: FeedbackDeps,
+  context: CommandContext,
+  input: ItemAddress & { message?: string },
+): Promise<NotifyResult> {
+  assertItemOfProduct(input.productKey, input.itemKey);
+  const streamId = itemStreamId(input.workspaceId, input.itemKey);
+  const { state } = await deps.commands.load(streamId, itemDecider);
+  if (state.status === 'absent') throw new NotFound('item not found');
+  if (state.status === 'merged') {
+    throw new InvalidArgument(
+      `${input.itemKey} was merged into ${state.survivorKey}; notify the people of ${state.survivorKey}`,
+    );
+  }
+  if (state.itemStatus !== 'shipped') throw notShipped(input.itemKey, state.itemStatus);
+
+  const personIds = Object.keys(state.people);
+  const people = await peopleOf(deps.readStore).find({ _id: { $in: personIds } });
+  const byId = new Map(people.map((p) => [p._id, p]));
+  const candidates: NotifyCandidate[] = personIds.map((personId) => {
+    const person = byId.get(personId);
+    if (!person) return { personId, eligible: false, reason: 'unknown-person' };
+    if (person.email) return { personId, eligible: true };
+    return {
+      personId,
+      eligible: false,
+      reason: person.tier === 'anonymous' ? 'anonymous' : 'no-email',
+    };
+  });
+
+  const notify = () =>
+    deps.commands.handle(
+      streamId,
+      itemDecider,
+      {
+        type: 'NotifyPeople',
+        data: { candidates, ...(input.message ? { message: input.message } : {}) },
+      },
+      context,
+    );
+  let result: Awaited<ReturnType<typeof notify>>;
+  try {
+    result = await notify();
+  } catch (error) {
+    // the status changed (or the item was merged) between our check and the append
+    if (error instanceof FailedPrecondition) throw new InvalidArgument(error.message);
+    throw error;
+  }
+  const appended = result.events.find((e) => e.type === 'PeopleNotified');
+  // Nothing appended = nobody new to tell: the plan the decider made is all skips.
+  const recipients: NotifyRecipient[] = appended
+    ? (appended.data as { recipients: NotifyRecipient[] }).recipients
+    : result.state.status === 'absent'
+      ? []
+      : planNotification(result.state, candidates);
+  const views = recipients.map((r) => ({
+    personId: r.personId,
+    displayName: byId.get(r.personId)?.displayName ?? null,
+    delivered: r.delivered,
+    ...(r.reason ? { reason: r.reason } : {}),
+  }));
+  const notified = views.filter((r) => r.delivered).length;
+  return {
+    notified,
+    skipped: views.length - notified,
+    recipients: views,
+    position: result.position,
+  };
+}
+
+export function notShipped(itemKey: string, status: string): InvalidArgument {
+  return new InvalidArgument(
+    `item must be shipped before its requesters are told: ${itemKey} is ${status}`,
+  );
+}

@@ -1,0 +1,22 @@
+/** The rules of the close-the-loop operations as their OpenAPI descriptions state them. */
+
+export const FOLLOWUP_RULES = [
+  'Derived at read time over every product of the workspace; nothing here is stored.',
+  '- `shippedUnnotified`: status shipped and nobody told since it shipped (`notifiedAt` null or earlier than `statusChangedAt`). Longest waiting first.',
+  '- `stalePromises`: status planned or in-progress with no status change for more than STALE_PROMISE_DAYS days (configuration, default 30). Stalest first.',
+  '- `repliesOwed`: open items (new, planned, in-progress) whose last speaker — the submitter when nobody replied yet, else the author of the latest reply — is a person rather than a maker or an agent: exactly the threads on which get_person reports that person `awaitingReply`. Longest waiting first.',
+  'Items merged into another item are not listed.',
+].join('\n');
+
+export const NOTIFY_RULES = [
+  'Refused with 400 `invalid-argument` unless `confirm` is exactly `true` (missing, false or the string "true" are refused), and then nothing is recorded. The gate cannot be disabled.',
+  "Records, as an event, who should hear about the shipped item: its requesters — submitter, +1s and people who replied, including those of merged items — and sets the item's `notifiedAt`. No mail leaves: `delivered` means eligible (the person has an e-mail address), not that anything arrived.",
+  'Skipped requesters carry a `reason`: `anonymous`, `no-email`, `already-notified` (already told about this status), `unknown-person`. Repeating the call is safe: people already told are skipped, so nobody is counted twice. When nobody new is eligible nothing is recorded.',
+  'An item that is not shipped, or that was merged into another item, is refused with 400 `invalid-argument` and nothing is recorded.',
+].join('\n\n');
+
+export const CHANGELOG_RULES = [
+  'Returns a headline (the item title), a body (the item body, the merged duplicates it also answers, and an acknowledgment line such as "Requested by Ada, Bob and 3 others.") and the requesters: `requestedByCount` counts everyone on the item and the items merged into it (submitter, +1s, repliers); `requestedByNames` lists those with a display name.',
+  '`title` and `body` replace the drafted ones. Nothing is written unless `publish` is true; then the public changelog entry is written (one per item: publishing again revises it, the same text changes nothing) and `publishedId` is its id.',
+  'Only a shipped item can be announced: any other status, or an item merged into another one, is refused with 400 `invalid-argument`.',
+].join('\n\n');

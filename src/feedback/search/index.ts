@@ -1,0 +1,52 @@
+/**
+ * The feedback board's semantic search, for the service module. Wiring (one search per service
+ * instance, shared by its projectors, its app and its workers):
+ *
+ *   const search = feedbackSearch(config, logger);        // in projectors(ctx), first call
+ *   projectors: [...feedbackProjectors(), ...search.projectors()]   // AFTER items and people
+ *   followupOperations({ ...httpDeps, search })           // in createApp
+ *   startFeedbackSearch(ctx, search)                      // in startWorkers; returns { stop }
+ */
+import type { Config } from '../../config/schema.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ServiceContext } from '../../platform/service.js';
+import { type EmbedderHandle, startEmbedder } from '../../search/create-embedder.js';
+import { createFeedbackSearch, type FeedbackSearch } from './search.js';
+
+export { itemsMatching, searchItems, searchPeople } from './queries.js';
+export { createFeedbackSearch, type FeedbackSearch, type FeedbackSearchOptions } from './search.js';
+export { feedbackSearchProjector } from './projector.js';
+
+export interface ServedFeedbackSearch extends FeedbackSearch {
+  readonly embedder: EmbedderHandle;
+}
+
+/**
+ * The search with the configured provider: transformers.js all-MiniLM-L6-v2 from MODEL_DIR,
+ * else the bundled encoder. The model starts loading now, in the background. With MongoDB the
+ * indexer may run in another process (projector role), so cached vectors are reloaded when
+ * older than a second.
+ */
+export function feedbackSearch(config: Config, logger: Logger): ServedFeedbackSearch {
+  const embedder = startEmbedder({ modelDir: config.MODEL_DIR, logger });
+  const search = createFeedbackSearch({
+    embedder,
+    logger,
+    ...(config.MONGODB_URL ? { cacheTtlMs: 1000 } : {}),
+  });
+  return Object.assign(search, { embedder });
+}
+
+/**
+ * Background work of the projector role: embeds what a crash or a provider change left pending
+ * (new texts are embedded as the projector stages them), and reports the provider in the
+ * health output under `search`.
+ */
+export async function startFeedbackSearch(
+  ctx: ServiceContext,
+  search: FeedbackSearch & { embedder?: EmbedderHandle },
+): Promise<{ stop(): Promise<void> }> {
+  ctx.reportHealth('search', () => search.embedder?.status() ?? { state: 'custom' });
+  search.start(ctx.stores.readStore);
+  return { stop: () => search.stop() };
+}

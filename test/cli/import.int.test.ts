@@ -1,0 +1,142 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { type ItemDoc, itemsOf } from '../../projections/items/document.js';
+import { getProduct } from '../../projections/products/queries.js';
+import type { ReadStore } from '../../src/readstore/types.js';
+import { cliFails, cliOk, removeDir, seedBoard, tempDataDir, withStores } from './support.js';
+
+interface ExampleEntry {
+  title?: string;
+  body: string;
+  requester: { email?: string; displayName?: string };
+  status: string;
+  tags: string[];
+  plusOnes: number;
+  createdAt: string;
+}
+const EXAMPLE = 'examples/items.json';
+const entries = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as ExampleEntry[];
+
+function itemsOfApp(readStore: ReadStore, workspaceId: string): Promise<ItemDoc[]> {
+  return itemsOf(readStore).find({ _ws: workspaceId, productId: 'APP' }, { sort: { _n: 1 } });
+}
+
+describe('When an operator imports feedback items from a JSON file', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let workspaceId: string;
+  before(async () => {
+    dir = tempDataDir();
+    ({ workspaceId } = await seedBoard(dir));
+  });
+  after(() => removeDir(dir));
+
+  it('creates one item per entry with its status, tags, +1 count, requester and time', async () => {
+    expect(
+      await cliOk(
+        dir,
+        'import-items',
+        '--workspace',
+        'acme-co',
+        '--product',
+        'APP',
+        '--file',
+        EXAMPLE,
+      ),
+    ).to.match(
+      new RegExp(
+        `^imported ${entries.length} items into acme-co/APP \\(APP-1 … APP-${entries.length}\\)`,
+      ),
+    );
+    await withStores(dir, async ({ readStore }) => {
+      const items = await itemsOfApp(readStore, workspaceId);
+      expect(items).to.have.length(entries.length);
+      items.forEach((item, i) => {
+        const entry = entries[i]!;
+        expect(item.id).to.equal(`APP-${i + 1}`);
+        expect(item.body).to.equal(entry.body);
+        // a blank title is derived from the body's opening, as submit_feedback does
+        if (entry.title) expect(item.title).to.equal(entry.title);
+        else expect(entry.body.startsWith(item.title.replace(/…$/, '').trim())).to.equal(true);
+        expect(item.status, item.id).to.equal(entry.status);
+        expect(item.tagIds, item.id).to.deep.equal(entry.tags);
+        expect(item.plusOneCount, item.id).to.equal(entry.plusOnes);
+        expect(item.createdAt).to.equal(Date.parse(entry.createdAt));
+        expect(item.author.tier).to.equal(entry.requester.email ? 'email' : 'anonymous');
+        expect(item.author.displayName).to.equal(entry.requester.displayName ?? null);
+        expect(item.via).to.equal('import');
+      });
+      expect((await getProduct(readStore, { workspaceId, key: 'APP' }))?.itemCount).to.equal(
+        entries.length,
+      );
+    });
+  });
+
+  it('skips entries already imported when the same file is imported again', async () => {
+    expect(
+      await cliOk(
+        dir,
+        'import-items',
+        '--workspace',
+        'acme-co',
+        '--product',
+        'APP',
+        '--file',
+        EXAMPLE,
+      ),
+    ).to.match(
+      new RegExp(`^imported 0 items into acme-co/APP; ${entries.length} already imported, skipped`),
+    );
+    await withStores(dir, async ({ readStore }) => {
+      const items = await itemsOfApp(readStore, workspaceId);
+      expect(items).to.have.length(entries.length);
+      expect(items.map((i) => i.plusOneCount)).to.deep.equal(entries.map((e) => e.plusOnes));
+    });
+  });
+
+  it('names every bad entry by number and imports nothing from that file', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { body: 'fine' },
+        { body: 'bad status', status: 'done' },
+        { body: 'fine too' },
+        { body: 'bad email', requester: { email: 'nope' } },
+      ]),
+    );
+    const line = await cliFails(
+      dir,
+      'import-items',
+      '--workspace',
+      'acme-co',
+      '--product',
+      'APP',
+      '--file',
+      file,
+    );
+    expect(line).to.match(/2 invalid entries/);
+    expect(line).to.match(/#2 status: /);
+    expect(line).to.match(/#4 requester\.email: not a valid e-mail address/);
+    expect(line).not.to.match(/#1 |#3 /);
+    await withStores(dir, async ({ readStore }) => {
+      expect(await itemsOfApp(readStore, workspaceId)).to.have.length(entries.length);
+    });
+  });
+
+  it('rebuilds a damaged items read model from the log', async () => {
+    const before = await withStores(dir, ({ readStore }) => itemsOfApp(readStore, workspaceId));
+    await withStores(dir, async ({ readStore }) => {
+      await itemsOf(readStore).deleteMany({ _ws: workspaceId, id: { $in: ['APP-2', 'APP-3'] } });
+      await readStore.flush();
+    });
+    const damaged = await withStores(dir, ({ readStore }) => itemsOfApp(readStore, workspaceId));
+    expect(damaged).to.have.length(entries.length - 2);
+    expect(await cliOk(dir, 'rebuild', '--projector', 'items')).to.match(
+      /^rebuilt items \(items\) up to position \d+/,
+    );
+    const after = await withStores(dir, ({ readStore }) => itemsOfApp(readStore, workspaceId));
+    expect(after).to.deep.equal(before);
+  });
+});

@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import type { CliEnv } from '../../src/cli/command.js';
+import { InputFileError, oneLine, UsageError } from '../../src/cli/errors.js';
+import { parseImportRows } from '../../src/cli/items/file.js';
+import { runCli } from '../../src/cli/run.js';
+import { NotFound } from '../../commands/shared/errors.js';
+
+/** Bad command lines are refused before any store is opened: reading the config fails the test. */
+function envWithoutStores(): CliEnv & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    config: () => {
+      throw new Error('the command opened the stores before validating its flags');
+    },
+    out: (line) => lines.push(line),
+  };
+}
+
+async function usageError(...argv: string[]): Promise<string> {
+  try {
+    await runCli(argv, envWithoutStores());
+  } catch (error) {
+    expect(error, (error as Error).message).to.be.instanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`${argv.join(' ')} was accepted`);
+}
+
+describe('When the command line is wrong', () => {
+  it('names the unknown command, the missing flag or the unknown flag', async () => {
+    expect(await usageError('frob')).to.match(/unknown command "frob"/);
+    expect(await usageError('create-user')).to.equal('missing --email');
+    expect(await usageError('create-user', '--email')).to.equal('--email needs a value');
+    expect(await usageError('create-user', '--email', 'a@b.io', '--email', 'c@d.io')).to.match(
+      /given twice/,
+    );
+    expect(await usageError('create-user', 'a@b.io')).to.match(/unexpected argument "a@b\.io"/);
+    expect(await usageError('create-user', '--mail', 'a@b.io')).to.equal(
+      'unknown flag --mail (this command takes --email, --name)',
+    );
+  });
+
+  it('checks e-mails, slugs, keys, roles, visibility and dates with the API rules', async () => {
+    expect(await usageError('create-user', '--email', 'max.acme.io')).to.match(/^invalid --email/);
+    // spec addressing: slug "5 to 20 lowercase letters, digits or single hyphens"
+    for (const slug of ['abcd', 'a'.repeat(21), '-acme', 'acme--co', 'Acme-co']) {
+      expect(
+        await usageError('create-workspace', '--slug', slug, '--name', 'A', '--owner', 'a@b.io'),
+      ).to.match(/^invalid --slug/);
+    }
+    // spec addressing: product key "3 to 5 uppercase letters"
+    for (const key of ['AB', 'ABCDEF', 'ab1']) {
+      expect(
+        await usageError('create-product', '--workspace', 'acme-co', '--key', key, '--name', 'X'),
+      ).to.match(/^invalid --key/);
+    }
+    expect(
+      await usageError(
+        'create-product',
+        '--workspace',
+        'acme-co',
+        '--key',
+        'APP',
+        '--name',
+        'X',
+        '--visibility',
+        'hidden',
+      ),
+    ).to.match(/^invalid --visibility: must be private or public/);
+    expect(
+      await usageError(
+        'add-member',
+        '--workspace',
+        'acme-co',
+        '--email',
+        'a@b.io',
+        '--role',
+        'owner',
+      ),
+    ).to.match(/^invalid --role: must be admin or member/);
+    expect(
+      await usageError('create-token', '--email', 'a@b.io', '--name', 'x', '--expires', 'tomorrow'),
+    ).to.match(/^invalid --expires/);
+    expect(await usageError('revoke-token', '--email', 'a@b.io')).to.equal(
+      'give exactly one of --name and --id',
+    );
+  });
+});
+
+describe('When the CLI succeeds without stores', () => {
+  it('prints the help with every command and the configuration table', async () => {
+    const env = envWithoutStores();
+    await runCli(['help'], env);
+    for (const name of [
+      'create-user',
+      'create-workspace',
+      'add-member',
+      'remove-member',
+      'create-product',
+      'create-token',
+      'revoke-token',
+      'import-items',
+      'rebuild',
+      'config',
+    ]) {
+      expect(env.lines.join('\n')).to.contain(`  ${name} `);
+    }
+    await runCli(['config'], env);
+    expect(env.lines.at(-1)).to.match(/\| `DATA_DIR` \| `\.\/data` \|/);
+  });
+});
+
+describe('When an import file has bad entries', () => {
+  it('reports each by its number (from 1) and its first problem', () => {
+    const rows = [
+      { body: 'ok' },
+      { title: 'no body' },
+      { body: 'x', plusOnes: -1 },
+      { body: 'y', tag: ['a'] },
+    ];
+    expect(() => parseImportRows(rows, 'items.json'))
+      .to.throw(InputFileError)
+      .with.property('message')
+      .that.matches(
+        /^items\.json: 3 invalid entries .*#2 body: missing; #3 plusOnes: .*; #4 unknown field tag$/,
+      );
+  });
+
+  it('accepts ISO times and milliseconds and fills the defaults', () => {
+    const [a, b] = parseImportRows(
+      [
+        { body: 'a', createdAt: '2025-01-08T09:12:00Z' },
+        { body: 'b', createdAt: 1_700_000_000_000, requester: { email: 'x@y.io' } },
+      ],
+      'f',
+    );
+    expect(a).to.deep.include({
+      status: 'new',
+      tags: [],
+      plusOnes: 0,
+      requester: {},
+      createdAt: Date.parse('2025-01-08T09:12:00Z'),
+    });
+    expect(b?.createdAt).to.equal(1_700_000_000_000);
+  });
+
+  it('refuses a file that is not an array', () => {
+    expect(() => parseImportRows({ items: [] }, 'f.json')).to.throw(/must hold a JSON array/);
+  });
+});
+
+describe('When an error reaches the top of the CLI', () => {
+  it('is one line; unexpected errors say so', () => {
+    expect(oneLine(new NotFound('no workspace with slug x'))).to.equal(
+      'error: no workspace with slug x',
+    );
+    expect(oneLine(new TypeError('boom\n  at x'))).to.equal('unexpected error: boom; at x');
+  });
+});

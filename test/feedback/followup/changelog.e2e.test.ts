@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { listChangelog } from '../../../projections/changelog/index.js';
+import { registerPerson, startWorld, type World } from './support/world.js';
+
+describe('draft_changelog_entry over HTTP', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(() => world.stop());
+
+  const path = (itemKey: string) =>
+    `/v1/workspaces/${world.slug}/products/ACME/items/${itemKey}/changelog`;
+  const entries = () =>
+    listChangelog(world.readStore, { workspaceId: world.workspaceId, productKey: 'ACME' });
+
+  async function shippedWithDuplicate() {
+    const { itemKey } = await world.submit({
+      email: 'ada@x.io',
+      name: 'Ada',
+      title: 'Dark mode',
+      body: 'A dark theme for night use.',
+    });
+    const { itemKey: dup } = await world.submit({
+      email: 'bob@x.io',
+      name: 'Bob',
+      title: 'Night theme',
+      body: 'Too bright at night.',
+    });
+    const anon = await registerPerson(world, { anonymousId: `anon-${itemKey}` });
+    await world.plusOne(itemKey, anon);
+    await world.merge(itemKey, [dup]);
+    await world.setStatus(itemKey, 'shipped');
+    return { itemKey, dup };
+  }
+
+  describe('When drafting without publish', () => {
+    it('derives headline, body and acknowledgment from the item and its merged items, and writes nothing', async () => {
+      // spec rule 3: "writes the public entry only when publish is true"
+      const { itemKey, dup } = await shippedWithDuplicate();
+      const before = await world.countEvents('ChangelogEntryPublished');
+      const res = await world.api().post(path(itemKey), {});
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal({
+        title: 'Dark mode',
+        body: `A dark theme for night use.\n\nAlso answers: Night theme (${dup}).\n\nRequested by Ada, Bob and 1 other.`,
+        itemIds: [itemKey, dup],
+        requestedByNames: ['Ada', 'Bob'],
+        requestedByCount: 3,
+        publishedId: null,
+      });
+      expect(await world.countEvents('ChangelogEntryPublished')).to.equal(before);
+      expect(await entries()).to.deep.equal([]);
+      const noBody = await world.api().post(path(itemKey));
+      expect(noBody.status).to.equal(200);
+      expect(noBody.body.publishedId).to.equal(null);
+    });
+  });
+
+  describe('When publishing', () => {
+    it('writes one public entry with the overrides, and a same-text repeat changes nothing', async () => {
+      const { itemKey, dup } = await shippedWithDuplicate();
+      const res = await world.api().post(path(itemKey), {
+        publish: true,
+        title: 'Dark mode is here',
+        body: 'Switch it on in Settings.',
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body.publishedId).to.equal(`chg-${itemKey}`);
+      expect(res.body.title).to.equal('Dark mode is here');
+      expect(res.body.body).to.equal('Switch it on in Settings.');
+      const published = await entries();
+      expect(published).to.have.length(1);
+      expect(published[0]).to.include({
+        id: `chg-${itemKey}`,
+        title: 'Dark mode is here',
+        requestedByCount: 3,
+      });
+      expect(published[0]!.itemIds).to.deep.equal([itemKey, dup]);
+
+      const events = await world.countEvents('ChangelogEntryPublished');
+      const again = await world.api().post(path(itemKey), {
+        publish: true,
+        title: 'Dark mode is here',
+        body: 'Switch it on in Settings.',
+      });
+      expect(again.body.publishedId).to.equal(`chg-${itemKey}`);
+      expect(await world.countEvents('ChangelogEntryPublished')).to.equal(events);
+      expect(await world.countEvents('ChangelogEntryRevised')).to.equal(0);
+
+      await world.api().post(path(itemKey), { publish: true, title: 'Dark mode, finally' });
+      expect(await world.countEvents('ChangelogEntryRevised')).to.equal(1);
+      expect((await entries())[0]!.title).to.equal('Dark mode, finally');
+    });
+  });
+
+  describe('When the item is not shipped or was merged', () => {
+    it('answers 400 invalid-argument and writes nothing', async () => {
+      const { itemKey } = await world.submit({ email: 'cy@x.io', name: 'Cy' });
+      const res = await world.api().post(path(itemKey), { publish: true });
+      expect(res.status).to.equal(400);
+      expect(res.body.code).to.equal('invalid-argument');
+      const { dup } = await shippedWithDuplicate();
+      const merged = await world.api().post(path(dup), { publish: true });
+      expect(merged.status).to.equal(400);
+      expect(merged.body.error).to.match(/merged into/);
+    });
+  });
+
+  describe('When the title is out of bounds', () => {
+    it('answers 400', async () => {
+      const { itemKey } = await shippedWithDuplicate();
+      for (const body of [
+        { title: '' },
+        { title: 'x'.repeat(501) },
+        { body: 'x'.repeat(50_001) },
+        { publish: 'yes' },
+      ]) {
+        const res = await world.api().post(path(itemKey), body);
+        expect(res.status, JSON.stringify(body).slice(0, 40)).to.equal(400);
+      }
+    });
+  });
+});

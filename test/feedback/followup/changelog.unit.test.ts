@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import {
+  type ChangelogEvent,
+  type PublishChangelogEntry,
+  changelogDecider,
+} from '../../../commands/changelog/index.js';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { acknowledgment } from '../../../src/feedback/followup/changelog.js';
+import { deciderSpec } from '../../support/decider.js';
+
+const given = deciderSpec(changelogDecider);
+const entry = {
+  entryId: 'chg-ACME-1',
+  workspaceId: 'w1',
+  productKey: 'ACME',
+  itemKey: 'ACME-1',
+  title: 'Dark mode',
+  body: 'Now in settings.',
+  itemIds: ['ACME-1'],
+  requestedByNames: ['Ada'],
+  requestedByCount: 2,
+};
+const publish = (data: Partial<PublishChangelogEntry['data']> = {}): PublishChangelogEntry => ({
+  type: 'PublishChangelogEntry',
+  data: { ...entry, ...data },
+});
+const published: ChangelogEvent = { type: 'ChangelogEntryPublished', data: entry };
+
+describe('Changelog entry decider', () => {
+  describe('When nothing was published for the item', () => {
+    it('publishes the entry', () => given([]).when(publish()).then([published]));
+  });
+  describe('When the same text is published again', () => {
+    it('changes nothing', () => given([published]).when(publish()).then([]));
+  });
+  describe('When other text is published', () => {
+    it('revises only what changed', () =>
+      given([published])
+        .when(publish({ title: 'Dark mode is here' }))
+        .then([{ type: 'ChangelogEntryRevised', data: { title: 'Dark mode is here' } }]));
+  });
+  describe('When the title is blank', () => {
+    it('refuses', () =>
+      given([])
+        .when(publish({ title: '  ' }))
+        .thenThrows(InvalidArgument));
+  });
+});
+
+describe('Changelog acknowledgment line', () => {
+  it('names everyone when all have names', () => {
+    expect(acknowledgment(['Ada'], 1)).to.equal('Requested by Ada.');
+    expect(acknowledgment(['Ada', 'Bob', 'Cy'], 3)).to.equal('Requested by Ada, Bob and Cy.');
+  });
+  it('counts the unnamed', () => {
+    expect(acknowledgment(['Ada'], 2)).to.equal('Requested by Ada and 1 other.');
+    expect(acknowledgment([], 3)).to.equal('Requested by 3 people.');
+  });
+  it('names at most ten', () => {
+    const names = Array.from({ length: 12 }, (_, i) => `P${i}`);
+    expect(acknowledgment(names, 12)).to.match(/P9 and 2 others\.$/);
+  });
+});
