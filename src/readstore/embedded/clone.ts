@@ -1,6 +1,7 @@
 /**
- * Documents are copied on the way in and out so callers can never mutate stored state. Only
- * JSON values are accepted: the store writes JSON to SQLite, and a value that would come back
+ * Documents are copied on the way in and frozen once stored, so callers can never mutate stored
+ * state: reads hand out the frozen document itself (no copy on the hot read path), and a caller
+ * that tries to change it gets a TypeError. Only JSON values are accepted: the store writes JSON to SQLite, and a value that would come back
  * different after a restart (a Date becoming a string, a bigint failing) must fail at write time.
  */
 import { InvalidDocumentError } from './errors.js';
@@ -53,6 +54,16 @@ export function copyStored<T>(value: T): T {
     out[key] = copyStored((value as Record<string, unknown>)[key]);
   }
   return out as T;
+}
+
+/** Deep-freeze a stored value (already a private copy) so reads can share it safely. */
+export function freezeStored<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) for (const item of value) freezeStored(item);
+  else
+    for (const key in value as Record<string, unknown>)
+      freezeStored((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
 }
 
 function notJson(path: string, what: string): InvalidDocumentError {

@@ -69,9 +69,13 @@ function topK(docs: Doc[], k: number, comparator: Comparator): Doc[] {
   return best;
 }
 
-/** Copy of `doc` for the caller, projected. Top-level projections are done here; others by mingo. */
+/**
+ * `doc` for the caller, projected. Stored documents are frozen, so the unprojected document is
+ * handed out as it is; a projection builds a new top level over the same frozen values.
+ * Top-level projections are done here; others by mingo.
+ */
 export function present(doc: Doc, projection: Projection | undefined): Doc {
-  if (!projection || Object.keys(projection).length === 0) return copyStored(doc);
+  if (!projection || Object.keys(projection).length === 0) return doc;
   const fields = Object.keys(projection);
   if (fields.some((field) => field.includes('.') || field.startsWith('$'))) {
     const projected = new Query({}).find([doc], projection).all()[0] as Doc;
@@ -83,12 +87,12 @@ export function present(doc: Doc, projection: Projection | undefined): Doc {
     if (projection._id !== 0) out._id = doc._id;
     for (const field of fields) {
       if (field !== '_id' && projection[field] === 1 && Object.hasOwn(doc, field)) {
-        out[field] = copyStored(doc[field]);
+        out[field] = doc[field];
       }
     }
   } else {
     for (const key of Object.keys(doc)) {
-      if (projection[key] !== 0) out[key] = copyStored(doc[key]);
+      if (projection[key] !== 0) out[key] = doc[key];
     }
   }
   return out as Doc;

@@ -3,6 +3,7 @@
  * changed since the last flush. Every write goes through `put`/`remove` so indexes and the dirty
  * set can never fall out of step with the documents.
  */
+import { freezeStored } from './clone.js';
 import type { Doc, Filter, IndexSpec } from '../types.js';
 import { DuplicateKeyError } from '../types.js';
 import { equalityConstraints, idCandidates } from './constraints.js';
@@ -24,7 +25,7 @@ export class CollectionState {
 
   /** Restore a stored document at open: no checks, not dirty. */
   load(doc: Doc): void {
-    this.docs.set(doc._id, doc);
+    this.docs.set(doc._id, freezeStored(doc));
   }
 
   /** Restore a stored index declaration at open; its structures build on first use. */
@@ -52,7 +53,7 @@ export class CollectionState {
     if (expectNew && before)
       throw new DuplicateKeyError(this.name, `_id: ${JSON.stringify(doc._id)}`);
     for (const index of this.indexes.values()) index.checkUnique(this.name, this.docs, doc);
-    this.docs.set(doc._id, doc);
+    this.docs.set(doc._id, freezeStored(doc));
     for (const index of this.indexes.values()) index.onWrite(before, doc);
     this.dirty.add(doc._id);
   }
