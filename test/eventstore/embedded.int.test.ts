@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import { eventStoreContract } from './contract.js';
@@ -78,6 +79,44 @@ describe('Embedded event store', () => {
         await subscription.close();
         await other.close();
         await watcher.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('When one append of a batch fails inside SQLite', () => {
+    it('adds nothing for it and still commits its neighbours', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'es-embedded-'));
+      const path = join(dir, 'events.db');
+      await (await openEmbeddedEventStore({ path })).close();
+      // Fault injection: SQLite refuses one event type, as it would an oversized value.
+      const db = new Database(path);
+      db.exec(`CREATE TRIGGER poison BEFORE INSERT ON es_events WHEN NEW.type = 'Poison'
+               BEGIN SELECT RAISE(ABORT, 'poisoned'); END`);
+      db.close();
+      const store = await openEmbeddedEventStore({ path });
+      try {
+        // Issued together, so they share one batch (one transaction).
+        const outcomes = await Promise.allSettled([
+          store.appendToStream('before', events(2)),
+          store.appendToStream('poisoned', [...events(1), ...events(1, 'Poison')]),
+          store.appendToStream('after', events(1)),
+        ]);
+        expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+        expect((outcomes[1] as PromiseRejectedResult).reason.message).to.contain('poisoned');
+        const all = await store.readAll();
+        expect(all.map((e) => `${e.streamId}@${e.revision}`)).to.deep.equal([
+          'before@0',
+          'before@1',
+          'after@0',
+        ]);
+        expect(await store.readStream('poisoned')).to.deep.equal([]);
+        const next = await store.appendToStream('poisoned', events(1), {
+          expectedRevision: 'no_stream',
+        });
+        expect(next.nextExpectedRevision).to.equal(0);
+      } finally {
+        await store.close();
         rmSync(dir, { recursive: true, force: true });
       }
     });

@@ -14,7 +14,7 @@ import {
   WrongExpectedRevisionError,
 } from '../types.js';
 import { inspectDataFile, unavailable } from './data-file.js';
-import { createReader } from './reader.js';
+import { createReader, type Reader } from './reader.js';
 import {
   applyPragmas,
   createDataFile,
@@ -56,15 +56,28 @@ export async function openEmbeddedEventStore(
       : unavailable(path, `cannot be opened (${(error as Error).message})`, error);
   }
 
+  // Both sides index the log at open (stream-index.ts): the writer thread starts and scans while
+  // this thread builds the reader's index, instead of one after the other.
+  const writerStarting = startWriter(path);
+  let reader: Reader;
+  try {
+    reader = createReader(db);
+  } catch (error) {
+    db.close();
+    await writerStarting.then(
+      (started) => started.close(),
+      () => undefined,
+    );
+    throw unavailable(path, `cannot be indexed (${(error as Error).message})`, error);
+  }
   let writer: Awaited<ReturnType<typeof startWriter>>;
   try {
-    writer = await startWriter(path);
+    writer = await writerStarting;
   } catch (error) {
     db.close();
     throw error;
   }
 
-  const reader = createReader(db);
   const signal = createCommitSignal();
   writer.onCommit(() => signal.notify());
   const subscriptions = new Set<Subscription>();

@@ -1,6 +1,7 @@
 /**
  * Reads on the main thread over a connection of their own. WAL lets them run while the writer
- * thread commits; each statement sees one committed snapshot.
+ * thread commits; each statement sees one committed snapshot. A stream is read through the
+ * in-memory stream index (stream-index.ts): its positions, then the rows by rowid.
  */
 import type Database from 'better-sqlite3';
 import {
@@ -10,6 +11,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from '../types.js';
+import { createStreamPositions } from './stream-index.js';
 
 /** [position, stream_id, revision, event_id, type, data, metadata] — raw rows skip object building. */
 export type Row = [number, string, number, string, string, string, string];
@@ -39,14 +41,16 @@ export interface Reader {
 }
 
 export function createReader(db: Database.Database): Reader {
-  const forwards = db
+  const streams = createStreamPositions(db);
+  // One statement, so one snapshot, for the whole stream; positions arrive as a JSON array.
+  const byPositionsAsc = db
     .prepare(
-      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+      `SELECT ${COLUMNS} FROM es_events WHERE position IN (SELECT value FROM json_each(?)) ORDER BY position ASC`,
     )
     .raw();
-  const backwards = db
+  const byPositionsDesc = db
     .prepare(
-      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      `SELECT ${COLUMNS} FROM es_events WHERE position IN (SELECT value FROM json_each(?)) ORDER BY position DESC`,
     )
     .raw();
   const after = db
@@ -74,13 +78,16 @@ export function createReader(db: Database.Database): Reader {
 
   return {
     readStream(streamId, options = {}) {
-      const limit = options.maxCount ?? -1;
-      if (limit === 0) return [];
-      const rows =
-        options.direction === 'backwards'
-          ? backwards.all(streamId, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
-          : forwards.all(streamId, options.fromRevision ?? 0, limit);
-      return (rows as Row[]).map(toRecorded);
+      const limit = options.maxCount ?? Number.POSITIVE_INFINITY;
+      if (limit <= 0) return [];
+      streams.catchUp();
+      const positions = streams.get(streamId);
+      if (!positions) return [];
+      const backwards = options.direction === 'backwards';
+      const wanted = selectPositions(positions, backwards, options.fromRevision, limit);
+      if (wanted.length === 0) return [];
+      const statement = backwards ? byPositionsDesc : byPositionsAsc;
+      return (statement.all(JSON.stringify(wanted)) as Row[]).map(toRecorded);
     },
     readAll(options = {}) {
       const from = options.after ?? 0n;
@@ -99,4 +106,31 @@ export function createReader(db: Database.Database): Reader {
 
 function hasConditions(filter: EventFilter): boolean {
   return Boolean(filter.streamPrefixes?.length || filter.eventTypes?.length);
+}
+
+/** The positions of revisions from `fromRevision` on (or down), at most `limit` of them. */
+function selectPositions(
+  positions: readonly number[],
+  backwards: boolean,
+  fromRevision: number | undefined,
+  limit: number,
+): number[] {
+  const wanted: number[] = [];
+  if (backwards) {
+    const start = Math.min(Math.floor(fromRevision ?? positions.length - 1), positions.length - 1);
+    for (let revision = start; revision >= 0 && wanted.length < limit; revision--) {
+      const position = positions[revision];
+      if (position !== undefined) wanted.push(position);
+    }
+  } else {
+    for (
+      let revision = Math.max(0, Math.ceil(fromRevision ?? 0));
+      revision < positions.length && wanted.length < limit;
+      revision++
+    ) {
+      const position = positions[revision];
+      if (position !== undefined) wanted.push(position);
+    }
+  }
+  return wanted;
 }

@@ -1,93 +1,160 @@
 /**
- * The writer thread: owns the only write connection. It commits one batch (every append queued
- * while the previous commit was syncing) per transaction, so concurrent writers share one fsync.
- * Each append is checked against its expected revision inside the transaction, in queue order,
- * under a savepoint: a failing append adds nothing and does not fail its neighbours.
+ * The writer thread: owns this process's only write connection. It commits one batch (every
+ * append queued while the previous commit was syncing) per transaction, so concurrent writers
+ * share one fsync. Inside the transaction the appends are checked against their expected
+ * revisions in queue order and their rows inserted together (batch-plan.ts); if an insert fails
+ * with the transaction intact, the batch is redone append by append under savepoints, so a
+ * failing append adds nothing and does not fail its neighbours.
+ *
+ * Revisions are checked against an in-memory map (stream -> last revision), not a SQLite index
+ * (stream-index.ts says why). The map is sound across processes: every transaction first takes
+ * SQLite's write lock (BEGIN IMMEDIATE, which also gives it the latest snapshot), then indexes
+ * the rows other processes committed since its last look, and only then checks and inserts.
+ * Nobody else can commit until it releases the lock, so no two writers can both see revision n
+ * as free. The map changes only after COMMIT succeeds.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { ExpectedRevision } from '../types.js';
+import { type BatchPlan, planBatch, ROW_COLUMNS, VALUES_PER_ROW } from './batch-plan.js';
 import { applyPragmas } from './schema.js';
-import type {
-  FromWriter,
-  ToWriter,
-  WireAppend,
-  WireResult,
-  WriterInit,
+import { createTailScanner } from './stream-index.js';
+import {
+  type FromWriter,
+  packResults,
+  type ToWriter,
+  unpackBatch,
+  type WireAppend,
+  type WireResult,
+  type WriterInit,
 } from './writer-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('writer-worker must run as a worker thread');
-const send = (message: FromWriter) => port.postMessage(message);
+const send = (message: FromWriter) =>
+  message.kind === 'batch-done'
+    ? port.postMessage(message, [message.results.outcomes.buffer as ArrayBuffer])
+    : port.postMessage(message);
+
+/** Rows per INSERT statement; 128 x 7 values stays far below SQLite's 32766 variables. */
+const ROWS_PER_STATEMENT = 128;
 
 function openWriter(init: WriterInit) {
   const db = new Database(init.path, { fileMustExist: true });
   applyPragmas(db);
-  const lastRevision = db
-    .prepare('SELECT revision FROM es_events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
-    .pluck();
-  const insert = db.prepare(
-    'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const scanTail = createTailScanner(db);
+  const revisions = new Map<string, number>();
+  const indexRow = (_position: number, streamId: string, revision: number) => {
+    if (revision > (revisions.get(streamId) ?? -1)) revisions.set(streamId, revision);
+  };
+  const lastRevision = (streamId: string) => revisions.get(streamId);
+  /** Every committed row up to this position is in `revisions`; none is above it. */
+  let indexed = scanTail(0, indexRow);
 
-  // Prepared once: db.exec would parse these statements again for every append.
+  // Prepared once: db.exec would parse these statements again for every batch.
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
   const savepoint = db.prepare('SAVEPOINT one_append');
   const release = db.prepare('RELEASE one_append');
   const rollbackTo = db.prepare('ROLLBACK TO one_append');
+  const inserts = new Map<number, Database.Statement>();
 
-  function revisionMismatch(expected: ExpectedRevision, actual: number | undefined): boolean {
-    if (expected === 'any') return false;
-    if (expected === 'no_stream') return actual !== undefined;
-    if (expected === 'stream_exists') return actual === undefined;
-    return actual !== expected;
+  function insertStatement(rows: number): Database.Statement {
+    let statement = inserts.get(rows);
+    if (!statement) {
+      const tuple = `(${Array(VALUES_PER_ROW).fill('?').join(', ')})`;
+      statement = db.prepare(
+        `INSERT INTO es_events (${ROW_COLUMNS}) VALUES ${Array(rows).fill(tuple).join(', ')}`,
+      );
+      inserts.set(rows, statement);
+    }
+    return statement;
   }
 
-  function appendOne(append: WireAppend): WireResult {
-    const actual = lastRevision.get(append.streamId) as number | undefined;
-    if (revisionMismatch(append.expected, actual)) {
-      return { kind: 'wrong-revision', actual: actual ?? 'no_stream' };
+  function insertRows(values: (string | number)[]): void {
+    const perStatement = ROWS_PER_STATEMENT * VALUES_PER_ROW;
+    for (let from = 0; from < values.length; from += perStatement) {
+      const chunk = values.slice(from, from + perStatement);
+      insertStatement(chunk.length / VALUES_PER_ROW).run(chunk);
     }
-    let revision = actual ?? -1;
-    let position = 0n;
-    for (const event of append.events) {
-      revision += 1;
-      const info = insert.run(
-        append.streamId,
-        revision,
-        event.id,
-        event.type,
-        event.data,
-        event.metadata,
-      );
-      position = BigInt(info.lastInsertRowid);
+  }
+
+  /** The whole batch planned in memory, then inserted with a few multi-row statements. */
+  function commitPlanned(appends: WireAppend[]): BatchPlan {
+    const plan = planBatch(appends, lastRevision, indexed);
+    insertRows(plan.values);
+    commit.run();
+    return plan;
+  }
+
+  /**
+   * Fallback when an insert of the planned batch failed while the transaction survived (a
+   * statement-level error such as an oversized value): append by append, each under a
+   * savepoint, so the failing append adds nothing and does not fail its neighbours.
+   */
+  function commitOneByOne(appends: WireAppend[]): BatchPlan {
+    const results: WireResult[] = [];
+    const staged = new Map<string, number>();
+    let lastPosition = indexed;
+    for (const append of appends) {
+      const lookup = (streamId: string) => staged.get(streamId) ?? lastRevision(streamId);
+      const plan = planBatch([append], lookup, lastPosition);
+      savepoint.run();
+      try {
+        insertRows(plan.values);
+        release.run();
+      } catch (error) {
+        // Throws on when SQLite already ended the transaction (I/O error): the batch fails whole.
+        rollbackTo.run();
+        release.run();
+        results.push({ kind: 'failed', message: (error as Error).message });
+        continue;
+      }
+      results.push(plan.results[0]);
+      for (const [streamId, revision] of plan.staged) staged.set(streamId, revision);
+      lastPosition = plan.lastPosition;
     }
-    return { kind: 'appended', nextExpectedRevision: revision, position };
+    commit.run();
+    return { results, values: [], staged, lastPosition };
+  }
+
+  function inTransaction<T>(work: () => T): T {
+    begin.run();
+    try {
+      // Under the write lock: rows other processes committed since our last transaction.
+      indexed = scanTail(indexed, indexRow);
+      return work();
+    } catch (error) {
+      if (db.inTransaction) rollback.run();
+      throw error;
+    }
   }
 
   function commitBatch(appends: WireAppend[]): WireResult[] {
-    const results: WireResult[] = [];
-    db.exec('BEGIN IMMEDIATE');
+    let plan: BatchPlan;
     try {
-      for (const append of appends) {
-        savepoint.run();
-        try {
-          results.push(appendOne(append));
-          release.run();
-        } catch (error) {
-          rollbackTo.run();
-          release.run();
-          results.push({ kind: 'failed', message: (error as Error).message });
-        }
-      }
-      db.exec('COMMIT');
+      plan = inTransaction(() => commitPlanned(appends));
     } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw error;
+      if (!(error instanceof Database.SqliteError) || !isStatementError(error)) throw error;
+      plan = inTransaction(() => commitOneByOne(appends));
     }
-    return results;
+    // Published only after COMMIT: a failed commit leaves the index as the file is.
+    for (const [streamId, revision] of plan.staged) revisions.set(streamId, revision);
+    indexed = plan.lastPosition;
+    return plan.results;
   }
 
   return { db, commitBatch };
+}
+
+/**
+ * Errors that undo one statement and leave the transaction usable. Anything else (I/O error,
+ * disk full, corruption) fails the whole batch at once.
+ */
+function isStatementError(error: InstanceType<typeof Database.SqliteError>): boolean {
+  return ['SQLITE_CONSTRAINT', 'SQLITE_TOOBIG', 'SQLITE_MISMATCH', 'SQLITE_RANGE'].some((code) =>
+    error.code.startsWith(code),
+  );
 }
 
 let writer: ReturnType<typeof openWriter>;
@@ -103,7 +170,8 @@ port.on('message', (message: ToWriter) => {
   switch (message.kind) {
     case 'batch': {
       try {
-        send({ kind: 'batch-done', id: message.id, results: writer.commitBatch(message.appends) });
+        const results = writer.commitBatch(unpackBatch(message.batch));
+        send({ kind: 'batch-done', id: message.id, results: packResults(results) });
       } catch (error) {
         send({ kind: 'batch-failed', id: message.id, message: (error as Error).message });
       }
