@@ -6,15 +6,19 @@
 import { accessNote } from '../auth/authorize.js';
 import { type AccountHttpDeps, accountOperations } from './account/index.js';
 import { type FollowupHttpDeps, followupOperations } from './followup/index.js';
+import { roadmapOperation } from './public/roadmap.js';
 import { triageOperations } from './triage/index.js';
 import type { FeedbackOperation } from './types.js';
 
 export type FeedbackOperationDeps = AccountHttpDeps & FollowupHttpDeps;
 
 export function feedbackOperations(deps: FeedbackOperationDeps): FeedbackOperation[] {
-  return [...triageOperations(deps), ...followupOperations(deps), ...accountOperations(deps)].map(
-    documentAccess,
-  );
+  return [
+    ...triageOperations(deps),
+    roadmapOperation(deps),
+    ...followupOperations(deps),
+    ...accountOperations(deps),
+  ].map(documentAccess);
 }
 
 function documentAccess(op: FeedbackOperation): FeedbackOperation {

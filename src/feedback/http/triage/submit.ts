@@ -24,11 +24,9 @@
 import { z } from 'zod';
 import { deriveTitle } from '../../../../commands/item/index.js';
 import { NotFound, ResourceExhausted } from '../../../../commands/shared/errors.js';
-import { getProduct } from '../../../../projections/products/index.js';
 import { userById } from '../../../../projections/users/queries.js';
-import { membershipBySlug, workspaceBySlug } from '../../../../projections/workspaces/queries.js';
 import { type Requester, submitFeedback } from '../../actions/index.js';
-import { PUBLIC_SCOPE } from '../../auth/authorize.js';
+import { boardFor, NO_BOARD } from '../public/board.js';
 import { ItemKey, ItemStatus, ProductParams } from '../schemas.js';
 import {
   type Caller,
@@ -40,7 +38,6 @@ import { createFixedWindowLimiter, type RateLimit } from './rate-limit.js';
 import { contextOf } from './shared.js';
 
 export const SUBMIT_RATE: RateLimit = { limit: 30, windowMs: 60_000 };
-const NO_BOARD = 'no public product at this address';
 
 const SubmitFeedbackBody = z
   .object({
@@ -83,19 +80,6 @@ export function submitOperation(
     return { anonymousId: `user:${caller.userId}`, displayName: given.displayName ?? null };
   }
 
-  /** The workspace of a product this caller may file into; null for unknown, private or hidden. */
-  async function boardFor(caller: Caller, slug: string, key: string) {
-    const workspace = await workspaceBySlug(deps.readStore, slug);
-    if (!workspace) return null;
-    const product = await getProduct(deps.readStore, { workspaceId: workspace.workspaceId, key });
-    if (!product) return null;
-    if (product.visibility === 'public')
-      return { workspaceId: workspace.workspaceId, member: false };
-    if (caller.scopes.includes(PUBLIC_SCOPE)) return null;
-    const membership = await membershipBySlug(deps.readStore, { slug, userId: caller.userId });
-    return membership ? { workspaceId: workspace.workspaceId, member: true } : null;
-  }
-
   return defineFeedbackOp({
     id: 'submit_feedback',
     method: 'post',
@@ -126,7 +110,7 @@ export function submitOperation(
         );
       }
       const { slug, key } = ctx.params;
-      const board = await boardFor(caller, slug, key);
+      const board = await boardFor(deps.readStore, caller, slug, key);
       if (!board) throw new NotFound(NO_BOARD);
       const { body, title, email, displayName } = ctx.body;
       const requester = await requesterOf(caller, { email, displayName });
