@@ -14,7 +14,11 @@ export function firstRunInstructions(baseUrl: string): string {
     '  npm run cli -- create-product --workspace acme-co --key APP --name "App" --visibility public',
     '  npm run cli -- create-token --email you@example.com --name laptop',
     '',
-    'The last command prints the token once. Then try:',
+    'The last command prints the token once. To fill the board, import items:',
+    '  npm run cli -- import-items --workspace acme-co --product APP --file examples/items.json',
+    'Or stop and start over with a demo workspace and token: npm start -- --demo',
+    '',
+    'Then try:',
     `  curl -H "Authorization: Bearer <token>" ${baseUrl}/v1/workspaces/acme-co/products`,
     `API reference: ${baseUrl}/docs`,
   ].join('\n');
