@@ -11,7 +11,7 @@ import {
   type AuthorizationServerOptions,
   feedbackAuthPreset,
 } from '../../auth/index.js';
-import type { SmtpOptions, UpstreamIdpOptions } from '../../auth/options.js';
+import { smtpFrom, upstreamFrom } from '../../auth/from-config.js';
 import type { Config } from '../../config/schema.js';
 import type { ReadStore } from '../../readstore/types.js';
 
@@ -22,34 +22,6 @@ export const DEV_MAILBOX_FILE = 'feedback-mailbox.jsonl';
 
 export function devMailboxPath(config: Config): string {
   return join(resolve(config.DATA_DIR), DEV_MAILBOX_FILE);
-}
-
-export function smtpFrom(config: Config): SmtpOptions | undefined {
-  if (!config.SMTP_URL) return undefined;
-  const url = new URL(config.SMTP_URL);
-  const secure = url.protocol === 'smtps:';
-  return {
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
-    from: config.MAIL_FROM,
-  };
-}
-
-export function upstreamFrom(config: Config): UpstreamIdpOptions | undefined {
-  if (!config.UPSTREAM_OIDC_ISSUER || !config.UPSTREAM_OIDC_CLIENT_ID) return undefined;
-  const issuer = config.UPSTREAM_OIDC_ISSUER;
-  return {
-    name: /accounts\.google\.com/.test(issuer) ? 'Google' : new URL(issuer).host,
-    issuer,
-    clientId: config.UPSTREAM_OIDC_CLIENT_ID,
-    ...(config.UPSTREAM_OIDC_CLIENT_SECRET
-      ? { clientSecret: config.UPSTREAM_OIDC_CLIENT_SECRET }
-      : {}),
-    allowInsecure: issuer.startsWith('http:'),
-  };
 }
 
 export function feedbackAuthOptions(input: {

@@ -14,7 +14,7 @@ import {
   Unauthenticated,
   wwwAuthenticateFor,
 } from '../../auth/index.js';
-import type { SmtpOptions, UpstreamIdpOptions } from '../../auth/options.js';
+import { smtpFrom, upstreamFrom } from '../../auth/from-config.js';
 import type { Config } from '../../config/schema.js';
 import { withResponseHeaders } from '../../http/registry.js';
 import type { ServiceContext } from '../../platform/service.js';
@@ -30,32 +30,6 @@ export function notesBaseUrls(config: Config, listening: { port: number; baseUrl
   const primary = trimSlash(listening.baseUrl);
   const alt = trimSlash(config.NOTES_ALT_BASE_URL ?? `http://localhost:${listening.port}`);
   return { primary, alt: alt === primary ? null : alt };
-}
-
-function smtpFrom(config: Config): SmtpOptions | undefined {
-  if (!config.SMTP_URL) return undefined;
-  const url = new URL(config.SMTP_URL);
-  const secure = url.protocol === 'smtps:';
-  return {
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    ...(url.username ? { user: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { pass: decodeURIComponent(url.password) } : {}),
-    from: config.MAIL_FROM,
-  };
-}
-
-function upstreamFrom(config: Config): UpstreamIdpOptions | undefined {
-  if (!config.UPSTREAM_OIDC_ISSUER || !config.UPSTREAM_OIDC_CLIENT_ID) return undefined;
-  return {
-    name: new URL(config.UPSTREAM_OIDC_ISSUER).hostname,
-    issuer: config.UPSTREAM_OIDC_ISSUER,
-    clientId: config.UPSTREAM_OIDC_CLIENT_ID,
-    ...(config.UPSTREAM_OIDC_CLIENT_SECRET
-      ? { clientSecret: config.UPSTREAM_OIDC_CLIENT_SECRET }
-      : {}),
-  };
 }
 
 export interface NotesAuth {
