@@ -24,8 +24,8 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
     name: 'feedback',
     port: (config) => config.FEEDBACK_PORT,
     baseUrl: (config) => config.FEEDBACK_BASE_URL,
-    boot({ config, logger }) {
-      const search = feedbackSearch(config, logger);
+    boot({ config, logger, embedder }) {
+      const search = feedbackSearch(config, logger, embedder);
       return {
         // search reads the items and people documents, so its projectors come after them
         projectors: [...feedbackProjectors(), ...search.projectors()],

@@ -33,12 +33,8 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
     name: 'notes',
     port: (config) => config.NOTES_PORT,
     baseUrl: (config) => config.NOTES_BASE_URL,
-    boot({ config, logger }) {
-      const search = createNotesSearch({
-        logger,
-        modelDir: config.MODEL_DIR,
-        delayMs: options.searchDelayMs,
-      });
+    boot({ logger, embedder }) {
+      const search = createNotesSearch({ logger, embedder, delayMs: options.searchDelayMs });
       latest = search;
       return {
         projectors: [...notesProjectors(), search.projector()],

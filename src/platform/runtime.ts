@@ -11,6 +11,7 @@ import type { Config } from '../config/schema.js';
 import { createCheckpointWaiter } from '../projection/checkpoint-waiter.js';
 import { createProjectionEngine, type ProjectionEngine } from '../projection/engine.js';
 import type { Logger } from './logger.js';
+import { lazyEmbedder } from '../search/create-embedder.js';
 import { loadSecret } from './secret.js';
 import type { HealthReport, ServiceContext, ServiceModule } from './service.js';
 import { openStores, type Stores } from './stores.js';
@@ -36,9 +37,10 @@ export async function startRuntime(options: {
   const stores = await openStores(config);
   const stoppers: (() => Promise<void>)[] = [];
   const extras = new Map<string, () => unknown>();
+  const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
   const booted = services.map((service) => ({
     service,
-    instance: service.boot({ config, logger }),
+    instance: service.boot({ config, logger, embedder }),
   }));
   const projectors = booted.flatMap(({ instance }) => instance.projectors);
 

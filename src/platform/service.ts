@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import type { Projector } from '../../projections/shared/projector.js';
 import type { CommandHandler } from '../commands/handler.js';
 import type { Config } from '../config/schema.js';
+import type { EmbedderHandle } from '../search/create-embedder.js';
 import type { Logger } from './logger.js';
 import type { Stores } from './stores.js';
 
@@ -47,7 +48,12 @@ export interface ServiceModule {
    * One boot of the service. State that lives as long as the process runs (the search index, the
    * embedder) belongs to the instance, so a restart in the same process starts it afresh.
    */
-  boot(env: Pick<ServiceContext, 'config' | 'logger'>): ServiceInstance;
+  boot(env: BootEnv): ServiceInstance;
+}
+
+export interface BootEnv extends Pick<ServiceContext, 'config' | 'logger'> {
+  /** the process's one search embedder, loaded on first use and shared by every service */
+  embedder: EmbedderHandle;
 }
 
 export interface ServiceInstance {

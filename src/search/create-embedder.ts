@@ -37,6 +37,7 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
 }
 
 export type EmbedderStatus =
+  | { state: 'not-started' }
   | { state: 'loading' }
   | { state: 'ready'; provider: string; dimensions: number }
   | { state: 'failed'; error: string };
@@ -65,4 +66,19 @@ export function startEmbedder(options: CreateEmbedderOptions): EmbedderHandle {
   // The rejection is reported through status(); callers of get() still see it.
   loading.catch(() => {});
   return { get: () => loading, status: () => status };
+}
+
+/**
+ * A handle that starts loading on the first `get()`: a process that never searches or indexes
+ * (the admin CLI) never loads a model, and all services of one process share the one it loads.
+ */
+export function lazyEmbedder(options: CreateEmbedderOptions): EmbedderHandle {
+  let started: EmbedderHandle | undefined;
+  return {
+    get: () => {
+      started ??= startEmbedder(options);
+      return started.get();
+    },
+    status: () => started?.status() ?? { state: 'not-started' },
+  };
 }

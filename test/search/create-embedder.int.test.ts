@@ -2,7 +2,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { createEmbedder, startEmbedder } from '../../src/search/create-embedder.js';
+import { createEmbedder, lazyEmbedder, startEmbedder } from '../../src/search/create-embedder.js';
 import { ENERGETIC_PROVIDER } from '../../src/search/energetic-embedder.js';
 import {
   DEFAULT_TRANSFORMERS_MODEL,
@@ -106,6 +106,22 @@ describe('Embedder selection', () => {
         },
       );
       expect(embedder.provider).to.equal(ENERGETIC_PROVIDER);
+    });
+  });
+
+  describe('When a process shares one lazy embedder between its services', () => {
+    it('loads nothing until the first get(), then loads once for every caller', async () => {
+      writeTinyBertModel(dir, DEFAULT_TRANSFORMERS_MODEL, 8);
+      const logger = recordingLogger();
+      const handle = lazyEmbedder({ modelDir: dir, logger });
+      expect(handle.status()).to.deep.equal({ state: 'not-started' });
+      expect(logger.entries).to.have.length(0);
+      const [a, b] = await Promise.all([handle.get(), handle.get()]);
+      expect(a).to.equal(b);
+      expect(handle.status()).to.include({ state: 'ready', dimensions: 8 });
+      expect(
+        logger.entries.filter((e) => e.message.startsWith('search embedder ready')),
+      ).to.have.length(1);
     });
   });
 });

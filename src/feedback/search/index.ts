@@ -10,7 +10,7 @@
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ServiceContext } from '../../platform/service.js';
-import { type EmbedderHandle, startEmbedder } from '../../search/create-embedder.js';
+import type { EmbedderHandle } from '../../search/create-embedder.js';
 import { createFeedbackSearch, type FeedbackSearch } from './search.js';
 
 export { itemsMatching, searchItems, searchPeople } from './queries.js';
@@ -22,13 +22,16 @@ export interface ServedFeedbackSearch extends FeedbackSearch {
 }
 
 /**
- * The search with the configured provider: transformers.js all-MiniLM-L6-v2 from MODEL_DIR,
- * else the bundled encoder. The model starts loading now, in the background. With MongoDB the
+ * The search over the process's embedder (transformers.js all-MiniLM-L6-v2 from MODEL_DIR, else
+ * the bundled encoder), which loads in the background on first use. With MongoDB the
  * indexer may run in another process (projector role), so cached vectors are reloaded when
  * older than a second.
  */
-export function feedbackSearch(config: Config, logger: Logger): ServedFeedbackSearch {
-  const embedder = startEmbedder({ modelDir: config.MODEL_DIR, logger });
+export function feedbackSearch(
+  config: Config,
+  logger: Logger,
+  embedder: EmbedderHandle,
+): ServedFeedbackSearch {
   const search = createFeedbackSearch({
     embedder,
     logger,
