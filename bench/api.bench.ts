@@ -45,6 +45,26 @@ async function fetchOk(url: string, init: RequestInit): Promise<unknown> {
   return JSON.parse(text);
 }
 
+/**
+ * Measure a settled service: the projections caught up and the search model loaded (it loads on
+ * the main thread at start, and would otherwise compete with the first runs).
+ */
+async function settled(origin: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(`${origin}/readyz`);
+    const report = (await response.json()) as {
+      projections?: { projectors?: { lag: string }[] };
+      embedder?: { state?: string };
+    };
+    const caughtUp = (report.projections?.projectors ?? []).every((p) => p.lag === '0');
+    const embedder = report.embedder?.state;
+    if (caughtUp && embedder !== 'loading' && embedder !== 'not-started') return;
+    if (Date.now() > deadline) throw new Error('the service did not settle (see /readyz)');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 function row(name: string, r: LoadResult, vs?: { base: LoadResult; target: number }): string {
   const cells = [
     name.padEnd(34),
@@ -80,6 +100,7 @@ async function main(): Promise<void> {
       /feedback: (http:\/\/\S+)/,
     );
     children.push(service.child);
+    await settled(service.match[1]!);
     const base = `${service.match[1]}/v1/workspaces/${BENCH_BOARD.slug}/products/${BENCH_BOARD.product}`;
     const headers = { authorization: `Bearer ${token}` };
 

@@ -12,6 +12,7 @@ import express, {
   Router,
 } from 'express';
 import { InvalidArgument } from '../../commands/shared/errors.js';
+import { createDispatcher } from './dispatch.js';
 import { docsRouter } from './docs.js';
 import type { ErrorEnvelope } from './envelopes.js';
 import { HttpProblem } from './errors.js';
@@ -123,7 +124,7 @@ export function createServiceHttp<S extends ServiceTypes>(
     return typeof value === 'string' ? value : undefined;
   }
 
-  function handlerFor(entry: PreparedOperation<S>): RequestHandler {
+  function handlerFor(entry: PreparedOperation<S>): (req: Request, res: Response) => Promise<void> {
     const { op } = entry;
     return async (req, res) => {
       const correlationId = correlationIdFor(req, res);
@@ -170,36 +171,30 @@ export function createServiceHttp<S extends ServiceTypes>(
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.end(openapiJson);
   });
-  for (const route of routes) {
-    router[route.method](route.expressPath, handlerFor(prepared.get(route.operationId)!));
-  }
-  // A known path with another method: say which methods exist (404 or 405 per envelope).
-  const allowed = new Map<string, Set<string>>();
-  for (const route of routes) {
-    const methods = allowed.get(route.expressPath) ?? new Set<string>();
-    methods.add(route.method.toUpperCase());
-    if (route.method === 'get') methods.add('HEAD');
-    allowed.set(route.expressPath, methods);
-  }
-  for (const [expressPath, methods] of allowed) {
-    const allow = [...methods].join(', ');
-    router.all(expressPath, (req, res) => {
-      res.setHeader('Allow', allow);
-      if (req.method === 'OPTIONS') {
-        res.statusCode = 204;
-        res.end();
-        return;
-      }
-      respondError(
-        req,
-        res,
-        new HttpProblem(
-          'method-not-allowed',
-          `${req.method} is not allowed here; allowed: ${allow}`,
-        ),
-      );
-    });
-  }
+  // One dispatcher for every operation (see dispatch.ts); a known path with another method
+  // says which methods exist (404 or 405 per envelope).
+  router.use(
+    createDispatcher(
+      routes,
+      (route) => handlerFor(prepared.get(route.operationId)!),
+      (req, res, allow) => {
+        res.setHeader('Allow', allow);
+        if (req.method === 'OPTIONS') {
+          res.statusCode = 204;
+          res.end();
+          return;
+        }
+        respondError(
+          req,
+          res,
+          new HttpProblem(
+            'method-not-allowed',
+            `${req.method} is not allowed here; allowed: ${allow}`,
+          ),
+        );
+      },
+    ),
+  );
 
   // After the operations: a request for an operation should not first walk the docs router.
   if (options.docsPath) {

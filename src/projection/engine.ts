@@ -20,6 +20,14 @@ export interface ProjectionEngineOptions {
   projectors: readonly Projector[];
   /** flush checkpoints and writes after this many events even while catching up */
   flushEvery?: number;
+  /**
+   * least time between two flushes while events keep coming (the first after a quiet spell is
+   * immediate). Default: 50 ms on the embedded read store, whose flush is a synchronous SQLite
+   * transaction on this thread; 0 elsewhere, because an API process in another role polls the
+   * flushed checkpoints for read-your-writes. Durability is the event log's: a crash only replays
+   * the events after the last flushed checkpoint.
+   */
+  flushIntervalMs?: number;
   /** how long `waitFor` waits before failing with ProjectionTimeout */
   waitTimeoutMs?: number;
   logger?: Pick<Console, 'error' | 'info'>;
@@ -47,22 +55,38 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   let seen = 0n; // every projector has applied the log up to here
   let subscription: Subscription | undefined;
   let loop: Promise<void> | undefined;
+  const flushIntervalMs = options.flushIntervalMs ?? (readStore.adapter === 'embedded' ? 50 : 0);
   let unflushed = 0;
-  let quietFlush: NodeJS.Immediate | undefined;
+  let lastFlushAt = Number.NEGATIVE_INFINITY;
+  let quietFlush: { timer: NodeJS.Immediate | NodeJS.Timeout; immediate: boolean } | undefined;
   let failure: Error | undefined;
 
   async function flush(): Promise<void> {
     if (unflushed === 0) return;
     unflushed = 0;
+    lastFlushAt = performance.now();
     await readStore.flush(new Map(checkpoints));
+  }
+
+  function runQuietFlush(): void {
+    quietFlush = undefined;
+    flush().catch((error) => fail(error as Error));
   }
 
   function scheduleQuietFlush(): void {
     if (quietFlush) return;
-    quietFlush = setImmediate(() => {
-      quietFlush = undefined;
-      flush().catch((error) => fail(error as Error));
-    });
+    const wait = lastFlushAt + flushIntervalMs - performance.now();
+    quietFlush =
+      wait <= 0
+        ? { timer: setImmediate(runQuietFlush), immediate: true }
+        : { timer: setTimeout(runQuietFlush, wait), immediate: false };
+  }
+
+  function cancelQuietFlush(): void {
+    if (!quietFlush) return;
+    if (quietFlush.immediate) clearImmediate(quietFlush.timer as NodeJS.Immediate);
+    else clearTimeout(quietFlush.timer as NodeJS.Timeout);
+    quietFlush = undefined;
   }
 
   function fail(error: Error): void {
@@ -112,8 +136,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   async function unsubscribe(): Promise<void> {
     await subscription?.close();
     await loop;
-    if (quietFlush) clearImmediate(quietFlush);
-    quietFlush = undefined;
+    cancelQuietFlush();
     await flush();
   }
 

@@ -17,7 +17,8 @@ import type {
 import { cloneJson, copyStored } from './clone.js';
 import { upsertSeed } from './constraints.js';
 import { InvalidDocumentError, InvalidUpdateError } from './errors.js';
-import { compileFilter } from './matcher.js';
+import { interpretFilter } from './interpret.js';
+import { compileFilter, flatEqualityKeys } from './matcher.js';
 import { present, window } from './ordering.js';
 import type { CollectionState } from './state.js';
 import { applyUpdate, validateUpdate } from './updater.js';
@@ -40,9 +41,13 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return this.state.name;
   }
 
-  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    const [doc] = this.select(filter, { ...options, limit: 1 });
-    return doc ? (present(doc, options.projection) as T) : null;
+  async findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
+    // The request path's lookups ({_id}, {hash}, ...) take no options: first match, as stored.
+    const [doc] =
+      options === undefined
+        ? this.matching(filter, 1)
+        : this.select(filter, { ...options, limit: 1 });
+    return doc ? (present(doc, options?.projection) as T) : null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -51,7 +56,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   async countDocuments(filter: Filter = {}): Promise<number> {
     if (Object.keys(filter).length === 0) return this.state.docs.size;
-    return this.state.match(filter, compileFilter(filter)).length;
+    return this.matching(filter).length;
   }
 
   async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
@@ -61,7 +66,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     if (first && '$match' in first && Object.keys(first).length === 1) {
       // Let the $match use the _id map and index buckets.
       const filter = first.$match as Filter;
-      input = this.state.match(filter, compileFilter(filter));
+      input = this.matching(filter);
       rest = pipeline.slice(1);
     } else {
       input = [...this.state.docs.values()];
@@ -83,7 +88,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     doc: T,
     options: { upsert?: boolean } = {},
   ): Promise<WriteResult> {
-    const [current] = this.state.match(filter, compileFilter(filter), 1);
+    const [current] = this.matching(filter, 1);
     const replacement = cloneJson(doc) as Doc;
     if (current) {
       if (replacement._id !== undefined && replacement._id !== current._id) {
@@ -113,7 +118,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     options: { upsert?: boolean } = {},
   ): Promise<WriteResult> {
     validateUpdate(update);
-    const [current] = this.state.match(filter, compileFilter(filter), 1);
+    const [current] = this.matching(filter, 1);
     if (current) {
       const modified = this.modify(current, update);
       return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
@@ -127,20 +132,20 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
     validateUpdate(update);
-    const matched = this.state.match(filter, compileFilter(filter));
+    const matched = this.matching(filter);
     let modifiedCount = 0;
     for (const current of matched) if (this.modify(current, update)) modifiedCount++;
     return { matchedCount: matched.length, modifiedCount, upsertedCount: 0 };
   }
 
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    const [doc] = this.state.match(filter, compileFilter(filter), 1);
+    const [doc] = this.matching(filter, 1);
     if (doc) this.state.remove(doc._id);
     return { deletedCount: doc ? 1 : 0 };
   }
 
   async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
-    const matched = this.state.match(filter, compileFilter(filter));
+    const matched = this.matching(filter);
     for (const doc of matched) this.state.remove(doc._id);
     return { deletedCount: matched.length };
   }
@@ -156,8 +161,18 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
       !sorted && options.limit && options.limit > 0
         ? (options.skip ?? 0) + options.limit
         : undefined;
-    const matched = this.state.match(filter, compileFilter(filter), enough);
+    const matched = this.matching(filter, enough);
     return window(matched, options);
+  }
+
+  /** Matching stored documents; the common flat-equality filter skips the general compiler. */
+  private matching(filter: Filter, limit?: number): Doc[] {
+    const flat = flatEqualityKeys(filter);
+    if (flat !== null) return this.state.match(filter, compileFilter(filter, flat), limit, flat);
+    // Pinned by _id (projectors' guarded updates): one candidate, not worth compiling for.
+    const matcher =
+      (Object.hasOwn(filter, '_id') && interpretFilter(filter)) || compileFilter(filter);
+    return this.state.match(filter, matcher, limit);
   }
 
   private modify(current: Doc, update: Update): boolean {

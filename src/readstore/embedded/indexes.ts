@@ -58,6 +58,22 @@ export class DeclaredIndex {
     return out;
   }
 
+  /** `candidates` for one value per field, taken from `values[field]` for the first `length` fields. */
+  candidatesFor(
+    docs: ReadonlyMap<string, Doc>,
+    values: Record<string, Primitive>,
+    length: number,
+  ): ReadonlySet<Doc> {
+    const level = this.level(docs, length);
+    let key = encodeScalar(values[this.fields[0]!]!);
+    for (let i = 1; i < length; i++) key = `${key}\u0000${encodeScalar(values[this.fields[i]!]!)}`;
+    const bucket = level.buckets.get(key);
+    if (level.irregular.size === 0) return bucket ?? EMPTY;
+    const out = new Set<Doc>(level.irregular);
+    if (bucket) for (const doc of bucket) out.add(doc);
+    return out;
+  }
+
   /** Throws DuplicateKeyError when `doc` would collide with another document. */
   checkUnique(collection: string, docs: ReadonlyMap<string, Doc>, doc: Doc): void {
     if (!this.unique) return;

@@ -17,18 +17,69 @@ type Primitive = string | number | boolean | null;
 
 export type Matcher = (doc: Doc) => boolean;
 
-export function compileFilter(filter: Filter): Matcher {
-  if (isEmpty(filter)) return () => true;
+export function compileFilter(filter: Filter, flat?: readonly string[] | null): Matcher {
+  if (isEmpty(filter)) return matchAll;
+  const keys = flat === undefined ? flatEqualityKeys(filter) : flat;
+  if (keys !== null) return flatMatcher(filter, keys);
+  // No named closures here: under tsx each one costs a defineProperty (keepNames) per query.
   let mingo: Query | undefined;
-  const viaMingo = (doc: Doc): boolean => {
+  const check = compileAnd(filter);
+  if (check === null) {
+    return (doc) => {
+      mingo ??= new Query(filter);
+      return mingo.test(doc);
+    };
+  }
+  return (doc) => {
+    const verdict = check(doc);
+    if (verdict !== 2) return verdict === 1;
     mingo ??= new Query(filter);
     return mingo.test(doc);
   };
-  const check = compileAnd(filter);
-  if (check === null) return viaMingo;
+}
+
+function matchAll(): boolean {
+  return true;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * The keys of a filter made only of top-level equalities on primitives (`{hash}`,
+ * `{slug, userId, active: true}`, `{_id}`) — what nearly every query on the request path is —
+ * or null. Such a filter is matched without compiling a closure per field.
+ */
+export function flatEqualityKeys(filter: Filter): string[] | null {
+  const keys = Object.keys(filter);
+  if (keys.length === 0) return null;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key.charCodeAt(0) === 36 /* $ */ || key.indexOf('.') !== -1) return null;
+    if (!isPrimitive(filter[key])) return null;
+  }
+  return keys;
+}
+
+/** Same answers as compileAnd over equalities: an array value sends the document to mingo. */
+function flatMatcher(filter: Filter, keys: readonly string[]): Matcher {
+  let mingo: Query | undefined;
   return (doc) => {
-    const verdict = check(doc);
-    return verdict === 2 ? viaMingo(doc) : verdict === 1;
+    let needsMingo = false;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const value = hasOwn.call(doc, key) ? doc[key] : undefined;
+      if (Array.isArray(value)) {
+        needsMingo = true;
+        continue;
+      }
+      const operand = filter[key];
+      if (operand === null ? value !== null && value !== undefined : value !== operand) {
+        return false;
+      }
+    }
+    if (!needsMingo) return true;
+    mingo ??= new Query(filter);
+    return mingo.test(doc);
   };
 }
 
@@ -159,9 +210,9 @@ function compileOperator(op: string, arg: unknown): ValueTest | null {
       if (!Array.isArray(arg) || !arg.every(isPrimitive)) return null;
       const set = new Set<unknown>(arg);
       const hasNull = set.has(null);
-      const within: ValueTest = (value) =>
-        value === null || value === undefined ? hasNull : set.has(value);
-      return op === '$in' ? within : (value) => !within(value);
+      return op === '$in'
+        ? (value) => (value === null || value === undefined ? hasNull : set.has(value))
+        : (value) => !(value === null || value === undefined ? hasNull : set.has(value));
     }
     case '$gt':
     case '$gte':

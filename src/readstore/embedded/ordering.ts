@@ -11,18 +11,41 @@ import { BRANCHES, getPath, splitPath } from './paths.js';
 
 type Comparator = (a: Doc, b: Doc) => number;
 
-export function compileSort(sort: Sort): Comparator {
-  const keys = Object.entries(sort).map(([path, direction]) => ({
+interface SortKey {
+  segments: readonly string[];
+  path: string;
+  direction: 1 | -1;
+}
+
+function sortKeys(sort: Sort): SortKey[] {
+  return Object.entries(sort).map(([path, direction]) => ({
     segments: splitPath(path),
     path,
     direction,
   }));
+}
+
+/** mingo's order; two strings or two numbers (the usual sort keys) are compared directly. */
+function compareValues(a: unknown, b: unknown): number {
+  const type = typeof a;
+  if ((type === 'string' || type === 'number') && typeof b === type) {
+    return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  }
+  return compare(a, b);
+}
+
+function byId(a: Doc, b: Doc): number {
+  return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+}
+
+export function compileSort(sort: Sort): Comparator {
+  const keys = sortKeys(sort);
   return (a, b) => {
     for (const { segments, path, direction } of keys) {
-      const order = compare(sortValue(a, segments, path), sortValue(b, segments, path));
+      const order = compareValues(sortValue(a, segments, path), sortValue(b, segments, path));
       if (order !== 0) return order * direction;
     }
-    return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+    return byId(a, b);
   };
 }
 
@@ -30,6 +53,23 @@ function sortValue(doc: Doc, segments: readonly string[], path: string): unknown
   const value = getPath(doc, segments);
   // Paths through arrays resolve to the list of reached values, as mingo's resolve does.
   return value === BRANCHES ? resolve(doc, path) : value;
+}
+
+/** A full sort reads each document's sort values once, not once per comparison. */
+function sortAll(docs: Doc[], sort: Sort): Doc[] {
+  const keys = sortKeys(sort);
+  const rows = docs.map((doc) => ({
+    doc,
+    values: keys.map(({ segments, path }) => sortValue(doc, segments, path)),
+  }));
+  rows.sort((a, b) => {
+    for (let i = 0; i < keys.length; i++) {
+      const order = compareValues(a.values[i], b.values[i]);
+      if (order !== 0) return order * keys[i]!.direction;
+    }
+    return byId(a.doc, b.doc);
+  });
+  return rows.map((row) => row.doc);
 }
 
 /**
@@ -41,12 +81,11 @@ export function window(docs: Doc[], options: FindOptions): Doc[] {
   const limit = options.limit && options.limit > 0 ? options.limit : undefined;
   let ordered = docs;
   if (options.sort && Object.keys(options.sort).length > 0) {
-    const comparator = compileSort(options.sort);
     const wanted = limit === undefined ? undefined : skip + limit;
     ordered =
       wanted !== undefined && wanted * 8 < docs.length
-        ? topK(docs, wanted, comparator)
-        : docs.slice().sort(comparator);
+        ? topK(docs, wanted, compileSort(options.sort))
+        : sortAll(docs, options.sort);
   }
   if (skip === 0 && limit === undefined) return ordered;
   return ordered.slice(skip, limit === undefined ? undefined : skip + limit);

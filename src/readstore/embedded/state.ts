@@ -11,6 +11,9 @@ import { IndexConflictError } from './errors.js';
 import { DeclaredIndex, defaultIndexName } from './indexes.js';
 import type { Matcher } from './matcher.js';
 
+type Primitive = string | number | boolean | null;
+const hasOwn = Object.prototype.hasOwnProperty;
+
 export class CollectionState {
   readonly docs = new Map<string, Doc>();
   readonly indexes = new Map<string, DeclaredIndex>();
@@ -75,10 +78,16 @@ export class CollectionState {
   }
 
   /** Matching documents in natural order (stored objects: callers must copy before exposing). */
-  match(filter: Filter, matcher: Matcher, limit = Number.POSITIVE_INFINITY): Doc[] {
+  match(
+    filter: Filter,
+    matcher: Matcher,
+    limit = Number.POSITIVE_INFINITY,
+    flat: readonly string[] | null = null,
+  ): Doc[] {
     const out: Doc[] = [];
     if (limit <= 0) return out;
-    for (const doc of this.candidates(filter)) {
+    const candidates = flat === null ? this.candidates(filter) : this.flatCandidates(filter, flat);
+    for (const doc of candidates) {
       if (matcher(doc)) {
         out.push(doc);
         if (out.length >= limit) break;
@@ -103,6 +112,33 @@ export class CollectionState {
     if (!best) return this.docs.values();
     const values = best.index.fields.slice(0, best.prefix).map((field) => constraints.get(field)!);
     return best.index.candidates(this.docs, values) ?? this.docs.values();
+  }
+
+  /**
+   * `candidates` for a filter of top-level equalities on primitives (see flatEqualityKeys):
+   * the same choice — `_id`, else the index with the longest pinned prefix — without building
+   * the constraint map and key combinations of the general case.
+   */
+  private flatCandidates(filter: Filter, keys: readonly string[]): Iterable<Doc> {
+    if (hasOwn.call(filter, '_id')) {
+      const id = filter._id;
+      const doc = typeof id === 'string' ? this.docs.get(id) : undefined;
+      return doc ? [doc] : [];
+    }
+    if (this.indexes.size === 0) return this.docs.values();
+    let best: DeclaredIndex | undefined;
+    let bestPrefix = 0;
+    for (const index of this.indexes.values()) {
+      const fields = index.fields;
+      let prefix = 0;
+      while (prefix < fields.length && keys.includes(fields[prefix]!)) prefix++;
+      if (prefix > bestPrefix) {
+        best = index;
+        bestPrefix = prefix;
+      }
+    }
+    if (!best) return this.docs.values();
+    return best.candidatesFor(this.docs, filter as Record<string, Primitive>, bestPrefix);
   }
 
   private byIds(ids: Iterable<string>): Doc[] {

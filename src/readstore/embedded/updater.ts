@@ -56,9 +56,11 @@ export interface UpdateOutcome {
 export function applyUpdate(stored: Obj, update: Update, inserting: boolean): UpdateOutcome {
   const operands = cloneJson(update) as Record<string, Obj>;
   if (Object.keys(operands).every((op) => NATIVE.has(op))) {
-    const doc = copyStored(stored);
+    // Copy on write: a new top level, and new objects/arrays only along the paths written;
+    // everything else is shared with `stored` (stored documents are frozen, see clone.ts).
+    const doc = { ...stored };
     try {
-      return { doc, changed: applyNative(doc, operands, inserting) };
+      return { doc, changed: applyNative(doc, operands, inserting, new Set([doc])) };
     } catch (error) {
       if (!(error instanceof NeedsMingo)) throw error;
     }
@@ -69,7 +71,8 @@ export function applyUpdate(stored: Obj, update: Update, inserting: boolean): Up
 function viaMingo(doc: Obj, operands: Record<string, Obj>, inserting: boolean): UpdateOutcome {
   const { $setOnInsert, ...rest } = operands;
   let changed = false;
-  if ($setOnInsert && inserting) changed = applyNative(doc, { $set: $setOnInsert }, true);
+  if ($setOnInsert && inserting)
+    changed = applyNative(doc, { $set: $setOnInsert }, true, new Set(allObjects(doc)));
   if (Object.keys(rest).length === 0) return { doc, changed };
   try {
     // cloneMode none: the operands are already our own copies.
@@ -80,25 +83,49 @@ function viaMingo(doc: Obj, operands: Record<string, Obj>, inserting: boolean): 
   }
 }
 
-function applyNative(doc: Obj, operands: Record<string, Obj>, inserting: boolean): boolean {
+/** Objects and arrays reachable from `doc` (viaMingo's doc is a private deep copy). */
+function allObjects(value: unknown, out: object[] = []): object[] {
+  if (value === null || typeof value !== 'object') return out;
+  out.push(value);
+  for (const item of Object.values(value)) allObjects(item, out);
+  return out;
+}
+
+/**
+ * `owned`: the objects and arrays of `doc` this update made, which it may change in place;
+ * anything else is shared with the stored document and is copied before a change.
+ */
+function applyNative(
+  doc: Obj,
+  operands: Record<string, Obj>,
+  inserting: boolean,
+  owned: Set<object>,
+): boolean {
   let changed = false;
   for (const op of Object.keys(operands)) {
     const fields = operands[op]!;
     for (const path of Object.keys(fields)) {
       if (path.includes('$')) throw new NeedsMingo();
       const value = fields[path];
-      if (applyOne(doc, op, path, value, inserting)) changed = true;
+      if (applyOne(doc, op, path, value, inserting, owned)) changed = true;
     }
   }
   return changed;
 }
 
-function applyOne(doc: Obj, op: string, path: string, value: unknown, inserting: boolean): boolean {
+function applyOne(
+  doc: Obj,
+  op: string,
+  path: string,
+  value: unknown,
+  inserting: boolean,
+  owned: Set<object>,
+): boolean {
   const segments = splitPath(path);
   const leaf = segments[segments.length - 1]!;
   // $unset and $pull never create parents; the others do.
   const creates = op !== '$unset' && op !== '$pull';
-  const parent = parentOf(doc, segments, creates);
+  const parent = parentOf(doc, segments, creates, owned);
   if (parent === undefined) return false;
   const exists = Object.hasOwn(parent, leaf);
   const current = exists ? parent[leaf] : undefined;
@@ -143,8 +170,14 @@ function applyOne(doc: Obj, op: string, path: string, value: unknown, inserting:
         throw new InvalidUpdateError(`cannot apply ${op} to non-array field '${path}'`);
       }
       const added = op === '$push' ? items : dedupe(items, current);
-      for (const item of added) current.push(item);
-      return added.length > 0;
+      if (added.length === 0) return false;
+      if (owned.has(current)) for (const item of added) current.push(item);
+      else {
+        const grown = [...current, ...added];
+        owned.add(grown);
+        parent[leaf] = grown;
+      }
+      return true;
     }
     case '$pull': {
       // Conditions ({$gte: 5}, {field: x}) are queries over elements: mingo's job.
@@ -193,7 +226,12 @@ function dedupe(items: unknown[], existing: unknown[]): unknown[] {
 }
 
 /** The object holding the leaf; undefined when it is missing and `create` is false. */
-function parentOf(doc: Obj, segments: readonly string[], create: boolean): Obj | undefined {
+function parentOf(
+  doc: Obj,
+  segments: readonly string[],
+  create: boolean,
+  owned: Set<object>,
+): Obj | undefined {
   let current: Obj = doc;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;
@@ -201,10 +239,18 @@ function parentOf(doc: Obj, segments: readonly string[], create: boolean): Obj |
     if (next === undefined) {
       if (!create) return undefined;
       const created: Obj = {};
+      owned.add(created);
       current[key] = created;
       current = created;
     } else if (next !== null && typeof next === 'object' && !Array.isArray(next)) {
-      current = next as Obj;
+      if (owned.has(next)) current = next as Obj;
+      else {
+        // shared with the stored document: this update writes below it, so it gets its own copy
+        const copy: Obj = { ...(next as Obj) };
+        owned.add(copy);
+        current[key] = copy;
+        current = copy;
+      }
     } else {
       // Arrays (numeric segments) and scalars in the way: let mingo decide or refuse.
       throw new NeedsMingo();
