@@ -3,7 +3,7 @@
  * SHA-256 is recorded; authentication hashes the presented value and looks it up live
  * (projections/tokens: tokenByHash + isTokenUsable).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { tokenDecider, tokenStreamId } from '../../../commands/token/index.js';
 import { membershipsOfUser } from '../../../projections/workspaces/queries.js';
@@ -12,7 +12,7 @@ import { type CommandContext, type CommandDeps, type FeedbackDeps, idFor } from 
 export const TOKEN_PREFIX = 'rft_service_';
 
 export function hashToken(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export async function createToken(
