@@ -1,3 +1,4 @@
+import { memoizedJson } from '../../src/http/raw-json.js';
 import type { ItemStatus, ParticipantRole } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 
@@ -90,6 +91,9 @@ export function toItem(doc: ItemDoc): Item {
   };
   return doc.via === undefined ? item : { ...item, via: doc.via };
 }
+
+/** The Item's JSON text, serialized once per stored (frozen, never-changing) document. */
+export const itemJson = memoizedJson(toItem);
 
 const MAX = 2 ** 53 - 1;
 const pad = (n: number): string => n.toString(36).padStart(11, '0');

@@ -3,6 +3,7 @@
  * schemas, authorize, call the handler, wait for read-your-writes. The HTTP adapter and the MCP
  * server both come through here, so the rules are enforced once.
  */
+import { RawJson } from './raw-json.js';
 import { InvalidArgument, Unauthenticated } from '../../commands/shared/errors.js';
 import type {
   ErasedContext,
@@ -96,7 +97,9 @@ export async function executeOperation<S extends ServiceTypes>(
   if (hooks.authorize) ctx.access = await hooks.authorize(op, facts.principal, ctx);
   const result = await op.handler(ctx);
   if (hooks.validateResponses && op.response && result.body !== undefined) {
-    const checked = op.response.safeParse(result.body);
+    const checked = op.response.safeParse(
+      result.body instanceof RawJson ? result.body.toJSON() : result.body,
+    );
     if (!checked.success) {
       throw new ResponseSchemaMismatch(
         `${op.id} answered a body its response schema rejects: ${checked.error.message}`,

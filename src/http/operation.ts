@@ -2,6 +2,7 @@
  * The shape of one operation in the registry. See src/http/registry.ts for the guide services
  * follow; this file only holds the types and the typed `define` helpers.
  */
+import type { RawJson } from './raw-json.js';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 
@@ -53,7 +54,8 @@ export interface OperationContext<S extends ServiceTypes, A extends AuthRequirem
 export interface OperationResult<Body = unknown> {
   /** defaults to the operation's `successStatus` */
   status?: number;
-  body?: Body;
+  /** the value, or its JSON text already serialized (see raw-json.ts) */
+  body?: Body | RawJson<Body>;
   headers?: Record<string, string>;
   /** event-log position the write reached; the response waits for `waitFor(position)` */
   position?: bigint | null;

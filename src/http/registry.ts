@@ -88,6 +88,7 @@ export {
   type ErrorKind,
 } from './errors.js';
 export { assertIfMatch, etagFor, expectedRevisionFrom } from './etag.js';
+export { memoizedJson, RawJson } from './raw-json.js';
 export type { ExecutionHooks, RawInput } from './execute.js';
 export type { OpenApiDocument } from './openapi.js';
 export {

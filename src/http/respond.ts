@@ -2,6 +2,7 @@
  * Writing answers: success bodies and the service's error envelope. Bodies are serialized
  * directly (no res.json / express ETag hashing) because this is on every request's path.
  */
+import { RawJson } from './raw-json.js';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ErrorEnvelope } from './envelopes.js';
@@ -39,7 +40,7 @@ export function correlationIdFor(req: Request, res: Response): string {
 }
 
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  const json = body instanceof RawJson ? body.json : JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));

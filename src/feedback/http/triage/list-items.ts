@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
-import { listItems, toItem } from '../../../../projections/items/index.js';
+import { itemJson, listItems } from '../../../../projections/items/index.js';
 import { getProduct } from '../../../../projections/products/index.js';
-import { cursorParam, pageOf, pageSizeParam } from '../../../http/registry.js';
+import { cursorParam, pageOf, pageSizeParam, RawJson } from '../../../http/registry.js';
 import { Item, ItemStatus, PersonId, ProductParams } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
 import { workspaceOf } from './shared.js';
@@ -57,13 +57,13 @@ export function listItemsOperation(deps: FeedbackHttpDeps): FeedbackOperation {
         after,
         limit: pageSize,
       });
+      const nextCursor = page.nextAfter
+        ? deps.cursors.encode({ after: page.nextAfter }, { scope })
+        : null;
+      // each item's text is serialized once per stored version (projections/items/document.ts)
+      const items = page.items.map(itemJson).join(',');
       return {
-        body: {
-          items: page.items.map(toItem),
-          nextCursor: page.nextAfter
-            ? deps.cursors.encode({ after: page.nextAfter }, { scope })
-            : null,
-        },
+        body: new RawJson(`{"items":[${items}],"nextCursor":${JSON.stringify(nextCursor)}}`),
       };
     },
   });
