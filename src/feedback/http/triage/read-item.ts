@@ -1,7 +1,8 @@
 /** get_item, list_replies and resolve_item: reading one item. */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
-import { findItem, getItem, resolveItem } from '../../../../projections/items/index.js';
+import { findItem, getItem, itemJson, resolveItem } from '../../../../projections/items/index.js';
+import { RawJson } from '../../../http/registry.js';
 import { listReplies } from '../../../../projections/replies/queries.js';
 import { Item, ItemParams, Participant, Reply, Slug } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
@@ -32,8 +33,10 @@ export function readItemOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
       const { key, itemKey } = ctx.params;
       const found = await getItem(deps.readStore, { workspaceId, productKey: key, itemKey });
       if (!found) throw new NotFound('item not found');
-      const { item, replies, participants } = found;
-      return { body: { item, replies, participants } };
+      const { doc, replies, participants } = found;
+      // the item's text is serialized once per stored version (projections/items/document.ts)
+      const json = `{"item":${itemJson(doc)},"replies":${JSON.stringify(replies)},"participants":${JSON.stringify(participants)}}`;
+      return { body: new RawJson(json) };
     },
   });
 
