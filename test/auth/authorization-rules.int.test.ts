@@ -2,6 +2,7 @@
  * The authorization-request and registration rules: PKCE required with S256 only, exact
  * redirect URIs, single-use codes, registration rate-limited per IP, and surviving a restart.
  */
+import { signInAndExchange } from './support/flow.js';
 import { expect } from 'chai';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import { authorizeOverHttp } from './support/browserless.js';
@@ -93,14 +94,10 @@ describe('When an authorization request breaks the rules', () => {
 
   it('accepts an authorization code once and refuses it the second time', async () => {
     const config = await registerClient(h.base);
-    const pending = await startAuthorization(config, h.base, 'openid');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { pending, callback, tokens } = await signInAndExchange(h, config, {
+      scope: 'openid',
       email: EMAIL,
-      mailboxPath: h.mailboxPath,
     });
-    const tokens = await exchange(config, callback, pending);
     expect(tokens.access_token).to.be.a('string');
     const again = await exchange(config, callback, pending).catch((e: unknown) => e);
     expect(again).to.be.instanceOf(oidc.ResponseBodyError);
@@ -163,14 +160,10 @@ describe('When the service restarts between the code exchange and the refresh', 
 
   it('keeps the client, the grant, the signing keys and the refresh token', async () => {
     const config = await registerClient(h.base, { name: 'Survivor' });
-    const pending = await startAuthorization(config, h.base, 'openid');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { tokens } = await signInAndExchange(h, config, {
+      scope: 'openid',
       email: EMAIL,
-      mailboxPath: h.mailboxPath,
     });
-    const tokens = await exchange(config, callback, pending);
 
     await h.restart();
 

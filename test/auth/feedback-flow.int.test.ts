@@ -3,10 +3,11 @@
  * code from the dev mailbox) → code exchange with PKCE → verifyAccessToken → refresh rotates →
  * reuse of the old refresh token rejected and the grant revoked.
  */
+import { signInAndExchange } from './support/flow.js';
 import { expect } from 'chai';
 import { feedbackAuthPreset, Unauthenticated } from '../../src/auth/index.js';
 import { authorizeOverHttp } from './support/browserless.js';
-import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
+import { oidc, registerClient, startAuthorization } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const EMAIL = 'maker@example.com';
@@ -36,14 +37,10 @@ describe('When a client connects to the feedback service over OAuth', () => {
 
   it('issues a verifiable access token and an always-issued refresh token that rotates; reuse revokes the grant', async () => {
     const config = await registerClient(h.base, { name: 'Claude Desktop' });
-    const pending = await startAuthorization(config, h.base, 'openid email');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { tokens } = await signInAndExchange(h, config, {
+      scope: 'openid email',
       email: EMAIL,
-      mailboxPath: h.mailboxPath,
     });
-    const tokens = await exchange(config, callback, pending);
 
     const verified = await h.auth.verifyAccessToken(tokens.access_token);
     expect(verified.userId).to.equal(h.accounts.byEmail.get(EMAIL));
@@ -74,14 +71,10 @@ describe('When a client connects to the feedback service over OAuth', () => {
 
   it('lists the connected app and, once disconnected, its tokens stop working', async () => {
     const config = await registerClient(h.base, { name: 'Roadmap Bot' });
-    const pending = await startAuthorization(config, h.base, 'service.public');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { tokens } = await signInAndExchange(h, config, {
+      scope: 'service.public',
       email: EMAIL,
-      mailboxPath: h.mailboxPath,
     });
-    const tokens = await exchange(config, callback, pending);
     const userId = h.accounts.byEmail.get(EMAIL) as string;
     expect((await h.auth.verifyAccessToken(tokens.access_token)).scopes).to.deep.equal([
       'service.public',
@@ -108,14 +101,10 @@ describe('When a client connects to the feedback service over OAuth', () => {
 
   it('revokes an access token at /oauth/revoke', async () => {
     const config = await registerClient(h.base, { name: 'Revoker' });
-    const pending = await startAuthorization(config, h.base, 'openid');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { tokens } = await signInAndExchange(h, config, {
+      scope: 'openid',
       email: EMAIL,
-      mailboxPath: h.mailboxPath,
     });
-    const tokens = await exchange(config, callback, pending);
     await oidc.tokenRevocation(config, tokens.access_token);
     expect(
       await h.auth.verifyAccessToken(tokens.access_token).catch((e: unknown) => e),
@@ -131,14 +120,8 @@ describe('When a client connects to the feedback service over OAuth', () => {
   it('keeps a client that refreshes monthly signed in for a year and more (sliding refresh)', async () => {
     // spec: "a client that connects at least monthly never sees the login page again"
     const config = await registerClient(h.base, { name: 'Monthly' });
-    const pending = await startAuthorization(config, h.base, 'openid');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
-      email: EMAIL,
-      mailboxPath: h.mailboxPath,
-    });
-    let refreshToken = (await exchange(config, callback, pending)).refresh_token as string;
+    let refreshToken = (await signInAndExchange(h, config, { scope: 'openid', email: EMAIL }))
+      .tokens.refresh_token as string;
     const realNow = Date.now;
     try {
       for (let month = 1; month <= 15; month++) {

@@ -3,6 +3,7 @@
  * tokens work out of the box; expired, wrong audience, unknown issuer, anonymous sessions and
  * unreachable or misconfigured JWKS are all Unauthenticated (a 401 for the API, never a 500).
  */
+import { signInAndExchange } from './support/flow.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -12,8 +13,7 @@ import {
   feedbackAuthPreset,
   Unauthenticated,
 } from '../../src/auth/index.js';
-import { authorizeOverHttp } from './support/browserless.js';
-import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
+import { oidc, registerClient } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const UPSTREAM = 'https://accounts.example.test';
@@ -123,27 +123,19 @@ describe("When the service's own first-party client presents its ID token", () =
         execute: [oidc.allowInsecureRequests],
       },
     );
-    const pending = await startAuthorization(firstParty, h.base, 'openid email');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { tokens } = await signInAndExchange(h, firstParty, {
+      scope: 'openid email',
       email: 'own@example.com',
-      mailboxPath: h.mailboxPath,
     });
-    const tokens = await exchange(firstParty, callback, pending);
     const verified = await h.auth.verifyIdToken(tokens.id_token);
     expect(verified.userId).to.equal(h.accounts.byEmail.get('own@example.com'));
     expect(verified.email).to.equal('own@example.com');
 
     const thirdParty = await registerClient(h.base);
-    const p2 = await startAuthorization(thirdParty, h.base, 'openid');
-    const cb2 = await authorizeOverHttp({
-      authUrl: p2.url,
-      base: h.base,
+    const { tokens: t2 } = await signInAndExchange(h, thirdParty, {
+      scope: 'openid',
       email: 'own@example.com',
-      mailboxPath: h.mailboxPath,
     });
-    const t2 = await exchange(thirdParty, cb2, p2);
     await rejection(h.auth.verifyIdToken(t2.id_token));
     // and an access token is not an ID token
     await rejection(h.auth.verifyIdToken(tokens.access_token));
