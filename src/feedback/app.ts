@@ -4,6 +4,7 @@
  * /v1 with its OpenAPI document and /docs, the health routes, and the envelope for everything
  * else.
  */
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { type AuthorizationServer, createAuthorizationServer } from '../auth/index.js';
 import {
@@ -36,6 +37,8 @@ export interface FeedbackAppOptions {
 
 export interface FeedbackApp {
   app: Express;
+  /** the server's request listener: operations served before Express (see dispatch.ts), then `app` */
+  listener: RequestListener;
   http: ServiceHttp<FeedbackTypes>;
   auth: AuthorizationServer;
 }
@@ -139,5 +142,5 @@ export async function createFeedbackApp(
   app.use(healthRouter(ctx.health));
   app.use(auth.router);
   app.use(http.fallback);
-  return { app, http, auth };
+  return { app, listener: http.serveWith(app), http, auth };
 }

@@ -40,7 +40,7 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
           await announceFirstRun(ctx.stores.readStore, listening.baseUrl, (text) =>
             ctx.logger.info(`\n${text}`),
           );
-          return built.app;
+          return built.listener;
         },
         async startWorkers(ctx) {
           const indexing = await startFeedbackSearch(ctx, search);

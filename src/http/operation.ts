@@ -3,7 +3,7 @@
  * follow; this file only holds the types and the typed `define` helpers.
  */
 import type { RawJson } from './raw-json.js';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -35,8 +35,8 @@ export interface RequestFacts<S extends ServiceTypes> {
   /** the raw `If-Match` header; check it with `assertIfMatch` from src/http/etag.ts */
   ifMatch: string | undefined;
   /** present when the operation runs over HTTP; absent when the MCP server invokes it */
-  req?: Request;
-  res?: Response;
+  req?: IncomingMessage;
+  res?: ServerResponse;
   principal: S['principal'] | undefined;
 }
 

@@ -4,7 +4,7 @@
  */
 import { RawJson } from './raw-json.js';
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorEnvelope } from './envelopes.js';
 import { resolveError } from './errors.js';
 
@@ -30,7 +30,7 @@ const CORRELATION_HEADER = 'x-correlation-id';
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Reuses a well-formed incoming id (so a proxy's id follows the request) or mints one. */
-export function correlationIdFor(req: Request, res: Response): string {
+export function correlationIdFor(req: IncomingMessage, res: ServerResponse): string {
   const existing = res.getHeader(CORRELATION_HEADER);
   if (typeof existing === 'string') return existing;
   const incoming = req.headers[CORRELATION_HEADER];
@@ -39,7 +39,7 @@ export function correlationIdFor(req: Request, res: Response): string {
   return id;
 }
 
-export function sendJson(res: Response, status: number, body: unknown): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const json = body instanceof RawJson ? body.json : JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -51,12 +51,12 @@ export interface ErrorResponderOptions {
   envelope: ErrorEnvelope;
   logger: HttpLogger;
   /** `WWW-Authenticate` value on 401 answers that did not set their own */
-  challenge: (req: Request, error: unknown) => string;
+  challenge: (req: IncomingMessage, error: unknown) => string;
 }
 
 export type ErrorResponder = (
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   err: unknown,
   operationId?: string,
 ) => void;
@@ -74,7 +74,7 @@ export function errorResponder({
         correlationId,
         operationId,
         method: req.method,
-        path: req.path,
+        path: pathOf(req),
         error: err,
       });
     }
@@ -97,6 +97,13 @@ export function errorResponder({
 }
 
 /** RFC 6750: a bare challenge when no credential came, `invalid_token` when a bad one did. */
-export function defaultChallenge(req: Request): string {
+export function defaultChallenge(req: IncomingMessage): string {
   return req.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer';
+}
+
+/** The path of the request URL, without its query string. */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const mark = url.indexOf('?');
+  return mark === -1 ? url : url.slice(0, mark);
 }

@@ -3,16 +3,15 @@
  * operation, the OpenAPI JSON, the /docs page, and the envelope for everything that goes wrong,
  * including requests that match no route.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, {
   type ErrorRequestHandler,
   type Express,
-  type Request,
   type RequestHandler,
-  type Response,
   Router,
 } from 'express';
 import { InvalidArgument } from '../../commands/shared/errors.js';
-import { createDispatcher } from './dispatch.js';
+import { createDispatcher, type MatchedRoute, type RouteHandler } from './dispatch.js';
 import { docsRouter } from './docs.js';
 import type { ErrorEnvelope } from './envelopes.js';
 import { HttpProblem } from './errors.js';
@@ -41,10 +40,13 @@ export interface ServiceHttpOptions<S extends ServiceTypes> extends ExecutionHoo
   description?: string;
   operations: readonly Operation<S>[];
   envelope: ErrorEnvelope;
-  /** resolve the caller from the request; throw Unauthenticated for a missing/bad credential */
-  authenticate: (req: Request) => Promise<S['principal']>;
+  /**
+   * resolve the caller from the request (for the operation at `route`); throw Unauthenticated
+   * for a missing/bad credential
+   */
+  authenticate: (req: IncomingMessage, route: MatchedRoute) => Promise<S['principal']>;
   /** `WWW-Authenticate` for 401 answers; default `Bearer` / `Bearer error="invalid_token"` */
-  challenge?: (req: Request, error: unknown) => string;
+  challenge?: (req: IncomingMessage, error: unknown) => string;
   /** where the OpenAPI JSON is served, e.g. `/v1/openapi.json` */
   openapiPath: string;
   /** where the interactive reference is served, e.g. `/docs`; omit for none */
@@ -62,6 +64,13 @@ export interface ServiceHttp<S extends ServiceTypes> {
   router: Router;
   /** 404 envelope for unmatched requests, then the envelope for errors from any middleware; mount last */
   fallback: [RequestHandler, ErrorRequestHandler];
+  /**
+   * Serves an operation request directly, before Express, and returns true; returns false for
+   * anything the app should handle. See dispatch.ts. Use it as `serveWith`'s front.
+   */
+  front(req: IncomingMessage, res: ServerResponse): boolean;
+  /** an app's request listener with `front` in front of it */
+  serveWith(app: Express): (req: IncomingMessage, res: ServerResponse) => void;
   /** a standalone app: `before` (e.g. CORS) -> router -> `after` (e.g. oidc-provider) -> fallback */
   createApp(hooks?: { before?: (app: Express) => void; after?: (app: Express) => void }): Express;
   /** every operation route the router serves (OpenAPI-style paths), in matching order */
@@ -104,7 +113,7 @@ export function createServiceHttp<S extends ServiceTypes>(
   });
   const prepared = new Map(options.operations.map((op) => [op.id, prepareOperation(op)]));
 
-  function readBody(req: Request, res: Response): Promise<unknown> {
+  function readBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const length = req.headers['content-length'];
     const hasBody =
       req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -115,31 +124,32 @@ export function createServiceHttp<S extends ServiceTypes>(
       );
     }
     return new Promise((resolve, reject) => {
-      jsonParser(req, res, (err?: unknown) => (err ? reject(err) : resolve(req.body)));
+      // body-parser reads a plain IncomingMessage and leaves the value on `req.body`
+      const parsed = req as IncomingMessage & { body?: unknown };
+      jsonParser(parsed as never, res as never, (err?: unknown) =>
+        err ? reject(err) : resolve(parsed.body),
+      );
     });
   }
 
-  function headerOf(req: Request, name: string): string | undefined {
+  function headerOf(req: IncomingMessage, name: string): string | undefined {
     const value = req.headers[name];
     return typeof value === 'string' ? value : undefined;
   }
 
-  function handlerFor(entry: PreparedOperation<S>): (req: Request, res: Response) => Promise<void> {
+  function handlerFor(entry: PreparedOperation<S>): RouteHandler {
     const { op } = entry;
-    return async (req, res) => {
+    return async (req, res, target) => {
       const correlationId = correlationIdFor(req, res);
       try {
-        const principal = op.auth === 'bearer' ? await options.authenticate(req) : undefined;
+        const principal =
+          op.auth === 'bearer' ? await options.authenticate(req, target.route) : undefined;
         const idempotencyKey = headerOf(req, 'idempotency-key');
         if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
           throw new InvalidArgument('Idempotency-Key must be 1 to 255 visible ASCII characters');
         }
         const body = op.body ? await readBody(req, res) : undefined;
-        const raw: RawInput = {
-          params: req.params,
-          query: req.query as Record<string, unknown>,
-          body,
-        };
+        const raw: RawInput = { params: target.params, query: target.query, body };
         const facts: RequestFacts<S> = {
           correlationId,
           idempotencyKey,
@@ -173,28 +183,27 @@ export function createServiceHttp<S extends ServiceTypes>(
   });
   // One dispatcher for every operation (see dispatch.ts); a known path with another method
   // says which methods exist (404 or 405 per envelope).
-  router.use(
-    createDispatcher(
-      routes,
-      (route) => handlerFor(prepared.get(route.operationId)!),
-      (req, res, allow) => {
-        res.setHeader('Allow', allow);
-        if (req.method === 'OPTIONS') {
-          res.statusCode = 204;
-          res.end();
-          return;
-        }
-        respondError(
-          req,
-          res,
-          new HttpProblem(
-            'method-not-allowed',
-            `${req.method} is not allowed here; allowed: ${allow}`,
-          ),
-        );
-      },
-    ),
+  const dispatcher = createDispatcher(
+    routes,
+    (route) => handlerFor(prepared.get(route.operationId)!),
+    (req, res, allow) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') {
+        res.statusCode = 204;
+        res.end();
+        return;
+      }
+      respondError(
+        req,
+        res,
+        new HttpProblem(
+          'method-not-allowed',
+          `${req.method} is not allowed here; allowed: ${allow}`,
+        ),
+      );
+    },
   );
+  router.use(dispatcher.middleware);
 
   // After the operations: a request for an operation should not first walk the docs router.
   if (options.docsPath) {
@@ -221,6 +230,12 @@ export function createServiceHttp<S extends ServiceTypes>(
   return {
     router,
     fallback,
+    front: dispatcher.front,
+    serveWith(app) {
+      return (req, res) => {
+        if (!dispatcher.front(req, res)) app(req, res);
+      };
+    },
     createApp(appHooks = {}) {
       const app = express();
       app.disable('x-powered-by');

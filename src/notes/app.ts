@@ -3,7 +3,8 @@
  * /oauth/*, sign-in pages) at the root, the /v1 API with its docs, and the `{error}` envelope for
  * everything else. Both hosts (NOTES_BASE_URL and NOTES_ALT_BASE_URL) are served by this one app.
  */
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import { createCursorCodec } from '../http/registry.js';
 import { healthRouter } from '../platform/health.js';
 import type { Listening, ServiceContext } from '../platform/service.js';
@@ -26,7 +27,7 @@ export async function createNotesApp(
   ctx: ServiceContext,
   listening: Listening,
   deps: NotesAppDeps,
-): Promise<Express> {
+): Promise<RequestListener> {
   const { readStore, eventStore } = ctx.stores;
   const queries = createNotesQueries({ readStore, events: eventStore });
   const actions = createNotesActions({ commands: ctx.commands, readStore, places: deps.places });
@@ -61,5 +62,5 @@ export async function createNotesApp(
   // at the root: oidc-provider reads req.baseUrl as its mount path
   app.use(auth.server.router);
   app.use(http.fallback);
-  return app;
+  return http.serveWith(app);
 }

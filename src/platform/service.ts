@@ -2,7 +2,7 @@
  * What a service (feedback board, notes) plugs into the runtime: its projectors and a factory
  * for its Express app. The runtime owns the stores, the command handler and the projections.
  */
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Projector } from '../../projections/shared/projector.js';
 import type { CommandHandler } from '../commands/handler.js';
 import type { Config } from '../config/schema.js';
@@ -59,7 +59,8 @@ export interface BootEnv extends Pick<ServiceContext, 'config' | 'logger'> {
 export interface ServiceInstance {
   /** its read models, in the order they must apply (a projector may read an earlier one's docs) */
   readonly projectors: readonly Projector[];
-  createApp(ctx: ServiceContext, listening: Listening): Promise<Express>;
+  /** the request listener of the service's server */
+  createApp(ctx: ServiceContext, listening: Listening): Promise<RequestListener>;
   /** background work started with the projector role (indexers, process managers) */
   startWorkers?(ctx: ServiceContext): Promise<{ stop(): Promise<void> }>;
 }

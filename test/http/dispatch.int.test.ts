@@ -1,13 +1,14 @@
 /**
  * The single operation dispatcher must route exactly as the Express 5 routes it replaced (one
  * route per operation, then `router.all` per path for the wrong-method answer): same operation,
- * same decoded params, same 400 for a malformed escape, same fall-through for unknown paths.
+ * same decoded params and query, same 400 for a malformed escape, same fall-through for unknown
+ * paths — both as Express middleware and as the front that serves operations before Express.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { expect } from 'chai';
 import express, { type Request, type Response, Router } from 'express';
-import { createDispatcher } from '../../src/http/dispatch.js';
+import { createDispatcher, type RouteHandler } from '../../src/http/dispatch.js';
 import type { RouteEntry } from '../../src/http/paths.js';
 
 const ROUTES: RouteEntry[] = [
@@ -26,14 +27,29 @@ const ROUTES: RouteEntry[] = [
   expressPath: path!.replace(/\{([A-Za-z_]+)\}/g, ':$1'),
 }));
 
-function answer(res: Response, body: unknown) {
+function answer(res: ServerResponse, body: unknown) {
   res.setHeader('content-type', 'application/json');
   res.end(JSON.stringify(body));
 }
 
-function echo(route: RouteEntry) {
+/** What the Express routes saw ... */
+function expressEcho(route: RouteEntry) {
   return async (req: Request, res: Response) => {
-    answer(res, { op: route.operationId, params: req.params, route: req.route?.path });
+    const route_ = req.route as { path?: string } | undefined;
+    answer(res, {
+      op: route.operationId,
+      params: req.params,
+      query: req.query,
+      route: route_?.path,
+    });
+  };
+}
+
+/** ... and what the dispatcher hands its handlers. */
+function echo(route: RouteEntry): RouteHandler {
+  return async (_req, res, target) => {
+    const { params, query } = target;
+    answer(res, { op: route.operationId, params, query, route: target.route.path });
   };
 }
 
@@ -58,7 +74,7 @@ function wrongMethod(req: Request, res: Response, allow: string) {
 
 function viaExpressRoutes(): express.Express {
   const router = Router();
-  for (const route of ROUTES) router[route.method](route.expressPath, echo(route));
+  for (const route of ROUTES) router[route.method](route.expressPath, expressEcho(route));
   const allowed = new Map<string, Set<string>>();
   for (const route of ROUTES) {
     const methods = allowed.get(route.expressPath) ?? new Set<string>();
@@ -76,13 +92,25 @@ function viaExpressRoutes(): express.Express {
 
 function viaDispatcher(): express.Express {
   const router = Router();
-  router.use(createDispatcher(ROUTES, echo, wrongMethod));
+  router.use(createDispatcher(ROUTES, echo, wrongMethod).middleware);
   const app = express();
   app.use(router);
   return withFallback(app);
 }
 
-async function listen(app: express.Express): Promise<{ server: Server; base: string }> {
+/** The front before the same app; counts the requests it served itself. */
+function viaFront(served: { count: number }) {
+  const dispatcher = createDispatcher(ROUTES, echo, wrongMethod);
+  const router = Router();
+  router.use(dispatcher.middleware);
+  const app = withFallback(express().use(router));
+  return createServer((req, res) => {
+    if (dispatcher.front(req, res)) served.count++;
+    else app(req, res);
+  });
+}
+
+async function listen(app: express.Express | Server): Promise<{ server: Server; base: string }> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -104,6 +132,9 @@ const REQUESTS: [string, string][] = [
   ['POST', '/v1/shops/acme/widgets/search'],
   ['DELETE', '/v1/shops/acme/widgets/w-1'],
   ['PATCH', '/v1/shops/acme/widgets/w-1?x=1'],
+  ['GET', '/v1/shops/acme/widgets?status=new&status=planned&q=a%20b+c&empty=&flag'],
+  ['GET', '/v1/shops/acme/widgets?pageSize=7&cursor=abc%3D%3D&x[y]=1'],
+  ['GET', '/v1/shops/acme/widgets?'],
   ['OPTIONS', '/v1/shops/acme'],
   ['HEAD', '/v1/shops/acme'],
   ['GET', '/v1/me'],
@@ -117,14 +148,18 @@ const REQUESTS: [string, string][] = [
 describe('Operation dispatcher', () => {
   let reference: { server: Server; base: string };
   let dispatcher: { server: Server; base: string };
+  let front: { server: Server; base: string };
+  const served = { count: 0 };
 
   before(async () => {
     reference = await listen(viaExpressRoutes());
     dispatcher = await listen(viaDispatcher());
+    front = await listen(viaFront(served));
   });
   after(() => {
     reference.server.close();
     dispatcher.server.close();
+    front.server.close();
   });
 
   async function call(base: string, method: string, path: string) {
@@ -139,7 +174,25 @@ describe('Operation dispatcher', () => {
         const actual = await call(dispatcher.base, method, path);
         expect(actual).to.deep.equal(expected);
       });
+      it(`routes ${method} ${path} the same with the front before Express`, async () => {
+        const expected = await call(reference.base, method, path);
+        const actual = await call(front.base, method, path);
+        expect(actual).to.deep.equal(expected);
+      });
     }
+  });
+
+  describe('When an operation request comes to the front', () => {
+    it('serves it without Express, and passes everything else on', async () => {
+      const before = served.count;
+      await call(front.base, 'GET', '/v1/shops/acme/widgets/w-1?x=1');
+      expect(served.count, 'an exact operation match').to.equal(before + 1);
+      await call(front.base, 'HEAD', '/v1/shops/acme');
+      await call(front.base, 'DELETE', '/v1/shops/acme/widgets/w-1');
+      await call(front.base, 'GET', '/v1/shops/acme/widgets/%E0%A4%A');
+      await call(front.base, 'GET', '/v1/shops/acme/gadgets');
+      expect(served.count, 'HEAD, wrong method, bad escape, unknown path').to.equal(before + 1);
+    });
   });
 
   describe('When a path parameter holds a malformed escape', () => {

@@ -12,7 +12,7 @@
  *
  * Everything wrong is Unauthenticated (401 + WWW-Authenticate); nothing here is a 500.
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { decodeProtectedHeader } from 'jose';
 import { isTokenUsable, tokenByHash } from '../../../projections/tokens/queries.js';
 import { userByEmail, userById } from '../../../projections/users/queries.js';
@@ -30,7 +30,7 @@ export interface AuthenticateDeps {
 }
 
 /** The bearer token of the request; a missing or non-Bearer Authorization header is a 401. */
-export function bearerFrom(req: Pick<Request, 'headers'>): string {
+export function bearerFrom(req: Pick<IncomingMessage, 'headers'>): string {
   const header = req.headers.authorization;
   if (!header) throw new Unauthenticated('missing bearer token', 'invalid_request');
   const match = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header);

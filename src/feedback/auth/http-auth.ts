@@ -6,9 +6,9 @@
  * operation it may not call, not even its validation messages. authorize() applies the same rule
  * again for callers that do not come through Express (the MCP server).
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { Unauthenticated } from '../../auth/index.js';
-import type { RouteEntry } from '../../http/registry.js';
+import type { MatchedRoute, RouteEntry } from '../../http/registry.js';
 import type { Caller, FeedbackMeta } from '../http/types.js';
 import { bearerFrom } from './authenticate.js';
 import { assertScope } from './authorize.js';
@@ -18,10 +18,9 @@ export function httpAuthenticate(deps: {
   /** meta of the operation behind `METHOD expressPath`, filled once the registry is built */
   metaOf: (method: string, expressPath: string) => FeedbackMeta | undefined;
 }) {
-  return async (req: Request): Promise<Caller> => {
+  return async (req: IncomingMessage, route: MatchedRoute): Promise<Caller> => {
     const caller = await deps.authenticate(bearerFrom(req));
-    const path = (req.route as { path?: unknown } | undefined)?.path;
-    const meta = typeof path === 'string' ? deps.metaOf(req.method, path) : undefined;
+    const meta = deps.metaOf(req.method ?? 'GET', route.path);
     if (meta) assertScope(meta, caller);
     return caller;
   };
@@ -43,7 +42,7 @@ export function routeMetaIndex(
 export function feedbackChallenge(
   wwwAuthenticate: (error?: 'invalid_token' | 'invalid_request') => string,
 ) {
-  return (req: Request, error: unknown): string => {
+  return (req: IncomingMessage, error: unknown): string => {
     if (!req.headers.authorization) return wwwAuthenticate();
     return wwwAuthenticate(error instanceof Unauthenticated ? error.oauthError : 'invalid_token');
   };

@@ -5,7 +5,7 @@
  * runs: a token this service issued, through either host, carrying the `notes` scope.
  */
 import { join, resolve } from 'node:path';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { PermissionDenied } from '../../../commands/shared/errors.js';
 import {
   type AuthorizationServer,
@@ -34,9 +34,9 @@ export function notesBaseUrls(config: Config, listening: { port: number; baseUrl
 
 export interface NotesAuth {
   server: AuthorizationServer;
-  authenticate(req: Request): Promise<NotesPrincipal>;
+  authenticate(req: IncomingMessage): Promise<NotesPrincipal>;
   /** WWW-Authenticate for a 401, pointing at the metadata of the host that was asked */
-  challenge(req: Request, error: unknown): string;
+  challenge(req: IncomingMessage, error: unknown): string;
 }
 
 export async function createNotesAuth(
@@ -63,7 +63,7 @@ export async function createNotesAuth(
   });
 
   const hosts = new Map([primary, ...(alt ? [alt] : [])].map((base) => [new URL(base).host, base]));
-  const baseFor = (req: Request) => hosts.get(String(req.headers.host)) ?? primary;
+  const baseFor = (req: IncomingMessage) => hosts.get(String(req.headers.host)) ?? primary;
 
   return {
     server,

@@ -2,7 +2,7 @@
  * The notes service's HTTP surface from its operation registry: every route, the OpenAPI 3.1
  * document at /docs/json and the interactive reference at /docs, all with the `{error}` envelope.
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { createServiceHttp, notesEnvelope, type ServiceHttp } from '../../http/registry.js';
 import type { Logger } from '../../platform/logger.js';
 import type { NotesHttpDeps, NotesPrincipal, NotesTypes } from './context.js';
@@ -16,8 +16,8 @@ export const NOTES_OPENAPI_PATH = '/docs/json';
 export const NOTES_DOCS_PATH = '/docs';
 
 export interface NotesHttpOptions {
-  authenticate(req: Request): Promise<NotesPrincipal>;
-  challenge(req: Request, error: unknown): string;
+  authenticate(req: IncomingMessage): Promise<NotesPrincipal>;
+  challenge(req: IncomingMessage, error: unknown): string;
   /** base URLs for the OpenAPI `servers` list (primary first) */
   servers: string[];
   /** the authorization server's base, for the OAuth security scheme */
