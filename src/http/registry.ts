@@ -62,6 +62,8 @@
  *
  *    Or mount into an app of your own: `app.use(http.router)`, your routes, then `app.use(http.fallback)`
  *    last (404 envelope for unknown routes + envelope for errors from any middleware).
+ *    Serve with `createServer(http.serveWith(app))`: operation requests are answered before Express
+ *    (see dispatch.ts), so nothing mounted before `http.router` may be needed by an operation.
  *    `validateResponses: true` checks each answer against `response` (use in tests; costs time).
  *
  *    Order per request: route -> authenticate (401) -> Idempotency-Key check -> body read
