@@ -119,6 +119,7 @@ export async function startRuntime(options: {
   } catch (error) {
     for (const stop of stoppers.reverse()) await stop().catch(() => {});
     await engine?.stop();
+    await embedder.close();
     await stores.close();
     throw error;
   }
@@ -131,6 +132,7 @@ export async function startRuntime(options: {
     async stop() {
       for (const stop of stoppers.reverse()) await stop();
       await engine?.stop();
+      await embedder.close();
       await stores.close();
     },
   };

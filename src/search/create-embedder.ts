@@ -6,6 +6,7 @@
 import type { Logger } from '../platform/logger.js';
 import { type Embedder, EmbedderUnavailableError } from './embedder.js';
 import { loadEnergeticEmbedder } from './energetic-embedder.js';
+import { startEmbedderThread } from './embedder-thread.js';
 import { loadTransformersEmbedder, type TransformersOptions } from './transformers-embedder.js';
 
 export interface CreateEmbedderOptions extends TransformersOptions {
@@ -47,12 +48,18 @@ export interface EmbedderHandle {
   get(): Promise<Embedder>;
   /** for the health output: `{ embedder: handle.status() }` */
   status(): EmbedderStatus;
+  /** ends the embedder thread (when one was started); later get() and embed() calls reject */
+  close(): Promise<void>;
 }
 
-/** Starts loading in the background right away, so the first search does not pay for it. */
+/**
+ * Starts loading in the background right away, so the first search does not pay for it. The
+ * provider runs in a thread of its own (embedder-thread.ts), never on the caller's thread.
+ */
 export function startEmbedder(options: CreateEmbedderOptions): EmbedderHandle {
   let status: EmbedderStatus = { state: 'loading' };
-  const loading = createEmbedder(options).then(
+  const thread = startEmbedderThread(options);
+  const loading = thread.ready.then(
     (embedder) => {
       status = { state: 'ready', provider: embedder.provider, dimensions: embedder.dimensions };
       return embedder;
@@ -65,7 +72,7 @@ export function startEmbedder(options: CreateEmbedderOptions): EmbedderHandle {
   );
   // The rejection is reported through status(); callers of get() still see it.
   loading.catch(() => {});
-  return { get: () => loading, status: () => status };
+  return { get: () => loading, status: () => status, close: () => thread.close() };
 }
 
 /**
@@ -80,5 +87,8 @@ export function lazyEmbedder(options: CreateEmbedderOptions): EmbedderHandle {
       return started.get();
     },
     status: () => started?.status() ?? { state: 'not-started' },
+    close: async () => {
+      await started?.close();
+    },
   };
 }

@@ -89,6 +89,7 @@ describe('Embedder selection', () => {
         provider: embedder.provider,
         dimensions: 512,
       });
+      await handle.close();
     });
   });
 
@@ -122,6 +123,7 @@ describe('Embedder selection', () => {
       expect(
         logger.entries.filter((e) => e.message.startsWith('search embedder ready')),
       ).to.have.length(1);
+      await handle.close();
     });
   });
 });

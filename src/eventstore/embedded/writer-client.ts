@@ -6,9 +6,7 @@
  * concurrent writers share one.
  * A promise resolves only when the writer reports the transaction holding it committed.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { spawnModuleThread } from '../../platform/threads.js';
 import { unavailable } from './data-file.js';
 import {
   type FromWriter,
@@ -37,7 +35,8 @@ export interface WriterClient {
 }
 
 export async function startWriter(path: string): Promise<WriterClient> {
-  const worker = spawnWriterThread({ path });
+  const init: WriterInit = { path };
+  const worker = spawnModuleThread(import.meta.url, 'writer-worker', init);
   const queue: Pending[] = [];
   let inFlight: { id: number; items: Pending[] } | undefined;
   let nextBatchId = 1;
@@ -178,22 +177,4 @@ export async function startWriter(path: string): Promise<WriterClient> {
       });
     },
   };
-}
-
-/**
- * Under tsx (tests, `npm start`) this module is TypeScript and the worker must load through
- * tsx's API: worker threads do not inherit its loader for their entry file. Compiled, it is JS.
- */
-function spawnWriterThread(init: WriterInit): Worker {
-  const isTypeScript = import.meta.url.endsWith('.ts');
-  const entry = new URL(
-    isTypeScript ? './writer-worker.ts' : './writer-worker.js',
-    import.meta.url,
-  );
-  if (!isTypeScript) return new Worker(entry, { workerData: init });
-  // tsx's CommonJS API: resolvable both when this file is loaded as ESM (tsx CLI) and as CJS (mocha).
-  const api = createRequire(import.meta.url).resolve('tsx/cjs/api');
-  const file = fileURLToPath(entry);
-  const bootstrap = `require(${JSON.stringify(api)}).require(${JSON.stringify(file)}, ${JSON.stringify(file)});`;
-  return new Worker(bootstrap, { eval: true, workerData: init });
 }

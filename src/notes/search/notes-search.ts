@@ -70,10 +70,15 @@ export function noteSearchText(note: { title: string; content: string }): string
 export function createNotesSearch(options: NotesSearchOptions): NotesSearch {
   const { logger } = options;
   let handle = options.embedder;
+  /** a handle this search started itself (none was given), so its own to close */
+  let owned: EmbedderHandle | undefined;
   let bound: { store: ReadStore; index: VectorIndex; indexer: Indexer } | undefined;
 
   const embedder = () => {
-    handle ??= startEmbedder({ logger, modelDir: options.modelDir });
+    if (!handle) {
+      owned = startEmbedder({ logger, modelDir: options.modelDir });
+      handle = owned;
+    }
     return handle;
   };
 
@@ -163,6 +168,7 @@ export function createNotesSearch(options: NotesSearchOptions): NotesSearch {
     whenIdle: () => bound?.indexer.whenIdle() ?? Promise.resolve(),
     async stop() {
       await bound?.indexer.stop();
+      await owned?.close();
     },
     embedderStatus: () => handle?.status() ?? { state: 'not-started' },
   };
