@@ -130,16 +130,17 @@ export function createUpstreamSignIn(deps: {
         try {
           const current = new URL(state.callbackUrl);
           current.search = new URL(req.originalUrl, 'http://x').search;
-          const tokens = await oidc.authorizationCodeGrant(await configuration(), current, {
+          const cfg = await configuration();
+          const tokens = await oidc.authorizationCodeGrant(cfg, current, {
             pkceCodeVerifier: state.verifier,
             expectedState: stateId,
             expectedNonce: state.nonce,
           });
-          const claims = tokens.claims();
-          const email = typeof claims?.email === 'string' ? claims.email.toLowerCase() : null;
-          if (!email || claims?.email_verified === false)
+          const claims = await identityClaims(cfg, tokens);
+          const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+          if (!email || claims.email_verified !== true)
             return failed(res, `${options.name} did not share a verified e-mail address.`);
-          const name = typeof claims?.name === 'string' ? claims.name : null;
+          const name = typeof claims.name === 'string' ? claims.name : null;
           const account = await ctx.accounts.findOrCreateByEmail(email, { displayName: name });
           await ctx
             .pickProvider(req)
@@ -158,4 +159,22 @@ export function createUpstreamSignIn(deps: {
       });
     },
   };
+}
+
+/**
+ * The user's claims: the ID token's, completed from the UserInfo endpoint when the ID token
+ * carries no e-mail — OpenID Connect Core 5.4 puts scope-requested claims in UserInfo whenever
+ * an access token is issued too, and conformant providers (node-oidc-provider among them) do so.
+ */
+async function identityClaims(
+  cfg: oidc.Configuration,
+  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
+): Promise<Record<string, unknown>> {
+  const fromIdToken: Record<string, unknown> = { ...(tokens.claims() ?? {}) };
+  if (typeof fromIdToken.email === 'string' || typeof fromIdToken.sub !== 'string') {
+    return fromIdToken;
+  }
+  // fetchUserInfo checks that UserInfo speaks of the same subject as the ID token
+  const info = await oidc.fetchUserInfo(cfg, tokens.access_token, fromIdToken.sub);
+  return { ...info, ...fromIdToken };
 }
