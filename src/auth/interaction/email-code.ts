@@ -46,6 +46,11 @@ export function createEmailCodes(deps: {
       await deps.readStore.flush();
       return code;
     },
+    /** drops the interaction's code (it could not be delivered) */
+    async forget(uid: string): Promise<void> {
+      await col.deleteOne({ _id: uid });
+      await deps.readStore.flush();
+    },
     async pendingEmail(uid: string): Promise<string | null> {
       const doc = await col.findOne({ _id: uid });
       return doc && doc.expiresAt > deps.now() && doc.attempts < CODE_MAX_ATTEMPTS

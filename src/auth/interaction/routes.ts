@@ -108,11 +108,25 @@ export function interactionRouter(
       const details = await loadInteraction(ctx, req, res);
       if (!details) return;
       const code = await ctx.codes.issue(details.uid, email);
-      await ctx.mail.send({
-        to: email,
-        subject: `Your ${ctx.serviceName} sign-in code: ${code}`,
-        text: `Your sign-in code is ${code}\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this message.`,
-      });
+      try {
+        await ctx.mail.send({
+          to: email,
+          subject: `Your ${ctx.serviceName} sign-in code: ${code}`,
+          text: `Your sign-in code is ${code}\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this message.`,
+        });
+      } catch (err) {
+        // The mail server is down or refused the message: say so on the page, not as a 500.
+        ctx.log(
+          `[auth] sign-in code not sent: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        await ctx.codes.forget(details.uid);
+        return showSignIn(
+          req,
+          res,
+          503,
+          'The sign-in code could not be sent right now. Try again in a moment.',
+        );
+      }
       res.redirect(303, base(details.uid));
     }),
   );

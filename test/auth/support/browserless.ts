@@ -90,6 +90,8 @@ export async function authorizeOverHttp(opts: {
   mailboxPath: string;
   jar?: CookieJar;
   approve?: boolean;
+  /** where the sign-in code comes from; default: the dev mailbox file */
+  codeFor?: (email: string) => Promise<string>;
 }): Promise<URL> {
   const jar = opts.jar ?? new CookieJar();
   let res = await follow(jar, await request(jar, opts.authUrl), opts.base);
@@ -109,7 +111,9 @@ export async function authorizeOverHttp(opts: {
       );
     } else if (html.includes('/code"')) {
       const form = formIn(html, opts.base, '/code');
-      const code = latestCode(opts.mailboxPath, opts.email);
+      const code = opts.codeFor
+        ? await opts.codeFor(opts.email)
+        : latestCode(opts.mailboxPath, opts.email);
       res = await follow(jar, await request(jar, form.action, { ...form.fields, code }), opts.base);
     } else if (html.includes('/confirm"')) {
       const form = formIn(html, opts.base, opts.approve === false ? '/abort' : '/confirm');
