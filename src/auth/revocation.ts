@@ -1,7 +1,8 @@
 /**
  * POST /oauth/revoke for our JWT access tokens. oidc-provider stores no JWT access tokens and
  * refuses to revoke them (unsupported_token_type), so a JWT presented by its own client is put on
- * a deny list until it expires; everything else (refresh tokens) goes on to oidc-provider, which
+ * a deny list until it expires (each revocation also prunes the entries whose token has expired,
+ * so the list holds only tokens that could still be presented); everything else (refresh tokens) goes on to oidc-provider, which
  * also drops the grant and with it every access token (verifyAccessToken checks the grant).
  */
 import express, { type RequestHandler } from 'express';
@@ -13,6 +14,7 @@ export function revocationPrecheck(deps: {
   verifyAccessToken: (token: string) => Promise<VerifiedAccessToken>;
   revoked: Collection<RevokedJti>;
   readStore: ReadStore;
+  now: () => number;
 }): RequestHandler[] {
   const handler: RequestHandler = async (req, res, next) => {
     const token = typeof req.body?.token === 'string' ? req.body.token : '';
@@ -28,6 +30,7 @@ export function revocationPrecheck(deps: {
           { _id: jti, expiresAt: verified.expiresAt.getTime() },
           { upsert: true },
         );
+        await deps.revoked.deleteMany({ expiresAt: { $lte: deps.now() } });
         await deps.readStore.flush();
       }
     } catch {

@@ -178,7 +178,10 @@ export async function createAuthorizationServer(
       now,
     }),
   );
-  router.post('/oauth/revoke', ...revocationPrecheck({ verifyAccessToken, revoked, readStore }));
+  router.post(
+    '/oauth/revoke',
+    ...revocationPrecheck({ verifyAccessToken, revoked, readStore, now }),
+  );
   router.use(interactionRouter(interactionCtx, upstream));
   if (devMailbox) {
     router.get('/dev/mailbox', async (_req, res) => {

@@ -5,6 +5,7 @@
  */
 import { signInAndExchange } from './support/flow.js';
 import { expect } from 'chai';
+import { decodeJwt } from 'jose';
 import { feedbackAuthPreset, Unauthenticated } from '../../src/auth/index.js';
 import { authorizeOverHttp } from './support/browserless.js';
 import { oidc, registerClient, startAuthorization } from './support/client.js';
@@ -115,6 +116,31 @@ describe('When a client connects to the feedback service over OAuth', () => {
       .refreshTokenGrant(config, tokens.refresh_token as string)
       .catch((e: unknown) => e);
     expect((refresh as oidc.ResponseBodyError).error).to.equal('invalid_grant');
+  });
+
+  it('keeps on the deny list only revoked access tokens that have not expired yet', async () => {
+    const config = await registerClient(h.base, { name: 'Revoker twice' });
+    const first = (await signInAndExchange(h, config, { scope: 'openid', email: EMAIL })).tokens;
+    await oidc.tokenRevocation(config, first.access_token);
+    const denied = () => h.readStore().collection<{ _id: string }>('oauth_revoked_jti').find({});
+    const firstJti = decodeJwt(first.access_token).jti;
+    expect((await denied()).map((d) => d._id)).to.include(firstJti);
+    // two hours on, the first token (1 h) has expired: the next revocation prunes its entry
+    const realNow = Date.now;
+    const shift = 2 * 60 * 60 * 1000;
+    Date.now = () => realNow() + shift;
+    try {
+      const second = (await signInAndExchange(h, config, { scope: 'openid', email: EMAIL })).tokens;
+      await oidc.tokenRevocation(config, second.access_token);
+      const ids = (await denied()).map((d) => d._id);
+      expect(ids).to.include(decodeJwt(second.access_token).jti);
+      expect(ids).to.not.include(firstJti);
+      expect(
+        await h.auth.verifyAccessToken(second.access_token).catch((e: unknown) => e),
+      ).to.be.instanceOf(Unauthenticated);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('keeps a client that refreshes monthly signed in for a year and more (sliding refresh)', async () => {

@@ -54,6 +54,8 @@ export interface Harness {
   mailboxPath: string;
   auth: AuthorizationServer;
   accounts: ReturnType<typeof fakeAccounts>;
+  /** the read store the auth module keeps its records in (current after a restart) */
+  readStore(): ReadStore;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -111,6 +113,7 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
   }
   await open();
 
+  harness.readStore = () => store;
   harness.restart = async () => {
     current = null;
     await harness.auth.close();
