@@ -139,12 +139,13 @@ export function createDispatcher(
     const found = find(method, mark === -1 ? url : url.slice(0, mark));
     if (!found?.methodMatches) return false;
     let params: Record<string, string>;
+    let query: Record<string, unknown>;
     try {
       params = paramsOf(found.route, found.parts);
+      query = parseQuery(mark === -1 ? '' : url.slice(mark + 1));
     } catch {
       return false; // Express answers the malformed escape
     }
-    const query = parseQuery(mark === -1 ? '' : url.slice(mark + 1));
     // The handler answers its own errors; a rejection here is a bug in answering one.
     found.route.handler(req, res, { params, query, route: found.route.matched }).catch(() => {
       res.destroy();
