@@ -67,7 +67,7 @@ export const configSchema = z.object({
   UPSTREAM_OIDC_ISSUER: url
     .optional()
     .describe(
-      'upstream identity provider (e.g. https://accounts.google.com) offered on the sign-in page',
+      'upstream identity provider (e.g. https://accounts.google.com) offered on the sign-in page; it must share a verified e-mail (email_verified true), which names the account',
     ),
   UPSTREAM_OIDC_CLIENT_ID: z
     .string()
