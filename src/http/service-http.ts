@@ -65,11 +65,9 @@ export interface ServiceHttp<S extends ServiceTypes> {
   /** 404 envelope for unmatched requests, then the envelope for errors from any middleware; mount last */
   fallback: [RequestHandler, ErrorRequestHandler];
   /**
-   * Serves an operation request directly, before Express, and returns true; returns false for
-   * anything the app should handle. See dispatch.ts. Use it as `serveWith`'s front.
+   * The server's request listener for `app` (which mounts `router`): operation requests are
+   * answered before Express sees them, everything else goes on to `app` (see dispatch.ts).
    */
-  front(req: IncomingMessage, res: ServerResponse): boolean;
-  /** an app's request listener with `front` in front of it */
   serveWith(app: Express): (req: IncomingMessage, res: ServerResponse) => void;
   /** a standalone app: `before` (e.g. CORS) -> router -> `after` (e.g. oidc-provider) -> fallback */
   createApp(hooks?: { before?: (app: Express) => void; after?: (app: Express) => void }): Express;
@@ -230,7 +228,6 @@ export function createServiceHttp<S extends ServiceTypes>(
   return {
     router,
     fallback,
-    front: dispatcher.front,
     serveWith(app) {
       return (req, res) => {
         if (!dispatcher.front(req, res)) app(req, res);
