@@ -18,12 +18,12 @@ import type { ServiceContext } from '../platform/service.js';
 import { createAccountsPort } from './accounts.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { createAuthorizer, PUBLIC_SCOPE } from './auth/authorize.js';
-import { feedbackChallenge, httpAuthenticate, routeMetaIndex } from './auth/http-auth.js';
+import { feedbackChallenge, httpAuthenticate } from './auth/http-auth.js';
 import { feedbackAuthOptions } from './auth/settings.js';
 import { trustedIssuersFrom } from './auth/trusted-issuers.js';
 import { feedbackOperations } from './http/operations.js';
 import type { FeedbackSearch } from './search/index.js';
-import type { FeedbackMeta, FeedbackTypes } from './http/types.js';
+import type { FeedbackTypes } from './http/types.js';
 
 export interface FeedbackAppOptions {
   baseUrl: string;
@@ -84,7 +84,6 @@ export async function createFeedbackApp(
     trustedIssuers: trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS),
     now,
   });
-  let metaByRoute = new Map<string, FeedbackMeta>();
   const http = createServiceHttp<FeedbackTypes>({
     title: 'Feedback board',
     version: '1.0.0',
@@ -92,10 +91,7 @@ export async function createFeedbackApp(
       'Workspaces, products, feedback items, replies, people, follow-up and changelog. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, or an identity-provider ID token.',
     operations,
     envelope: feedbackEnvelope(),
-    authenticate: httpAuthenticate({
-      authenticate,
-      metaOf: (method, path) => metaByRoute.get(`${method.toUpperCase()} ${path}`),
-    }),
+    authenticate: httpAuthenticate(authenticate),
     challenge: feedbackChallenge((error) => auth.wwwAuthenticate(error)),
     authorize: createAuthorizer({ readStore }),
     waitFor: ctx.waitFor,
@@ -130,10 +126,6 @@ export async function createFeedbackApp(
     security: [{ bearerAuth: [] }, { oauth2: [] }],
     logger: ctx.logger,
   });
-  metaByRoute = routeMetaIndex(
-    http.listRoutes(),
-    new Map(operations.map((op) => [op.id, op.meta])),
-  );
 
   const app = express();
   app.disable('x-powered-by');

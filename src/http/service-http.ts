@@ -11,7 +11,7 @@ import express, {
   Router,
 } from 'express';
 import { InvalidArgument } from '../../commands/shared/errors.js';
-import { createDispatcher, type MatchedRoute, type RouteHandler } from './dispatch.js';
+import { createDispatcher, type RouteHandler } from './dispatch.js';
 import { docsRouter } from './docs.js';
 import type { ErrorEnvelope } from './envelopes.js';
 import { HttpProblem } from './errors.js';
@@ -41,10 +41,10 @@ export interface ServiceHttpOptions<S extends ServiceTypes> extends ExecutionHoo
   operations: readonly Operation<S>[];
   envelope: ErrorEnvelope;
   /**
-   * resolve the caller from the request (for the operation at `route`); throw Unauthenticated
-   * for a missing/bad credential
+   * resolve the caller from the request (for operation `op`); throw Unauthenticated for a
+   * missing/bad credential
    */
-  authenticate: (req: IncomingMessage, route: MatchedRoute) => Promise<S['principal']>;
+  authenticate: (req: IncomingMessage, op: Operation<S>) => Promise<S['principal']>;
   /** `WWW-Authenticate` for 401 answers; default `Bearer` / `Bearer error="invalid_token"` */
   challenge?: (req: IncomingMessage, error: unknown) => string;
   /** where the OpenAPI JSON is served, e.g. `/v1/openapi.json` */
@@ -140,8 +140,7 @@ export function createServiceHttp<S extends ServiceTypes>(
     return async (req, res, target) => {
       const correlationId = correlationIdFor(req, res);
       try {
-        const principal =
-          op.auth === 'bearer' ? await options.authenticate(req, target.route) : undefined;
+        const principal = op.auth === 'bearer' ? await options.authenticate(req, op) : undefined;
         const idempotencyKey = headerOf(req, 'idempotency-key');
         if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
           throw new InvalidArgument('Idempotency-Key must be 1 to 255 visible ASCII characters');

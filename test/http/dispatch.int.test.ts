@@ -47,9 +47,8 @@ function expressEcho(route: RouteEntry) {
 
 /** ... and what the dispatcher hands its handlers. */
 function echo(route: RouteEntry): RouteHandler {
-  return async (_req, res, target) => {
-    const { params, query } = target;
-    answer(res, { op: route.operationId, params, query, route: target.route.path });
+  return async (_req, res, { params, query }) => {
+    answer(res, { op: route.operationId, params, query, route: route.expressPath });
   };
 }
 
