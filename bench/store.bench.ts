@@ -2,7 +2,8 @@
  * `npm run bench:store` — the embedded event store against the raw disk, in one run:
  *   1. raw baselines: fixed-size JSON lines + fdatasync, 1 writer and 100 grouped writers (as
  *      the issue's target defines it, and with full groups — the stricter comparison);
- *   2. the store: appends/s with 1 and 100 concurrent writers;
+ *   2. the store: appends/s with 1 and 100 concurrent writers, and the cost of the hash chain
+ *      (100 writers with and without it, alternating runs);
  *   3. with 1M events: rebuild of a trivial projector vs raw read + JSON.parse, and boot time +
  *      RSS of a process opening store + read store vs a raw replay.
  * Env: BENCH_SECONDS (per append phase, default 5), BENCH_EVENTS (default 1000000),
@@ -13,6 +14,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { chainHash, GENESIS, hashBytes } from '../src/eventstore/embedded/chain.js';
 import { openEmbeddedEventStore } from '../src/eventstore/embedded/index.js';
 import { rawGroupCommit, rawSingleWriter } from './support/raw-append.js';
 import { generate, rawReadParse, rebuildThroughEngine } from './support/rebuild.js';
@@ -53,6 +56,50 @@ async function appendPhases(dir: string): Promise<void> {
     `embedded store, ${WRITERS} writers:                     ${fmt(store100.perSecond)} appends/s (${pct(store100.perSecond, rawGroup.perSecond)} of raw group commit, ${pct(store100.perSecond, rawFull.perSecond)} of raw with full groups)`,
   );
   log(`target: ${WRITERS} writers >= 50 % of raw group-commit rate -> ${verdict(ratio >= 0.5)}`);
+  await chainCost(dir);
+}
+
+/**
+ * What the hash chain costs (issue 15: "100-writer append rate drops < 5 %"): the store with and
+ * without the chain, in alternating runs (A B A B) so drift on a shared machine hits both.
+ */
+async function chainCost(dir: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_CHAIN_ROUNDS ?? 2);
+  let chained = 0;
+  let plain = 0;
+  for (let round = 0; round < rounds; round++) {
+    plain += (await storeAppends(dir, WRITERS, SECONDS, PADDING, { chain: false })).perSecond;
+    chained += (await storeAppends(dir, WRITERS, SECONDS, PADDING)).perSecond;
+  }
+  const drop = 1 - chained / plain;
+  log(
+    `hash chain, ${WRITERS} writers: ${fmt(chained / rounds)} appends/s chained vs ${fmt(plain / rounds)} without (${rounds} alternating runs each): ${(100 * drop).toFixed(1)} % drop`,
+  );
+  log(`target: hash chain drops the ${WRITERS}-writer rate < 5 % -> ${verdict(drop < 0.05)}`);
+  // The A/B above swings with other load; the hashing itself is steady: its share of one second
+  // of the writer thread at the chained rate bounds what the chain can cost.
+  const perEvent = hashMicros();
+  log(
+    `hash chain work: ${perEvent.toFixed(2)} µs per event = ${((100 * perEvent * (chained / rounds)) / 1e6).toFixed(2)} % of the writer thread at the chained rate`,
+  );
+}
+
+function hashMicros(): number {
+  const event = benchEvent('ItemVoted', 1, PADDING);
+  const row = {
+    streamId: 'item-42',
+    revision: 7,
+    eventId: randomUUID(),
+    type: event.type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(event.metadata),
+  };
+  const count = 50_000;
+  let previous = GENESIS;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) previous = chainHash(previous, row);
+  hashBytes(previous);
+  return ((performance.now() - started) * 1000) / count;
 }
 
 /** Runs bench/support/boot-child.ts and returns its report plus the wall time seen from here. */

@@ -16,6 +16,11 @@ export interface LoadSpec {
   body?: string;
   /** POST {status} to `${url}/${path(item)}`: items' paths relative to url */
   alternate?: { itemPaths: string[]; statuses: [string, string] };
+  /**
+   * POST `body` (with `{n}` replaced by a request counter) to `${url}${paths[n % …]}`, as
+   * `tokens[n % …]`: writes spread over (or concentrated on) the given paths and callers
+   */
+  rotate?: { paths: string[]; tokens: string[]; body: string };
   seconds: number;
   connections: number;
   warmupSeconds: number;
@@ -41,6 +46,7 @@ function options(spec: LoadSpec, seconds: number, counted = { changed: 0 }): aut
     headers: spec.headers,
     body: spec.body,
   };
+  if (spec.rotate) return rotating(base, spec, spec.rotate);
   const alternate = spec.alternate;
   if (!alternate) return base;
   const prefix = new URL(spec.url).pathname;
@@ -70,6 +76,36 @@ function options(spec: LoadSpec, seconds: number, counted = { changed: 0 }): aut
         onResponse: (_status, body, context) => {
           free.push(context.item as string);
           if (body.includes('"changed":true')) counted.changed++;
+        },
+      },
+    ],
+  };
+}
+
+function rotating(
+  base: autocannon.Options,
+  spec: LoadSpec,
+  rotate: NonNullable<LoadSpec['rotate']>,
+): autocannon.Options {
+  const prefix = new URL(spec.url).pathname;
+  let n = 0;
+  return {
+    ...base,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const i = n++;
+          return {
+            ...request,
+            path: `${prefix}${rotate.paths[i % rotate.paths.length]}`,
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${rotate.tokens[i % rotate.tokens.length]}`,
+              'content-type': 'application/json',
+            },
+            body: rotate.body.replace('{n}', String(i)),
+          };
         },
       },
     ],

@@ -2,11 +2,13 @@
  * The board bench:api measures, written through the actions the API uses: a maker, workspace
  * `bench-co`, public product BNC with 50 items (statuses, tags, a few +1s) and a personal token.
  */
+import { workspaceBySlug } from '../../projections/workspaces/queries.js';
 import { withSession } from '../../src/cli/session.js';
 import { parseImportRows } from '../../src/cli/items/file.js';
 import { importItems } from '../../src/cli/items/importer.js';
 import type { Config } from '../../src/config/schema.js';
 import {
+  addMember,
   createProduct,
   createToken,
   createUser,
@@ -61,5 +63,51 @@ export async function seedBenchBoard(
     await caughtUp();
     const { token } = await createToken(deps, context(), { ownerId: userId, name: 'bench' });
     return { token, itemKeys: imported };
+  });
+}
+
+/** Keys HAA, HAB, … for the products the spread-out submissions go to. */
+export function spreadProductKeys(count: number): string[] {
+  const letter = (i: number) => String.fromCharCode(65 + i);
+  return Array.from({ length: count }, (_, i) => `H${letter(Math.floor(i / 26))}${letter(i % 26)}`);
+}
+
+/**
+ * For the hot-spot runs: `products` more public products and `callers` makers with a token
+ * each, so that submissions stay within the per-caller limit while 50 connections submit.
+ */
+export async function seedHotspot(
+  config: Config,
+  counts: { products: number; callers: number },
+): Promise<{ productKeys: string[]; callerTokens: string[] }> {
+  return withSession(config, async ({ deps, context, stores, caughtUp }) => {
+    const workspace = await workspaceBySlug(stores.readStore, BENCH_BOARD.slug);
+    if (!workspace) throw new Error('seed the bench board first');
+    const productKeys = spreadProductKeys(counts.products);
+    for (const key of productKeys) {
+      await createProduct(deps, context(), {
+        workspaceId: workspace.workspaceId,
+        key,
+        name: `Spread ${key}`,
+        visibility: 'public',
+      });
+    }
+    const callerTokens: string[] = [];
+    for (let i = 0; i < counts.callers; i++) {
+      const { userId } = await createUser(deps, context(), {
+        email: `caller${i}@bench.example`,
+        displayName: `Caller ${i}`,
+      });
+      // only makers hold personal tokens: each caller is a member of the bench workspace
+      await addMember(deps, context(), {
+        workspaceId: workspace.workspaceId,
+        userId,
+        role: 'member',
+      });
+      await caughtUp();
+      const { token } = await createToken(deps, context(), { ownerId: userId, name: 'bench' });
+      callerTokens.push(token);
+    }
+    return { productKeys, callerTokens };
   });
 }

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import type { Projector } from '../../projections/shared/projector.js';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
-import { createProjectionEngine } from '../../src/projection/engine.js';
+import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
 import { benchEvent } from './store-append.js';
 

@@ -25,8 +25,13 @@ export async function storeAppends(
   writers: number,
   seconds: number,
   padding: string,
+  options: { chain?: boolean } = {},
 ): Promise<Rate> {
-  const store = await openEmbeddedEventStore({ path: join(dir, `store-${writers}.db`) });
+  const chain = options.chain ?? true;
+  const store = await openEmbeddedEventStore({
+    path: join(dir, `store-${writers}${chain ? '' : '-nochain'}-${randomUUID()}.db`),
+    chain,
+  });
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let appends = 0;

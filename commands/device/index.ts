@@ -1,12 +1,11 @@
 /** The device aggregate: one stream per registered device, `notedevice-<userId>.<deviceId>`. */
-import { splitUserScopedStream } from '../note/streams.js';
+import { splitUserScopedStream } from '../shared/user-scoped.js';
 import type { Decider } from '../shared/decider.js';
-import type { DeviceCommand } from './commands.js';
-import { decideDevice } from './decide.js';
+import { decideDevice, type DeviceCommand } from './decide.js';
 import type { DeviceEvent } from './events.js';
 import { type DeviceState, evolveDevice, initialDeviceState } from './state.js';
 
-export * from './commands.js';
+export * from './decide.js';
 export * from './events.js';
 export * from './rules.js';
 export * from './state.js';

@@ -1,5 +1,4 @@
-import { InvalidArgument } from '../shared/errors.js';
-import type { DeviceFields } from './events.js';
+import { requiredText } from '../shared/text.js';
 
 export const deviceLimits = { nameMax: 100, platformMax: 50 } as const;
 
@@ -15,13 +14,15 @@ export function deviceNameKey(name: string): string {
   return normalizeDeviceName(name).toLowerCase();
 }
 
-export function checkDeviceFields(fields: DeviceFields): void {
-  if (fields.name.length === 0) throw new InvalidArgument('name is required');
-  if (fields.name.length > deviceLimits.nameMax) {
-    throw new InvalidArgument(`name must be at most ${deviceLimits.nameMax} characters`);
-  }
-  if (fields.platform.length === 0) throw new InvalidArgument('platform is required');
-  if (fields.platform.length > deviceLimits.platformMax) {
-    throw new InvalidArgument(`platform must be at most ${deviceLimits.platformMax} characters`);
-  }
+/**
+ * A device name as stored (NFC, trimmed). A missing, blank or too long name is refused; `field` is
+ * what the message calls it (a note names its device in `metadata.device`).
+ */
+export function validDeviceName(name: string | undefined, field = 'name'): string {
+  return requiredText(normalizeDeviceName(name ?? ''), field, deviceLimits.nameMax);
+}
+
+/** A platform as stored (trimmed); a missing, blank or too long one is refused. */
+export function validPlatform(platform: string | undefined): string {
+  return requiredText((platform ?? '').trim(), 'platform', deviceLimits.platformMax);
 }

@@ -1,7 +1,7 @@
 import type { DeviceEvent, DeviceFields } from './events.js';
 
 export type DeviceState =
-  | { status: 'none'; revision: -1 }
+  | { status: 'absent'; revision: -1 }
   | {
       status: 'registered';
       deviceId: string;
@@ -11,7 +11,7 @@ export type DeviceState =
     };
 
 export function initialDeviceState(): DeviceState {
-  return { status: 'none', revision: -1 };
+  return { status: 'absent', revision: -1 };
 }
 
 export function evolveDevice(state: DeviceState, event: DeviceEvent): DeviceState {
@@ -22,7 +22,7 @@ export function evolveDevice(state: DeviceState, event: DeviceEvent): DeviceStat
       return { status: 'registered', deviceId, userId, fields, revision };
     }
     case 'DeviceUpdated':
-      return state.status === 'none' ? state : { ...state, fields: { ...event.data }, revision };
+      return state.status === 'absent' ? state : { ...state, fields: { ...event.data }, revision };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

@@ -12,6 +12,8 @@
 import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
 import { decideRecordMerge, type MergeSnapshot } from './merge.js';
+import { hasPlusOne } from './people.js';
+import { decideUnmark, decideUnmerge } from './unmerge.js';
 import { type NotifyCandidate, planNotification, shouldRecordNotification } from './notify.js';
 import { itemKeyOf } from '../product/keys.js';
 import type { ItemFacts, ItemState } from './state.js';
@@ -37,9 +39,14 @@ export type ReplyToItem = Cmd<
     body: string;
   }
 >;
-export type AddPlusOne = Cmd<'AddPlusOne', { personId: string }>;
+/** `addressedTo`: the merged item the +1 was given on, when it lands on its survivor */
+export type AddPlusOne = Cmd<'AddPlusOne', { personId: string; addressedTo?: string }>;
 export type MarkMergedInto = Cmd<'MarkMergedInto', { survivorKey: string }>;
 export type RecordMerge = Cmd<'RecordMerge', { merged: MergeSnapshot[] }>;
+/** On the survivor: give the merged items back. */
+export type RecordUnmerge = Cmd<'RecordUnmerge', { itemKeys: string[] }>;
+/** On a merged item, after its survivor recorded the unmerge: live on its own again. */
+export type MarkUnmerged = Cmd<'MarkUnmerged', { survivorKey: string; plusOnes: string[] }>;
 export type NotifyPeople = Cmd<'NotifyPeople', { candidates: NotifyCandidate[]; message?: string }>;
 
 export type ItemCommand =
@@ -51,6 +58,8 @@ export type ItemCommand =
   | AddPlusOne
   | MarkMergedInto
   | RecordMerge
+  | RecordUnmerge
+  | MarkUnmerged
   | NotifyPeople;
 
 export function decideItem(command: ItemCommand, state: ItemState): ItemEvent[] {
@@ -66,6 +75,14 @@ export function decideItem(command: ItemCommand, state: ItemState): ItemEvent[] 
     }
     return [{ type: 'ItemMergedInto', data: { survivorKey } }];
   }
+  if (command.type === 'MarkUnmerged') {
+    const { survivorKey, plusOnes } = command.data;
+    if (state.status === 'open') return []; // already on its own again
+    if (state.survivorKey !== survivorKey) {
+      throw new FailedPrecondition(`${state.itemKey} was merged into ${state.survivorKey}`);
+    }
+    return decideUnmark(survivorKey, plusOnes, state);
+  }
   if (state.status === 'merged') {
     throw new FailedPrecondition(`${state.itemKey} was merged into ${state.survivorKey}`);
   }
@@ -73,7 +90,7 @@ export function decideItem(command: ItemCommand, state: ItemState): ItemEvent[] 
 }
 
 function decideOpen(
-  command: Exclude<ItemCommand, CaptureItem | MarkMergedInto>,
+  command: Exclude<ItemCommand, CaptureItem | MarkMergedInto | MarkUnmerged>,
   state: ItemFacts,
 ): ItemEvent[] {
   switch (command.type) {
@@ -120,12 +137,27 @@ function decideOpen(
     }
     case 'AddPlusOne': {
       const { personId } = command.data;
-      // a person counts once; the submitter's own request is not an extra +1
-      if (personId === state.submitterId || state.plusOnes.includes(personId)) return [];
-      return [{ type: 'PlusOneAdded', data: { personId } }];
+      const addressedTo = command.data.addressedTo ?? state.itemKey;
+      const own = addressedTo === state.itemKey;
+      // a person counts once; the submitter's own request is not an extra +1. A +1 through
+      // another way than the ones already recorded (own, on a merged item, from a merge) is
+      // recorded without changing the count: it is what keeps them here after an unmerge.
+      if (own && personId === state.submitterId) return [];
+      if (
+        hasPlusOne(
+          state.contributions,
+          personId,
+          own ? 'own' : 'addressed',
+          own ? null : addressedTo,
+        )
+      )
+        return [];
+      return [{ type: 'PlusOneAdded', data: { personId, addressedTo } }];
     }
     case 'RecordMerge':
       return decideRecordMerge(command.data.merged, state);
+    case 'RecordUnmerge':
+      return decideUnmerge(command.data.itemKeys, state);
     case 'NotifyPeople': {
       // spec: "Transition to shipped makes the item eligible for notify_people"
       if (state.itemStatus !== 'shipped') {

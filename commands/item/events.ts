@@ -48,7 +48,14 @@ export const ItemRepliedData = z.object({
   authorAvatar: z.string().nullable(),
   body: z.string().min(1).max(10_000),
 });
-export const PlusOneAddedData = z.object({ personId: z.string().min(1) });
+/**
+ * Version 2 (upcasters.ts): `addressedTo` is the item the person +1'd — this item, or a merged
+ * item whose +1 landed here.
+ */
+export const PlusOneAddedData = z.object({
+  personId: z.string().min(1),
+  addressedTo: z.string(),
+});
 /** On the merged item's stream: it now lives on in the survivor. */
 export const ItemMergedIntoData = z.object({ survivorKey: z.string() });
 const MergedPerson = z.object({ personId: z.string().min(1), role: ParticipantRole });
@@ -61,6 +68,37 @@ export const ItemsMergedData = z.object({
       addedPeople: z.array(MergedPerson),
     }),
   ),
+});
+/** On the survivor's stream: the merged items it gives back, undoing ItemsMerged exactly. */
+export const ItemsUnmergedData = z.object({
+  unmerged: z.array(
+    z.object({
+      itemKey: z.string(),
+      /** people who were here only through this item and leave with it */
+      restoredPeople: z.number().int().min(0),
+      /** people who +1'd this item's key while it was merged here; the +1s go back with it */
+      returnedPlusOnes: z.array(z.string().min(1)),
+    }),
+  ),
+  /** people no longer on the survivor */
+  removedPeople: z.array(z.string().min(1)),
+  /** people who stay but whose first contribution, and so role, is now another one */
+  changedRoles: z.array(z.object({ personId: z.string().min(1), role: ParticipantRole })),
+  /** the survivor's people afterwards, in the order they came, as get_item lists them */
+  participants: z.array(
+    z.object({
+      personId: z.string().min(1),
+      role: ParticipantRole,
+      context: z.string().nullable(),
+    }),
+  ),
+  /** the survivor's +1s afterwards */
+  plusOnes: z.array(z.string().min(1)),
+});
+/** On the merged item's stream: it lives on its own again, with the +1s it got meanwhile. */
+export const ItemUnmergedData = z.object({
+  survivorKey: z.string(),
+  plusOnes: z.array(z.string().min(1)),
 });
 export const PeopleNotifiedData = z.object({
   /** the status the requesters were told about */
@@ -87,6 +125,8 @@ export type ItemReplied = DomainEvent<'ItemReplied', Data<typeof ItemRepliedData
 export type PlusOneAdded = DomainEvent<'PlusOneAdded', Data<typeof PlusOneAddedData>>;
 export type ItemMergedInto = DomainEvent<'ItemMergedInto', Data<typeof ItemMergedIntoData>>;
 export type ItemsMerged = DomainEvent<'ItemsMerged', Data<typeof ItemsMergedData>>;
+export type ItemsUnmerged = DomainEvent<'ItemsUnmerged', Data<typeof ItemsUnmergedData>>;
+export type ItemUnmerged = DomainEvent<'ItemUnmerged', Data<typeof ItemUnmergedData>>;
 export type PeopleNotified = DomainEvent<'PeopleNotified', Data<typeof PeopleNotifiedData>>;
 
 export type ItemEvent =
@@ -98,6 +138,8 @@ export type ItemEvent =
   | PlusOneAdded
   | ItemMergedInto
   | ItemsMerged
+  | ItemsUnmerged
+  | ItemUnmerged
   | PeopleNotified;
 
 export const itemEventSchemas = {
@@ -109,5 +151,7 @@ export const itemEventSchemas = {
   PlusOneAdded: PlusOneAddedData,
   ItemMergedInto: ItemMergedIntoData,
   ItemsMerged: ItemsMergedData,
+  ItemsUnmerged: ItemsUnmergedData,
+  ItemUnmerged: ItemUnmergedData,
   PeopleNotified: PeopleNotifiedData,
 } as const;

@@ -1,4 +1,5 @@
 import type { ItemEvent, ItemStatus, ParticipantRole } from './events.js';
+import { type Contribution, rolesOf, plusOnesOf } from './people.js';
 
 /** What an item knows about itself once captured; shared by the open and merged states. */
 export interface ItemFacts {
@@ -10,13 +11,17 @@ export interface ItemFacts {
   body: string;
   tagIds: string[];
   submitterId: string;
-  /** people counted in plusOneCount, each once; never the submitter */
+  /** people counted in plusOneCount, each once; never the submitter (from `contributions`) */
   plusOnes: string[];
-  /** every person on the item with the role they first took */
+  /** every person on the item with the role they first took (from `contributions`) */
   people: Record<string, ParticipantRole>;
+  /** how each person reached the item, in order (people.ts) */
+  contributions: Contribution[];
   replyIds: string[];
   /** merged item key -> how many people were new to this item when it was merged in */
   merges: Record<string, number>;
+  /** unmerged item key -> what the last unmerge of that key gave back */
+  unmerges: Record<string, { restoredPeople: number; returnedPlusOnes: string[] }>;
   /** how many times the status has changed; a notification is about the current one */
   statusChanges: number;
   /** personId -> the `statusChanges` count when they were last told */
@@ -51,8 +56,10 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       submitterId: author.personId,
       plusOnes: [],
       people: { [author.personId]: 'submitted' },
+      contributions: [{ personId: author.personId, role: 'submitted', source: 'own', from: null }],
       replyIds: [],
       merges: {},
+      unmerges: {},
       statusChanges: 0,
       notified: {},
       announced: null,
@@ -68,38 +75,75 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       return { ...state, tagIds: event.data.tagIds };
     case 'ItemReplied': {
       const { replyId, authorKind, authorId } = event.data;
-      const people =
-        authorKind === 'person' && !state.people[authorId]
-          ? { ...state.people, [authorId]: 'replied' as const }
-          : state.people;
-      return { ...state, people, replyIds: [...state.replyIds, replyId] };
+      const replyIds = [...state.replyIds, replyId];
+      if (authorKind !== 'person') return { ...state, replyIds };
+      return {
+        ...contribute(state, [{ personId: authorId, role: 'replied', source: 'own', from: null }]),
+        replyIds,
+      };
     }
     case 'PlusOneAdded': {
-      const { personId } = event.data;
-      return {
-        ...state,
-        plusOnes: [...state.plusOnes, personId],
-        people: { ...state.people, [personId]: state.people[personId] ?? 'plus-one' },
-      };
+      const { personId, addressedTo } = event.data;
+      const own = addressedTo === state.itemKey;
+      return contribute(state, [
+        {
+          personId,
+          role: 'plus-one',
+          source: own ? 'own' : 'addressed',
+          from: own ? null : addressedTo,
+        },
+      ]);
     }
     case 'ItemMergedInto':
       return { ...state, status: 'merged', survivorKey: event.data.survivorKey };
     case 'ItemsMerged': {
-      const people = { ...state.people };
-      const plusOnes = [...state.plusOnes];
       const merges = { ...state.merges };
+      const added: Contribution[] = [];
+      const known = new Set(Object.keys(state.people));
       for (const { itemKey, addedPeople } of event.data.merged) {
         let newcomers = 0;
         for (const { personId, role } of addedPeople) {
-          if (!people[personId]) {
-            people[personId] = role;
+          if (!known.has(personId)) {
+            known.add(personId);
             newcomers++;
           }
-          if (role === 'plus-one' && !plusOnes.includes(personId)) plusOnes.push(personId);
+          added.push({ personId, role, source: 'merged', from: itemKey });
         }
         merges[itemKey] = newcomers;
       }
-      return { ...state, people, plusOnes, merges };
+      return { ...contribute(state, added), merges };
+    }
+    case 'ItemsUnmerged': {
+      const keys = new Set(event.data.unmerged.map((u) => u.itemKey));
+      const contributions = state.contributions.filter(
+        (c) => c.source === 'own' || !keys.has(c.from ?? ''),
+      );
+      const merges = { ...state.merges };
+      const unmerges = { ...state.unmerges };
+      for (const { itemKey, restoredPeople, returnedPlusOnes } of event.data.unmerged) {
+        delete merges[itemKey];
+        unmerges[itemKey] = { restoredPeople, returnedPlusOnes };
+      }
+      return { ...derived(state, contributions), merges, unmerges };
+    }
+    case 'ItemUnmerged': {
+      const {
+        status: _status,
+        survivorKey: _survivor,
+        ...facts
+      } = state as ItemFacts & {
+        status: string;
+        survivorKey?: string;
+      };
+      return contribute<ItemState & ItemFacts>(
+        { ...facts, status: 'open' },
+        event.data.plusOnes.map((personId) => ({
+          personId,
+          role: 'plus-one' as const,
+          source: 'own' as const,
+          from: null,
+        })),
+      );
     }
     case 'PeopleNotified': {
       const notified = { ...state.notified };
@@ -112,4 +156,27 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       return state;
     }
   }
+}
+
+/** The state with more contributions; people and +1s follow incrementally. */
+function contribute<S extends ItemFacts>(state: S, added: readonly Contribution[]): S {
+  if (added.length === 0) return state;
+  const people = { ...state.people };
+  const plusOnes = [...state.plusOnes];
+  for (const c of added) {
+    people[c.personId] ??= c.role;
+    if (c.role === 'plus-one' && c.personId !== state.submitterId && !plusOnes.includes(c.personId))
+      plusOnes.push(c.personId);
+  }
+  return { ...state, people, plusOnes, contributions: [...state.contributions, ...added] };
+}
+
+/** The state with its contributions replaced; people and +1s derived again from them. */
+function derived<S extends ItemFacts>(state: S, contributions: Contribution[]): S {
+  return {
+    ...state,
+    contributions,
+    people: rolesOf(contributions),
+    plusOnes: plusOnesOf(contributions, state.submitterId),
+  };
 }

@@ -3,18 +3,15 @@
  * without dots, so the last dot separates the user id from the note id.
  */
 import type { Decider } from '../shared/decider.js';
-import type { NoteCommand } from './commands.js';
-import { decideNote } from './decide.js';
+import { decideNote, type NoteCommand } from './decide.js';
 import type { NoteEvent } from './events.js';
-import { splitUserScopedStream } from './streams.js';
+import { splitUserScopedStream } from '../shared/user-scoped.js';
 import { evolveNote, initialNoteState, type NoteState } from './state.js';
 
-export * from './commands.js';
-export * from './errors.js';
+export * from './decide.js';
 export * from './events.js';
 export * from './rules.js';
 export * from './state.js';
-export * from './streams.js';
 
 export const noteDecider: Decider<NoteState, NoteCommand, NoteEvent> = {
   initialState: initialNoteState,

@@ -28,17 +28,26 @@ export function checkCoordinates(latitude: number | null, longitude: number | nu
 }
 
 export function checkVersion(version: NoteVersion): void {
-  if (version.content.length === 0) throw new InvalidArgument('content is required');
-  if (version.content.length > noteLimits.contentMax) {
+  checkNoteText(version);
+  checkTagCount(version.tagIds.length);
+  checkCoordinates(version.metadata.latitude, version.metadata.longitude);
+}
+
+/** A missing content (from a caller that bypassed the types) is refused like an empty one. */
+export function checkNoteText(text: { title: string; content: string }): void {
+  if (!text.content) throw new InvalidArgument('content is required');
+  if (text.content.length > noteLimits.contentMax) {
     throw new InvalidArgument(`content must be at most ${noteLimits.contentMax} characters`);
   }
-  if (version.title.length > noteLimits.titleMax) {
+  if (text.title.length > noteLimits.titleMax) {
     throw new InvalidArgument(`title must be at most ${noteLimits.titleMax} characters`);
   }
-  if (version.tagIds.length > noteLimits.tagsMax) {
+}
+
+export function checkTagCount(count: number): void {
+  if (count > noteLimits.tagsMax) {
     throw new InvalidArgument(`a note has at most ${noteLimits.tagsMax} tags`);
   }
-  checkCoordinates(version.metadata.latitude, version.metadata.longitude);
 }
 
 /** Tag ids in first-seen order without duplicates. */

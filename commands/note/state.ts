@@ -6,7 +6,7 @@
 import type { NoteEvent, NoteVersion } from './events.js';
 
 export type NoteState =
-  | { status: 'none'; revision: -1 }
+  | { status: 'absent'; revision: -1 }
   | {
       status: 'active' | 'trashed';
       noteId: string;
@@ -16,7 +16,7 @@ export type NoteState =
     };
 
 export function initialNoteState(): NoteState {
-  return { status: 'none', revision: -1 };
+  return { status: 'absent', revision: -1 };
 }
 
 export function evolveNote(state: NoteState, event: NoteEvent): NoteState {
@@ -26,7 +26,7 @@ export function evolveNote(state: NoteState, event: NoteEvent): NoteState {
     return { status: 'active', noteId, userId, version, revision };
   }
   // Every later event needs a created note; a stream that starts otherwise is not a note.
-  if (state.status === 'none') return state;
+  if (state.status === 'absent') return state;
   switch (event.type) {
     case 'NoteUpdated':
       return { ...state, version: { ...event.data }, revision };

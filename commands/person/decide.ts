@@ -15,6 +15,11 @@ export type RegisterPerson = {
     displayName: string | null;
     avatar: string | null;
     email: string | null;
+    /**
+     * false when someone else files for this person (a maker on a customer's behalf): what they
+     * typed never renames an existing person or replaces their avatar (default true)
+     */
+    updateProfile?: boolean;
   };
 };
 export type PersonCommand = RegisterPerson;
@@ -24,7 +29,8 @@ const TIER_RANK: Record<PersonTier, number> = { anonymous: 0, email: 1, google: 
 export function decidePerson(command: PersonCommand, state: PersonState): PersonEvent[] {
   switch (command.type) {
     case 'RegisterPerson': {
-      const data = { ...command.data, email: command.data.email?.trim().toLowerCase() || null };
+      const { updateProfile = true, ...given } = command.data;
+      const data = { ...given, email: given.email?.trim().toLowerCase() || null };
       if (data.tier !== 'anonymous' && !data.email) {
         throw new InvalidArgument(`a ${data.tier} person needs an e-mail address`);
       }
@@ -35,10 +41,11 @@ export function decidePerson(command: PersonCommand, state: PersonState): Person
       // what we learn only adds: a tier never drops, a known value is never erased by a null
       const changes: PersonUpdated['data'] = {};
       if (TIER_RANK[data.tier] > TIER_RANK[state.tier]) changes.tier = data.tier;
-      if (data.displayName && data.displayName !== state.displayName) {
+      if (updateProfile && data.displayName && data.displayName !== state.displayName) {
         changes.displayName = data.displayName;
       }
-      if (data.avatar && data.avatar !== state.avatar) changes.avatar = data.avatar;
+      if (updateProfile && data.avatar && data.avatar !== state.avatar)
+        changes.avatar = data.avatar;
       if (data.email && data.email !== state.email) changes.email = data.email;
       return Object.keys(changes).length ? [{ type: 'PersonUpdated', data: changes }] : [];
     }

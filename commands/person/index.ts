@@ -13,5 +13,4 @@ export const personDecider: Decider<PersonState, PersonCommand, PersonEvent> = {
   decide: decidePerson,
 };
 
-export const streamId = (personId: string): string => `person-${personId}`;
-export const personStreamId = streamId;
+export const personStreamId = (personId: string): string => `person-${personId}`;

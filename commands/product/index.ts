@@ -14,6 +14,5 @@ export const productDecider: Decider<ProductState, ProductCommand, ProductEvent>
   decide: decideProduct,
 };
 
-export const streamId = (workspaceId: string, key: string): string =>
+export const productStreamId = (workspaceId: string, key: string): string =>
   `product-${workspaceId}.${key}`;
-export const productStreamId = streamId;

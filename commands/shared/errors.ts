@@ -10,7 +10,8 @@ export type DomainErrorKind =
   | 'failed-precondition'
   | 'already-exists'
   | 'conflict'
-  | 'resource-exhausted';
+  | 'resource-exhausted'
+  | 'unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -47,4 +48,39 @@ export class ResourceExhausted extends DomainError {
   ) {
     super(message);
   }
+}
+/**
+ * The service cannot take the request now but will soon (the read models lag behind a write, a
+ * burst on one aggregate outlasted its retry deadline): retry after `retryAfterSeconds`.
+ */
+export class Unavailable extends DomainError {
+  readonly kind = 'unavailable';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+  }
+}
+
+const BY_KIND: Record<
+  Exclude<DomainErrorKind, 'resource-exhausted' | 'unavailable'>,
+  new (
+    message: string,
+  ) => DomainError
+> = {
+  'invalid-argument': InvalidArgument,
+  unauthenticated: Unauthenticated,
+  'permission-denied': PermissionDenied,
+  'not-found': NotFound,
+  'failed-precondition': FailedPrecondition,
+  'already-exists': AlreadyExists,
+  conflict: Conflict,
+};
+
+/** A fresh error of `kind` carrying `message` (an operation answering one refusal as another). */
+export function errorOfKind(kind: DomainErrorKind, message: string): DomainError {
+  if (kind === 'resource-exhausted') return new ResourceExhausted(message);
+  if (kind === 'unavailable') return new Unavailable(message);
+  return new BY_KIND[kind](message);
 }

@@ -1,12 +1,11 @@
 /** The tag aggregate of the notes service: one stream per tag, `notetag-<userId>.<tagId>`. */
-import { splitUserScopedStream } from '../note/streams.js';
+import { splitUserScopedStream } from '../shared/user-scoped.js';
 import type { Decider } from '../shared/decider.js';
-import type { TagCommand } from './commands.js';
-import { decideTag } from './decide.js';
+import { decideTag, type TagCommand } from './decide.js';
 import type { TagEvent } from './events.js';
 import { evolveTag, initialTagState, type TagState } from './state.js';
 
-export * from './commands.js';
+export * from './decide.js';
 export * from './events.js';
 export * from './palette.js';
 export * from './rules.js';

@@ -1,7 +1,7 @@
 import type { TagEvent, TagFields } from './events.js';
 
 export type TagState =
-  | { status: 'none'; revision: -1 }
+  | { status: 'absent'; revision: -1 }
   | {
       status: 'active' | 'deleted';
       tagId: string;
@@ -11,7 +11,7 @@ export type TagState =
     };
 
 export function initialTagState(): TagState {
-  return { status: 'none', revision: -1 };
+  return { status: 'absent', revision: -1 };
 }
 
 export function evolveTag(state: TagState, event: TagEvent): TagState {
@@ -20,7 +20,7 @@ export function evolveTag(state: TagState, event: TagEvent): TagState {
     const { tagId, userId, ...fields } = event.data;
     return { status: 'active', tagId, userId, fields, revision };
   }
-  if (state.status === 'none') return state;
+  if (state.status === 'absent') return state;
   switch (event.type) {
     case 'NoteTagUpdated':
       return { ...state, fields: { ...event.data }, revision };

@@ -13,5 +13,4 @@ export const tokenDecider: Decider<TokenState, TokenCommand, TokenEvent> = {
   decide: decideToken,
 };
 
-export const streamId = (tokenId: string): string => `token-${tokenId}`;
-export const tokenStreamId = streamId;
+export const tokenStreamId = (tokenId: string): string => `token-${tokenId}`;

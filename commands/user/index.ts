@@ -13,5 +13,4 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   decide: decideUser,
 };
 
-export const streamId = (userId: string): string => `user-${userId}`;
-export const userStreamId = streamId;
+export const userStreamId = (userId: string): string => `user-${userId}`;

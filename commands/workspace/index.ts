@@ -13,5 +13,4 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
   decide: decideWorkspace,
 };
 
-export const streamId = (workspaceId: string): string => `workspace-${workspaceId}`;
-export const workspaceStreamId = streamId;
+export const workspaceStreamId = (workspaceId: string): string => `workspace-${workspaceId}`;

@@ -1,4 +1,4 @@
-import { memoizedJson } from '../../src/http/raw-json.js';
+import { memoizedJson } from '../shared/raw-json.js';
 import type { ItemStatus, ParticipantRole } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 
@@ -51,6 +51,8 @@ export type ItemDoc = Doc &
     _mergedInto: string | null;
     /** true once the survivor recorded this merge (false = a merge to complete, see actions/merge) */
     _mergeRecorded: boolean;
+    /** true once the survivor gave this item back, until the item took it (see actions/unmerge) */
+    _unmergePending?: boolean;
     _mergedKeys: string[];
     _submitterId: string;
     _plusOnes: string[];

@@ -1,4 +1,4 @@
-import type { ItemEvent } from '../../commands/item/index.js';
+import { addressedContext, type ItemEvent, mergedContext } from '../../commands/item/index.js';
 import type { Update } from '../../src/readstore/types.js';
 import { guardedUpdate } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
@@ -56,11 +56,20 @@ export function itemsProjector(): Projector {
           });
         }
       }
+      if (event.type === 'ItemsUnmerged') {
+        // the unmerged items are to take themselves back (unmerge pending until they do)
+        for (const { itemKey } of event.data.unmerged) {
+          await guardedUpdate(items, itemDocId(doc._ws, itemKey), event.position, {
+            $set: { _unmergePending: true },
+          });
+        }
+      }
     },
   };
 }
 
-function captured(
+/** The document an ItemCaptured creates (also folded in memory by as-of.ts). */
+export function captured(
   event: Extract<Recorded<ItemEvent>, { type: 'ItemCaptured' }>,
 ): Omit<ItemDoc, '_id'> {
   const { workspaceId, productKey, itemKey, number, title, body, author, via } = event.data;
@@ -97,7 +106,8 @@ function captured(
   };
 }
 
-function changes(
+/** The `$set` an event makes to an item document (also folded in memory by as-of.ts). */
+export function changes(
   event: Exclude<Recorded<ItemEvent>, { type: 'ItemCaptured' }>,
   doc: ItemDoc,
 ): Update | null {
@@ -120,14 +130,15 @@ function changes(
       return { $set: set };
     }
     case 'PlusOneAdded': {
-      const { personId } = event.data;
-      if (doc._plusOnes.includes(personId)) return null;
+      const { personId, addressedTo } = event.data;
+      if (doc._plusOnes.includes(personId) || personId === doc._submitterId) return null;
+      const context = addressedTo === doc.id ? null : addressedContext(addressedTo);
       return {
         $set: {
           plusOneCount: doc.plusOneCount + 1,
           _plusOnes: [...doc._plusOnes, personId],
           updatedAt: at,
-          ...joined(doc, personId, 'plus-one', null),
+          ...joined(doc, personId, 'plus-one', context),
         },
       };
     }
@@ -143,7 +154,7 @@ function changes(
       const plusOnes = [...doc._plusOnes];
       for (const { itemKey, addedPeople } of event.data.merged) {
         for (const { personId, role } of addedPeople) {
-          next = { ...next, ...joined(next, personId, role, `merged from ${itemKey}`) };
+          next = { ...next, ...joined(next, personId, role, mergedContext(itemKey)) };
           if (role === 'plus-one' && !plusOnes.includes(personId)) plusOnes.push(personId);
         }
       }
@@ -154,6 +165,41 @@ function changes(
           _plusOnes: plusOnes,
           plusOneCount: plusOnes.length,
           _mergedKeys: mergedKeys,
+          updatedAt: at,
+        },
+      };
+    }
+    case 'ItemsUnmerged': {
+      const { participants, plusOnes, unmerged } = event.data;
+      const keys = new Set(unmerged.map((u) => u.itemKey));
+      return {
+        $set: {
+          _participants: participants,
+          _people: participants.map((p) => p.personId),
+          _plusOnes: plusOnes,
+          plusOneCount: plusOnes.length,
+          _mergedKeys: doc._mergedKeys.filter((key) => !keys.has(key)),
+          updatedAt: at,
+        },
+      };
+    }
+    case 'ItemUnmerged': {
+      let next: Pick<ItemDoc, '_people' | '_participants'> = doc;
+      const plusOnes = [...doc._plusOnes];
+      for (const personId of event.data.plusOnes) {
+        if (plusOnes.includes(personId) || personId === doc._submitterId) continue;
+        plusOnes.push(personId);
+        next = joined(next, personId, 'plus-one', null);
+      }
+      return {
+        $set: {
+          _people: next._people,
+          _participants: next._participants,
+          _plusOnes: plusOnes,
+          plusOneCount: plusOnes.length,
+          _mergedInto: null,
+          _mergeRecorded: false,
+          _unmergePending: false,
           updatedAt: at,
         },
       };

@@ -2,7 +2,7 @@ import type { ItemStatus } from '../../commands/item/index.js';
 import type { Filter, ReadStore } from '../../src/readstore/types.js';
 import { peopleOf } from '../people/projector.js';
 import { type Reply, listReplies } from '../replies/queries.js';
-import { membershipsOfUser } from '../workspaces/queries.js';
+import { membershipsOfUser, workspaceById } from '../workspaces/queries.js';
 import { type Item, type ItemDoc, itemDocId, itemsOf, toItem } from './document.js';
 
 /** Items that can be listed: merged items leave every listing (commands/item/decide.ts). */
@@ -99,9 +99,11 @@ export async function getItem(
 /** resolve_item: the item with this key in every workspace the user belongs to. */
 export async function resolveItem(
   store: ReadStore,
-  query: { userId: string; itemKey: string },
+  query: { userId: string; itemKey: string; workspaceId?: string },
 ): Promise<{ slug: string; workspaceId: string; item: Item }[]> {
-  const memberships = await membershipsOfUser(store, query.userId);
+  const memberships = query.workspaceId
+    ? await workspaceAsMembership(store, query.workspaceId)
+    : await membershipsOfUser(store, query.userId);
   if (memberships.length === 0) return [];
   const slugs = new Map(memberships.map((m) => [m.workspaceId, m.slug]));
   const ids = memberships.map((m) => itemDocId(m.workspaceId, query.itemKey));
@@ -111,4 +113,13 @@ export async function resolveItem(
     workspaceId: doc._ws,
     item: toItem(doc),
   }));
+}
+
+/** One workspace in the shape of a membership list (callers bound to a workspace, not a user). */
+async function workspaceAsMembership(
+  store: ReadStore,
+  workspaceId: string,
+): Promise<{ workspaceId: string; slug: string }[]> {
+  const workspace = await workspaceById(store, workspaceId);
+  return workspace ? [{ workspaceId, slug: workspace.slug }] : [];
 }

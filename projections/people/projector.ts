@@ -52,6 +52,8 @@ export function peopleProjector(): Projector {
         'PlusOneAdded',
         'ItemReplied',
         'ItemsMerged',
+        'ItemsUnmerged',
+        'ItemUnmerged',
       ],
     },
     async setup(store) {
@@ -150,6 +152,21 @@ async function applyItem(event: Recorded<ItemEvent>, store: ReadStore): Promise<
       for (const m of event.data.merged) {
         for (const p of m.addedPeople) await involve(p.personId, p.role, false);
       }
+      return;
+    case 'ItemsUnmerged': {
+      // people who were here only through the unmerged items leave the survivor's list
+      for (const personId of event.data.removedPeople) {
+        await personItemsOf(store).deleteOne({ _id: `${personId}|${workspaceId}.${itemKey}` });
+      }
+      for (const { personId, role } of event.data.changedRoles) {
+        const id = `${personId}|${workspaceId}.${itemKey}`;
+        await guardedUpdate(personItemsOf(store), id, event.position, { $set: { role } });
+      }
+      return;
+    }
+    case 'ItemUnmerged':
+      // +1s given on this item's key while it was merged; the contact was counted back then
+      for (const personId of event.data.plusOnes) await involve(personId, 'plus-one', false);
       return;
     default:
       return;

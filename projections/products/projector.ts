@@ -27,7 +27,7 @@ const PRODUCT_EVENTS: ProductEvent['type'][] = [
   'ProductVisibilityChanged',
   'ItemNumberAllocated',
 ];
-const ITEM_EVENTS: ItemEvent['type'][] = ['ItemCaptured', 'ItemMergedInto'];
+const ITEM_EVENTS: ItemEvent['type'][] = ['ItemCaptured', 'ItemMergedInto', 'ItemUnmerged'];
 
 export function productsProjector(): Projector {
   return {
@@ -50,6 +50,8 @@ export function productsProjector(): Projector {
         } else if (event.type === 'ItemMergedInto') {
           // a merged item leaves every listing, so it leaves the count too (see commands/item/decide.ts)
           await guardedUpdate(products, id, event.position, { $inc: { itemCount: -1 } });
+        } else if (event.type === 'ItemUnmerged') {
+          await guardedUpdate(products, id, event.position, { $inc: { itemCount: 1 } });
         }
         return;
       }

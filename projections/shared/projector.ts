@@ -1,5 +1,5 @@
 /**
- * A projector turns events into read-model documents. The engine (src/projection/engine.ts)
+ * A projector turns events into read-model documents. The engine (src/read/projection-engine.ts)
  * feeds it every event after its checkpoint, in `$all` order, and stores the checkpoint with
  * its writes. A projector must be safe to run twice over the same events: guard every document
  * write with `guardedUpdate` (position guard) and combine all changes an event makes to one

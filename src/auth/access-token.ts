@@ -11,6 +11,7 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Collection, Doc } from '../readstore/types.js';
+import type { Presentation } from './dpop.js';
 import { Unauthenticated } from './errors.js';
 import type { StoredArtifact } from './storage/adapter.js';
 
@@ -20,6 +21,8 @@ export interface VerifiedAccessToken {
   clientName: string;
   scopes: string[];
   expiresAt: Date;
+  /** DPoP-bound (RFC 9449): it was accepted with a valid proof */
+  bound: boolean;
 }
 
 export interface RevokedJti extends Doc {
@@ -45,12 +48,40 @@ export function createAccessTokenVerifier(deps: {
   grants: Collection<StoredArtifact>;
   revoked: Collection<RevokedJti>;
   clientName: (clientId: string) => Promise<string | null>;
+  /** RFC 9449 proof check for tokens bound to a key (dpop.ts) */
+  checkDpopProof: (
+    token: string,
+    jkt: string,
+    request: { proof: string | undefined; method: string; url: string },
+  ) => Promise<void>;
   now: () => number;
 }) {
   const keySet = createLocalJWKSet(deps.jwks);
 
+  async function checkBinding(token: string, jkt: unknown, presentation: Presentation) {
+    if (presentation.scheme === 'revocation') return;
+    if (typeof jkt === 'string') {
+      if (presentation.scheme !== 'DPoP') {
+        throw new Unauthenticated(
+          'this access token is bound to a DPoP key: send "Authorization: DPoP <token>" with a DPoP proof',
+          'invalid_token',
+          'DPoP',
+        );
+      }
+      await deps.checkDpopProof(token, jkt, presentation);
+    } else if (presentation.scheme === 'DPoP') {
+      throw new Unauthenticated(
+        'the DPoP scheme is only for DPoP-bound access tokens',
+        'invalid_token',
+        'DPoP',
+      );
+    }
+  }
+
+  /** `presentation`: how the token came; a DPoP-bound one is refused unless as DPoP with its proof */
   return async function verifyAccessToken(
     token: string | undefined | null,
+    presentation: Presentation = { scheme: 'Bearer' },
   ): Promise<VerifiedAccessToken> {
     if (!token) throw new Unauthenticated('missing access token', 'invalid_request');
     let payload: Record<string, unknown>;
@@ -66,10 +97,11 @@ export function createAccessTokenVerifier(deps: {
       const expired = err instanceof joseErrors.JWTExpired;
       throw new Unauthenticated(expired ? 'access token expired' : 'invalid access token');
     }
-    const { sub, client_id: clientId, grant_id: grantId, jti, exp, scope } = payload;
+    const { sub, client_id: clientId, grant_id: grantId, jti, exp, scope, cnf } = payload;
     if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof exp !== 'number') {
       throw new Unauthenticated('invalid access token');
     }
+    await checkBinding(token, (cnf as { jkt?: unknown } | undefined)?.jkt, presentation);
     if (typeof grantId === 'string') {
       const grant = await deps.grants.findOne({ _id: grantId });
       if (!grant || (grant.expiresAt !== null && grant.expiresAt <= deps.now())) {
@@ -82,6 +114,7 @@ export function createAccessTokenVerifier(deps: {
     return {
       userId: sub,
       clientId,
+      bound: typeof (cnf as { jkt?: unknown } | undefined)?.jkt === 'string',
       clientName: (await deps.clientName(clientId)) ?? clientId,
       scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [],
       expiresAt: new Date(exp * 1000),

@@ -8,8 +8,13 @@ export class Unauthenticated extends DomainUnauthenticated {
   override readonly name = 'Unauthenticated';
   constructor(
     message: string,
-    /** RFC 6750 error code for the WWW-Authenticate header */
-    readonly oauthError: 'invalid_token' | 'invalid_request' = 'invalid_token',
+    /** RFC 6750 / RFC 9449 error code for the WWW-Authenticate header */
+    readonly oauthError:
+      | 'invalid_token'
+      | 'invalid_request'
+      | 'invalid_dpop_proof' = 'invalid_token',
+    /** the scheme the challenge names: DPoP when a DPoP-bound token or its proof was refused */
+    readonly scheme: 'Bearer' | 'DPoP' = 'Bearer',
   ) {
     super(message);
   }

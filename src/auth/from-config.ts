@@ -3,7 +3,7 @@
  * the same for every service: SMTP for sign-in codes and the optional upstream identity provider.
  */
 import type { Config } from '../config/schema.js';
-import type { SmtpOptions, UpstreamIdpOptions } from './options.js';
+import type { SignInLimits, SmtpOptions, UpstreamIdpOptions } from './options.js';
 
 /** SMTP_URL (smtp:// or smtps://, credentials in the URL) -> nodemailer options; unset = none. */
 export function smtpFrom(config: Config): SmtpOptions | undefined {
@@ -32,5 +32,26 @@ export function upstreamFrom(config: Config): UpstreamIdpOptions | undefined {
       ? { clientSecret: config.UPSTREAM_OIDC_CLIENT_SECRET }
       : {}),
     allowInsecure: issuer.startsWith('http:'),
+  };
+}
+
+const MINUTE = 60;
+
+/** The sign-in throttles' figures (SIGNIN_*); the lockout doubles with each repeat. */
+export function signInLimitsFrom(config: Config): SignInLimits {
+  const maxSeconds = config.SIGNIN_LOCKOUT_MAX_HOURS * 60 * MINUTE;
+  return {
+    codesPerAddress: config.SIGNIN_CODES_PER_ADDRESS,
+    codesPerIp: config.SIGNIN_CODES_PER_IP,
+    codeWindowSeconds: config.SIGNIN_CODE_WINDOW_MINUTES * MINUTE,
+    wrongCodesPerAddress: config.SIGNIN_WRONG_CODES_PER_ADDRESS,
+    wrongCodesPerIp: config.SIGNIN_WRONG_CODES_PER_IP,
+    wrongCodeWindowSeconds: config.SIGNIN_WRONG_CODE_WINDOW_MINUTES * MINUTE,
+    lockout: {
+      baseSeconds: Math.min(config.SIGNIN_LOCKOUT_MINUTES * MINUTE, maxSeconds),
+      factor: 2,
+      maxSeconds,
+      forgetAfterSeconds: maxSeconds,
+    },
   };
 }

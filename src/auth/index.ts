@@ -1,6 +1,8 @@
 export type { VerifiedAccessToken } from './access-token.js';
 export type { ConnectedApp } from './connected-apps.js';
+export { DPOP_ALGS, type Presentation } from './dpop.js';
 export { AuthConfigurationError, Unauthenticated } from './errors.js';
+export { presentationOf } from './presentation.js';
 export {
   createIdTokenVerifier,
   isAnonymous,
@@ -10,8 +12,19 @@ export {
 } from './id-token.js';
 export { createDevMailbox } from './mail/dev-mailbox.js';
 export type { MailMessage, MailPort } from './mail/port.js';
-export type { AccountsPort, AuthorizationServerOptions, RefreshPolicy } from './options.js';
+export {
+  type AccountsPort,
+  type AuthorizationServerOptions,
+  DEFAULT_SIGN_IN_LIMITS,
+  type RefreshPolicy,
+  type SignInLimits,
+} from './options.js';
 export { clientIp } from './registration-limit.js';
 export { PROTECTED_RESOURCE_PATH, wwwAuthenticateFor } from './resource-metadata.js';
 export { type AuthorizationServer, createAuthorizationServer } from './server.js';
 export { feedbackAuthPreset, notesAuthPreset } from './presets.js';
+export {
+  endpointChallenge,
+  endpointResourceMetadata,
+  resourceMetadataUrl,
+} from './resource-indicators.js';

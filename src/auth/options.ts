@@ -11,10 +11,14 @@
  *   access token 30 days, refresh token 90 days (sliding on rotation), only with `offline_access`.
  * both:
  *   authorization code 60 s, interaction 1 h, browser session 14 days, e-mail code 10 min / 5 tries.
- *   registration: fixed window per client IP; feedback 20 per 10 min, notes 30 per hour (issue 6).
+ *   sign-in throttles (issue 10; DEFAULT_SIGN_IN_LIMITS, configurable): 5 codes per address and 20
+ *   per client IP per 15 min; 10 wrong codes per address and 30 per IP per hour, then a lockout
+ *   of 15 min that doubles with each repeat up to 24 h and is forgotten after a quiet day.
+ *   registration: sliding window per client IP; feedback 20 per 10 min, notes 30 per hour (issue 6).
  *   Client IP = the socket address; with `trustProxy` the right-most X-Forwarded-For entry (the
  *   address the nearest proxy saw), which a client cannot forge through a proxy that appends.
  */
+import type { LockoutPolicy } from '../limits/index.js';
 import type { ReadStore } from '../readstore/types.js';
 import type { MailPort } from './mail/port.js';
 
@@ -55,21 +59,63 @@ export interface FirstPartyClient {
   client_name?: string;
 }
 
+/** Figures of the sign-in throttles (interaction/throttle.ts). */
+export interface SignInLimits {
+  codesPerAddress: number;
+  codesPerIp: number;
+  codeWindowSeconds: number;
+  wrongCodesPerAddress: number;
+  wrongCodesPerIp: number;
+  wrongCodeWindowSeconds: number;
+  lockout: LockoutPolicy;
+}
+
+const HOUR_S = 60 * 60;
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  codesPerAddress: 5,
+  codesPerIp: 20,
+  codeWindowSeconds: 15 * 60,
+  wrongCodesPerAddress: 10,
+  wrongCodesPerIp: 30,
+  wrongCodeWindowSeconds: HOUR_S,
+  lockout: {
+    baseSeconds: 15 * 60,
+    factor: 2,
+    maxSeconds: 24 * HOUR_S,
+    forgetAfterSeconds: 24 * HOUR_S,
+  },
+};
+
+/** How a 429 from the authorization server reads: the service's error envelope. */
+export type ErrorEnvelope = (message: string) => Record<string, string>;
+
 export interface AuthorizationServerOptions {
   /** the service base URL; also the issuer and the access-token audience */
   issuer: string;
   /** further base URLs the same service answers on; each gets its own issuer, tokens work on all */
   altIssuers?: string[];
+  /**
+   * paths under each base URL that are resources of their own (RFC 8707), e.g. `/mcp`: a client
+   * may ask for a token whose audience is `{base}{path}` (resource-indicators.ts)
+   */
+  resourcePaths?: string[];
   /** where discovery is served: OIDC for feedback, RFC 8414 for notes */
   discoveryPath: '/.well-known/openid-configuration' | '/.well-known/oauth-authorization-server';
   /** resource scopes (e.g. `service.public`, `notes`); openid/profile/email/offline_access are added as asked */
   resourceScopes: string[];
+  /** scope of an authorization request that names none (feedback: the full maker surface) */
+  defaultScope: string;
   /** OIDC scopes to offer besides `openid` (feedback: profile, email, offline_access; notes: offline_access) */
   oidcScopes: string[];
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   refreshPolicy: RefreshPolicy;
   registrationLimit: { max: number; windowSeconds: number };
+  /** sign-in throttles; default DEFAULT_SIGN_IN_LIMITS */
+  signInLimits?: SignInLimits;
+  /** the body of a JSON refusal outside OAuth's own (e.g. registration 429): the service's envelope */
+  errorEnvelope: ErrorEnvelope;
   /** take the client IP from X-Forwarded-For (right-most entry); off by default */
   trustProxy?: boolean;
   readStore: ReadStore;

@@ -6,6 +6,7 @@
 import Provider, { type Adapter, type Configuration, errors } from 'oidc-provider';
 import type { AuthorizationServerOptions } from './options.js';
 import type { ProviderKeys } from './storage/keys.js';
+import { DPOP_ALGS } from './dpop.js';
 import { renderErrorPage } from './interaction/views.js';
 
 const HOUR = 60 * 60;
@@ -19,11 +20,12 @@ export const ROUTES = {
   userinfo: '/oauth/userinfo',
   end_session: '/oauth/logout',
   introspection: '/oauth/introspect',
+  pushed_authorization_request: '/oauth/par',
 } as const;
 
 export interface ProviderDeps {
   options: AuthorizationServerOptions;
-  /** every base URL of the service; each is a valid resource (audience) */
+  /** every resource indicator of the service (its base URLs, and resource paths under them) */
   audiences: string[];
   keys: ProviderKeys;
   Adapter: new (name: string) => Adapter;
@@ -51,11 +53,18 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
     clientAuthMethods: ['none'],
     responseTypes: ['code'],
     pkce: { required: () => true },
+    // the resource servers check proofs with the same list (dpop.ts)
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGS },
     scopes: ['openid', ...options.oidcScopes],
     claims: openid
       ? { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] }
       : { openid: ['sub'] },
-    cookies: { keys: keys.cookieKeys },
+    // Secure cookies whenever the service is published over https (also behind a TLS proxy)
+    cookies: {
+      keys: keys.cookieKeys,
+      long: { httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
+      short: { httpOnly: true, sameSite: 'lax', secure: issuer.startsWith('https:') },
+    },
     jwks: keys.jwks as Configuration['jwks'],
     async findAccount(_ctx, sub) {
       const account = await options.accounts.findById(sub);
@@ -130,7 +139,8 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(issuer, configuration);
-  provider.proxy = options.trustProxy ?? false;
+  // the auth router rewrites Host and X-Forwarded-* to this issuer's before any request gets here
+  provider.proxy = true;
   // discovery lists only static scopes; clients also need the service's resource scopes
   const scopesSupported = openid
     ? ['openid', ...options.oidcScopes, ...options.resourceScopes]

@@ -1,15 +1,13 @@
 /**
- * Open dynamic client registration, rate-limited per client IP with a fixed window kept in the
- * read store (so several API processes over one store share the count). Over the limit: 429 with
- * `retry-after` (seconds to the window's end) and an RFC 7591-style JSON error.
+ * Open dynamic client registration, limited per client IP with a sliding window kept in the
+ * store (src/limits), so several API processes over one store share the count and no burst of
+ * twice the limit passes across a clock boundary. Over the limit: 429 with `Retry-After` (seconds
+ * until the oldest counted registration leaves the window) and the service's error envelope
+ * (feedback: `{error, code: 'resource-exhausted'}`).
  */
 import type { Request, RequestHandler } from 'express';
-import type { Doc, ReadStore } from '../readstore/types.js';
-
-interface WindowDoc extends Doc {
-  count: number;
-  expiresAt: number;
-}
+import type { Limits } from '../limits/index.js';
+import type { ErrorEnvelope } from './options.js';
 
 /** socket address; with trustProxy, the right-most X-Forwarded-For entry (what our proxy saw) */
 export function clientIp(req: Request, trustProxy: boolean): string {
@@ -26,38 +24,30 @@ export function clientIp(req: Request, trustProxy: boolean): string {
 }
 
 export function registrationLimiter(deps: {
-  readStore: ReadStore;
-  collection: string;
+  limits: Limits;
+  /** keeps each service's counters apart */
+  name: string;
   max: number;
   windowSeconds: number;
   trustProxy: boolean;
-  now: () => number;
+  envelope: ErrorEnvelope;
 }): RequestHandler {
-  const col = deps.readStore.collection<WindowDoc>(deps.collection);
-  const windowMs = deps.windowSeconds * 1000;
-  let lastSweep = 0;
-
+  const perIp = deps.limits.limiter(deps.name, {
+    kind: 'sliding-window',
+    max: deps.max,
+    windowSeconds: deps.windowSeconds,
+  });
   return async (req, res, next) => {
-    const now = deps.now();
-    const windowStart = Math.floor(now / windowMs) * windowMs;
-    const expiresAt = windowStart + windowMs;
-    const _id = `${clientIp(req, deps.trustProxy)}|${windowStart}`;
-    await col.updateOne({ _id }, { $inc: { count: 1 }, $max: { expiresAt } }, { upsert: true });
-    const doc = await col.findOne({ _id });
-    if (now - lastSweep > windowMs) {
-      lastSweep = now;
-      await col.deleteMany({ expiresAt: { $lte: now } });
-    }
-    if ((doc?.count ?? 1) > deps.max) {
-      res
-        .status(429)
-        .set('Retry-After', String(Math.max(1, Math.ceil((expiresAt - now) / 1000))))
-        .json({
-          error: 'too_many_requests',
-          error_description: 'too many client registrations from this address; try again later',
-        });
-      return;
-    }
-    next();
+    const verdict = await perIp.take(clientIp(req, deps.trustProxy));
+    if (verdict.allowed) return next();
+    res
+      .status(429)
+      .set('Retry-After', String(verdict.retryAfterSeconds))
+      .set('Cache-Control', 'no-store')
+      .json(
+        deps.envelope(
+          `too many client registrations from this address; try again in ${verdict.retryAfterSeconds} s`,
+        ),
+      );
   };
 }

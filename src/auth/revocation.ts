@@ -9,9 +9,10 @@ import express, { type RequestHandler } from 'express';
 import { decodeJwt } from 'jose';
 import type { Collection, ReadStore } from '../readstore/types.js';
 import type { RevokedJti, VerifiedAccessToken } from './access-token.js';
+import type { Presentation } from './dpop.js';
 
 export function revocationPrecheck(deps: {
-  verifyAccessToken: (token: string) => Promise<VerifiedAccessToken>;
+  verifyAccessToken: (token: string, presentation: Presentation) => Promise<VerifiedAccessToken>;
   revoked: Collection<RevokedJti>;
   readStore: ReadStore;
   now: () => number;
@@ -21,7 +22,7 @@ export function revocationPrecheck(deps: {
     if (token.split('.').length !== 3) return next();
     const clientId = typeof req.body?.client_id === 'string' ? req.body.client_id : null;
     try {
-      const verified = await deps.verifyAccessToken(token);
+      const verified = await deps.verifyAccessToken(token, { scheme: 'revocation' });
       const { jti } = decodeJwt(token);
       // like oidc-provider for refresh tokens: another client's token is silently left alone
       if (clientId === verified.clientId && typeof jti === 'string') {

@@ -13,6 +13,7 @@ import {
   type RevokedJti,
 } from './access-token.js';
 import { createConnectedApps, type ConnectedApp } from './connected-apps.js';
+import { createDpopChecker, type Presentation } from './dpop.js';
 import { AuthConfigurationError } from './errors.js';
 import { createIdTokenVerifier, type TrustedIssuer, type VerifiedIdToken } from './id-token.js';
 import type { InteractionContext } from './interaction/context.js';
@@ -20,12 +21,13 @@ import { createEmailCodes } from './interaction/email-code.js';
 import { interactionRouter } from './interaction/routes.js';
 import { createUpstreamSignIn } from './interaction/upstream.js';
 import { renderMailbox } from './interaction/views.js';
-import { createDevMailbox } from './mail/dev-mailbox.js';
-import type { MailPort, ReadableMailbox } from './mail/port.js';
-import { createSmtpMail } from './mail/smtp.js';
+import { chooseMail, isLocalRequest } from './mail/choose.js';
 import type { AuthorizationServerOptions } from './options.js';
 import { createProvider } from './provider.js';
-import { registrationLimiter } from './registration-limit.js';
+import { createSignInThrottle } from './interaction/throttle.js';
+import { clientIp, registrationLimiter } from './registration-limit.js';
+import { createLimits } from '../limits/index.js';
+import { DEFAULT_SIGN_IN_LIMITS } from './options.js';
 import {
   type BearerError,
   PROTECTED_RESOURCE_PATH,
@@ -33,15 +35,33 @@ import {
   protectedResourceMetadataFor,
   wwwAuthenticateFor,
 } from './resource-metadata.js';
+import { registrationScopes } from './registration-scope.js';
+import { resourceIndicators } from './resource-indicators.js';
+import { registrationPolicy } from './registration-policy.js';
+import { mountRequestDefaults } from './request-defaults.js';
 import { revocationPrecheck } from './revocation.js';
-import { collectionFor, createAdapterClass, type StoredArtifact } from './storage/adapter.js';
+import {
+  collectionFor,
+  createAdapterClass,
+  hashStoredSecrets,
+  type StoredArtifact,
+} from './storage/adapter.js';
 import { loadOrCreateKeys } from './storage/keys.js';
 
 export interface AuthorizationServer {
   router: Router;
   /** the provider of the primary issuer */
   provider: Provider;
-  verifyAccessToken(token: string | undefined | null): Promise<VerifiedAccessToken>;
+  /** a DPoP-bound token is refused unless `presentation` is DPoP with a valid proof (dpop.ts) */
+  verifyAccessToken(
+    token: string | undefined | null,
+    presentation?: Presentation,
+  ): Promise<VerifiedAccessToken>;
+  /**
+   * the verifier at a resource path of `resourcePaths` (e.g. `/mcp`): tokens for the service or
+   * for that path are accepted, tokens for another path are not
+   */
+  verifierAt(path: string): AuthorizationServer['verifyAccessToken'];
   /** own first-party clients' ID tokens are trusted; `extra` adds configured upstream issuers */
   verifyIdToken(
     token: string | undefined | null,
@@ -50,13 +70,26 @@ export interface AuthorizationServer {
   /** the trusted-issuer entries for this server's own ID tokens (first-party clients) */
   ownIdTokenIssuers: TrustedIssuer[];
   protectedResourceMetadata: ProtectedResourceMetadata;
-  wwwAuthenticate(error?: BearerError, scope?: string): string;
+  wwwAuthenticate(error?: BearerError, scope?: string, scheme?: 'Bearer' | 'DPoP'): string;
   listConnectedApps(userId: string): Promise<ConnectedApp[]>;
   revokeConnectedApp(userId: string, clientId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * Rewrites the request as the provider (Koa with `proxy` on) reads it: the issuer's host and
+ * scheme, and the one client IP we determined. Whatever the client sent in Host or X-Forwarded-*
+ * is replaced, so it cannot steer an advertised URL.
+ */
+function seenAsIssuer(req: Request, issuer: string, ip: string): void {
+  const url = new URL(issuer);
+  req.headers.host = url.host;
+  req.headers['x-forwarded-host'] = url.host;
+  req.headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
+  req.headers['x-forwarded-for'] = ip;
+}
 
 export async function createAuthorizationServer(
   options: AuthorizationServerOptions,
@@ -73,24 +106,27 @@ export async function createAuthorizationServer(
   const ctxStore = { readStore, prefix, now };
 
   const keys = await loadOrCreateKeys(readStore, `${prefix}_keys`);
+  await hashStoredSecrets(ctxStore);
   const Adapter = createAdapterClass(ctxStore);
   const providers = new Map<string, Provider>();
   for (const issuer of issuers) {
     providers.set(
       new URL(issuer).host,
-      createProvider(issuer, { options, audiences: issuers, keys, Adapter }),
+      createProvider(issuer, {
+        options,
+        audiences: resourceIndicators(issuers, options.resourcePaths ?? []),
+        keys,
+        Adapter,
+      }),
     );
   }
   const provider = providers.get(new URL(primary).host) as Provider;
   const pickProvider = (req: Request) => providers.get(String(req.headers.host)) ?? provider;
   const baseUrlOf = (req: Request) => pickProvider(req).issuer;
 
-  const devMailbox: ReadableMailbox | null =
-    options.mail || options.smtp
-      ? null
-      : createDevMailbox({ path: options.devMailboxPath ?? 'data/dev-mailbox.jsonl', log });
-  const mail: MailPort =
-    options.mail ?? (options.smtp ? createSmtpMail(options.smtp) : (devMailbox as ReadableMailbox));
+  const { mail, devMailbox } = chooseMail(options, log);
+  const trustProxy = options.trustProxy ?? false;
+  const limits = createLimits({ readStore, now });
 
   // one secret per deployment for HMACs (CSRF tokens, code hashes), derived from the cookie key
   const secret = createHash('sha256').update(`auth-ui:${keys.cookieKeys[0]}`).digest('base64url');
@@ -100,6 +136,13 @@ export async function createAuthorizationServer(
     accounts: options.accounts,
     mail,
     codes,
+    throttle: createSignInThrottle({
+      readStore,
+      prefix,
+      limits: options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
+      now,
+    }),
+    clientIp: (req) => clientIp(req, trustProxy),
     serviceName: options.serviceName ?? new URL(primary).host,
     fullAccessWording:
       options.refreshPolicy === 'always' ? 'Act as you: everything you can do as a maker' : null,
@@ -122,15 +165,26 @@ export async function createAuthorizationServer(
   >;
   const revoked = readStore.collection<RevokedJti>(`${prefix}_revoked_jti`);
   const jwks = publicJwks(keys.jwks.keys);
-  const verifyAccessToken = createAccessTokenVerifier({
+  const verifierDeps = {
     issuers,
-    audiences: issuers,
     jwks,
     grants,
     revoked,
     now,
-    clientName: async (clientId) => (await provider.Client.find(clientId))?.clientName ?? null,
-  });
+    clientName: async (clientId: string) =>
+      (await provider.Client.find(clientId))?.clientName ?? null,
+    checkDpopProof: createDpopChecker({ readStore, collection: `${prefix}_dpop_proofs`, now }),
+  };
+  const verifyAccessToken = createAccessTokenVerifier({ ...verifierDeps, audiences: issuers });
+  const pathVerifiers = new Map(
+    (options.resourcePaths ?? []).map((path) => [
+      path,
+      createAccessTokenVerifier({
+        ...verifierDeps,
+        audiences: resourceIndicators(issuers, [path]),
+      }),
+    ]),
+  );
   const firstPartyIds = (options.firstPartyClients ?? []).map((c) => c.client_id);
   const ownIdTokenIssuers: TrustedIssuer[] = firstPartyIds.length
     ? issuers.map((issuer) => ({ issuer, jwks, audience: firstPartyIds }))
@@ -145,6 +199,15 @@ export async function createAuthorizationServer(
   const handOver = (req: Request, res: express.Response) =>
     (handlers.get(pickProvider(req)) as ReturnType<Provider['callback']>)(req, res);
 
+  // Everything oidc-provider builds from the request (discovery URLs, redirects, DPoP htu, cookie
+  // Secure flag) comes from the configured issuer, never from Host or X-Forwarded-* (issue 10 item 6).
+  router.use(
+    ['/oauth', options.discoveryPath, '/.well-known/openid-configuration'],
+    (req, _res, next) => {
+      seenAsIssuer(req, pickProvider(req).issuer, clientIp(req, trustProxy));
+      next();
+    },
+  );
   router.get(PROTECTED_RESOURCE_PATH, (req, res) => {
     res.json(protectedResourceMetadataFor(baseUrlOf(req), scopesSupported, options.serviceName));
   });
@@ -152,39 +215,29 @@ export async function createAuthorizationServer(
     req.url = '/.well-known/openid-configuration';
     return handOver(req, res);
   });
-  // OIDC Core §11 drops offline_access unless prompt=consent; OAuth clients (notes, MCP) never
-  // send prompt, so a request for offline_access without a prompt is made an explicit consent.
-  router.get('/oauth/authorize', (req, _res, next) => {
-    const url = new URL(req.originalUrl, 'http://x');
-    const scopes = url.searchParams.get('scope')?.split(' ') ?? [];
-    if (
-      scopes.includes('offline_access') &&
-      !url.searchParams.has('prompt') &&
-      !url.searchParams.has('request')
-    ) {
-      url.searchParams.set('prompt', 'consent');
-      req.url = `${url.pathname}${url.search}`;
-    }
-    next();
-  });
+  mountRequestDefaults(router, options.defaultScope);
   router.post(
     '/oauth/register',
     registrationLimiter({
-      readStore,
-      collection: `${prefix}_registration_windows`,
+      limits,
+      name: `${prefix}:registrations-ip`,
       max: options.registrationLimit.max,
       windowSeconds: options.registrationLimit.windowSeconds,
-      trustProxy: options.trustProxy ?? false,
-      now,
+      trustProxy,
+      envelope: options.errorEnvelope,
     }),
+    ...registrationPolicy(),
   );
+  router.post('/oauth/register', ...registrationScopes(options.resourceScopes));
   router.post(
     '/oauth/revoke',
     ...revocationPrecheck({ verifyAccessToken, revoked, readStore, now }),
   );
   router.use(interactionRouter(interactionCtx, upstream));
   if (devMailbox) {
-    router.get('/dev/mailbox', async (_req, res) => {
+    // development mode only (chooseMail), and only for a browser on this machine
+    router.get('/dev/mailbox', async (req, res, next) => {
+      if (!isLocalRequest(req)) return next();
       res
         .set('Cache-Control', 'no-store')
         .type('html')
@@ -199,6 +252,11 @@ export async function createAuthorizationServer(
     router,
     provider,
     verifyAccessToken,
+    verifierAt(path) {
+      const verifier = pathVerifiers.get(path);
+      if (!verifier) throw new AuthConfigurationError(`${path} is not one of resourcePaths`);
+      return verifier;
+    },
     async verifyIdToken(token, extra = []) {
       if (extra.length === 0) return ownIdTokens(token);
       const key = JSON.stringify(extra);
@@ -215,7 +273,7 @@ export async function createAuthorizationServer(
       scopesSupported,
       options.serviceName,
     ),
-    wwwAuthenticate: (error, scope) => wwwAuthenticateFor(primary, error, scope),
+    wwwAuthenticate: (error, scope, scheme) => wwwAuthenticateFor(primary, error, scope, scheme),
     listConnectedApps: connected.listConnectedApps,
     revokeConnectedApp: connected.revokeConnectedApp,
     async close() {

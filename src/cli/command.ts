@@ -6,6 +6,11 @@ export interface CliEnv {
   config(): Config;
   /** a line of the command's answer on stdout */
   out(line: string): void;
+  /**
+   * a progress line, redrawn in place; only on a terminal (absent otherwise: a pipe or a log
+   * file gets the answer alone)
+   */
+  progress?(line: string): void;
 }
 
 export interface CliCommand {

@@ -5,7 +5,7 @@
 import { DomainError } from '../../commands/shared/errors.js';
 import { ConfigError } from '../config/load.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
-import { ProjectionTimeout } from '../projection/waiters.js';
+import { ProjectionTimeout } from '../read/waiters.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 
 /** The command line itself is wrong: unknown command, missing or malformed flag. */

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { CliEnv } from './command.js';
 import { oneLine } from './errors.js';
+import { terminalProgress } from './progress.js';
 import { runCli } from './run.js';
 
 async function main(): Promise<void> {
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
       return config;
     },
     out: (line) => console.log(line),
+    ...(process.stderr.isTTY ? { progress: terminalProgress(process.stderr) } : {}),
   };
   try {
     await runCli(process.argv.slice(2), env);

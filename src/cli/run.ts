@@ -1,8 +1,8 @@
 /** Dispatch one command line to its command (kept apart from main.ts so tests can call it). */
 import { parseFlags } from './args.js';
 import type { CliEnv } from './command.js';
-import { CLI } from './commands/help.js';
-import { cliCommands } from './commands/index.js';
+import { CLI } from './verbs/help.js';
+import { cliCommands } from './verbs/index.js';
 import { UsageError } from './errors.js';
 
 export async function runCli(argv: readonly string[], env: CliEnv): Promise<void> {

@@ -10,11 +10,11 @@
  * to the same documents.
  */
 import { feedbackProjectors } from '../../projections/feedback.js';
-import { type CommandContext, createCommandHandler } from '../commands/handler.js';
+import { type CommandContext, createCommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
 import type { FeedbackDeps } from '../feedback/actions/index.js';
 import { openStores, type Stores } from '../platform/stores.js';
-import { createProjectionEngine } from '../projection/engine.js';
+import { createProjectionEngine } from '../read/projection-engine.js';
 
 /** Catching up a large log from scratch can take a while; the CLI can afford to wait. */
 const CATCH_UP_MS = 10 * 60_000;
@@ -54,7 +54,10 @@ export async function withSession<T>(
     started = true;
     const session: Session = {
       stores,
-      deps: { commands: createCommandHandler(stores.eventStore), readStore: stores.readStore },
+      deps: {
+        commandHandler: createCommandHandler(stores.eventStore),
+        readStore: stores.readStore,
+      },
       context: (via = 'cli') => ({ actor: null, via, now: Date.now() }),
       caughtUp: async () => engine.waitFor(await stores.eventStore.headPosition()),
     };

@@ -11,6 +11,7 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = z.url({ protocol: /^https?$/ });
+const count = (max: number) => z.coerce.number().int().min(1).max(max);
 
 export const configSchema = z.object({
   DATA_DIR: z
@@ -54,11 +55,18 @@ export const configSchema = z.object({
     .min(32)
     .optional()
     .describe('secret for signing cursors; default: generated once into DATA_DIR/secret'),
+  DEV_MODE: bool
+    .default(false)
+    .describe(
+      'development mode: without SMTP_URL, sign-in codes go to the dev mailbox (DATA_DIR file and /dev/mailbox, loopback clients only); refused on a non-loopback HOST or base URL',
+    ),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//)
     .optional()
-    .describe('SMTP server for sign-in codes; unset = dev mailbox in DATA_DIR'),
+    .describe(
+      'SMTP server for sign-in codes (smtp:// or smtps://, credentials in the URL); required unless DEV_MODE on loopback',
+    ),
   MAIL_FROM: z
     .string()
     .min(3)
@@ -85,6 +93,63 @@ export const configSchema = z.object({
     .describe(
       'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials',
     ),
+  SIGNIN_CODES_PER_ADDRESS: count(1000)
+    .default(5)
+    .describe('sign-in codes sent to one e-mail address per SIGNIN_CODE_WINDOW_MINUTES (sliding)'),
+  SIGNIN_CODES_PER_IP: count(10000)
+    .default(20)
+    .describe(
+      'sign-in codes requested from one client IP per SIGNIN_CODE_WINDOW_MINUTES (sliding)',
+    ),
+  SIGNIN_CODE_WINDOW_MINUTES: count(24 * 60)
+    .default(15)
+    .describe('window of the two sign-in code limits above'),
+  SIGNIN_WRONG_CODES_PER_ADDRESS: count(1000)
+    .default(10)
+    .describe(
+      'wrong sign-in codes for one address per SIGNIN_WRONG_CODE_WINDOW_MINUTES before a lockout',
+    ),
+  SIGNIN_WRONG_CODES_PER_IP: count(10000)
+    .default(30)
+    .describe(
+      'wrong sign-in codes from one client IP per SIGNIN_WRONG_CODE_WINDOW_MINUTES before a lockout',
+    ),
+  SIGNIN_WRONG_CODE_WINDOW_MINUTES: count(7 * 24 * 60)
+    .default(60)
+    .describe('window of the two wrong-code limits above'),
+  SIGNIN_LOCKOUT_MINUTES: count(7 * 24 * 60)
+    .default(15)
+    .describe(
+      'first lockout after too many wrong codes (no code sent or accepted); each further one doubles',
+    ),
+  SIGNIN_LOCKOUT_MAX_HOURS: count(30 * 24)
+    .default(24)
+    .describe('longest lockout; a key without a lockout for this long starts again at the first'),
+  FEEDBACK_REGISTRATIONS_PER_IP: count(100000)
+    .default(20)
+    .describe(
+      'feedback OAuth client registrations per client IP per FEEDBACK_REGISTRATION_WINDOW_MINUTES (sliding)',
+    ),
+  FEEDBACK_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
+    .default(10)
+    .describe('window of the feedback registration limit'),
+  NOTES_REGISTRATIONS_PER_IP: count(100000)
+    .default(30)
+    .describe(
+      'notes OAuth client registrations per client IP per NOTES_REGISTRATION_WINDOW_MINUTES (spec: 30 per hour)',
+    ),
+  NOTES_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
+    .default(60)
+    .describe('window of the notes registration limit'),
+  EMBEDDED_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(600000)
+    .default(250)
+    .describe(
+      'embedded store: how often a running server looks for events appended by another process (the CLI) when idle',
+    ),
   MODEL_DIR: z
     .string()
     .min(1)
@@ -108,7 +173,32 @@ export const configSchema = z.object({
     .max(120000)
     .default(10000)
     .describe('how long a write waits for its read models before answering 503'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool
+    .default(false)
+    .describe(
+      'let webhooks target loopback, private, link-local and other non-public addresses, and http to loopback (local development and tests only; logged at start)',
+    ),
+  WEBHOOK_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(8)
+    .describe('most delivery attempts in flight per webhook'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('log verbosity'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'])
+    .default('auto')
+    .describe(
+      'json: one JSON line per entry (pino); pretty: readable lines; auto: pretty on a terminal',
+    ),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      'bearer token that lets non-loopback clients read /metrics; unset = loopback clients only',
+    ),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -102,6 +102,11 @@ export interface EventStore {
   subscribeToAll(options?: SubscribeOptions): Subscription;
   /** Position of the newest event in the log (0n when empty); used for projection lag. */
   headPosition(): Promise<bigint>;
+  /**
+   * Embedded only: live subscriptions look for appends by another process (the CLI) now instead
+   * of at their next poll. Server-pushed adapters need nothing.
+   */
+  pollNow?(): void;
   close(): Promise<void>;
 }
 

@@ -10,12 +10,12 @@ import { userDecider, userStreamId } from '../../commands/user/index.js';
 import { AlreadyExists } from '../../commands/shared/errors.js';
 import { userByEmail, userById } from '../../projections/users/queries.js';
 import type { AccountsPort } from '../auth/index.js';
-import type { CommandHandler } from '../commands/handler.js';
+import type { CommandHandler } from '../write/command-handler.js';
 import type { ReadStore } from '../readstore/types.js';
 import { createUser } from './actions/index.js';
 
 export interface AccountsDeps {
-  commands: CommandHandler;
+  commandHandler: CommandHandler;
   readStore: ReadStore;
   waitFor(position: bigint): Promise<void>;
   now(): number;
@@ -54,7 +54,7 @@ export function createAccountsPort(deps: AccountsDeps): AccountsPort {
         return { id: userId };
       } catch (error) {
         if (!(error instanceof AlreadyExists)) throw error;
-        const raced = await deps.commands.load(userStreamId(userId), userDecider);
+        const raced = await deps.commandHandler.load(userStreamId(userId), userDecider);
         if (raced.state.status !== 'absent') return { id: userId };
         const other = await userByEmail(deps.readStore, normalized);
         if (other) return { id: other.userId };

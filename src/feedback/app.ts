@@ -1,11 +1,10 @@
 /**
  * The feedback board's Express app: the OAuth/OIDC authorization server (discovery, /oauth/*,
  * sign-in pages, protected-resource metadata) mounted at the root, the operation registry under
- * /v1 with its OpenAPI document and /docs, the health routes, and the envelope for everything
- * else.
+ * /v1 with its OpenAPI document and /docs, the hosted MCP server at /mcp, the health routes, and
+ * the envelope for everything else.
  */
-import type { RequestListener } from 'node:http';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { type AuthorizationServer, createAuthorizationServer } from '../auth/index.js';
 import {
   createCursorCodec,
@@ -13,17 +12,22 @@ import {
   feedbackEnvelope,
   type ServiceHttp,
 } from '../http/registry.js';
-import { healthRouter } from '../platform/health.js';
+import { securityHeaders } from '../platform/security-headers.js';
 import type { ServiceContext } from '../platform/service.js';
+import { serviceApp } from '../platform/service-app.js';
 import { createAccountsPort } from './accounts.js';
+import { createItemTimelines } from './activity/timeline.js';
 import { createAuthenticator } from './auth/authenticate.js';
-import { createAuthorizer, PUBLIC_SCOPE } from './auth/authorize.js';
+import { createAuthorizer, PUBLIC_SCOPE, WORKSPACE_NOT_FOUND } from './auth/authorize.js';
 import { feedbackChallenge, httpAuthenticate } from './auth/http-auth.js';
 import { feedbackAuthOptions } from './auth/settings.js';
 import { trustedIssuersFrom } from './auth/trusted-issuers.js';
 import { feedbackOperations } from './http/operations.js';
+import { feedbackMcp } from './mcp.js';
 import type { FeedbackSearch } from './search/index.js';
-import type { FeedbackTypes } from './http/types.js';
+import type { Webhooks } from '../webhooks/index.js';
+import { NO_BOARD } from './http/public/board.js';
+import type { FeedbackOperation, FeedbackTypes } from './http/types.js';
 
 export interface FeedbackAppOptions {
   baseUrl: string;
@@ -33,12 +37,13 @@ export interface FeedbackAppOptions {
   validateResponses?: boolean;
   /** the boot's semantic search (its projectors run with the read models) */
   search: FeedbackSearch;
+  /** the boot's outbound webhooks (the worker runs beside the app in the embedded default) */
+  webhooks: Webhooks;
 }
 
 export interface FeedbackApp {
+  /** serves every request of the feedback service, operations included */
   app: Express;
-  /** the server's request listener: operations served before Express (see dispatch.ts), then `app` */
-  listener: RequestListener;
   http: ServiceHttp<FeedbackTypes>;
   auth: AuthorizationServer;
 }
@@ -51,7 +56,7 @@ export async function createFeedbackApp(
   const now = options.now ?? (() => Date.now());
   const { readStore } = ctx.stores;
   const accounts = createAccountsPort({
-    commands: ctx.commands,
+    commandHandler: ctx.commandHandler,
     readStore,
     waitFor: ctx.waitFor,
     now,
@@ -69,32 +74,34 @@ export async function createFeedbackApp(
 
   const operations = feedbackOperations({
     config: ctx.config,
-    commands: ctx.commands,
+    commandHandler: ctx.commandHandler,
     readStore,
     cursors: createCursorCodec(`feedback-cursors:${ctx.secret}`),
     now,
-    waitFor: ctx.waitFor,
     logger: ctx.logger,
     apps: auth,
     search: options.search,
+    eventStore: ctx.stores.eventStore,
+    timelines: createItemTimelines({ eventStore: ctx.stores.eventStore }),
+    webhooks: options.webhooks,
   });
-  const authenticate = createAuthenticator({
-    readStore,
-    auth,
-    trustedIssuers: trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS),
-    now,
-  });
+  const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
+  const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
   const http = createServiceHttp<FeedbackTypes>({
     title: 'Feedback board',
     version: '1.0.0',
     description:
-      'Workspaces, products, feedback items, replies, people, follow-up and changelog. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, or an identity-provider ID token.',
+      'Workspaces, products, feedback items, replies, people, follow-up, changelog, outbound webhooks and the event feed. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, an identity-provider ID token, or a workspace integration credential (`rfi_…`).',
     operations,
     envelope: feedbackEnvelope(),
-    authenticate: httpAuthenticate(authenticate),
-    challenge: feedbackChallenge((error) => auth.wwwAuthenticate(error)),
+    authenticate: httpAuthenticate(authenticate, ctx.catchUp, baseUrl),
+    challenge: feedbackChallenge((error, scope, scheme) =>
+      auth.wwwAuthenticate(error, scope, scheme),
+    ),
     authorize: createAuthorizer({ readStore }),
     waitFor: ctx.waitFor,
+    unknownParam: notFoundMessage,
+    describeCaller: (caller) => `${caller.userId} ${caller.via ?? caller.credential}`,
     validateResponses: options.validateResponses,
     openapiPath: '/v1/openapi.json',
     docsPath: '/docs',
@@ -104,7 +111,7 @@ export async function createFeedbackApp(
         type: 'http',
         scheme: 'bearer',
         description:
-          'A personal API token (`rft_service_…`), an OAuth access token, or an identity-provider ID token.',
+          'A personal API token (`rft_service_…`), an OAuth access token, an identity-provider ID token, or a workspace integration credential (`rfi_…`).',
       },
       oauth2: {
         type: 'oauth2',
@@ -127,12 +134,43 @@ export async function createFeedbackApp(
     logger: ctx.logger,
   });
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(http.router);
-  app.use(healthRouter(ctx.health));
-  app.use(auth.router);
-  app.use(http.fallback);
-  return { app, listener: http.serveWith(app), http, auth };
+  const app = serviceApp(ctx, {
+    service: 'feedback',
+    before: [securityHeaders({ https: baseUrl.startsWith('https:') })],
+    operations: http.router,
+    routes: [
+      feedbackMcp({
+        http,
+        auth,
+        readStore,
+        trustedIssuers,
+        now,
+        catchUp: ctx.catchUp,
+        baseUrl,
+        logger: ctx.logger,
+      }),
+      auth.router,
+    ],
+    fallback: http.fallback,
+  });
+  return { app, http, auth };
+}
+
+const MISSING: Record<string, string> = {
+  slug: WORKSPACE_NOT_FOUND,
+  key: 'product not found',
+  itemKey: 'item not found',
+  personId: 'person not found',
+  webhookId: 'webhook not found',
+  deliveryId: 'delivery not found',
+  integrationId: 'integration not found',
+};
+
+/**
+ * A path parameter outside its format names nothing: the answer is the 404 of a missing one
+ * (a malformed slug is an unknown workspace), and on the public surface the one 404 it has.
+ */
+function notFoundMessage(name: string, op: FeedbackOperation): string {
+  if (op.meta.publicScope) return NO_BOARD;
+  return MISSING[name] ?? 'not found';
 }

@@ -16,7 +16,7 @@ export function firstRunInstructions(baseUrl: string): string {
     '',
     'The last command prints the token once. To fill the board, import items:',
     '  npm run cli -- import-items --workspace acme-co --product APP --file examples/items.json',
-    'Or stop and start over with a demo workspace and token: npm start -- --demo',
+    'Or stop and start over with a demo workspace and token: npm run dev -- --demo',
     '',
     'Then try:',
     `  curl -H "Authorization: Bearer <token>" ${baseUrl}/v1/workspaces/acme-co/products`,

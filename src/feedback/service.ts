@@ -1,14 +1,16 @@
 /**
  * The feedback board as a runtime service: its read models, its semantic search (one per boot),
  * its HTTP app, and the merge recovery that runs with the projector role (items a crash left "merged into" a survivor that
- * has not recorded them yet are completed once the items read model has caught up).
+ * has not recorded them yet, and items a survivor gave back in an unmerge that have not taken
+ * themselves back yet, are completed once the items read model has caught up).
  */
 import { feedbackProjectors } from '../../projections/feedback.js';
 import type { ServiceContext, ServiceModule } from '../platform/service.js';
-import { completePendingMerges } from './actions/index.js';
+import { completePendingMerges, completePendingUnmerges } from './actions/index.js';
 import { createFeedbackApp, type FeedbackApp } from './app.js';
 import { announceFirstRun } from './first-run.js';
 import { feedbackSearch, startFeedbackSearch } from './search/index.js';
+import { createWebhooks, type Webhooks, type WebhooksOptions } from '../webhooks/index.js';
 
 export interface FeedbackServiceOptions {
   /** ms since the epoch; tests pass a controllable clock */
@@ -16,6 +18,8 @@ export interface FeedbackServiceOptions {
   validateResponses?: boolean;
   /** receives the built app (tests reach the registry, the auth server) */
   onApp?: (app: FeedbackApp) => void;
+  /** outbound webhooks: the retry clock, a resolver, lease timings (tests) */
+  webhooks?: WebhooksOptions;
 }
 
 export function createFeedbackService(options: FeedbackServiceOptions = {}): ServiceModule {
@@ -26,6 +30,12 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
     baseUrl: (config) => config.FEEDBACK_BASE_URL,
     boot({ config, logger, embedder }) {
       const search = feedbackSearch(config, logger, embedder);
+      // built once the runtime context exists; the app and the worker share it
+      let webhooks: Webhooks | undefined;
+      const webhooksOf = (ctx: ServiceContext) => {
+        webhooks ??= createWebhooks(ctx, options.webhooks);
+        return webhooks;
+      };
       return {
         // search reads the items and people documents, so its projectors come after them
         projectors: [...feedbackProjectors(), ...search.projectors()],
@@ -34,13 +44,14 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
             baseUrl: listening.baseUrl,
             now,
             search,
+            webhooks: webhooksOf(ctx),
             ...(options.validateResponses ? { validateResponses: true } : {}),
           });
           options.onApp?.(built);
           await announceFirstRun(ctx.stores.readStore, listening.baseUrl, (text) =>
             ctx.logger.info(`\n${text}`),
           );
-          return built.listener;
+          return { app: built.app, onClientError: built.http.onClientError };
         },
         async startWorkers(ctx) {
           const indexing = await startFeedbackSearch(ctx, search);
@@ -52,6 +63,7 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
             },
           };
         },
+        startWebhooks: (ctx) => webhooksOf(ctx).startWorker(),
       };
     },
   };
@@ -61,12 +73,15 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
 async function recoverMerges(ctx: ServiceContext, now: () => number): Promise<void> {
   try {
     await ctx.waitFor(await ctx.stores.eventStore.headPosition());
-    const { completed, position } = await completePendingMerges(
-      { commands: ctx.commands, readStore: ctx.stores.readStore },
-      { actor: null, now: now() },
-    );
-    if (position !== null) await ctx.waitFor(position);
-    if (completed > 0) ctx.logger.info('completed interrupted merges', { completed });
+    const deps = { commandHandler: ctx.commandHandler, readStore: ctx.stores.readStore };
+    const merges = await completePendingMerges(deps, { actor: null, now: now() });
+    if (merges.position !== null) await ctx.waitFor(merges.position);
+    if (merges.completed > 0)
+      ctx.logger.info('completed interrupted merges', { completed: merges.completed });
+    const unmerges = await completePendingUnmerges(deps, { actor: null, now: now() });
+    if (unmerges.position !== null) await ctx.waitFor(unmerges.position);
+    if (unmerges.completed > 0)
+      ctx.logger.info('completed interrupted unmerges', { completed: unmerges.completed });
   } catch (error) {
     ctx.logger.error('merge recovery failed; it runs again at the next start', {
       error: (error as Error).message,

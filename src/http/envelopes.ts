@@ -11,6 +11,8 @@
  *                                                      -> 409 failed-precondition
  *   precondition-failed (If-Match did not match)       -> 412 failed-precondition
  *   resource-exhausted                                 -> 429 (+ Retry-After when known)
+ *   unavailable (read models lagging, a burst outlasting the retry deadline)
+ *                                                      -> 503 resource-exhausted + Retry-After
  *   internal                                           -> 500 internal
  *
  * Notes (spec 001 "Errors"): `{error}` with "the matching HTTP status", so the precise ones:
@@ -51,6 +53,7 @@ const FEEDBACK: Record<ErrorKind, [number, FeedbackErrorCode]> = {
   conflict: [409, 'failed-precondition'],
   'precondition-failed': [412, 'failed-precondition'],
   'resource-exhausted': [429, 'resource-exhausted'],
+  unavailable: [503, 'resource-exhausted'],
   'unsupported-media-type': [400, 'invalid-argument'],
   'payload-too-large': [400, 'invalid-argument'],
   'method-not-allowed': [404, 'not-found'],
@@ -68,6 +71,7 @@ const NOTES: Record<ErrorKind, number> = {
   conflict: 412,
   'precondition-failed': 412,
   'resource-exhausted': 429,
+  unavailable: 503,
   'unsupported-media-type': 415,
   'payload-too-large': 413,
   'method-not-allowed': 405,

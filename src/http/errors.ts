@@ -96,7 +96,10 @@ export function resolveError(err: unknown): ResolvedError {
   }
   if (err instanceof DomainError) {
     const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-    if (err.kind === 'resource-exhausted' && retryAfter !== undefined) {
+    if (
+      (err.kind === 'resource-exhausted' || err.kind === 'unavailable') &&
+      retryAfter !== undefined
+    ) {
       headers['Retry-After'] = String(Math.max(0, Math.ceil(retryAfter)));
     }
     return { kind: err.kind, message: err.message, headers };

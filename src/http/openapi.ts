@@ -40,8 +40,33 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Request body too large',
   415: 'Request body is not JSON',
   429: 'Too many requests; see Retry-After',
+  503: 'Busy; retry after Retry-After. Either a burst on one resource outlasted the retry deadline (nothing was written), or the write is stored but the read models did not show it in time (a retry with the same Idempotency-Key returns the first result)',
   500: 'Internal error; the x-correlation-id header identifies it in the logs',
 };
+
+/**
+ * Every error status an operation can answer: what it declares, plus what the registry's own
+ * steps answer for any operation of its kind — 401 with a bearer credential; for a body, the
+ * envelope's answers to malformed JSON, a wrong Content-Type and an oversize body; for a write,
+ * 400 for a malformed Idempotency-Key and 503 when the read models do not catch up in time.
+ */
+export function declaredErrors<S extends ServiceTypes>(
+  op: Operation<S>,
+  envelope: ErrorEnvelope,
+): number[] {
+  const statuses = new Set(op.errors);
+  if (op.auth === 'bearer') statuses.add(envelope.status('unauthenticated'));
+  if (op.body) {
+    statuses.add(envelope.status('invalid-argument'));
+    statuses.add(envelope.status('unsupported-media-type'));
+    statuses.add(envelope.status('payload-too-large'));
+  }
+  if (op.method !== 'get') {
+    statuses.add(envelope.status('invalid-argument'));
+    statuses.add(envelope.status('unavailable'));
+  }
+  return [...statuses].sort((a, b) => a - b);
+}
 
 function describe(op: { description?: string; extraDescription?: string }): string | undefined {
   const parts = [op.description, op.extraDescription].filter((p): p is string => !!p);
@@ -72,7 +97,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
             description: op.responseDescription ?? 'Success',
             content: { 'application/json': { schema: op.response } },
           };
-    for (const status of op.errors) {
+    for (const status of declaredErrors(op, options.envelope)) {
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
         content: { 'application/json': { schema: errorSchema } },

@@ -2,9 +2,10 @@
  * The shape of one operation in the registry. See src/http/registry.ts for the guide services
  * follow; this file only holds the types and the typed `define` helpers.
  */
-import type { RawJson } from './raw-json.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import type { DomainErrorKind } from '../../commands/shared/errors.js';
+import type { RawJson } from '../../projections/shared/raw-json.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AuthRequirement = 'bearer' | 'none';
@@ -37,6 +38,7 @@ export interface RequestFacts<S extends ServiceTypes> {
   /** present when the operation runs over HTTP; absent when the MCP server invokes it */
   req?: IncomingMessage;
   res?: ServerResponse;
+  /** set by the authenticate step (over HTTP) or by the caller (MCP) */
   principal: S['principal'] | undefined;
 }
 
@@ -51,14 +53,23 @@ export interface OperationContext<S extends ServiceTypes, A extends AuthRequirem
   access: S['access'];
 }
 
-export interface OperationResult<Body = unknown> {
+/** What an operation answers. */
+export interface OperationAnswer<Body = unknown> {
   /** defaults to the operation's `successStatus` */
   status?: number;
   /** the value, or its JSON text already serialized (see raw-json.ts) */
   body?: Body | RawJson<Body>;
   headers?: Record<string, string>;
-  /** event-log position the write reached; the response waits for `waitFor(position)` */
+}
+
+export interface OperationResult<Body = unknown> extends OperationAnswer<Body> {
+  /**
+   * Read-your-writes: the event-log position the write reached (null: nothing was appended).
+   * The registry answers only once the read models include it.
+   */
   position?: bigint | null;
+  /** for a write that answers the changed resource: builds the answer once `position` is read */
+  readBack?: () => Promise<OperationAnswer<Body>>;
 }
 
 /** What a service writes for one operation. */
@@ -89,8 +100,17 @@ export interface OperationSpec<
   response?: R;
   successStatus?: 200 | 201 | 202 | 204;
   responseDescription?: string;
-  /** declared error statuses, documented in OpenAPI with the service's envelope */
+  /**
+   * declared error statuses, documented in OpenAPI with the service's envelope; the registry
+   * adds what every operation of its kind can answer (401 with a bearer, 503 for a write, the
+   * envelope's statuses for a bad body)
+   */
   errors: readonly number[];
+  /**
+   * refusals answered as another kind, where the spec declares fewer statuses than the domain
+   * distinguishes (e.g. `{ 'failed-precondition': 'invalid-argument' }`)
+   */
+  answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
   auth: A;
   /** read by the service's `authorize` (e.g. `{ admin: true }`), never by the registry */
   meta?: S['meta'];
@@ -114,6 +134,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly successStatus: 200 | 201 | 202 | 204;
   readonly responseDescription?: string;
   readonly errors: readonly number[];
+  readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
   readonly auth: AuthRequirement;
   readonly meta: S['meta'];
   readonly handler: (ctx: ErasedContext<S>) => Promise<OperationResult>;

@@ -36,16 +36,24 @@
  *    Handler: `ctx` has `params`, `query`, `body` (parsed and typed), `principal`, `access` (what
  *    authorize returned), `correlationId`, `idempotencyKey` (Idempotency-Key header), `ifMatch`
  *    (If-Match header; see `assertIfMatch`), and `req`/`res` over HTTP only (absent under MCP:
- *    prefer the typed fields). Return `{ status?, body?, headers?, position? }`; with `position`
- *    (the command's event-log position) the response waits for `waitFor(position)`, so the
- *    client's next read sees its write. `successStatus: 204` operations return no body.
- *    Refuse with the typed errors of commands/shared/errors.ts (InvalidArgument, NotFound,
- *    PermissionDenied, FailedPrecondition, AlreadyExists, Conflict, ResourceExhausted with
- *    retryAfterSeconds -> Retry-After). Anything else thrown is logged with the correlation id and
- *    answered `internal` without details. `withResponseHeaders(err, {...})` adds headers to an
- *    error answer (e.g. `WWW-Authenticate: Bearer error="insufficient_scope"` on a 403).
+ *    prefer the typed fields). Return `{ status?, body?, headers? }`. A write also returns
+ *    `position` (the event-log position its command reached, null when nothing was appended):
+ *    the registry answers only once the read models include it, so the client's next read sees
+ *    its write. A write that answers the changed resource returns `readBack` instead of `body`,
+ *    a function the registry calls after that wait:
  *
- * 3. Build the service's HTTP surface:
+ *        return { position, readBack: async () => ({ body: { item: await itemNow() } }) };
+ *
+ *    `successStatus: 204` operations return no body. Refuse with the typed errors of
+ *    commands/shared/errors.ts (InvalidArgument, NotFound, PermissionDenied, FailedPrecondition,
+ *    AlreadyExists, Conflict, ResourceExhausted / Unavailable with retryAfterSeconds ->
+ *    Retry-After); `answerAs: { 'failed-precondition': 'invalid-argument' }` on the operation
+ *    answers one kind as another where the spec declares fewer statuses. Anything else thrown is
+ *    logged with the correlation id and answered `internal` without details.
+ *    `withResponseHeaders(err, {...})` adds headers to an error answer (e.g.
+ *    `WWW-Authenticate: Bearer error="insufficient_scope"` on a 403).
+ *
+ * 3. Build the service's HTTP surface and mount it in the service's Express app:
  *
  *      const http = createServiceHttp<Feedback>({
  *        title: 'Feedback board', version: '1.0.0', operations: [listItems, ...],
@@ -54,23 +62,27 @@
  *        challenge: (req, err) => 'Bearer resource_metadata="..."',   // optional
  *        authorize: async (op, principal, ctx) => ..., // throw PermissionDenied/NotFound; return access
  *        waitFor: (position) => engine.waitFor(position),
+ *        unknownParam: (name) => 'workspace not found',  // 404 message for a malformed path parameter
  *        openapiPath: '/v1/openapi.json', docsPath: '/docs',
  *        servers: [{ url: baseUrl }], securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
  *        bodyLimit: '1mb', logger,
  *      });
- *      const app = http.createApp({ after: (app) => app.use('/oauth', provider.callback()) });
+ *      const app = express();
+ *      app.use(cors());                // anything mounted before the router sees every operation
+ *      app.use(http.router);           // the operations, the OpenAPI JSON, /docs
+ *      app.use(oauthRouter);           // the service's own routes
+ *      app.use(http.fallback);         // last: 404 envelope, then the envelope for any error
+ *      createServer(app).on('clientError', http.onClientError);
  *
- *    Or mount into an app of your own: `app.use(http.router)`, your routes, then `app.use(http.fallback)`
- *    last (404 envelope for unknown routes + envelope for errors from any middleware).
- *    Serve with `createServer(http.serveWith(app))`: operation requests are answered before Express
- *    (see dispatch.ts), so nothing mounted before `http.router` may be needed by an operation.
- *    `validateResponses: true` checks each answer against `response` (use in tests; costs time).
- *
- *    Order per request: route -> authenticate (401) -> Idempotency-Key check -> body read
- *    (content type, size, JSON) -> params, query, body validation (400) -> authorize (403/404) ->
- *    handler -> waitFor -> answer. `http.listRoutes()` lists every operation route (tests compare
- *    it with the OpenAPI paths); `http.execute(id, raw, facts)` runs an operation without HTTP
- *    (for the MCP server, which authenticates on its own).
+ *    Express serves every operation: `http.router` holds one middleware with the route table
+ *    (route-table.ts) that runs the request's steps (lifecycle.ts): authenticate (401) ->
+ *    Idempotency-Key check (writes) -> body read (content type, size, JSON) -> params, query,
+ *    body validation (400; a malformed path parameter is 404 with `unknownParam`) -> authorize
+ *    (403/404) -> handle -> wait for the read models -> answer. `validateResponses: true` checks
+ *    each answer against `response` (tests; costs time). The statuses an operation can answer
+ *    are its `errors` plus what these steps add (openapi.ts `declaredErrors`).
+ *    `http.listRoutes()` lists every operation route; `http.execute(id, raw, facts)` runs the
+ *    steps from validation on without HTTP (the MCP server, which authenticates on its own).
  *
  * Helpers: pagination.ts (pageSizeParam, limitParam, cursorParam, pageOf, createCursorCodec with
  * HMAC-signed opaque cursors -> tampering is 400), etag.ts (etagFor, assertIfMatch -> 412,
@@ -90,8 +102,8 @@ export {
   type ErrorKind,
 } from './errors.js';
 export { assertIfMatch, etagFor, expectedRevisionFrom } from './etag.js';
-export { memoizedJson, RawJson } from './raw-json.js';
-export type { ExecutionHooks, RawInput } from './execute.js';
+export { memoizedJson, RawJson } from '../../projections/shared/raw-json.js';
+export type { LifecycleHooks, RawInput } from './lifecycle.js';
 export type { OpenApiDocument } from './openapi.js';
 export {
   defineOperation,

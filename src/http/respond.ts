@@ -2,9 +2,10 @@
  * Writing answers: success bodies and the service's error envelope. Bodies are serialized
  * directly (no res.json / express ETag hashing) because this is on every request's path.
  */
-import { RawJson } from './raw-json.js';
+import { RawJson } from '../../projections/shared/raw-json.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ErrorEnvelope } from './envelopes.js';
 import { resolveError } from './errors.js';
 
@@ -106,4 +107,29 @@ function pathOf(req: IncomingMessage): string {
   const url = req.url ?? '';
   const mark = url.indexOf('?');
   return mark === -1 ? url : url.slice(0, mark);
+}
+
+/**
+ * node:http refuses some requests before any listener runs (a request line or headers over its
+ * 16 KB limit: 431; a request it cannot parse: 400) and by default answers them with an empty
+ * body. This answers them in the service's envelope instead, then closes the connection.
+ */
+export function clientErrorAnswer(envelope: ErrorEnvelope) {
+  return (error: Error & { code?: string }, socket: Duplex): void => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : envelope.status('invalid-argument');
+    const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+    const message = tooLarge
+      ? 'the request line and headers must not exceed 16 KB'
+      : 'the request could not be parsed as HTTP';
+    const json = JSON.stringify(envelope.body('invalid-argument', message));
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+  };
 }

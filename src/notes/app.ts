@@ -1,66 +1,117 @@
 /**
- * The notes service's Express app: health, the OAuth 2.0 authorization server (discovery,
- * /oauth/*, sign-in pages) at the root, the /v1 API with its docs, and the `{error}` envelope for
- * everything else. Both hosts (NOTES_BASE_URL and NOTES_ALT_BASE_URL) are served by this one app.
+ * The notes service's Express app (src/platform/service-app.ts): health, metrics, the OAuth 2.0 authorization server (discovery,
+ * /oauth/*, sign-in pages) at the root, the /v1 API from the operation registry with its OpenAPI
+ * document at /docs/json and the interactive reference at /docs, the hosted MCP server at /mcp,
+ * and the `{error}` envelope for everything else. Both hosts (NOTES_BASE_URL and NOTES_ALT_BASE_URL) are served by this one app.
  */
-import type { RequestListener } from 'node:http';
-import express from 'express';
-import { createCursorCodec } from '../http/registry.js';
-import { healthRouter } from '../platform/health.js';
+import type { Express } from 'express';
+import type { AuthorizationServer } from '../auth/index.js';
+import {
+  createCursorCodec,
+  createServiceHttp,
+  notesEnvelope,
+  type ServiceHttp,
+} from '../http/registry.js';
+import { securityHeaders } from '../platform/security-headers.js';
 import type { Listening, ServiceContext } from '../platform/service.js';
-import { createNotesActions } from './actions/index.js';
-import { createNotesAuth, notesBaseUrls } from './http/auth.js';
-import type { NotesSearchPort } from './http/context.js';
-import { createNotesHttp } from './http/index.js';
+import { serviceApp } from '../platform/service-app.js';
+import { createNotesAuth, notesBaseUrls } from './auth.js';
+import { notesOperations } from './http/operations.js';
 import { createPresenter } from './http/present.js';
+import { notesMcp } from './mcp.js';
+import type { NotesSearchPort, NotesTypes } from './http/types.js';
 import type { Places } from './places.js';
 import { createNotesQueries } from './queries.js';
 
-export interface NotesAppDeps {
+const NOTES_OPENAPI_PATH = '/docs/json';
+const NOTES_DOCS_PATH = '/docs';
+
+export interface NotesAppOptions {
   places: Places;
   search: NotesSearchPort;
   /** check every answer against its schema (tests) */
   validateResponses?: boolean;
 }
 
+export interface NotesApp {
+  /** serves every request of the notes service, operations included */
+  app: Express;
+  http: ServiceHttp<NotesTypes>;
+  auth: AuthorizationServer;
+}
+
+const DESCRIPTION = `A user's notes, tags and devices. Every /v1 route needs \`Authorization: Bearer <access token>\` from this service's OAuth 2.0 server (authorization code + PKCE, scope \`notes\`; add \`offline_access\` for a refresh token). Discovery: \`/.well-known/oauth-authorization-server\`. Access is strictly per user: another user's note, tag or device answers exactly like a missing one (404). Errors are \`{"error": "<message>"}\` with the matching status. Writes accept \`Idempotency-Key\`; note, tag and device reads carry an \`ETag\` and their writes honour \`If-Match\` (412 on a lost update).`;
+
 export async function createNotesApp(
   ctx: ServiceContext,
   listening: Listening,
-  deps: NotesAppDeps,
-): Promise<RequestListener> {
+  options: NotesAppOptions,
+): Promise<NotesApp> {
   const { readStore, eventStore } = ctx.stores;
   const queries = createNotesQueries({ readStore, events: eventStore });
-  const actions = createNotesActions({ commands: ctx.commands, readStore, places: deps.places });
   const auth = await createNotesAuth(ctx, listening);
   const { primary, alt } = notesBaseUrls(ctx.config, listening);
 
-  const http = createNotesHttp(
-    {
-      actions,
-      queries,
-      presenter: createPresenter(queries),
-      search: deps.search,
-      cursors: createCursorCodec(ctx.secret),
-      waitFor: (position) => ctx.waitFor(position),
-      clock: () => Date.now(),
+  const operations = notesOperations({
+    commandHandler: ctx.commandHandler,
+    readStore,
+    places: options.places,
+    queries,
+    presenter: createPresenter(queries),
+    search: options.search,
+    cursors: createCursorCodec(ctx.secret),
+    now: () => Date.now(),
+  });
+  const httpLogger = {
+    error: (message: string, { error, ...fields }: Record<string, unknown>) =>
+      ctx.logger.error(message, {
+        ...fields,
+        error: error instanceof Error ? { message: error.message, stack: error.stack } : error,
+      }),
+  };
+  const http = createServiceHttp<NotesTypes>({
+    title: 'Notes',
+    version: '1.0.0',
+    description: DESCRIPTION,
+    operations,
+    envelope: notesEnvelope(),
+    authenticate: auth.authenticate,
+    challenge: auth.challenge,
+    waitFor: ctx.waitFor,
+    describeCaller: (principal) => `${principal.userId} client:${principal.clientId}`,
+    openapiPath: NOTES_OPENAPI_PATH,
+    docsPath: NOTES_DOCS_PATH,
+    servers: [primary, ...(alt ? [alt] : [])].map((url) => ({ url })),
+    securitySchemes: {
+      oauth2: {
+        type: 'oauth2',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: `${primary}/oauth/authorize`,
+            tokenUrl: `${primary}/oauth/token`,
+            refreshUrl: `${primary}/oauth/token`,
+            scopes: {
+              notes: 'read and write your notes, tags and devices',
+              offline_access: 'stay connected: get a refresh token',
+            },
+          },
+        },
+      },
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     },
-    {
-      authenticate: auth.authenticate,
-      challenge: auth.challenge,
-      servers: [primary, ...(alt ? [alt] : [])],
-      issuer: primary,
-      logger: ctx.logger,
-      validateResponses: deps.validateResponses,
-    },
-  );
+    security: [{ oauth2: ['notes'] }, { bearerAuth: [] }],
+    bodyLimit: '1mb',
+    validateResponses: options.validateResponses,
+    logger: httpLogger,
+  });
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(healthRouter(ctx.health));
-  app.use(http.router);
-  // at the root: oidc-provider reads req.baseUrl as its mount path
-  app.use(auth.server.router);
-  app.use(http.fallback);
-  return http.serveWith(app);
+  const app = serviceApp(ctx, {
+    service: 'notes',
+    before: [securityHeaders({ https: primary.startsWith('https:') })],
+    operations: http.router,
+    // at the root: oidc-provider reads req.baseUrl as its mount path
+    routes: [notesMcp({ http, auth, logger: httpLogger }), auth.server.router],
+    fallback: http.fallback,
+  });
+  return { app, http, auth: auth.server };
 }

@@ -3,11 +3,11 @@
  * another user's note, tag or device answers exactly like a missing one (NotFound with the
  * same message).
  */
-import { isEntityId } from '../../commands/note/index.js';
+import { isEntityId } from '../../commands/shared/user-scoped.js';
 import { NotFound } from '../../commands/shared/errors.js';
 import type { DeviceView } from '../../projections/devices/document.js';
 import { getDevice, listDevices } from '../../projections/devices/queries.js';
-import { type NoteVersionView, noteHistory } from '../../projections/notes/history.js';
+import { type NoteVersionView, noteHistory } from './history.js';
 import {
   getNote,
   getNotes,

@@ -6,9 +6,9 @@
  * Search state (the embedder, the vector index, the indexer) lives per boot of the service.
  */
 import type { ServiceModule } from '../platform/service.js';
-import { createNotesApp } from './app.js';
+import { createNotesApp, type NotesApp } from './app.js';
 import { createGazetteer, type Places } from './places.js';
-import { notesProjectors } from './projectors.js';
+import { notesProjectors } from '../../projections/notes.js';
 import { createNotesSearch, type NotesSearch } from './search/notes-search.js';
 
 export interface NotesServiceOptions {
@@ -18,6 +18,8 @@ export interface NotesServiceOptions {
   validateResponses?: boolean;
   /** indexer batching wait in ms (default 100) */
   searchDelayMs?: number;
+  /** receives the built app (tests reach the registry, the auth server) */
+  onApp?: (app: NotesApp) => void;
 }
 
 export interface NotesServiceModule extends ServiceModule {
@@ -43,11 +45,13 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
           search.bind(ctx.stores.readStore, { foreignWriter: true });
           search.warm();
           ctx.reportHealth('embedder', () => search.embedderStatus());
-          return createNotesApp(ctx, listening, {
+          const built = await createNotesApp(ctx, listening, {
             places,
             search,
             validateResponses: options.validateResponses,
           });
+          options.onApp?.(built);
+          return { app: built.app, onClientError: built.http.onClientError };
         },
         async startWorkers(ctx) {
           search.bind(ctx.stores.readStore);

@@ -1,27 +1,63 @@
-/** A small leveled logger writing one line per entry to stderr (stdout stays for CLI output). */
+/**
+ * The process's logger: pino, one JSON line per entry on stderr (stdout stays for CLI output),
+ * or pino-pretty's readable lines when LOG_FORMAT says so (by default when stderr is a terminal).
+ * The interface keeps the message first and the fields second, as every caller writes it.
+ */
+import { pino, type Logger as Pino } from 'pino';
+import pretty from 'pino-pretty';
+
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** a logger whose every entry carries `bindings` (e.g. the service's name) */
+  child(bindings: Record<string, unknown>): Logger;
 }
 
-const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
-export type LogLevel = keyof typeof levels;
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'pretty' | 'auto';
 
-export function createLogger(
-  level: LogLevel = 'info',
-  write = (line: string) => console.error(line),
-): Logger {
-  const min = levels[level];
-  const log = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
-    if (levels[at] < min) return;
-    const extra = fields
-      ? ` ${JSON.stringify(fields, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`
-      : '';
-    write(`${new Date().toISOString()} ${at.toUpperCase()} ${message}${extra}`);
+export interface LoggerOptions {
+  format?: LogFormat;
+  /** where lines go (default stderr); tests pass a stream to read them back */
+  destination?: NodeJS.WritableStream;
+}
+
+export function createLogger(level: LogLevel = 'info', options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? process.stderr;
+  const format = options.format ?? 'auto';
+  const readable = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
+  const stream = readable
+    ? pretty({ destination, colorize: destination === process.stderr, sync: true })
+    : destination;
+  return wrap(
+    pino(
+      {
+        level,
+        base: { pid: process.pid },
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+      },
+      stream,
+    ),
+  );
+}
+
+function wrap(log: Pino): Logger {
+  return {
+    debug: (message, fields) => log.debug(fields ?? {}, message),
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
+    child: (bindings) => wrap(log.child(bindings)),
   };
-  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => silentLogger,
+};

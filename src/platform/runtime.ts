@@ -1,22 +1,30 @@
 /**
- * Boots a process in one of three roles over the configured stores:
+ * Boots a process in one of four roles over the configured stores:
  *  - `all` (embedded default): every service's HTTP app, the projections and the workers;
  *  - `api`: the HTTP apps only; read-your-writes waits on the projector checkpoints;
- *  - `projector`: the projections and background workers only.
+ *  - `projector`: the projections and background workers only;
+ *  - `webhooks`: the outbound webhook worker only (it waits on the projector checkpoints).
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCommandHandler } from '../commands/handler.js';
+import { createCommandHandler } from '../write/command-handler.js';
+import { mailModeOf } from '../config/mail-mode.js';
 import type { Config } from '../config/schema.js';
-import { createCheckpointWaiter } from '../projection/checkpoint-waiter.js';
-import { createProjectionEngine, type ProjectionEngine } from '../projection/engine.js';
+import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
+import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
 import type { Logger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
+import { closeGracefully, listenWhileBooting } from './http-server.js';
+import { ProjectionTimeout } from '../read/waiters.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecret } from './secret.js';
 import type { HealthReport, ServiceContext, ServiceModule } from './service.js';
 import { openStores, type Stores } from './stores.js';
 
-export type Role = 'all' | 'api' | 'projector';
+export type Role = 'all' | 'api' | 'projector' | 'webhooks';
+
+/** how long a stopping server lets the requests in flight finish */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface Runtime {
   stores: Stores;
@@ -34,8 +42,21 @@ export async function startRuntime(options: {
   logger: Logger;
 }): Promise<Runtime> {
   const { config, role, services, logger } = options;
+  // before anything opens: an HTTP service without a way to send sign-in codes does not start
+  if (role !== 'projector' && mailModeOf(config) === 'dev-mailbox') {
+    logger.warn(
+      'development mode: sign-in codes go to the dev mailbox (loopback only), not e-mail',
+    );
+  }
   const stores = await openStores(config);
+  const metrics = createMetrics();
+  const servers: Server[] = [];
   const stoppers: (() => Promise<void>)[] = [];
+  /** stop accepting on every port at once, let requests in flight finish, then the workers */
+  const stopAll = async (quiet: boolean) => {
+    await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
+    for (const stop of stoppers.reverse()) await (quiet ? stop().catch(() => {}) : stop());
+  };
   const extras = new Map<string, () => unknown>();
   const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
   const booted = services.map((service) => ({
@@ -46,7 +67,7 @@ export async function startRuntime(options: {
 
   let engine: ProjectionEngine | undefined;
   let waitFor: (position: bigint) => Promise<void>;
-  if (role === 'api') {
+  if (role === 'api' || role === 'webhooks') {
     const waiter = createCheckpointWaiter(
       stores.readStore,
       projectors.map((p) => p.name),
@@ -85,39 +106,55 @@ export async function startRuntime(options: {
     return report;
   }
 
+  const adapter = { adapter: stores.eventStore.adapter };
   const context: ServiceContext = {
     config,
     stores,
-    commands: createCommandHandler(stores.eventStore),
-    waitFor,
+    commandHandler: createCommandHandler(stores.eventStore, {
+      onAppend(seconds, events) {
+        metrics.appendDuration.observe(adapter, seconds);
+        metrics.appendEvents.observe(adapter, events);
+      },
+    }),
+    waitFor: timedWait(waitFor, metrics),
+    catchUp: catchUpFor(stores, engine),
     health,
     secret: loadSecret(config),
     logger,
+    metrics,
     reportHealth: (key, value) => extras.set(key, value),
   };
+  observeProjections(metrics, health);
 
   const urls = new Map<string, string>();
   try {
-    if (role !== 'projector') {
+    if (role === 'all' || role === 'api') {
       for (const { service, instance } of booted) {
-        // Listen first: with port 0 the base URL (the OAuth issuer) is known only afterwards.
-        const server = await listen(service.port(config), config.HOST);
-        stoppers.push(() => closeServer(server));
+        // With port 0 the base URL (the OAuth issuer) is known only once the port is open; a
+        // request arriving before the app is built waits for it.
+        const { server, serve } = await listenWhileBooting(service.port(config), config.HOST);
+        servers.push(server);
         const { port } = server.address() as AddressInfo;
         const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
-        server.on('request', await instance.createApp(context, { port, baseUrl }));
+        serve(await instance.createApp(context, { port, baseUrl }));
         urls.set(service.name, baseUrl);
         logger.info(`${service.name} service listening`, { url: baseUrl });
       }
     }
-    if (role !== 'api') {
+    if (role === 'all' || role === 'projector') {
       for (const { instance } of booted) {
         const workers = await instance.startWorkers?.(context);
         if (workers) stoppers.push(() => workers.stop());
       }
     }
+    if (role === 'all' || role === 'webhooks') {
+      for (const { instance } of booted) {
+        const webhooks = await instance.startWebhooks?.(context);
+        if (webhooks) stoppers.push(() => webhooks.stop());
+      }
+    }
   } catch (error) {
-    for (const stop of stoppers.reverse()) await stop().catch(() => {});
+    await stopAll(true);
     await engine?.stop();
     await embedder.close();
     await stores.close();
@@ -130,7 +167,7 @@ export async function startRuntime(options: {
     context,
     urls,
     async stop() {
-      for (const stop of stoppers.reverse()) await stop();
+      await stopAll(false);
       await engine?.stop();
       await embedder.close();
       await stores.close();
@@ -138,20 +175,57 @@ export async function startRuntime(options: {
   };
 }
 
-function listen(port: number, host: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(port, host);
-    server.once('listening', () => resolve(server));
-    server.once('error', reject);
-  });
+/** read-your-writes, timed: how long answers wait for their read models, and how often in vain */
+function timedWait(
+  waitFor: (position: bigint) => Promise<void>,
+  metrics: Metrics,
+): (position: bigint) => Promise<void> {
+  return async (position) => {
+    const started = performance.now();
+    try {
+      await waitFor(position);
+    } catch (error) {
+      if (error instanceof ProjectionTimeout) metrics.readYourWritesTimeouts.inc();
+      throw error;
+    } finally {
+      metrics.readYourWritesWait.observe((performance.now() - started) / 1000);
+    }
+  };
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+/** Projector lag and checkpoints, read when /metrics is scraped. */
+function observeProjections(metrics: Metrics, health: () => Promise<HealthReport>): void {
+  const read = async (field: 'lag' | 'checkpoint') => {
+    const { projections } = await health();
+    return Object.fromEntries(projections.projectors.map((p) => [p.name, Number(p[field])]));
+  };
+  metrics.observe(
+    'projector_lag_events',
+    'events of the log a projector has not applied yet',
+    () => read('lag'),
+    'projector',
+  );
+  metrics.observe(
+    'projector_checkpoint_position',
+    'the last log position a projector applied',
+    () => read('checkpoint'),
+    'projector',
+  );
+}
+
+/**
+ * Only an engine over the embedded read store keeps read models another process cannot update:
+ * with MongoDB the CLI writes the shared read models itself and exits once they are written.
+ * Asking the log's head is one indexed SQLite read; waiting happens only when it moved.
+ */
+function catchUpFor(stores: Stores, engine: ProjectionEngine | undefined): () => Promise<void> {
+  if (!engine || stores.readStore.adapter !== 'embedded') return async () => {};
+  return async () => {
+    const head = await stores.eventStore.headPosition();
+    if (head <= engine.position()) return;
+    stores.eventStore.pollNow?.();
+    await engine.waitFor(head);
+  };
 }
 
 async function checkpointStatus(stores: Stores, names: string[]) {

@@ -3,11 +3,13 @@
  * for its Express app. The runtime owns the stores, the command handler and the projections.
  */
 import type { RequestListener } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Projector } from '../../projections/shared/projector.js';
-import type { CommandHandler } from '../commands/handler.js';
+import type { CommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
 import type { EmbedderHandle } from '../search/create-embedder.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import type { Stores } from './stores.js';
 
 export interface HealthReport {
@@ -21,12 +23,19 @@ export interface HealthReport {
 export interface ServiceContext {
   config: Config;
   stores: Stores;
-  commands: CommandHandler;
+  commandHandler: CommandHandler;
   /** resolves once the read models include the log up to `position` (read-your-writes) */
   waitFor(position: bigint): Promise<void>;
+  /**
+   * Resolves once this process's read models include every event in the log at the time of the
+   * call, appended by any process (the admin CLI included). Authentication awaits it so a
+   * revocation, removal or role change made elsewhere applies to the very next request.
+   */
+  catchUp(): Promise<void>;
   health(): Promise<HealthReport>;
   secret: string;
   logger: Logger;
+  metrics: Metrics;
   /** extra values for the health output, registered by components (e.g. the embedder) */
   reportHealth(key: string, value: () => unknown): void;
 }
@@ -56,11 +65,23 @@ export interface BootEnv extends Pick<ServiceContext, 'config' | 'logger'> {
   embedder: EmbedderHandle;
 }
 
+export interface ServedApp {
+  /** the Express app */
+  app: RequestListener;
+  /** node:http's own refusals (oversize headers, unparsable requests) in the service's envelope */
+  onClientError(error: Error & { code?: string }, socket: Duplex): void;
+}
+
 export interface ServiceInstance {
   /** its read models, in the order they must apply (a projector may read an earlier one's docs) */
   readonly projectors: readonly Projector[];
-  /** the request listener of the service's server */
-  createApp(ctx: ServiceContext, listening: Listening): Promise<RequestListener>;
+  /** the service's Express app, which serves every request of its server */
+  createApp(ctx: ServiceContext, listening: Listening): Promise<ServedApp>;
   /** background work started with the projector role (indexers, process managers) */
   startWorkers?(ctx: ServiceContext): Promise<{ stop(): Promise<void> }>;
+  /**
+   * side effects driven by the log (outbound webhooks), started in the embedded default and,
+   * with real engines, by their own process (`npm run start:webhooks`)
+   */
+  startWebhooks?(ctx: ServiceContext): Promise<{ stop(): Promise<void> }>;
 }

@@ -3,14 +3,19 @@
  * otherwise the embedded SQLite file in DATA_DIR. A store that cannot be opened stops the
  * process with a clear message; nothing ever starts empty over unreadable data.
  */
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { domainEventVersions } from '../../commands/upcasters.js';
 import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
+import { versionedEventStore } from '../eventstore/versioned.js';
 import type { ReadStore } from '../readstore/types.js';
+import { ensurePrivateDir, restrictFiles } from './private-files.js';
 
 export interface Stores {
+  /** what the application uses: old event shapes read upcast (src/eventstore/versioned.ts) */
   eventStore: EventStore;
+  /** the log exactly as stored, no upcasting: export and verify read this */
+  rawEventStore: EventStore;
   readStore: ReadStore;
   describe(): { eventStore: string; readStore: string };
   close(): Promise<void>;
@@ -22,15 +27,16 @@ export function embeddedFile(config: Config): string {
 
 export async function openStores(config: Config): Promise<Stores> {
   const needsFile = !config.EVENTSTORE_URL || !config.MONGODB_URL;
-  if (needsFile) mkdirSync(resolve(config.DATA_DIR), { recursive: true });
+  if (needsFile) ensurePrivateDir(resolve(config.DATA_DIR));
   const file = embeddedFile(config);
 
-  const eventStore = config.EVENTSTORE_URL
+  const rawEventStore = config.EVENTSTORE_URL
     ? await (await import('../eventstore/kurrentdb/index.js')).openKurrentEventStore({
         connectionString: config.EVENTSTORE_URL,
       })
     : await (await import('../eventstore/embedded/index.js')).openEmbeddedEventStore({
         path: file,
+        pollMs: config.EMBEDDED_POLL_MS,
       });
   let readStore: ReadStore;
   try {
@@ -43,11 +49,14 @@ export async function openStores(config: Config): Promise<Stores> {
           path: file,
         });
   } catch (error) {
-    await eventStore.close();
+    await rawEventStore.close();
     throw error;
   }
+  // SQLite creates its files by the umask; later -wal/-shm files copy the database file's mode
+  if (needsFile) restrictFiles(file, `${file}-wal`, `${file}-shm`);
   return {
-    eventStore,
+    eventStore: versionedEventStore(rawEventStore, domainEventVersions()),
+    rawEventStore,
     readStore,
     describe: () => ({
       eventStore: config.EVENTSTORE_URL ? 'kurrentdb' : `embedded (${file})`,
@@ -55,7 +64,7 @@ export async function openStores(config: Config): Promise<Stores> {
     }),
     async close() {
       await readStore.close();
-      await eventStore.close();
+      await rawEventStore.close();
     },
   };
 }

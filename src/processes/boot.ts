@@ -14,7 +14,7 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
   let runtime: Runtime | undefined;
   try {
     const config = loadConfig();
-    const logger = createLogger(config.LOG_LEVEL);
+    const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
     runtime = await startRuntime({ config, role, services: serviceModules(), logger });
     await onStarted?.(runtime);
   } catch (error) {

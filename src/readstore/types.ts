@@ -74,6 +74,14 @@ export class DuplicateKeyError extends Error {
   }
 }
 
+/**
+ * By name, not instanceof: an adapter loaded with a dynamic import() and a caller loaded through
+ * the other module system (tests under tsx) see two copies of the class.
+ */
+export function isDuplicateKey(error: unknown): error is DuplicateKeyError {
+  return error instanceof Error && error.name === 'DuplicateKeyError';
+}
+
 export class ReadStoreUnavailableError extends Error {
   override readonly name = 'ReadStoreUnavailableError';
 }

@@ -1,6 +1,6 @@
 import { deviceDecider, type DeviceEvent } from '../../commands/device/index.js';
 import { AlreadyExists, InvalidArgument, NotFound } from '../../commands/shared/errors.js';
-import { RevisionMismatch } from '../../commands/note/index.js';
+import { RevisionMismatch } from '../../commands/shared/revision.js';
 import { deciderSpec } from '../support/decider.js';
 
 const given = deciderSpec(deviceDecider);

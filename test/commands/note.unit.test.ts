@@ -4,8 +4,8 @@ import {
   type NoteMetadata,
   noteDecider,
   parseNoteStreamId,
-  RevisionMismatch,
 } from '../../commands/note/index.js';
+import { RevisionMismatch } from '../../commands/shared/revision.js';
 import {
   AlreadyExists,
   Conflict,

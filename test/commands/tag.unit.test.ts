@@ -43,13 +43,13 @@ describe('Tag decider', () => {
     });
     it('requires the parent to exist and not be deleted', () => {
       const withParent = (
-        parent: typeof activeParent | { status: 'none' | 'deleted'; ancestorIds: string[] },
+        parent: typeof activeParent | { status: 'absent' | 'deleted'; ancestorIds: string[] },
       ) => ({
         ...create,
         data: { ...create.data, parentId: 'p', parent },
       });
       given([])
-        .when(withParent({ status: 'none', ancestorIds: [] }))
+        .when(withParent({ status: 'absent', ancestorIds: [] }))
         .thenThrows(InvalidArgument, /parent tag not found/);
       given([])
         .when(withParent({ status: 'deleted', ancestorIds: [] }))

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import type { EventStore, RecordedEvent } from '../../src/eventstore/types.js';
-import { createProjectionEngine } from '../../src/projection/engine.js';
+import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
 import { CRASH_TALLY, crashTallyProjector } from '../support/crash-projector.js';
 import { type CrashAck, type CrashEventData, checksum } from '../support/crash-writer.js';

@@ -5,7 +5,13 @@
  * order".
  */
 import { expect } from 'chai';
-import { planBatch, VALUES_PER_ROW } from '../../src/eventstore/embedded/batch-plan.js';
+import {
+  planBatch,
+  planImport,
+  type RowValue,
+  VALUES_PER_ROW,
+} from '../../src/eventstore/embedded/batch-plan.js';
+import { chainHash, GENESIS, hashHex } from '../../src/eventstore/embedded/chain.js';
 import type { WireAppend } from '../../src/eventstore/embedded/writer-protocol.js';
 
 const wire = (streamId: string, expected: WireAppend['expected'], count: number): WireAppend => ({
@@ -20,7 +26,7 @@ const wire = (streamId: string, expected: WireAppend['expected'], count: number)
 });
 
 /** [position, stream, revision] of every planned row. */
-const rows = (values: (string | number)[]) =>
+const rows = (values: RowValue[]) =>
   Array.from({ length: values.length / VALUES_PER_ROW }, (_, i) =>
     values.slice(i * VALUES_PER_ROW, i * VALUES_PER_ROW + 3),
   );
@@ -35,6 +41,7 @@ describe('Embedded writer batch plan', () => {
         [wire('existing', 4, 2), wire('existing', 4, 1), wire('existing', 6, 1)],
         lookup,
         100,
+        { last: GENESIS },
       );
       expect(plan.results).to.deep.equal([
         { kind: 'appended', nextExpectedRevision: 6, position: 102n },
@@ -63,6 +70,7 @@ describe('Embedded writer batch plan', () => {
         ],
         lookup,
         0,
+        { last: GENESIS },
       );
       expect(plan.results.map((r) => r.kind)).to.deep.equal([
         'wrong-revision',
@@ -83,7 +91,9 @@ describe('Embedded writer batch plan', () => {
 
   describe('When an append carries no events', () => {
     it('checks its expectation and writes nothing', () => {
-      const plan = planBatch([wire('existing', 4, 0), wire('fresh', 0, 0)], lookup, 9);
+      const plan = planBatch([wire('existing', 4, 0), wire('fresh', 0, 0)], lookup, 9, {
+        last: GENESIS,
+      });
       expect(plan.results).to.deep.equal([
         { kind: 'appended', nextExpectedRevision: 4, position: 0n },
         { kind: 'wrong-revision', actual: 'no_stream' },
@@ -91,6 +101,72 @@ describe('Embedded writer batch plan', () => {
       expect(plan.values).to.deep.equal([]);
       expect(plan.staged.size).to.equal(0);
       expect(plan.lastPosition).to.equal(9);
+    });
+  });
+
+  describe('When rows are planned (issue 15: "each appended event carries a hash chaining it to the previous event of the log")', () => {
+    it('chains every written row to the one before and skips refused appends', () => {
+      const start = { last: 'ab'.repeat(32) };
+      const plan = planBatch(
+        [wire('existing', 4, 2), wire('existing', 1, 1), wire('fresh', 'no_stream', 1)],
+        lookup,
+        100,
+        start,
+      );
+      const written = Array.from({ length: plan.values.length / VALUES_PER_ROW }, (_, i) =>
+        plan.values.slice(i * VALUES_PER_ROW, (i + 1) * VALUES_PER_ROW),
+      );
+      let previous = start.last;
+      for (const [, streamId, revision, eventId, type, data, metadata, hash] of written) {
+        previous = chainHash(previous, {
+          streamId: streamId as string,
+          revision: revision as number,
+          eventId: eventId as string,
+          type: type as string,
+          data: data as string,
+          metadata: metadata as string,
+        });
+        expect(hashHex(hash as Uint8Array)).to.equal(previous);
+      }
+      expect(written).to.have.length(3);
+      expect(plan.chain).to.deep.equal({ last: previous });
+    });
+  });
+
+  describe('When an import brings rows with their own positions', () => {
+    const row = (position: number, streamId: string, revision: number) => ({
+      position,
+      streamId,
+      revision,
+      id: `e${position}`,
+      type: 'Happened',
+      data: '{}',
+      metadata: '{}',
+    });
+
+    it('keeps the positions (gaps allowed) and chains the rows', () => {
+      const plan = planImport(
+        [row(7, 'fresh', 0), row(12, 'existing', 5), row(40, 'fresh', 1)],
+        lookup,
+        3,
+        { last: GENESIS },
+      );
+      expect(rows(plan.values)).to.deep.equal([
+        [7, 'fresh', 0],
+        [12, 'existing', 5],
+        [40, 'fresh', 1],
+      ]);
+      expect(plan.lastPosition).to.equal(40);
+      expect(plan.chain?.last).to.have.length(64);
+    });
+
+    it('refuses a position at or below the log head, and a revision gap', () => {
+      expect(() => planImport([row(3, 'fresh', 0)], lookup, 3, { last: GENESIS })).to.throw(
+        /does not follow position 3/,
+      );
+      expect(() => planImport([row(5, 'existing', 6)], lookup, 3, { last: GENESIS })).to.throw(
+        /expects revision 5/,
+      );
     });
   });
 });

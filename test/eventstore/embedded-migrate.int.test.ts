@@ -1,7 +1,9 @@
 /**
- * Schema version 1 files (UNIQUE (stream_id, revision) index in SQLite) are migrated to version 2
- * (index kept in memory) at open, with every row, position and revision unchanged.
+ * Schema version 1 files (UNIQUE (stream_id, revision) index in SQLite) and version 2 files (no
+ * hash chain) are migrated to version 3 (index kept in memory, every row chained) at open, with
+ * every row, position and revision unchanged.
  * DESIGN.md: "No data is lost on a crash after an acknowledged append."
+ * Issue 15: "existing data files must migrate".
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
+import { verifyChain } from '../../src/eventstore/embedded/verify.js';
 import { WrongExpectedRevisionError } from '../../src/eventstore/types.js';
 import { events, rejection } from './contract-fixtures.js';
 
@@ -28,11 +31,11 @@ CREATE TABLE es_events (
 INSERT INTO es_meta (key, value) VALUES ('schema_version', '1');
 `;
 
-function writeVersion1File(path: string): void {
+function writeVersion1File(path: string, sql = VERSION_1_SQL): void {
   const db = new Database(path);
   db.pragma('page_size = 1024');
   db.pragma('journal_mode = WAL');
-  db.exec(VERSION_1_SQL);
+  db.exec(sql);
   const insert = db.prepare(
     'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -82,7 +85,7 @@ describe('Embedded event store schema migration', () => {
       try {
         expect(
           check.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get(),
-        ).to.equal('2');
+        ).to.equal('3');
         const indexes = check
           .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'es_events'")
           .pluck()
@@ -93,4 +96,55 @@ describe('Embedded event store schema migration', () => {
       }
     });
   });
+
+  describe('When a version 2 file (no hash chain) is opened', () => {
+    it('chains every existing row, records where the chain started, and chains new appends on', async () => {
+      writeVersion1File(path, VERSION_2_SQL);
+      const store = await openEmbeddedEventStore({ path });
+      try {
+        await store.appendToStream('item-0', events(2), { expectedRevision: 9 });
+        const report = await verifyChain((after, limit) => store.readStored(after, limit));
+        expect(report).to.include({ intact: true, events: 32, headPosition: 32n });
+        const stored = await store.readStored(0n, 100);
+        expect(stored.map((r) => r.data).slice(0, 3)).to.deep.equal([
+          '{"n":0}',
+          '{"n":1}',
+          '{"n":2}',
+        ]);
+      } finally {
+        await store.close();
+      }
+      const check = new Database(path, { readonly: true });
+      try {
+        const started = JSON.parse(
+          check
+            .prepare("SELECT value FROM es_meta WHERE key = 'chain_started'")
+            .pluck()
+            .get() as string,
+        );
+        expect(started).to.include({
+          migratedFromVersion: 2,
+          rowsChainedAtMigration: 30,
+          lastPositionAtMigration: 30,
+        });
+      } finally {
+        check.close();
+      }
+    });
+  });
 });
+
+/** The version 2 schema exactly as the previous build created it. */
+const VERSION_2_SQL = `
+CREATE TABLE es_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE es_events (
+  position  INTEGER PRIMARY KEY,
+  stream_id TEXT    NOT NULL,
+  revision  INTEGER NOT NULL,
+  event_id  TEXT    NOT NULL,
+  type      TEXT    NOT NULL,
+  data      TEXT    NOT NULL,
+  metadata  TEXT    NOT NULL
+) STRICT;
+INSERT INTO es_meta (key, value) VALUES ('schema_version', '2');
+`;

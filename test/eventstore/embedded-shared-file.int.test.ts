@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import {
-  type EventStore,
-  type NewEvent,
-  WrongExpectedRevisionError,
-} from '../../src/eventstore/types.js';
+  type EmbeddedEventStore,
+  openEmbeddedEventStore,
+} from '../../src/eventstore/embedded/index.js';
+import { verifyChain } from '../../src/eventstore/embedded/verify.js';
+import { type NewEvent, WrongExpectedRevisionError } from '../../src/eventstore/types.js';
 import { events, rejection } from './contract-fixtures.js';
 
 const withId = (list: NewEvent[]) => list.map((e) => ({ ...e, id: randomUUID() }));
@@ -25,8 +25,8 @@ const withId = (list: NewEvent[]) => list.map((e) => ({ ...e, id: randomUUID() }
 describe('Embedded event store shared by two stores on one file', () => {
   let dir: string;
   let path: string;
-  let first: EventStore;
-  let second: EventStore;
+  let first: EmbeddedEventStore;
+  let second: EmbeddedEventStore;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'es-shared-'));
@@ -37,6 +37,20 @@ describe('Embedded event store shared by two stores on one file', () => {
   afterEach(async () => {
     await Promise.all([first.close(), second.close()]);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('When both append interleaved (issue 15: "each appended event carries a hash chaining it to the previous event of the log")', () => {
+    it('keeps one intact chain across both writers', async () => {
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 === 0 ? first : second).appendToStream(`chained-${i % 5}`, events(1 + (i % 3))),
+        ),
+      );
+      for (const store of [first, second]) {
+        const report = await verifyChain((after, limit) => store.readStored(after, limit));
+        expect(report).to.include({ intact: true, events: 79 });
+      }
+    });
   });
 
   describe('When both append to one stream with the same expected revision, round after round', () => {

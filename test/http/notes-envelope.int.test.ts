@@ -1,7 +1,14 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { notesEnvelope } from '../../src/http/registry.js';
-import { close, listen, newWorld, type TinyWorld, tinyHttp } from './support/tiny-service.js';
+import {
+  appOf,
+  close,
+  listen,
+  newWorld,
+  type TinyWorld,
+  tinyHttp,
+} from './support/tiny-service.js';
 
 const ADMIN = { authorization: 'Bearer admin' };
 const JSON_ADMIN = { ...ADMIN, 'content-type': 'application/json' };
@@ -14,7 +21,7 @@ describe('Operation registry over HTTP (notes envelope)', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    ({ server, base } = await listen(tinyHttp(world, notesEnvelope(), '/docs/json').createApp()));
+    ({ server, base } = await listen(appOf(tinyHttp(world, notesEnvelope(), '/docs/json'))));
   });
   afterEach(() => close(server));
 

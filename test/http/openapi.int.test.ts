@@ -8,7 +8,14 @@ import {
   RegistryError,
   createServiceHttp,
 } from '../../src/http/registry.js';
-import { close, listen, newWorld, tinyHttp, tinyOperations } from './support/tiny-service.js';
+import {
+  appOf,
+  close,
+  listen,
+  newWorld,
+  tinyHttp,
+  tinyOperations,
+} from './support/tiny-service.js';
 
 type Doc = {
   openapi: string;
@@ -25,7 +32,7 @@ describe('OpenAPI document and /docs generated from the registry', () => {
   before(async () => {
     const http = tinyHttp(newWorld(), feedbackEnvelope());
     listRoutes = http.listRoutes;
-    ({ server, base } = await listen(http.createApp()));
+    ({ server, base } = await listen(appOf(http)));
   });
   after(() => close(server));
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { memoizedJson, RawJson } from '../../src/http/raw-json.js';
+import { memoizedJson, RawJson } from '../../projections/shared/raw-json.js';
 
 describe('Pre-serialized JSON bodies', () => {
   describe('When a frozen document is serialized twice', () => {

@@ -1,7 +1,14 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { feedbackEnvelope } from '../../src/http/registry.js';
-import { close, listen, newWorld, type TinyWorld, tinyHttp } from './support/tiny-service.js';
+import {
+  appOf,
+  close,
+  listen,
+  newWorld,
+  type TinyWorld,
+  tinyHttp,
+} from './support/tiny-service.js';
 
 const ADMIN = { authorization: 'Bearer admin' };
 const MEMBER = { authorization: 'Bearer member' };
@@ -14,7 +21,7 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
 
   beforeEach(async () => {
     world = newWorld();
-    ({ server, base } = await listen(tinyHttp(world, feedbackEnvelope()).createApp()));
+    ({ server, base } = await listen(appOf(tinyHttp(world, feedbackEnvelope()))));
   });
   afterEach(() => close(server));
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { AlreadyExists, InvalidArgument, NotFound } from '../../commands/shared/errors.js';
 import { fakePlaces, type NotesHarness, startNotes } from './harness.js';
+import { registerDevice, updateDevice } from '../../src/notes/actions/index.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -33,10 +34,10 @@ describe('Device actions', () => {
     it('lists it under its new name', async () => {
       // spec: "POST /v1/devices ... registers a device"; "PUT ... for example renames it"
       const { device } = await h.run(
-        h.actions.registerDevice({ userId: u1, name: 'Pixel', platform: 'android' }, h.ctx(u1)),
+        registerDevice(h.deps, h.ctx(u1), { userId: u1, name: 'Pixel', platform: 'android' }),
       );
       await h.run(
-        h.actions.updateDevice({ userId: u1, deviceId: device.id, name: 'Work phone' }, h.ctx(u1)),
+        updateDevice(h.deps, h.ctx(u1), { userId: u1, deviceId: device.id, name: 'Work phone' }),
       );
       expect(await h.queries.getDevice(u1, device.id)).to.deep.include({
         name: 'Work phone',
@@ -55,37 +56,38 @@ describe('Device actions', () => {
         { name: 'x', platform: '' },
       ]) {
         const error = await rejection(
-          h.actions.registerDevice({ userId: u1, ...input } as never, h.ctx(u1)),
+          registerDevice(h.deps, h.ctx(u1), { userId: u1, ...input } as never),
         );
         expect(error, JSON.stringify(input)).to.be.instanceOf(InvalidArgument);
       }
-      await h.actions.registerDevice(
-        { userId: u1, name: 'n'.repeat(100), platform: 'p'.repeat(50) },
-        h.ctx(u1),
-      );
+      await registerDevice(h.deps, h.ctx(u1), {
+        userId: u1,
+        name: 'n'.repeat(100),
+        platform: 'p'.repeat(50),
+      });
       expect(
         await rejection(
-          h.actions.registerDevice({ userId: u1, name: 'n'.repeat(101), platform: 'p' }, h.ctx(u1)),
+          registerDevice(h.deps, h.ctx(u1), { userId: u1, name: 'n'.repeat(101), platform: 'p' }),
         ),
       ).to.be.instanceOf(InvalidArgument);
       expect(
         await rejection(
-          h.actions.registerDevice({ userId: u1, name: 'n', platform: 'p'.repeat(51) }, h.ctx(u1)),
+          registerDevice(h.deps, h.ctx(u1), { userId: u1, name: 'n', platform: 'p'.repeat(51) }),
         ),
       ).to.be.instanceOf(InvalidArgument);
     });
     it('refuses a second device with the same name', async () => {
       await h.run(
-        h.actions.registerDevice({ userId: u1, name: 'Pixel', platform: 'android' }, h.ctx(u1)),
+        registerDevice(h.deps, h.ctx(u1), { userId: u1, name: 'Pixel', platform: 'android' }),
       );
       expect(
         await rejection(
-          h.actions.registerDevice({ userId: u1, name: 'pixel', platform: 'ios' }, h.ctx(u1)),
+          registerDevice(h.deps, h.ctx(u1), { userId: u1, name: 'pixel', platform: 'ios' }),
         ),
       ).to.be.instanceOf(AlreadyExists);
       // another user may use the name
       await h.run(
-        h.actions.registerDevice({ userId: u2, name: 'Pixel', platform: 'android' }, h.ctx(u2)),
+        registerDevice(h.deps, h.ctx(u2), { userId: u2, name: 'Pixel', platform: 'android' }),
       );
     });
   });
@@ -93,13 +95,13 @@ describe('Device actions', () => {
   describe('When another user’s device is addressed', () => {
     it('answers exactly like a missing one', async () => {
       const { device } = await h.run(
-        h.actions.registerDevice({ userId: u2, name: 'iPad', platform: 'ios' }, h.ctx(u2)),
+        registerDevice(h.deps, h.ctx(u2), { userId: u2, name: 'iPad', platform: 'ios' }),
       );
       const a = (await rejection(
-        h.actions.updateDevice({ userId: u1, deviceId: device.id, name: 'mine' }, h.ctx(u1)),
+        updateDevice(h.deps, h.ctx(u1), { userId: u1, deviceId: device.id, name: 'mine' }),
       )) as Error;
       const b = (await rejection(
-        h.actions.updateDevice({ userId: u1, deviceId: 'missing', name: 'mine' }, h.ctx(u1)),
+        updateDevice(h.deps, h.ctx(u1), { userId: u1, deviceId: 'missing', name: 'mine' }),
       )) as Error;
       expect(a).to.be.instanceOf(NotFound);
       expect(a.message).to.equal(b.message);

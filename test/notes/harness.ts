@@ -1,22 +1,22 @@
 /**
  * The notes service's write and read side in-process over real embedded stores, with the
- * projection engine running, for action tests. `run` waits for the projections after a write,
- * as the HTTP layer does (read-your-writes).
+ * projection engine running, for action tests: `deps` is what every action takes first, and
+ * `run` waits for the projections after a write, as the HTTP layer does (read-your-writes).
  */
 import { randomUUID } from 'node:crypto';
-import { type CommandContext, createCommandHandler } from '../../src/commands/handler.js';
-import { createNotesActions } from '../../src/notes/actions/index.js';
+import { type CommandContext, createCommandHandler } from '../../src/write/command-handler.js';
+import type { NotesDeps } from '../../src/notes/actions/index.js';
 import { createGazetteer, type Places } from '../../src/notes/places.js';
-import { notesProjectors } from '../../src/notes/projectors.js';
+import { notesProjectors } from '../../projections/notes.js';
 import { createNotesQueries } from '../../src/notes/queries.js';
-import { createProjectionEngine } from '../../src/projection/engine.js';
+import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import { openTestStores } from '../support/stores.js';
 
 export async function startNotes(options: { places?: Places; syncRetainPerUser?: number } = {}) {
   const stores = await openTestStores();
-  const commands = createCommandHandler(stores.eventStore);
+  const commandHandler = createCommandHandler(stores.eventStore);
   const places = options.places ?? createGazetteer();
-  const actions = createNotesActions({ commands, readStore: stores.readStore, places });
+  const deps: NotesDeps = { commandHandler, readStore: stores.readStore, places };
   const queries = createNotesQueries({ readStore: stores.readStore, events: stores.eventStore });
   const engine = createProjectionEngine({
     eventStore: stores.eventStore,
@@ -28,7 +28,8 @@ export async function startNotes(options: { places?: Places; syncRetainPerUser?:
   let clock = 1_700_000_000_000;
   return {
     stores,
-    actions,
+    /** what the actions take as their first argument */
+    deps,
     queries,
     engine,
     /** a context for `userId` at the next tick of a fake clock */

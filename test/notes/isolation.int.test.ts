@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { NotFound } from '../../commands/shared/errors.js';
 import { fakePlaces, type NotesHarness, startNotes } from './harness.js';
+import {
+  addTagToNote,
+  createNote,
+  restoreNote,
+  trashNote,
+  updateNote,
+} from '../../src/notes/actions/index.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -26,13 +33,15 @@ describe('Isolation between users', () => {
       const a = 'alice';
       const b = 'bob';
       const { note } = await h.run(
-        h.actions.createNote(
-          { userId: a, content: 'secret', tags: ['private'], metadata: { device: 'A-phone' } },
-          h.ctx(a),
-        ),
+        createNote(h.deps, h.ctx(a), {
+          userId: a,
+          content: 'secret',
+          tags: ['private'],
+          metadata: { device: 'A-phone' },
+        }),
       );
       await h.run(
-        h.actions.updateNote({ userId: a, noteId: note.id, content: 'secret v2' }, h.ctx(a)),
+        updateNote(h.deps, h.ctx(a), { userId: a, noteId: note.id, content: 'secret v2' }),
       );
       const [tag] = await h.queries.listTags(a);
       const [device] = await h.queries.listDevices(a);
@@ -49,10 +58,10 @@ describe('Isolation between users', () => {
       const reads: Promise<unknown>[] = [
         h.queries.getNote(b, note.id),
         h.queries.history(b, note.id),
-        h.actions.updateNote({ userId: b, noteId: note.id, content: 'x' }, h.ctx(b)),
-        h.actions.trashNote({ userId: b, noteId: note.id }, h.ctx(b)),
-        h.actions.restoreNote({ userId: b, noteId: note.id }, h.ctx(b)),
-        h.actions.addTagToNote({ userId: b, noteId: note.id, tagId: tag!.id }, h.ctx(b)),
+        updateNote(h.deps, h.ctx(b), { userId: b, noteId: note.id, content: 'x' }),
+        trashNote(h.deps, h.ctx(b), { userId: b, noteId: note.id }),
+        restoreNote(h.deps, h.ctx(b), { userId: b, noteId: note.id }),
+        addTagToNote(h.deps, h.ctx(b), { userId: b, noteId: note.id, tagId: tag!.id }),
       ];
       for (const read of reads) {
         const error = (await rejection(read)) as Error;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RevisionMismatch } from '../../commands/note/index.js';
+import { RevisionMismatch } from '../../commands/shared/revision.js';
 import {
   Conflict,
   FailedPrecondition,
@@ -8,6 +8,16 @@ import {
 } from '../../commands/shared/errors.js';
 import { createGazetteer } from '../../src/notes/places.js';
 import { fakePlaces, type NotesHarness, startNotes } from './harness.js';
+import {
+  addTagToNote,
+  createNote,
+  createTag,
+  deleteTag,
+  removeTagFromNote,
+  restoreNote,
+  trashNote,
+  updateNote,
+} from '../../src/notes/actions/index.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -40,18 +50,15 @@ describe('Note actions', () => {
   describe('When a note is created with tag names, a device name and coordinates', () => {
     it('creates the unknown tags and the device and names the place', async () => {
       // spec: "creates a note; unknown tag names and the device name are created"
-      const work = await h.run(h.actions.createTag({ userId: u1, name: 'Work' }, h.ctx(u1)));
+      const work = await h.run(createTag(h.deps, h.ctx(u1), { userId: u1, name: 'Work' }));
       const created = await h.run(
-        h.actions.createNote(
-          {
-            userId: u1,
-            title: 'Café',
-            content: 'croissants',
-            tags: ['work', 'Travel', 'travel '],
-            metadata: { latitude: 48.8566, longitude: 2.3522, device: 'Pixel' },
-          },
-          h.ctx(u1),
-        ),
+        createNote(h.deps, h.ctx(u1), {
+          userId: u1,
+          title: 'Café',
+          content: 'croissants',
+          tags: ['work', 'Travel', 'travel '],
+          metadata: { latitude: 48.8566, longitude: 2.3522, device: 'Pixel' },
+        }),
       );
       const note = await h.queries.getNote(u1, created.note.id);
       expect(note).to.deep.include({
@@ -78,10 +85,12 @@ describe('Note actions', () => {
 
       // the same names again reuse the same tag and device
       const again = await h.run(
-        h.actions.createNote(
-          { userId: u1, content: 'x', tags: ['TRAVEL'], metadata: { device: 'pixel' } },
-          h.ctx(u1),
-        ),
+        createNote(h.deps, h.ctx(u1), {
+          userId: u1,
+          content: 'x',
+          tags: ['TRAVEL'],
+          metadata: { device: 'pixel' },
+        }),
       );
       expect(again.note.tags).to.deep.equal([tags.find((t) => t.name === 'Travel')?.id]);
       expect(again.note.metadata.deviceId).to.equal(note.metadata.deviceId);
@@ -91,7 +100,7 @@ describe('Note actions', () => {
 
     it('defaults the title to empty and stores no metadata when none is sent', async () => {
       const { note } = await h.run(
-        h.actions.createNote({ userId: u1, content: 'only content' }, h.ctx(u1)),
+        createNote(h.deps, h.ctx(u1), { userId: u1, content: 'only content' }),
       );
       expect(await h.queries.getNote(u1, note.id)).to.deep.include({
         title: '',
@@ -132,15 +141,12 @@ describe('Note actions', () => {
     for (const [what, input, message] of bad) {
       it(`rejects ${what} and creates nothing`, async () => {
         const error = await rejection(
-          h.actions.createNote(
-            {
-              userId: u1,
-              tags: ['side-effect'],
-              metadata: { device: 'phone' },
-              ...input,
-            } as never,
-            h.ctx(u1),
-          ),
+          createNote(h.deps, h.ctx(u1), {
+            userId: u1,
+            tags: ['side-effect'],
+            metadata: { device: 'phone' },
+            ...input,
+          } as never),
         );
         expect(error).to.be.instanceOf(InvalidArgument);
         expect((error as Error).message).to.match(message);
@@ -149,10 +155,11 @@ describe('Note actions', () => {
       });
     }
     it('accepts coordinates at the bounds', async () => {
-      const { note } = await h.actions.createNote(
-        { userId: u1, content: 'pole', metadata: { latitude: -90, longitude: 180 } },
-        h.ctx(u1),
-      );
+      const { note } = await createNote(h.deps, h.ctx(u1), {
+        userId: u1,
+        content: 'pole',
+        metadata: { latitude: -90, longitude: 180 },
+      });
       expect(note.metadata).to.include({ latitude: -90, longitude: 180 });
     });
   });
@@ -162,7 +169,7 @@ describe('Note actions', () => {
       // spec: "PUT ... the replaced version is archived first and readable from the history endpoint"
       const u = u1;
       const v0 = { title: 'v0', content: 'first', tags: ['a'] };
-      const { note } = await h.run(h.actions.createNote({ userId: u, ...v0 }, h.ctx(u)));
+      const { note } = await h.run(createNote(h.deps, h.ctx(u), { userId: u, ...v0 }));
       const read = async () => {
         const n = await h.queries.getNote(u, note.id);
         return { title: n.title, content: n.content, tags: n.tags, metadata: n.metadata };
@@ -175,7 +182,7 @@ describe('Note actions', () => {
       ];
       for (const update of updates) {
         before.push(await read());
-        await h.run(h.actions.updateNote({ userId: u, noteId: note.id, ...update }, h.ctx(u)));
+        await h.run(updateNote(h.deps, h.ctx(u), { userId: u, noteId: note.id, ...update }));
       }
       const history = await h.queries.history(u, note.id);
       expect(history).to.have.length(3);
@@ -195,17 +202,18 @@ describe('Note actions', () => {
     });
 
     it('archives nothing for tag changes, trash or an unchanged PUT', async () => {
-      const { note } = await h.run(h.actions.createNote({ userId: u1, content: 'c' }, h.ctx(u1)));
-      const tag = await h.run(h.actions.createTag({ userId: u1, name: 'x' }, h.ctx(u1)));
+      const { note } = await h.run(createNote(h.deps, h.ctx(u1), { userId: u1, content: 'c' }));
+      const tag = await h.run(createTag(h.deps, h.ctx(u1), { userId: u1, name: 'x' }));
       await h.run(
-        h.actions.addTagToNote({ userId: u1, noteId: note.id, tagId: tag.tag.id }, h.ctx(u1)),
+        addTagToNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id, tagId: tag.tag.id }),
       );
-      const same = await h.actions.updateNote(
-        { userId: u1, noteId: note.id, content: 'c' },
-        h.ctx(u1),
-      );
+      const same = await updateNote(h.deps, h.ctx(u1), {
+        userId: u1,
+        noteId: note.id,
+        content: 'c',
+      });
       expect(same.position).to.equal(null);
-      await h.run(h.actions.trashNote({ userId: u1, noteId: note.id }, h.ctx(u1)));
+      await h.run(trashNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id }));
       expect(await h.queries.history(u1, note.id)).to.deep.equal([]);
     });
   });
@@ -213,28 +221,32 @@ describe('Note actions', () => {
   describe('When a client updates with If-Match', () => {
     it('accepts the current revision and refuses a stale one', async () => {
       const { note, revision } = await h.run(
-        h.actions.createNote({ userId: u1, content: 'c' }, h.ctx(u1)),
+        createNote(h.deps, h.ctx(u1), { userId: u1, content: 'c' }),
       );
       const first = await h.run(
-        h.actions.updateNote(
-          { userId: u1, noteId: note.id, content: 'mine', expectedRevision: revision },
-          h.ctx(u1),
-        ),
+        updateNote(h.deps, h.ctx(u1), {
+          userId: u1,
+          noteId: note.id,
+          content: 'mine',
+          expectedRevision: revision,
+        }),
       );
       expect(first.revision).to.equal(revision + 1);
       expect((await h.queries.getNote(u1, note.id)).revision, 'ETag = revision').to.equal(
         first.revision,
       );
       const stale = await rejection(
-        h.actions.updateNote(
-          { userId: u1, noteId: note.id, content: 'lost', expectedRevision: revision },
-          h.ctx(u1),
-        ),
+        updateNote(h.deps, h.ctx(u1), {
+          userId: u1,
+          noteId: note.id,
+          content: 'lost',
+          expectedRevision: revision,
+        }),
       );
       expect(stale).to.be.instanceOf(RevisionMismatch).and.to.be.instanceOf(Conflict);
       expect((stale as Conflict).kind).to.equal('conflict');
       const staleDelete = await rejection(
-        h.actions.trashNote({ userId: u1, noteId: note.id, expectedRevision: revision }, h.ctx(u1)),
+        trashNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id, expectedRevision: revision }),
       );
       expect(staleDelete).to.be.instanceOf(RevisionMismatch);
       expect((await h.queries.getNote(u1, note.id)).content).to.equal('mine');
@@ -244,41 +256,41 @@ describe('Note actions', () => {
   describe('When a note is trashed and restored', () => {
     it('leaves the list, stays readable with deletedAt, and comes back', async () => {
       // spec: "DELETE /v1/notes/{id} ... moves the note to trash"
-      const { note } = await h.run(h.actions.createNote({ userId: u1, content: 'c' }, h.ctx(u1)));
+      const { note } = await h.run(createNote(h.deps, h.ctx(u1), { userId: u1, content: 'c' }));
       const ctx = h.ctx(u1);
-      await h.run(h.actions.trashNote({ userId: u1, noteId: note.id }, ctx));
+      await h.run(trashNote(h.deps, ctx, { userId: u1, noteId: note.id }));
       expect((await h.queries.listNotes(u1)).notes).to.deep.equal([]);
       expect((await h.queries.listNotes(u1, { includeDeleted: true })).notes).to.have.length(1);
       expect((await h.queries.getNote(u1, note.id)).deletedAt).to.equal(ctx.now);
       const edit = await rejection(
-        h.actions.updateNote({ userId: u1, noteId: note.id, content: 'x' }, h.ctx(u1)),
+        updateNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id, content: 'x' }),
       );
       expect(edit).to.be.instanceOf(FailedPrecondition);
-      await h.run(h.actions.restoreNote({ userId: u1, noteId: note.id }, h.ctx(u1)));
+      await h.run(restoreNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id }));
       expect((await h.queries.listNotes(u1)).notes.map((n) => n.id)).to.deep.equal([note.id]);
     });
   });
 
   describe('When tags are added to and removed from a note', () => {
     it('adds an existing tag, refuses an unknown or another user’s tag, and removes it', async () => {
-      const { note } = await h.run(h.actions.createNote({ userId: u1, content: 'c' }, h.ctx(u1)));
-      const mine = await h.run(h.actions.createTag({ userId: u1, name: 'mine' }, h.ctx(u1)));
-      const theirs = await h.run(h.actions.createTag({ userId: u2, name: 'theirs' }, h.ctx(u2)));
+      const { note } = await h.run(createNote(h.deps, h.ctx(u1), { userId: u1, content: 'c' }));
+      const mine = await h.run(createTag(h.deps, h.ctx(u1), { userId: u1, name: 'mine' }));
+      const theirs = await h.run(createTag(h.deps, h.ctx(u2), { userId: u2, name: 'theirs' }));
       await h.run(
-        h.actions.addTagToNote({ userId: u1, noteId: note.id, tagId: mine.tag.id }, h.ctx(u1)),
+        addTagToNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id, tagId: mine.tag.id }),
       );
       expect((await h.queries.getNote(u1, note.id)).tags).to.deep.equal([mine.tag.id]);
       for (const tagId of [theirs.tag.id, 'no-such-tag', '../../etc']) {
         const error = await rejection(
-          h.actions.addTagToNote({ userId: u1, noteId: note.id, tagId }, h.ctx(u1)),
+          addTagToNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id, tagId }),
         );
         expect(error, tagId).to.be.instanceOf(NotFound);
       }
       // deleting the tag leaves the association alone; it can still be removed
-      await h.run(h.actions.deleteTag({ userId: u1, tagId: mine.tag.id }, h.ctx(u1)));
+      await h.run(deleteTag(h.deps, h.ctx(u1), { userId: u1, tagId: mine.tag.id }));
       expect((await h.queries.getNote(u1, note.id)).tags).to.deep.equal([mine.tag.id]);
       await h.run(
-        h.actions.removeTagFromNote({ userId: u1, noteId: note.id, tagId: mine.tag.id }, h.ctx(u1)),
+        removeTagFromNote(h.deps, h.ctx(u1), { userId: u1, noteId: note.id, tagId: mine.tag.id }),
       );
       expect((await h.queries.getNote(u1, note.id)).tags).to.deep.equal([]);
     });
@@ -287,20 +299,16 @@ describe('Note actions', () => {
   describe('When a create is retried with the same Idempotency-Key', () => {
     it('answers from the first attempt and creates one note', async () => {
       const input = { userId: u1, content: 'once', tags: ['k'] };
-      const first = await h.run(
-        h.actions.createNote(input, h.ctx(u1, { idempotencyKey: 'key-1' })),
-      );
-      const retry = await h.run(
-        h.actions.createNote(input, h.ctx(u1, { idempotencyKey: 'key-1' })),
-      );
+      const first = await h.run(createNote(h.deps, h.ctx(u1, { idempotencyKey: 'key-1' }), input));
+      const retry = await h.run(createNote(h.deps, h.ctx(u1, { idempotencyKey: 'key-1' }), input));
       expect(retry.note.id).to.equal(first.note.id);
       expect(retry.replayed).to.equal(true);
       expect((await h.queries.listNotes(u1)).notes).to.have.length(1);
       const other = await rejection(
-        h.actions.createNote(
-          { ...input, content: 'different' },
-          h.ctx(u1, { idempotencyKey: 'key-1' }),
-        ),
+        createNote(h.deps, h.ctx(u1, { idempotencyKey: 'key-1' }), {
+          ...input,
+          content: 'different',
+        }),
       );
       expect(other).to.be.instanceOf(Conflict);
     });
@@ -309,10 +317,12 @@ describe('Note actions', () => {
   describe('When a note is updated that does not exist', () => {
     it('answers not found without creating tags', async () => {
       const error = await rejection(
-        h.actions.updateNote(
-          { userId: u1, noteId: 'nope', content: 'x', tags: ['ghost'] },
-          h.ctx(u1),
-        ),
+        updateNote(h.deps, h.ctx(u1), {
+          userId: u1,
+          noteId: 'nope',
+          content: 'x',
+          tags: ['ghost'],
+        }),
       );
       expect(error).to.be.instanceOf(NotFound);
       expect(await h.queries.listTags(u1)).to.deep.equal([]);
@@ -325,12 +335,13 @@ describe('Note actions with a stand-in gazetteer', () => {
     const places = fakePlaces();
     const h = await startNotes({ places });
     try {
-      await h.actions.createNote({ userId: 'u1', content: 'x' }, h.ctx('u1'));
+      await createNote(h.deps, h.ctx('u1'), { userId: 'u1', content: 'x' });
       expect(places.asked).to.equal(0);
-      const { note } = await h.actions.createNote(
-        { userId: 'u1', content: 'x', metadata: { latitude: 1, longitude: 2 } },
-        h.ctx('u1'),
-      );
+      const { note } = await createNote(h.deps, h.ctx('u1'), {
+        userId: 'u1',
+        content: 'x',
+        metadata: { latitude: 1, longitude: 2 },
+      });
       expect(places.asked).to.equal(1);
       expect(note.metadata.placeName).to.equal('Testville, TT');
     } finally {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { fakePlaces, type NotesHarness, startNotes } from './harness.js';
+import { createNote, restoreNote, trashNote, updateNote } from '../../src/notes/actions/index.js';
 
 describe('Sync feed and list walk over the actions', () => {
   let h: NotesHarness;
@@ -13,11 +14,11 @@ describe('Sync feed and list walk over the actions', () => {
   describe('When a device follows the change feed', () => {
     it('sees creates, updates, trashes and restores in order, then only what is new', async () => {
       const u = 'syncer';
-      const first = await h.run(h.actions.createNote({ userId: u, content: 'a' }, h.ctx(u)));
+      const first = await h.run(createNote(h.deps, h.ctx(u), { userId: u, content: 'a' }));
       const id = first.note.id;
-      await h.run(h.actions.updateNote({ userId: u, noteId: id, content: 'b' }, h.ctx(u)));
-      await h.run(h.actions.trashNote({ userId: u, noteId: id }, h.ctx(u)));
-      await h.run(h.actions.restoreNote({ userId: u, noteId: id }, h.ctx(u)));
+      await h.run(updateNote(h.deps, h.ctx(u), { userId: u, noteId: id, content: 'b' }));
+      await h.run(trashNote(h.deps, h.ctx(u), { userId: u, noteId: id }));
+      await h.run(restoreNote(h.deps, h.ctx(u), { userId: u, noteId: id }));
       const feed = await h.queries.syncChanges(u, undefined);
       if (feed.status !== 'ok') throw new Error(feed.status);
       expect(feed.changes.map((c) => c.change)).to.deep.equal([
@@ -28,7 +29,7 @@ describe('Sync feed and list walk over the actions', () => {
       ]);
       expect(feed.changes.map((c) => c.revision)).to.deep.equal([0, 1, 2, 3]);
 
-      const second = await h.run(h.actions.createNote({ userId: u, content: 'c' }, h.ctx(u)));
+      const second = await h.run(createNote(h.deps, h.ctx(u), { userId: u, content: 'c' }));
       const next = await h.queries.syncChanges(u, feed.cursor);
       expect(next.status === 'ok' && next.changes.map((c) => [c.noteId, c.change])).to.deep.equal([
         [second.note.id, 'created'],
@@ -44,16 +45,16 @@ describe('Sync feed and list walk over the actions', () => {
       const ids: string[] = [];
       let last: bigint | null = null;
       for (let i = 0; i < 500; i++) {
-        const { note, position } = await h.actions.createNote(
-          { userId: u, content: `note ${i}` },
-          h.ctx(u),
-        );
+        const { note, position } = await createNote(h.deps, h.ctx(u), {
+          userId: u,
+          content: `note ${i}`,
+        });
         ids.push(note.id);
         last = position;
       }
       const trashed = ids.filter((_, i) => i % 10 === 3);
       for (const noteId of trashed)
-        last = (await h.actions.trashNote({ userId: u, noteId }, h.ctx(u))).position;
+        last = (await trashNote(h.deps, h.ctx(u), { userId: u, noteId })).position;
       if (last !== null) await h.engine.waitFor(last);
 
       const walk = async (includeDeleted: boolean) => {

@@ -6,6 +6,7 @@ import {
   NotFound,
 } from '../../commands/shared/errors.js';
 import { fakePlaces, type NotesHarness, startNotes } from './harness.js';
+import { createNote, createTag, deleteTag, updateTag } from '../../src/notes/actions/index.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -37,7 +38,7 @@ describe('Tag actions', () => {
     name: string,
     extra: { color?: number | null; parentId?: string | null } = {},
     userId = u1,
-  ) => h.run(h.actions.createTag({ userId, name, ...extra }, h.ctx(userId)));
+  ) => h.run(createTag(h.deps, h.ctx(userId), { userId, name, ...extra }));
 
   describe('When a tag is created', () => {
     it('stores name, palette colour and parent', async () => {
@@ -70,14 +71,14 @@ describe('Tag actions', () => {
     });
     it('allows the name again once the tag is deleted', async () => {
       const first = await create('Work');
-      await h.run(h.actions.deleteTag({ userId: u1, tagId: first.tag.id }, h.ctx(u1)));
+      await h.run(deleteTag(h.deps, h.ctx(u1), { userId: u1, tagId: first.tag.id }));
       const second = await create('Work');
       expect(second.tag.id).to.not.equal(first.tag.id);
     });
     it('converges when two requests create the same name at once', async () => {
       const [a, b] = await Promise.all([
-        h.actions.createNote({ userId: u1, content: '1', tags: ['Race'] }, h.ctx(u1)),
-        h.actions.createNote({ userId: u1, content: '2', tags: ['race'] }, h.ctx(u1)),
+        createNote(h.deps, h.ctx(u1), { userId: u1, content: '1', tags: ['Race'] }),
+        createNote(h.deps, h.ctx(u1), { userId: u1, content: '2', tags: ['race'] }),
       ]);
       expect(a.note.tags).to.deep.equal(b.note.tags);
     });
@@ -87,7 +88,7 @@ describe('Tag actions', () => {
     it('refuses a parent that does not exist, is another user’s, or is deleted', async () => {
       const theirs = await create('theirs', {}, u2);
       const gone = await create('gone');
-      await h.run(h.actions.deleteTag({ userId: u1, tagId: gone.tag.id }, h.ctx(u1)));
+      await h.run(deleteTag(h.deps, h.ctx(u1), { userId: u1, tagId: gone.tag.id }));
       for (const parentId of ['missing', theirs.tag.id, gone.tag.id]) {
         const error = await rejection(create(`child-${parentId}`, { parentId }));
         expect(error, parentId).to.be.instanceOf(InvalidArgument);
@@ -100,18 +101,18 @@ describe('Tag actions', () => {
       const b = await create('b', { parentId: a.tag.id });
       const c = await create('c', { parentId: b.tag.id });
       const cycle = await rejection(
-        h.actions.updateTag({ userId: u1, tagId: a.tag.id, parentId: c.tag.id }, h.ctx(u1)),
+        updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: a.tag.id, parentId: c.tag.id }),
       );
       expect(cycle).to.be.instanceOf(InvalidArgument);
       expect((cycle as Error).message).to.match(/cycle/);
       const self = await rejection(
-        h.actions.updateTag({ userId: u1, tagId: a.tag.id, parentId: a.tag.id }, h.ctx(u1)),
+        updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: a.tag.id, parentId: a.tag.id }),
       );
       expect(self).to.be.instanceOf(InvalidArgument);
       // moving c to the top level and a under c is fine
-      await h.run(h.actions.updateTag({ userId: u1, tagId: c.tag.id, parentId: null }, h.ctx(u1)));
+      await h.run(updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: c.tag.id, parentId: null }));
       await h.run(
-        h.actions.updateTag({ userId: u1, tagId: a.tag.id, parentId: c.tag.id }, h.ctx(u1)),
+        updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: a.tag.id, parentId: c.tag.id }),
       );
       expect((await h.queries.getTag(u1, a.tag.id)).parentId).to.equal(c.tag.id);
     });
@@ -122,31 +123,31 @@ describe('Tag actions', () => {
       const t = await create('old', { color: 1 });
       await create('taken');
       await h.run(
-        h.actions.updateTag({ userId: u1, tagId: t.tag.id, name: 'new', color: null }, h.ctx(u1)),
+        updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: t.tag.id, name: 'new', color: null }),
       );
       expect(await h.queries.getTag(u1, t.tag.id)).to.deep.include({ name: 'new', color: null });
       expect(
         await rejection(
-          h.actions.updateTag({ userId: u1, tagId: t.tag.id, name: 'TAKEN' }, h.ctx(u1)),
+          updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: t.tag.id, name: 'TAKEN' }),
         ),
       ).to.be.instanceOf(AlreadyExists);
     });
     it('soft-deletes: gone from the list, readable with deletedAt, no further updates', async () => {
       const t = await create('temp');
-      await h.run(h.actions.deleteTag({ userId: u1, tagId: t.tag.id }, h.ctx(u1)));
+      await h.run(deleteTag(h.deps, h.ctx(u1), { userId: u1, tagId: t.tag.id }));
       expect(await h.queries.listTags(u1)).to.deep.equal([]);
       expect((await h.queries.getTag(u1, t.tag.id)).deletedAt).to.be.a('number');
       expect(
-        await rejection(h.actions.updateTag({ userId: u1, tagId: t.tag.id, name: 'x' }, h.ctx(u1))),
+        await rejection(updateTag(h.deps, h.ctx(u1), { userId: u1, tagId: t.tag.id, name: 'x' })),
       ).to.be.instanceOf(FailedPrecondition);
     });
     it('answers another user’s tag exactly like a missing one', async () => {
       const theirs = await create('theirs', {}, u2);
       const a = (await rejection(
-        h.actions.deleteTag({ userId: u1, tagId: theirs.tag.id }, h.ctx(u1)),
+        deleteTag(h.deps, h.ctx(u1), { userId: u1, tagId: theirs.tag.id }),
       )) as Error;
       const b = (await rejection(
-        h.actions.deleteTag({ userId: u1, tagId: 'missing' }, h.ctx(u1)),
+        deleteTag(h.deps, h.ctx(u1), { userId: u1, tagId: 'missing' }),
       )) as Error;
       expect(a).to.be.instanceOf(NotFound);
       expect(a.message).to.equal(b.message);

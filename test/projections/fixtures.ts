@@ -50,7 +50,10 @@ export function boardLog(): EventLog {
     log.add(`person-${id}`, personCreated(id, name));
   }
   log.add(itemStream('ACME-1'), captured('ACME-1', 'p1', { via: 'pat:laptop' }));
-  log.add(itemStream('ACME-1'), { type: 'PlusOneAdded', data: { personId: 'p2' } });
+  log.add(itemStream('ACME-1'), {
+    type: 'PlusOneAdded',
+    data: { personId: 'p2', addressedTo: 'ACME-1' },
+  });
   log.add(itemStream('ACME-1'), {
     type: 'ItemReplied',
     data: {
@@ -65,7 +68,10 @@ export function boardLog(): EventLog {
   });
   log.add(itemStream('ACME-1'), { type: 'ItemTagged', data: { tagIds: ['ui'] } });
   log.add(itemStream('ACME-2'), captured('ACME-2', 'p4'));
-  log.add(itemStream('ACME-2'), { type: 'PlusOneAdded', data: { personId: 'p2' } });
+  log.add(itemStream('ACME-2'), {
+    type: 'PlusOneAdded',
+    data: { personId: 'p2', addressedTo: 'ACME-2' },
+  });
   log.add(itemStream('ACME-2'), { type: 'ItemMergedInto', data: { survivorKey: 'ACME-1' } });
   log.add(itemStream('ACME-1'), {
     type: 'ItemsMerged',

@@ -14,7 +14,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
-import { createProjectionEngine } from '../../src/projection/engine.js';
+import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
 import { crashTallyProjector } from './crash-projector.js';
 import {

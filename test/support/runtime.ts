@@ -27,6 +27,11 @@ export async function startTestRuntime(
     FEEDBACK_PORT: '0',
     NOTES_PORT: '0',
     LOG_LEVEL: 'error',
+    // sign-in codes in the dev mailbox file the tests read; throttles wide enough for many
+    // sign-ins per test file (the throttle tests set their own figures)
+    DEV_MODE: 'true',
+    SIGNIN_CODES_PER_ADDRESS: '1000',
+    SIGNIN_CODES_PER_IP: '10000',
     ...env,
     DATA_DIR: dir,
   });

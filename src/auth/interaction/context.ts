@@ -4,7 +4,8 @@ import type Provider from 'oidc-provider';
 import type { AccountsPort } from '../options.js';
 import type { MailPort } from '../mail/port.js';
 import type { EmailCodes } from './email-code.js';
-import { renderErrorPage } from './views.js';
+import type { SignInThrottle } from './throttle.js';
+import { renderErrorPage, renderThrottled } from './views.js';
 
 /** What the interaction pages need, shared by the e-mail, upstream and consent handlers. */
 export interface InteractionContext {
@@ -12,6 +13,9 @@ export interface InteractionContext {
   accounts: AccountsPort;
   mail: MailPort;
   codes: EmailCodes;
+  throttle: SignInThrottle;
+  /** the client's address (the socket's, or the proxy's right-most X-Forwarded-For entry) */
+  clientIp(req: Request): string;
   serviceName: string;
   /** consent wording when no data scope is asked for (feedback: the full maker surface) */
   fullAccessWording: string | null;
@@ -33,6 +37,12 @@ export function csrfOk(secret: string, uid: string, given: unknown): boolean {
 
 export function sendHtml(res: Response, status: number, html: string): void {
   res.status(status).set('Cache-Control', 'no-store').type('html').send(html);
+}
+
+/** HTTP 429 with Retry-After and a page saying why and for how long. */
+export function sendThrottled(res: Response, reason: string, retryAfterSeconds: number): void {
+  res.set('Retry-After', String(retryAfterSeconds));
+  sendHtml(res, 429, renderThrottled(reason, retryAfterSeconds));
 }
 
 /** The interaction for this request, or null (and a 400 page) when it is gone or not ours. */

@@ -1,6 +1,8 @@
 /**
  * One-time sign-in codes: 6 digits, stored only as an HMAC, valid 10 minutes, 5 attempts, bound
- * to one interaction (so a code cannot finish somebody else's sign-in).
+ * to one interaction (so a code cannot finish somebody else's sign-in). A submitted code is
+ * compared as HMACs of equal length with timingSafeEqual: constant time. The throttles across
+ * interactions (per address, per IP, lockout) are throttle.ts's.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Doc, ReadStore } from '../../readstore/types.js';
@@ -17,7 +19,8 @@ interface CodeDoc extends Doc {
 
 export type CodeCheck =
   | { status: 'ok'; email: string }
-  | { status: 'wrong'; attemptsLeft: number }
+  /** attemptsLeft 0: that was the last try, the code is now unusable */
+  | { status: 'wrong'; email: string; attemptsLeft: number }
   | { status: 'expired' };
 
 export function createEmailCodes(deps: {
@@ -70,7 +73,7 @@ export function createEmailCodes(deps: {
       await col.updateOne({ _id: uid }, { $inc: { attempts: 1 } });
       await deps.readStore.flush();
       const attemptsLeft = CODE_MAX_ATTEMPTS - doc.attempts - 1;
-      return attemptsLeft > 0 ? { status: 'wrong', attemptsLeft } : { status: 'expired' };
+      return { status: 'wrong', email: doc.email, attemptsLeft };
     },
   };
 }

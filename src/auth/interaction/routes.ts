@@ -12,6 +12,7 @@ import {
   csrfOk,
   loadInteraction,
   sendHtml,
+  sendThrottled,
 } from './context.js';
 import { describeScopes } from './scope-words.js';
 import { renderCodeForm, renderConsent, renderEmailForm, renderErrorPage } from './views.js';
@@ -107,6 +108,10 @@ export function interactionRouter(
       if (!EMAIL.test(email)) return showSignIn(req, res, 400, 'Enter a valid e-mail address.');
       const details = await loadInteraction(ctx, req, res);
       if (!details) return;
+      const wait = await ctx.throttle.beforeIssue(email, ctx.clientIp(req));
+      if (wait !== null) {
+        return sendThrottled(res, 'Too many sign-in codes were asked for.', wait);
+      }
       const code = await ctx.codes.issue(details.uid, email);
       try {
         await ctx.mail.send({
@@ -137,15 +142,27 @@ export function interactionRouter(
     guarded(async (req, res) => {
       const details = await loadInteraction(ctx, req, res);
       if (!details) return;
+      const ip = ctx.clientIp(req);
+      const pending = await ctx.codes.pendingEmail(details.uid);
+      const locked = pending ? await ctx.throttle.beforeCheck(pending, ip) : null;
+      // during a lockout no code is compared, so the right one is refused as well
+      if (locked !== null) return sendThrottled(res, 'Too many wrong sign-in codes.', locked);
       const result = await ctx.codes.check(details.uid, String(req.body?.code ?? ''));
       switch (result.status) {
-        case 'wrong':
+        case 'wrong': {
+          const lockout = await ctx.throttle.afterWrong(result.email, ip);
+          if (lockout !== null) {
+            return sendThrottled(res, 'Too many wrong sign-in codes.', lockout);
+          }
           return showSignIn(
             req,
             res,
             400,
-            `That code is not right. ${result.attemptsLeft} attempt(s) left.`,
+            result.attemptsLeft > 0
+              ? `That code is not right. ${result.attemptsLeft} attempt(s) left.`
+              : 'That code has expired or was tried too often. Ask for a new one.',
           );
+        }
         case 'expired':
           return showSignIn(
             req,

@@ -84,6 +84,17 @@ export function renderErrorPage(error: string, description: string): string {
   );
 }
 
+/** HTTP 429 page of the sign-in throttles: what happened and when to try again. */
+export function renderThrottled(reason: string, retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait = minutes <= 1 ? 'a minute' : `${minutes} minutes`;
+  return page(
+    'Too many attempts',
+    `<h1>Too many attempts</h1><p class="error" role="alert">${esc(reason)}</p>
+<p>For your account's safety, sign-in is paused. Try again in ${esc(wait)}.</p>`,
+  );
+}
+
 export function renderMailbox(
   messages: Array<{ to: string; subject: string; text: string; sentAt: string }>,
 ): string {

@@ -3,7 +3,7 @@
  * data/dev-mailbox.jsonl) and logs it, so a developer reads sign-in codes without an SMTP server.
  * GET /dev/mailbox shows the recent ones (mounted only when this port is in use).
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { MailMessage, ReadableMailbox } from './port.js';
 
@@ -15,8 +15,13 @@ export function createDevMailbox(options: {
   return {
     async send(message: MailMessage) {
       const entry = { ...message, sentAt: new Date().toISOString() };
-      await mkdir(dirname(options.path), { recursive: true });
-      await appendFile(options.path, `${JSON.stringify(entry)}\n`, 'utf8');
+      // sign-in codes: readable by this user only, whatever the umask (issue 10 item 5)
+      await mkdir(dirname(options.path), { recursive: true, mode: 0o700 });
+      await appendFile(options.path, `${JSON.stringify(entry)}\n`, {
+        encoding: 'utf8',
+        mode: 0o600,
+      });
+      await chmod(options.path, 0o600);
       log(
         `[dev-mailbox] to=${message.to} subject=${JSON.stringify(message.subject)} (${options.path})`,
       );

@@ -4,7 +4,15 @@
  * Expired documents read as absent and are swept out lazily. Every write is followed by
  * readStore.flush() so clients, grants, sessions and refresh tokens survive a restart of the
  * embedded store.
+ *
+ * Bearer secrets are never stored (issue 10 item 5): for every model whose id IS the secret
+ * (refresh tokens, authorization codes, opaque access tokens, session and interaction cookies,
+ * ...) the document is keyed by `sha256:<hash of the id>` and the payload is kept without its
+ * `jti`; find(id) hashes the presented value and puts the jti back. Whoever reads the store
+ * (a backup, a local user, a MongoDB dump) learns no usable token. Clients and grants keep
+ * their ids: a client id is public and a grant id is not a credential.
  */
+import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
 
@@ -30,6 +38,36 @@ const GRANTABLE = new Set([
   'BackchannelAuthenticationRequest',
   'PreAuthorizedCode',
 ]);
+
+/** models whose id is a bearer secret: stored under its hash only */
+export const HASHED_MODELS = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'ClientCredentials',
+  'InitialAccessToken',
+  'RegistrationAccessToken',
+  'PushedAuthorizationRequest',
+  'Session',
+  'Interaction',
+]);
+
+const HASH_PREFIX = 'sha256:';
+
+export function hashedId(id: string): string {
+  return `${HASH_PREFIX}${createHash('sha256').update(id).digest('base64url')}`;
+}
+
+/** the payload as stored: without the secret id, and without the session cookie an interaction copies */
+function storable(model: string, payload: AdapterPayload): AdapterPayload {
+  if (!HASHED_MODELS.has(model)) return payload;
+  const { jti: _secret, ...rest } = payload;
+  const session = rest.session as { cookie?: string } | undefined;
+  if (session?.cookie) rest.session = { ...session, cookie: hashedId(session.cookie) };
+  return rest;
+}
 
 const SWEEP_EVERY_MS = 60_000;
 
@@ -73,16 +111,27 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       await this.col.deleteMany({ expiresAt: { $ne: null, $lte: now } });
     }
 
-    private live(doc: StoredArtifact | null): AdapterPayload | undefined {
+    private key(id: string): string {
+      return HASHED_MODELS.has(this.model) ? hashedId(id) : id;
+    }
+
+    /** `id`: the presented value, when known (a lookup by uid or user code cannot restore it) */
+    private live(doc: StoredArtifact | null, id?: string): AdapterPayload | undefined {
       if (!doc) return undefined;
       if (doc.expiresAt !== null && doc.expiresAt <= ctx.now()) return undefined;
-      return JSON.parse(doc.payload) as AdapterPayload;
+      const payload = JSON.parse(doc.payload) as AdapterPayload;
+      return id !== undefined && HASHED_MODELS.has(this.model) ? { ...payload, jti: id } : payload;
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       await this.ready();
       const expiresAt = typeof expiresIn === 'number' ? ctx.now() + expiresIn * 1000 : null;
-      const doc: StoredArtifact = { _id: id, payload: JSON.stringify(payload), expiresAt };
+      const _id = this.key(id);
+      const doc: StoredArtifact = {
+        _id,
+        payload: JSON.stringify(storable(this.model, payload)),
+        expiresAt,
+      };
       if (GRANTABLE.has(this.model) && payload.grantId) doc.grantId = payload.grantId;
       if (payload.uid) doc.uid = payload.uid;
       if (payload.userCode) doc.userCode = payload.userCode;
@@ -90,7 +139,7 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
         doc.accountId = payload.accountId;
         doc.clientId = payload.clientId;
       }
-      await this.col.replaceOne({ _id: id }, doc, { upsert: true });
+      await this.col.replaceOne({ _id }, doc, { upsert: true });
       if (this.model === 'RefreshToken' && payload.grantId && expiresAt !== null) {
         // A rotated refresh token slides its grant along, or the grant would expire under a
         // client that keeps refreshing (feedback: "connects monthly, never sees the login page").
@@ -101,7 +150,7 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      return this.live(await this.col.findOne({ _id: id }));
+      return this.live(await this.col.findOne({ _id: this.key(id) }), id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -113,15 +162,16 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
     }
 
     async consume(id: string): Promise<void> {
-      const doc = await this.col.findOne({ _id: id });
+      const _id = this.key(id);
+      const doc = await this.col.findOne({ _id });
       if (!doc) return;
       const payload = { ...JSON.parse(doc.payload), consumed: Math.floor(ctx.now() / 1000) };
-      await this.col.updateOne({ _id: id }, { $set: { payload: JSON.stringify(payload) } });
+      await this.col.updateOne({ _id }, { $set: { payload: JSON.stringify(payload) } });
       await ctx.readStore.flush();
     }
 
     async destroy(id: string): Promise<void> {
-      await this.col.deleteOne({ _id: id });
+      await this.col.deleteOne({ _id: this.key(id) });
       await ctx.readStore.flush();
     }
 
@@ -142,4 +192,29 @@ async function extendGrant(ctx: AdapterContext, grantId: string, expiresAt: numb
     { _id: grantId },
     { $set: { expiresAt, payload: JSON.stringify(payload) } },
   );
+}
+
+/**
+ * Documents written before ids were hashed (their `_id` is the secret itself) move under the
+ * hash once, at start, so no earlier refresh token or session stays readable in the store and
+ * none is lost.
+ */
+export async function hashStoredSecrets(ctx: AdapterContext): Promise<number> {
+  let moved = 0;
+  for (const model of HASHED_MODELS) {
+    const col = collectionFor(ctx, model);
+    const legacy = await col.find({ _id: { $not: { $regex: `^${HASH_PREFIX}` } } });
+    for (const doc of legacy) {
+      const payload = storable(model, JSON.parse(doc.payload) as AdapterPayload);
+      await col.replaceOne(
+        { _id: hashedId(doc._id) },
+        { ...doc, _id: hashedId(doc._id), payload: JSON.stringify(payload) },
+        { upsert: true },
+      );
+      await col.deleteOne({ _id: doc._id });
+      moved++;
+    }
+  }
+  if (moved > 0) await ctx.readStore.flush();
+  return moved;
 }

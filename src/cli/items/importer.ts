@@ -112,7 +112,7 @@ async function existingItem(
   target: ImportTarget,
   key: string,
 ): Promise<string | null> {
-  const product = await deps.commands.load(
+  const product = await deps.commandHandler.load(
     productStreamId(target.workspaceId, target.productKey),
     productDecider,
   );
@@ -120,7 +120,10 @@ async function existingItem(
   const number = product.state.allocations[key];
   if (number === undefined) return null;
   const itemKey = `${target.productKey}-${number}`;
-  const item = await deps.commands.load(itemStreamId(target.workspaceId, itemKey), itemDecider);
+  const item = await deps.commandHandler.load(
+    itemStreamId(target.workspaceId, itemKey),
+    itemDecider,
+  );
   return item.state.status === 'absent' ? null : itemKey;
 }
 

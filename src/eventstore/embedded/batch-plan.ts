@@ -5,20 +5,34 @@
  * the per-statement overhead was about half of the writer's CPU time per event).
  */
 import type { ExpectedRevision } from '../types.js';
+import { chainHash, hashBytes } from './chain.js';
 import type { WireAppend, WireResult } from './writer-protocol.js';
 
 /** Values per row, in the order of ROW_COLUMNS. */
-export const ROW_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
-export const VALUES_PER_ROW = 7;
+export const ROW_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata, hash';
+export const VALUES_PER_ROW = 8;
+
+/** A row's value: text, integer, or the hash's bytes. */
+export type RowValue = string | number | Uint8Array;
+
+/**
+ * The hash chain as the writer carries it from row to row: the last committed row's hash (hex).
+ * `null` leaves the chain out (an empty hash in every row): only benchmarks measuring what the
+ * chain costs write such files, and `verify` reports them broken.
+ */
+export type ChainState = { last: string } | null;
+const NO_HASH: Buffer = Buffer.alloc(0);
 
 export interface BatchPlan {
   results: WireResult[];
   /** flat row values, VALUES_PER_ROW per row, in position order */
-  values: (string | number)[];
+  values: RowValue[];
   /** last revision per stream written by this batch, to publish once it committed */
   staged: Map<string, number>;
   /** highest position written, or `after` when nothing is written */
   lastPosition: number;
+  /** the chain after the last row written (unchanged when nothing is written) */
+  chain: ChainState;
 }
 
 export function revisionMismatch(expected: ExpectedRevision, actual: number | undefined): boolean {
@@ -36,11 +50,13 @@ export function planBatch(
   appends: readonly WireAppend[],
   lastRevision: (streamId: string) => number | undefined,
   after: number,
+  chain: ChainState,
 ): BatchPlan {
   const results: WireResult[] = [];
-  const values: (string | number)[] = [];
+  const values: RowValue[] = [];
   const staged = new Map<string, number>();
   let position = after;
+  let last = chain?.last;
   for (const append of appends) {
     const actual = staged.get(append.streamId) ?? lastRevision(append.streamId);
     if (revisionMismatch(append.expected, actual)) {
@@ -51,6 +67,18 @@ export function planBatch(
     for (const event of append.events) {
       revision += 1;
       position += 1;
+      let hash: Buffer = NO_HASH;
+      if (last !== undefined) {
+        last = chainHash(last, {
+          streamId: append.streamId,
+          revision,
+          eventId: event.id,
+          type: event.type,
+          data: event.data,
+          metadata: event.metadata,
+        });
+        hash = hashBytes(last);
+      }
       values.push(
         position,
         append.streamId,
@@ -59,6 +87,7 @@ export function planBatch(
         event.type,
         event.data,
         event.metadata,
+        hash,
       );
     }
     if (append.events.length > 0) staged.set(append.streamId, revision);
@@ -68,5 +97,77 @@ export function planBatch(
       position: BigInt(append.events.length > 0 ? position : 0),
     });
   }
-  return { results, values, staged, lastPosition: position };
+  return {
+    results,
+    values,
+    staged,
+    lastPosition: position,
+    chain: last === undefined ? null : { last },
+  };
+}
+
+/** An event copied from another log with the position it had there (workspace import). */
+export interface ImportedRow {
+  position: number;
+  streamId: string;
+  revision: number;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+/**
+ * Rows of an import keep their positions, so an imported workspace answers with the same
+ * positions (history, audit) as where it came from. They must come after everything in the log,
+ * in position order, and continue each stream's revisions without a gap; they are chained like
+ * any append. Throws on the first row that does not fit, so nothing of the chunk is written.
+ */
+export function planImport(
+  rows: readonly ImportedRow[],
+  lastRevision: (streamId: string) => number | undefined,
+  after: number,
+  chain: ChainState,
+): BatchPlan {
+  const values: RowValue[] = [];
+  const staged = new Map<string, number>();
+  let position = after;
+  let last = chain?.last;
+  for (const row of rows) {
+    if (!Number.isSafeInteger(row.position) || row.position <= position) {
+      throw new RangeError(
+        `imported position ${row.position} does not follow position ${position} of the log`,
+      );
+    }
+    const expected = (staged.get(row.streamId) ?? lastRevision(row.streamId) ?? -1) + 1;
+    if (row.revision !== expected) {
+      throw new RangeError(
+        `imported ${row.streamId} revision ${row.revision} at position ${row.position}; the log expects revision ${expected}`,
+      );
+    }
+    position = row.position;
+    let hash: Buffer = NO_HASH;
+    if (last !== undefined) {
+      last = chainHash(last, { ...row, eventId: row.id });
+      hash = hashBytes(last);
+    }
+    values.push(
+      position,
+      row.streamId,
+      row.revision,
+      row.id,
+      row.type,
+      row.data,
+      row.metadata,
+      hash,
+    );
+    staged.set(row.streamId, row.revision);
+  }
+  return {
+    results: [],
+    values,
+    staged,
+    lastPosition: position,
+    chain: last === undefined ? null : { last },
+  };
 }

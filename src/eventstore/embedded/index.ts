@@ -13,8 +13,9 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../types.js';
+import type { ImportedRow } from './batch-plan.js';
 import { inspectDataFile, unavailable } from './data-file.js';
-import { createReader, type Reader } from './reader.js';
+import { createReader, type Reader, type StoredRow } from './reader.js';
 import {
   applyPragmas,
   createDataFile,
@@ -32,11 +33,35 @@ export interface EmbeddedEventStoreOptions {
   integrityCheck?: IntegrityCheck;
   /** how often a live subscription looks for appends made by another process (ms) */
   pollMs?: number;
+  /**
+   * false: rows get no hash chain. Only for benchmarks measuring what the chain costs; `verify`
+   * reports such a file broken at its first row.
+   */
+  chain?: boolean;
+}
+
+export type { ImportedRow } from './batch-plan.js';
+export type { StoredRow } from './reader.js';
+
+/** The embedded store's own extras beside the port: the stored bytes with their hash chain. */
+export interface EmbeddedEventStore extends EventStore {
+  readonly adapter: 'embedded';
+  /** Up to `limit` rows after `after` exactly as stored, with their chain hash (export, verify). */
+  readStored(after: bigint, limit: number): Promise<StoredRow[]>;
+  /**
+   * Appends events copied from another log under the positions they had there (they must follow
+   * every position of this log), chained like any append; all rows or none. Returns the head.
+   */
+  importEvents(rows: readonly ImportedRow[]): Promise<bigint>;
+}
+
+export function isEmbeddedEventStore(store: EventStore): store is EmbeddedEventStore {
+  return store.adapter === 'embedded' && 'readStored' in store;
 }
 
 export async function openEmbeddedEventStore(
   options: EmbeddedEventStoreOptions,
-): Promise<EventStore> {
+): Promise<EmbeddedEventStore> {
   const { path } = options;
   if (inspectDataFile(path) === 'missing') createDataFile(path);
 
@@ -58,7 +83,7 @@ export async function openEmbeddedEventStore(
 
   // Both sides index the log at open (stream-index.ts): the writer thread starts and scans while
   // this thread builds the reader's index, instead of one after the other.
-  const writerStarting = startWriter(path);
+  const writerStarting = startWriter(path, { chain: options.chain ?? true });
   let reader: Reader;
   try {
     reader = createReader(db);
@@ -135,6 +160,21 @@ export async function openEmbeddedEventStore(
     async headPosition() {
       assertOpen();
       return reader.headPosition();
+    },
+
+    pollNow() {
+      signal.notify();
+    },
+
+    async readStored(after, limit) {
+      assertOpen();
+      return reader.storedAfter(after, limit);
+    },
+
+    async importEvents(rows) {
+      assertOpen();
+      if (rows.length === 0) return reader.headPosition();
+      return BigInt(await writer.importRows([...rows]));
     },
 
     async close() {

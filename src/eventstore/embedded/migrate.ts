@@ -1,19 +1,35 @@
 /**
- * Schema version 1 kept a UNIQUE (stream_id, revision) index in SQLite. Version 2 drops it (the
- * writer enforces uniqueness against its in-memory index), and SQLite cannot drop the index of a
- * UNIQUE constraint, so the table is rebuilt: copy in position order, drop, rename — one
- * transaction, positions and rows unchanged. It runs once, at the first open by this build;
- * processes of an older build should be stopped first (they refuse version 2 at their next open).
+ * Files of older schema versions are rebuilt once, at the first open by this build, in one
+ * transaction: copy every row in position order into a table of the current schema, drop the
+ * old table, rename. Positions, revisions and bytes stay as they were.
+ *
+ *  - from version 1: SQLite cannot drop the index of a UNIQUE constraint, so the rebuild is what
+ *    removes the (stream_id, revision) index (the writer keeps it in memory since version 2);
+ *  - from versions 1 and 2: the rows get their hash chain (chain.ts), computed over the rows as
+ *    they are at this moment.
+ *
+ * Why the chain is computed for old rows instead of starting at the migration point: `verify`
+ * and a workspace export must cover every event (an export with unchained early events could not
+ * be checked on import). What it means: the chain attests old rows as they were at migration —
+ * not that nobody changed them before. `es_meta.chain_started` records where and when, and
+ * `verify` prints it.
+ *
+ * Processes of an older build should be stopped first (they refuse version 3 at their next open).
  */
 import type Database from 'better-sqlite3';
+import { chainHash, GENESIS, hashBytes } from './chain.js';
 import { unavailable } from './data-file.js';
 
 const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
+const CHUNK = 5_000;
 
-export function migrateFromVersion1(
+type OldRow = [number, string, number, string, string, string, string];
+
+export function migrateToChained(
   db: Database.Database,
   path: string,
-  createVersion2Table: string,
+  from: '1' | '2',
+  createChainedTable: string,
 ): void {
   try {
     db.exec('BEGIN IMMEDIATE');
@@ -23,14 +39,20 @@ export function migrateFromVersion1(
         .prepare("SELECT value FROM es_meta WHERE key = 'schema_version'")
         .pluck()
         .get();
-      if (version === '1') {
-        db.exec(createVersion2Table);
-        db.exec(
-          `INSERT INTO es_events_v2 (${COLUMNS}) SELECT ${COLUMNS} FROM es_events ORDER BY position`,
-        );
+      if (version === '1' || version === '2') {
+        db.exec(createChainedTable);
+        const { rows, last } = copyWithChain(db);
         db.exec('DROP TABLE es_events');
-        db.exec('ALTER TABLE es_events_v2 RENAME TO es_events');
-        db.exec("UPDATE es_meta SET value = '2' WHERE key = 'schema_version'");
+        db.exec('ALTER TABLE es_events_v3 RENAME TO es_events');
+        db.exec("UPDATE es_meta SET value = '3' WHERE key = 'schema_version'");
+        db.prepare("INSERT OR REPLACE INTO es_meta (key, value) VALUES ('chain_started', ?)").run(
+          JSON.stringify({
+            migratedFromVersion: Number(version),
+            rowsChainedAtMigration: rows,
+            lastPositionAtMigration: last,
+            at: new Date().toISOString(),
+          }),
+        );
       }
       db.exec('COMMIT');
     } catch (error) {
@@ -40,8 +62,30 @@ export function migrateFromVersion1(
   } catch (error) {
     throw unavailable(
       path,
-      `cannot be migrated from event log schema version 1 (${(error as Error).message})`,
+      `cannot be migrated from event log schema version ${from} (${(error as Error).message})`,
       error,
     );
+  }
+}
+
+function copyWithChain(db: Database.Database): { rows: number; last: number } {
+  const page = db
+    .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ${CHUNK}`)
+    .raw();
+  const insert = db.prepare(
+    `INSERT INTO es_events_v3 (${COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  let previous = GENESIS;
+  let after = 0;
+  let rows = 0;
+  for (;;) {
+    const chunk = page.all(after) as OldRow[];
+    for (const [position, streamId, revision, eventId, type, data, metadata] of chunk) {
+      previous = chainHash(previous, { streamId, revision, eventId, type, data, metadata });
+      insert.run(position, streamId, revision, eventId, type, data, metadata, hashBytes(previous));
+      after = position;
+    }
+    rows += chunk.length;
+    if (chunk.length < CHUNK) return { rows, last: after };
   }
 }

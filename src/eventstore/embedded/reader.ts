@@ -11,6 +11,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from '../types.js';
+import { hashHex } from './chain.js';
 import { createStreamPositions } from './stream-index.js';
 
 /** [position, stream_id, revision, event_id, type, data, metadata] — raw rows skip object building. */
@@ -32,7 +33,21 @@ export function toRecorded(row: Row): RecordedEvent {
   };
 }
 
+/** A row exactly as stored, with its chain hash (hex; empty when the row has none). */
+export interface StoredRow {
+  position: bigint;
+  streamId: string;
+  revision: number;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  hash: string;
+}
+
 export interface Reader {
+  /** Up to `limit` stored rows after `after`, in position order, bytes untouched. */
+  storedAfter(after: bigint, limit: number): StoredRow[];
   readStream(streamId: string, options?: ReadStreamOptions): RecordedEvent[];
   readAll(options?: ReadAllOptions): RecordedEvent[];
   /** Up to `limit` rows after `after`, unfiltered, in position order (subscriptions page on it). */
@@ -57,6 +72,9 @@ export function createReader(db: Database.Database): Reader {
     .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`)
     .raw();
   const head = db.prepare('SELECT coalesce(max(position), 0) FROM es_events').pluck();
+  const stored = db
+    .prepare(`SELECT ${COLUMNS}, hash FROM es_events WHERE position > ? ORDER BY position LIMIT ?`)
+    .raw();
 
   const pageAfter = (from: bigint, limit: number) => after.all(from, limit) as Row[];
 
@@ -77,6 +95,18 @@ export function createReader(db: Database.Database): Reader {
   }
 
   return {
+    storedAfter(from, limit) {
+      return (stored.all(from, limit) as [...Row, Buffer | null][]).map((row) => ({
+        position: BigInt(row[0]),
+        streamId: row[1],
+        revision: row[2],
+        id: row[3],
+        type: row[4],
+        data: row[5],
+        metadata: row[6],
+        hash: hashHex(row[7]),
+      }));
+    },
     readStream(streamId, options = {}) {
       const limit = options.maxCount ?? Number.POSITIVE_INFINITY;
       if (limit <= 0) return [];

@@ -9,14 +9,15 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { unavailable } from './data-file.js';
-import { migrateFromVersion1 } from './migrate.js';
+import { migrateToChained } from './migrate.js';
 
 /**
- * Version 2 has no SQLite index on (stream_id, revision): uniqueness is enforced by the writer
- * against its in-memory index under SQLite's write lock (stream-index.ts, writer-worker.ts).
- * Version 1 files are migrated at open (migrate.ts).
+ * Version 2 dropped the SQLite index on (stream_id, revision): uniqueness is enforced by the
+ * writer against its in-memory index under SQLite's write lock (stream-index.ts,
+ * writer-worker.ts). Version 3 adds the hash chain (chain.ts): every row's `hash`. Version 1 and
+ * 2 files are migrated at open (migrate.ts).
  */
-export const SCHEMA_VERSION = '2';
+export const SCHEMA_VERSION = '3';
 
 /** The events table; `name` lets the migration build it beside the old one. */
 export function eventsTableSql(name: string): string {
@@ -27,7 +28,8 @@ export function eventsTableSql(name: string): string {
   event_id  TEXT    NOT NULL,
   type      TEXT    NOT NULL,
   data      TEXT    NOT NULL,
-  metadata  TEXT    NOT NULL
+  metadata  TEXT    NOT NULL,
+  hash      BLOB    NOT NULL
 ) STRICT;`;
 }
 
@@ -48,6 +50,7 @@ const EXPECTED_COLUMNS = [
   'type',
   'data',
   'metadata',
+  'hash',
 ];
 
 /**
@@ -170,8 +173,9 @@ export function verifyOrCreateSchema(
     .prepare("SELECT value FROM es_meta WHERE key = 'schema_version'")
     .pluck()
     .get();
-  if (version === '1') migrateFromVersion1(db, path, eventsTableSql('es_events_v2'));
-  else if (version !== SCHEMA_VERSION) {
+  if (version === '1' || version === '2') {
+    migrateToChained(db, path, version, eventsTableSql('es_events_v3'));
+  } else if (version !== SCHEMA_VERSION) {
     throw unavailable(
       path,
       `has event log schema version ${String(version)}, this build reads ${SCHEMA_VERSION}`,

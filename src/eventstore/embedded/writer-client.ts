@@ -7,6 +7,7 @@
  * A promise resolves only when the writer reports the transaction holding it committed.
  */
 import { spawnModuleThread } from '../../platform/threads.js';
+import type { ImportedRow } from './batch-plan.js';
 import { unavailable } from './data-file.js';
 import {
   type FromWriter,
@@ -29,16 +30,24 @@ const MAX_EVENTS_PER_BATCH = 20_000;
 
 export interface WriterClient {
   append(append: WireAppend): Promise<WireResult>;
+  /** Commits rows with their own positions (planImport); appends wait meanwhile. */
+  importRows(rows: ImportedRow[]): Promise<number>;
   /** Called after every committed batch (subscriptions wake on it). */
   onCommit(listener: () => void): void;
   close(): Promise<void>;
 }
 
-export async function startWriter(path: string): Promise<WriterClient> {
-  const init: WriterInit = { path };
+export async function startWriter(
+  path: string,
+  options: { chain?: boolean } = {},
+): Promise<WriterClient> {
+  const init: WriterInit = { path, ...(options.chain === false ? { chain: false } : {}) };
   const worker = spawnModuleThread(import.meta.url, 'writer-worker', init);
   const queue: Pending[] = [];
   let inFlight: { id: number; items: Pending[] } | undefined;
+  let importing:
+    | { id: number; resolve(position: number): void; reject(error: Error): void }
+    | undefined;
   let nextBatchId = 1;
   let failure: Error | undefined;
   let closing: (() => void) | undefined;
@@ -46,7 +55,7 @@ export async function startWriter(path: string): Promise<WriterClient> {
   let idleWaiters: (() => void)[] = [];
 
   function settleIdle(): void {
-    if (inFlight || (queue.length > 0 && !failure)) return;
+    if (inFlight || importing || (queue.length > 0 && !failure)) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const wake of waiters) wake();
@@ -77,7 +86,7 @@ export async function startWriter(path: string): Promise<WriterClient> {
   }
 
   function flush(): void {
-    if (inFlight || flushScheduled || queue.length === 0 || failure) return;
+    if (inFlight || importing || flushScheduled || queue.length === 0 || failure) return;
     let events = 0;
     let take = 0;
     while (
@@ -96,6 +105,8 @@ export async function startWriter(path: string): Promise<WriterClient> {
     failure ??= error;
     for (const item of [...(inFlight?.items ?? []), ...queue.splice(0)]) item.reject(failure);
     inFlight = undefined;
+    importing?.reject(failure);
+    importing = undefined;
     settleIdle();
   }
 
@@ -120,7 +131,21 @@ export async function startWriter(path: string): Promise<WriterClient> {
           settleIdle();
           return;
         }
+        case 'import-done': {
+          importing?.resolve(message.position);
+          importing = undefined;
+          flushAfterContinuations();
+          settleIdle();
+          return;
+        }
         case 'batch-failed': {
+          if (importing?.id === message.id) {
+            importing.reject(unavailable(path, `import failed (${message.message})`));
+            importing = undefined;
+            flushAfterContinuations();
+            settleIdle();
+            return;
+          }
           const batch = inFlight;
           inFlight = undefined;
           const error = unavailable(path, `commit failed (${message.message})`);
@@ -159,6 +184,20 @@ export async function startWriter(path: string): Promise<WriterClient> {
         queue.push({ append, resolve, reject });
         flush();
       });
+    },
+    async importRows(rows) {
+      if (failure) throw failure;
+      // Appends already queued or in flight go first; new ones wait behind the import.
+      while (inFlight || queue.length > 0 || importing)
+        await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      if (failure) throw failure;
+      const id = nextBatchId++;
+      const position = await new Promise<number>((resolve, reject) => {
+        importing = { id, resolve, reject };
+        post({ kind: 'import', id, rows });
+      });
+      for (const listener of commitListeners) listener();
+      return position;
     },
     onCommit(listener) {
       commitListeners.push(listener);

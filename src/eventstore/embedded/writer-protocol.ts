@@ -9,6 +9,7 @@
  * of the writer thread's time.
  */
 import type { ExpectedRevision } from '../types.js';
+import type { ImportedRow } from './batch-plan.js';
 
 export interface WireEvent {
   id: string;
@@ -30,6 +31,8 @@ export type WireResult =
 
 export interface WriterInit {
   path: string;
+  /** false: rows carry no hash (benchmarks measuring the chain's cost only) */
+  chain?: boolean;
 }
 
 /** Appends in queue order: per append its stream, expected revision and event count. */
@@ -47,13 +50,19 @@ export interface PackedResults {
   failures: [number, string][];
 }
 
-export type ToWriter = { kind: 'batch'; id: number; batch: PackedBatch } | { kind: 'close' };
+export type ToWriter =
+  | { kind: 'batch'; id: number; batch: PackedBatch }
+  | { kind: 'import'; id: number; rows: ImportedRow[] }
+  | { kind: 'close' };
 
 export type FromWriter =
   | { kind: 'ready' }
   | { kind: 'open-failed'; message: string }
   | { kind: 'batch-done'; id: number; results: PackedResults }
-  /** the transaction as a whole did not commit (disk full, I/O error): every append in it failed */
+  /** an import chunk committed; `position` is the log's last position now */
+  | { kind: 'import-done'; id: number; position: number }
+  /** the transaction as a whole did not commit (disk full, I/O error, an import chunk that does
+   * not fit): every append in it failed */
   | { kind: 'batch-failed'; id: number; message: string }
   | { kind: 'closed' };
 

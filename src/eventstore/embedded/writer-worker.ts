@@ -12,10 +12,23 @@
  * the rows other processes committed since its last look, and only then checks and inserts.
  * Nobody else can commit until it releases the lock, so no two writers can both see revision n
  * as free. The map changes only after COMMIT succeeds.
+ *
+ * The hash chain (chain.ts) is carried the same way: the last committed row's hash, read again
+ * under the write lock whenever another process committed rows, chained into each planned row.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { type BatchPlan, planBatch, ROW_COLUMNS, VALUES_PER_ROW } from './batch-plan.js';
+import {
+  type BatchPlan,
+  type ChainState,
+  type ImportedRow,
+  planBatch,
+  planImport,
+  ROW_COLUMNS,
+  type RowValue,
+  VALUES_PER_ROW,
+} from './batch-plan.js';
+import { GENESIS, hashHex } from './chain.js';
 import { applyPragmas } from './schema.js';
 import { createTailScanner } from './stream-index.js';
 import {
@@ -35,7 +48,7 @@ const send = (message: FromWriter) =>
     ? port.postMessage(message, [message.results.outcomes.buffer as ArrayBuffer])
     : port.postMessage(message);
 
-/** Rows per INSERT statement; 128 x 7 values stays far below SQLite's 32766 variables. */
+/** Rows per INSERT statement; 128 x 8 values stays far below SQLite's 32766 variables. */
 const ROWS_PER_STATEMENT = 128;
 
 function openWriter(init: WriterInit) {
@@ -49,6 +62,13 @@ function openWriter(init: WriterInit) {
   const lastRevision = (streamId: string) => revisions.get(streamId);
   /** Every committed row up to this position is in `revisions`; none is above it. */
   let indexed = scanTail(0, indexRow);
+  const hashAt = db.prepare('SELECT hash FROM es_events WHERE position = ?').pluck();
+  const chainAfter = (position: number): ChainState =>
+    init.chain === false
+      ? null
+      : { last: position === 0 ? GENESIS : hashHex(hashAt.get(position) as Buffer | null) };
+  /** The chain after row `indexed`. */
+  let chain = chainAfter(indexed);
 
   // Prepared once: db.exec would parse these statements again for every batch.
   const begin = db.prepare('BEGIN IMMEDIATE');
@@ -71,7 +91,7 @@ function openWriter(init: WriterInit) {
     return statement;
   }
 
-  function insertRows(values: (string | number)[]): void {
+  function insertRows(values: RowValue[]): void {
     const perStatement = ROWS_PER_STATEMENT * VALUES_PER_ROW;
     for (let from = 0; from < values.length; from += perStatement) {
       const chunk = values.slice(from, from + perStatement);
@@ -81,7 +101,7 @@ function openWriter(init: WriterInit) {
 
   /** The whole batch planned in memory, then inserted with a few multi-row statements. */
   function commitPlanned(appends: WireAppend[]): BatchPlan {
-    const plan = planBatch(appends, lastRevision, indexed);
+    const plan = planBatch(appends, lastRevision, indexed, chain);
     insertRows(plan.values);
     commit.run();
     return plan;
@@ -96,9 +116,10 @@ function openWriter(init: WriterInit) {
     const results: WireResult[] = [];
     const staged = new Map<string, number>();
     let lastPosition = indexed;
+    let lastChain = chain;
     for (const append of appends) {
       const lookup = (streamId: string) => staged.get(streamId) ?? lastRevision(streamId);
-      const plan = planBatch([append], lookup, lastPosition);
+      const plan = planBatch([append], lookup, lastPosition, lastChain);
       savepoint.run();
       try {
         insertRows(plan.values);
@@ -113,16 +134,19 @@ function openWriter(init: WriterInit) {
       results.push(plan.results[0]);
       for (const [streamId, revision] of plan.staged) staged.set(streamId, revision);
       lastPosition = plan.lastPosition;
+      lastChain = plan.chain;
     }
     commit.run();
-    return { results, values: [], staged, lastPosition };
+    return { results, values: [], staged, lastPosition, chain: lastChain };
   }
 
   function inTransaction<T>(work: () => T): T {
     begin.run();
     try {
       // Under the write lock: rows other processes committed since our last transaction.
+      const before = indexed;
       indexed = scanTail(indexed, indexRow);
+      if (indexed !== before) chain = chainAfter(indexed);
       return work();
     } catch (error) {
       if (db.inTransaction) rollback.run();
@@ -139,12 +163,29 @@ function openWriter(init: WriterInit) {
       plan = inTransaction(() => commitOneByOne(appends));
     }
     // Published only after COMMIT: a failed commit leaves the index as the file is.
-    for (const [streamId, revision] of plan.staged) revisions.set(streamId, revision);
-    indexed = plan.lastPosition;
+    publish(plan);
     return plan.results;
   }
 
-  return { db, commitBatch };
+  function publish(plan: BatchPlan): void {
+    for (const [streamId, revision] of plan.staged) revisions.set(streamId, revision);
+    indexed = plan.lastPosition;
+    chain = plan.chain;
+  }
+
+  /** An import chunk: all of it or nothing (planImport throws before anything is inserted). */
+  function commitImport(rows: ImportedRow[]): number {
+    const plan = inTransaction(() => {
+      const planned = planImport(rows, lastRevision, indexed, chain);
+      insertRows(planned.values);
+      commit.run();
+      return planned;
+    });
+    publish(plan);
+    return plan.lastPosition;
+  }
+
+  return { db, commitBatch, commitImport };
 }
 
 /**
@@ -172,6 +213,15 @@ port.on('message', (message: ToWriter) => {
       try {
         const results = writer.commitBatch(unpackBatch(message.batch));
         send({ kind: 'batch-done', id: message.id, results: packResults(results) });
+      } catch (error) {
+        send({ kind: 'batch-failed', id: message.id, message: (error as Error).message });
+      }
+      return;
+    }
+    case 'import': {
+      try {
+        const position = writer.commitImport(message.rows);
+        send({ kind: 'import-done', id: message.id, position });
       } catch (error) {
         send({ kind: 'batch-failed', id: message.id, message: (error as Error).message });
       }

@@ -19,7 +19,7 @@ export async function createUser(
     throw new AlreadyExists('a user with this e-mail already exists');
   }
   const userId = input.userId ?? idFor('u_', context, `user:${input.email}`);
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     userStreamId(userId),
     userDecider,
     { type: 'CreateUser', data: { userId, email: input.email, displayName: input.displayName } },
@@ -39,7 +39,7 @@ export async function createWorkspace(
   }
   await requireUser(deps, input.ownerId);
   const workspaceId = input.workspaceId ?? idFor('w', context, `workspace:${input.slug}`);
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     workspaceStreamId(workspaceId),
     workspaceDecider,
     {
@@ -58,7 +58,7 @@ export async function addMember(
 ): Promise<{ changed: boolean; position: bigint | null }> {
   await requireUser(deps, input.userId);
   const { workspaceId, ...data } = input;
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     workspaceStreamId(workspaceId),
     workspaceDecider,
     { type: 'AddMember', data },
@@ -73,7 +73,7 @@ export async function changeMemberRole(
   input: { workspaceId: string; userId: string; role: MemberRole },
 ): Promise<{ changed: boolean; position: bigint | null }> {
   const { workspaceId, ...data } = input;
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     workspaceStreamId(workspaceId),
     workspaceDecider,
     { type: 'ChangeMemberRole', data },
@@ -87,7 +87,7 @@ export async function removeMember(
   context: CommandContext,
   input: { workspaceId: string; userId: string },
 ): Promise<{ changed: boolean; position: bigint | null }> {
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     workspaceStreamId(input.workspaceId),
     workspaceDecider,
     { type: 'RemoveMember', data: { userId: input.userId } },
@@ -97,6 +97,6 @@ export async function removeMember(
 }
 
 async function requireUser(deps: CommandDeps, userId: string): Promise<void> {
-  const { state } = await deps.commands.load(userStreamId(userId), userDecider);
+  const { state } = await deps.commandHandler.load(userStreamId(userId), userDecider);
   if (state.status === 'absent') throw new NotFound(`user ${userId} not found`);
 }

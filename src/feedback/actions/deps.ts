@@ -7,13 +7,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { productKeyOf } from '../../../commands/product/index.js';
 import { NotFound } from '../../../commands/shared/errors.js';
-import type { CommandContext, CommandHandler } from '../../commands/handler.js';
+import type { CommandContext, CommandHandler } from '../../write/command-handler.js';
 import type { ReadStore } from '../../readstore/types.js';
 
 export type { CommandContext, CommandHandler };
 
 export interface CommandDeps {
-  commands: CommandHandler;
+  commandHandler: CommandHandler;
 }
 export interface FeedbackDeps extends CommandDeps {
   readStore: ReadStore;

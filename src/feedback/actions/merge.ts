@@ -8,6 +8,10 @@
  * the survivor already recorded), so retrying the same request after a crash at any point
  * completes it and counts nobody twice. `completePendingMerges` does the same for merges whose
  * client never came back: items marked merged whose survivor has not recorded them yet.
+ *
+ * An item its survivor gave back in an unmerge that did not finish (unmerge.ts) still reads as
+ * merged into it; merging it again first completes that unmerge, so the +1s it gets back are not
+ * lost, then merges it as usual.
  */
 import {
   type ItemState,
@@ -16,6 +20,7 @@ import {
   type MergeSnapshot,
   mergedPeopleCount,
   mergeSnapshot,
+  unmergePending,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { itemsOf } from '../../../projections/items/document.js';
@@ -26,6 +31,7 @@ import {
   type FeedbackDeps,
   latest,
 } from './deps.js';
+import { takeBack } from './unmerge.js';
 
 export async function mergeItems(
   deps: CommandDeps,
@@ -37,16 +43,22 @@ export async function mergeItems(
   const mergedKeys = [...new Set(input.mergedKeys)];
   if (mergedKeys.includes(survivorKey))
     throw new InvalidArgument('an item cannot be merged into itself');
-  const load = (key: string) => deps.commands.load(itemStreamId(workspaceId, key), itemDecider);
+  const load = (key: string) =>
+    deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
 
   const survivor = (await load(survivorKey)).state;
   assertMergeable(survivor, survivorKey, null);
   for (const key of mergedKeys) assertMergeable((await load(key)).state, key, survivorKey);
 
   const positions: (bigint | null)[] = [];
+  for (const key of mergedKeys) {
+    if (survivor.status !== 'absent' && unmergePending(survivor, key)) {
+      positions.push(await takeBack(deps, context, workspaceId, survivor, key));
+    }
+  }
   const snapshots: MergeSnapshot[] = [];
   for (const key of mergedKeys) {
-    const marked = await deps.commands.handle(
+    const marked = await deps.commandHandler.handle(
       itemStreamId(workspaceId, key),
       itemDecider,
       { type: 'MarkMergedInto', data: { survivorKey } },
@@ -80,7 +92,7 @@ function recordMerges(
   survivorKey: string,
   merged: MergeSnapshot[],
 ) {
-  return deps.commands.handle(
+  return deps.commandHandler.handle(
     itemStreamId(workspaceId, survivorKey),
     itemDecider,
     { type: 'RecordMerge', data: { merged } },
@@ -119,7 +131,7 @@ export async function completePendingMerges(
   for (const { workspaceId, survivorKey, keys } of bySurvivor.values()) {
     const snapshots: MergeSnapshot[] = [];
     for (const key of keys) {
-      const { state } = await deps.commands.load(itemStreamId(workspaceId, key), itemDecider);
+      const { state } = await deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
       if (state.status === 'merged' && state.survivorKey === survivorKey)
         snapshots.push(mergeSnapshot(state));
     }

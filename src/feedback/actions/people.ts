@@ -10,6 +10,14 @@ export interface Requester {
   avatar?: string | null;
   /** a stable id for an anonymous visitor (cookie, device); without it each submission is a new person */
   anonymousId?: string | null;
+  /**
+   * the user who gave `email` without anyone having proved it: the submission goes to an
+   * unverified person (tier anonymous, the address kept as contact) of that user and address,
+   * never to the person who owns the address, whose profile it never touches
+   */
+  unprovenBy?: string;
+  /** false: an existing person's name and avatar stay as they are (someone files for them) */
+  updateProfile?: boolean;
 }
 
 /**
@@ -24,7 +32,9 @@ export function personIdFor(
 ): string {
   const email = requester.email?.trim().toLowerCase();
   const basis = email
-    ? `email:${email}`
+    ? requester.unprovenBy
+      ? `unproven:${requester.unprovenBy}:${email}`
+      : `email:${email}`
     : requester.anonymousId
       ? `anon:${requester.anonymousId}`
       : null;
@@ -48,8 +58,9 @@ export async function registerPerson(
   const { workspaceId, requester } = input;
   const personId = personIdFor(workspaceId, requester, context);
   const email = requester.email?.trim() || null;
-  const tier: PersonTier = requester.tier ?? (email ? 'email' : 'anonymous');
-  const result = await deps.commands.handle(
+  const proven = email && !requester.unprovenBy;
+  const tier: PersonTier = requester.tier ?? (proven ? 'email' : 'anonymous');
+  const result = await deps.commandHandler.handle(
     personStreamId(personId),
     personDecider,
     {
@@ -61,6 +72,7 @@ export async function registerPerson(
         displayName: requester.displayName?.trim() || null,
         avatar: requester.avatar || null,
         email,
+        ...(requester.updateProfile === false ? { updateProfile: false } : {}),
       },
     },
     // an upsert is idempotent by itself; a shared key would clash across a person's submissions

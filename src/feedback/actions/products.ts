@@ -13,12 +13,12 @@ export async function createProduct(
   context: CommandContext,
   input: { workspaceId: string; key: string; name: string; visibility: Visibility },
 ): Promise<{ position: bigint | null }> {
-  const { state } = await deps.commands.load(
+  const { state } = await deps.commandHandler.load(
     workspaceStreamId(input.workspaceId),
     workspaceDecider,
   );
   if (state.status === 'absent') throw new NotFound('workspace not found');
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     productStreamId(input.workspaceId, input.key),
     productDecider,
     { type: 'CreateProduct', data: input },
@@ -34,7 +34,7 @@ export async function updateProduct(
   input: { workspaceId: string; key: string; name?: string; visibility?: Visibility },
 ): Promise<{ changed: boolean; position: bigint | null }> {
   const { workspaceId, key, ...data } = input;
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     productStreamId(workspaceId, key),
     productDecider,
     { type: 'UpdateProduct', data },

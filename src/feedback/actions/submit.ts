@@ -39,7 +39,7 @@ export async function submitFeedback(
   const { workspaceId, productKey } = input;
   const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
   const submissionId = context.idempotencyKey ?? randomUUID();
-  const allocation = await deps.commands.handle(
+  const allocation = await deps.commandHandler.handle(
     productStreamId(workspaceId, productKey),
     productDecider,
     {
@@ -51,7 +51,7 @@ export async function submitFeedback(
   const product = allocation.state;
   if (product.status !== 'active') throw new FailedPrecondition('product vanished');
   const number = product.allocations[submissionId]!;
-  const captured = await deps.commands.handle(
+  const captured = await deps.commandHandler.handle(
     itemStreamId(workspaceId, `${productKey}-${number}`),
     itemDecider,
     {
@@ -83,7 +83,9 @@ export async function submitFeedback(
 
 /**
  * A person's +1. On a merged item it lands on the survivor (following the chain), because the
- * merged item lives on there and refuses changes of its own.
+ * merged item lives on there and refuses changes of its own; it is recorded there as given on
+ * the merged item (`addressedTo`), so an unmerge gives it back. A +1 the merged item already
+ * counts (its submitter, its own +1s) adds nothing.
  */
 export async function addPlusOne(
   deps: CommandDeps,
@@ -92,17 +94,22 @@ export async function addPlusOne(
 ): Promise<{ itemKey: string; changed: boolean; position: bigint | null }> {
   let itemKey = input.itemKey;
   for (let hops = 0; hops < 20; hops++) {
-    const { state } = await deps.commands.load(
+    const { state } = await deps.commandHandler.load(
       itemStreamId(input.workspaceId, itemKey),
       itemDecider,
     );
     if (state.status !== 'merged') break;
+    if (itemKey === input.itemKey) {
+      const counted =
+        state.submitterId === input.personId || state.plusOnes.includes(input.personId);
+      if (counted) return { itemKey: state.survivorKey, changed: false, position: null };
+    }
     itemKey = state.survivorKey;
   }
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     itemStreamId(input.workspaceId, itemKey),
     itemDecider,
-    { type: 'AddPlusOne', data: { personId: input.personId } },
+    { type: 'AddPlusOne', data: { personId: input.personId, addressedTo: input.itemKey } },
     context,
   );
   return { itemKey, changed: result.events.length > 0, position: result.position };

@@ -33,7 +33,7 @@ export async function createToken(
   const ownerIsMaker = (await membershipsOfUser(deps.readStore, input.ownerId)).length > 0;
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const tokenId = idFor('t', { ...context, idempotencyKey: undefined }, 'token');
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     tokenStreamId(tokenId),
     tokenDecider,
     {
@@ -58,7 +58,7 @@ export async function revokeToken(
   context: CommandContext,
   input: { tokenId: string; byUserId: string },
 ): Promise<{ revoked: boolean; position: bigint | null }> {
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     tokenStreamId(input.tokenId),
     tokenDecider,
     { type: 'RevokeToken', data: { byUserId: input.byUserId } },

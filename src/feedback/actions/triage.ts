@@ -25,7 +25,7 @@ export async function updateItem(
   input: ItemAddress & { title?: string; body?: string; status?: ItemStatus },
 ): Promise<{ changed: boolean; position: bigint | null }> {
   const { workspaceId, productKey, itemKey, ...data } = input;
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     stream(input),
     itemDecider,
     { type: 'UpdateItem', data },
@@ -40,7 +40,7 @@ export async function updateItemStatus(
   context: CommandContext,
   input: ItemAddress & { status: ItemStatus },
 ): Promise<{ status: ItemStatus; changed: boolean; position: bigint | null }> {
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     stream(input),
     itemDecider,
     { type: 'ChangeItemStatus', data: { status: input.status } },
@@ -56,7 +56,7 @@ export async function tagItem(
   context: CommandContext,
   input: ItemAddress & { tagIds: string[] },
 ): Promise<{ tagIds: string[]; position: bigint | null }> {
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     stream(input),
     itemDecider,
     { type: 'TagItem', data: { tagIds: input.tagIds } },
@@ -83,7 +83,7 @@ export async function replyToItem(
   const streamId = stream(input);
   const replyId = idFor('r', context, streamId);
   const { author } = input;
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     streamId,
     itemDecider,
     {

@@ -16,9 +16,15 @@ import type { IncomingMessage } from 'node:http';
 import { decodeProtectedHeader } from 'jose';
 import { isTokenUsable, tokenByHash } from '../../../projections/tokens/queries.js';
 import { userByEmail, userById } from '../../../projections/users/queries.js';
-import { type AuthorizationServer, type TrustedIssuer, Unauthenticated } from '../../auth/index.js';
+import {
+  type AuthorizationServer,
+  type Presentation,
+  type TrustedIssuer,
+  Unauthenticated,
+} from '../../auth/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 import { hashToken, TOKEN_PREFIX } from '../actions/tokens.js';
+import { integrationCaller, isIntegrationCredential } from './integration.js';
 import type { Caller } from '../http/types.js';
 
 export interface AuthenticateDeps {
@@ -39,6 +45,27 @@ export function bearerFrom(req: Pick<IncomingMessage, 'headers'>): string {
   return match[1] as string;
 }
 
+/**
+ * The credential of the request: `Bearer <token>`, or `DPoP <token>` for a DPoP-bound access
+ * token (RFC 9449 §7.1). Anything else is a 401.
+ */
+export function credentialFrom(req: Pick<IncomingMessage, 'headers'>): {
+  scheme: 'Bearer' | 'DPoP';
+  token: string;
+} {
+  const header = req.headers.authorization;
+  if (!header) throw new Unauthenticated('missing bearer token', 'invalid_request');
+  const match = /^(Bearer|DPoP)[ ]+([\x21-\x7e]+)\s*$/i.exec(header);
+  if (!match) {
+    throw new Unauthenticated(
+      'Authorization must be "Bearer <token>" or "DPoP <token>"',
+      'invalid_request',
+    );
+  }
+  const scheme = (match[1] as string).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+  return { scheme, token: match[2] as string };
+}
+
 export function createAuthenticator(deps: AuthenticateDeps) {
   const ownIssuers = new Set(deps.auth.ownIdTokenIssuers.map((t) => t.issuer));
 
@@ -51,8 +78,8 @@ export function createAuthenticator(deps: AuthenticateDeps) {
     return { userId: doc.ownerId, credential: 'pat', via: `pat:${doc.name}`, scopes: [] };
   }
 
-  async function accessToken(token: string): Promise<Caller> {
-    const verified = await deps.auth.verifyAccessToken(token);
+  async function accessToken(token: string, presentation: Presentation): Promise<Caller> {
+    const verified = await deps.auth.verifyAccessToken(token, presentation);
     return {
       userId: verified.userId,
       credential: 'oauth',
@@ -77,14 +104,30 @@ export function createAuthenticator(deps: AuthenticateDeps) {
     return { userId: user.userId, credential: 'id-token', scopes: [] };
   }
 
-  return async function authenticate(token: string): Promise<Caller> {
-    if (token.startsWith(TOKEN_PREFIX)) return personalToken(token);
+  /** `presentation`: how the token came (the DPoP scheme is only for DPoP-bound access tokens) */
+  return async function authenticate(
+    token: string,
+    presentation: Presentation = { scheme: 'Bearer' },
+  ): Promise<Caller> {
+    const opaque = token.startsWith(TOKEN_PREFIX) || isIntegrationCredential(token);
     let typ: string | undefined;
-    try {
-      typ = decodeProtectedHeader(token).typ;
-    } catch {
-      throw new Unauthenticated('bearer token is neither an API token nor a JWT');
+    if (!opaque) {
+      try {
+        typ = decodeProtectedHeader(token).typ;
+      } catch {
+        throw new Unauthenticated('bearer token is neither an API token nor a JWT');
+      }
     }
-    return typ?.toLowerCase() === 'at+jwt' ? accessToken(token) : idToken(token);
+    const isAccessToken = typ?.toLowerCase() === 'at+jwt';
+    if (presentation.scheme === 'DPoP' && !isAccessToken) {
+      throw new Unauthenticated(
+        'the DPoP scheme is only for DPoP-bound access tokens',
+        'invalid_token',
+        'DPoP',
+      );
+    }
+    if (token.startsWith(TOKEN_PREFIX)) return personalToken(token);
+    if (isIntegrationCredential(token)) return integrationCaller(deps.readStore, token);
+    return isAccessToken ? accessToken(token, presentation) : idToken(token);
   };
 }

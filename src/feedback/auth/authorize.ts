@@ -1,6 +1,6 @@
 /**
  * The feedback board's authorization policy, applied to every operation after its input was
- * validated (and, over HTTP, the scope rule already before — see guard.ts):
+ * validated (src/http/lifecycle.ts: the `authorize` step, after `validate`):
  *
  *  1. scope: a `service.public` token may call only operations with `meta.publicScope`
  *     (spec rule 2: 403 permission-denied + `WWW-Authenticate: Bearer error="insufficient_scope"`,
@@ -16,14 +16,20 @@ import type { ErasedContext, Operation } from '../../http/registry.js';
 import { withResponseHeaders } from '../../http/registry.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { Caller, FeedbackAccess, FeedbackMeta, FeedbackTypes } from '../http/types.js';
+import { authorizeIntegration } from './integration.js';
 
 export const PUBLIC_SCOPE = 'service.public';
 export const INSUFFICIENT_SCOPE = 'Bearer error="insufficient_scope"';
 export const WORKSPACE_NOT_FOUND = 'workspace not found';
 
+/** Whether the caller's token scope reaches the operation (spec rule 2). */
+export function scopeReaches(meta: FeedbackMeta, caller: Caller): boolean {
+  return !caller.scopes.includes(PUBLIC_SCOPE) || meta.publicScope === true;
+}
+
 /** Throws when the caller's token scope does not reach the operation (spec rule 2). */
 export function assertScope(meta: FeedbackMeta, caller: Caller): void {
-  if (caller.scopes.includes(PUBLIC_SCOPE) && !meta.publicScope) {
+  if (!scopeReaches(meta, caller)) {
     throw withResponseHeaders(
       new PermissionDenied(
         'a token with the service.public scope may only call submit_feedback and get_public_roadmap',
@@ -42,6 +48,10 @@ export function createAuthorizer(deps: { readStore: ReadStore }) {
     if (!caller) return undefined; // auth: 'none' operations
     const meta = op.meta;
     assertScope(meta, caller);
+    if (caller.integration) {
+      const integration = { ...caller, integration: caller.integration };
+      return authorizeIntegration(deps.readStore, op, integration, ctx, WORKSPACE_NOT_FOUND);
+    }
     if (!meta.workspace && !meta.admin) return undefined;
     const slug = ctx.params.slug;
     if (typeof slug !== 'string') throw new NotFound(WORKSPACE_NOT_FOUND);

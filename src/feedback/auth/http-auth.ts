@@ -10,23 +10,49 @@ import type { IncomingMessage } from 'node:http';
 import { Unauthenticated } from '../../auth/index.js';
 import type { Operation } from '../../http/registry.js';
 import type { Caller, FeedbackTypes } from '../http/types.js';
-import { bearerFrom } from './authenticate.js';
+import { type Presentation, presentationOf } from '../../auth/index.js';
+import { credentialFrom } from './authenticate.js';
 import { assertScope } from './authorize.js';
 
-export function httpAuthenticate(authenticate: (token: string) => Promise<Caller>) {
+/**
+ * The caller of a request, from its Authorization header: the REST operations and the MCP
+ * endpoint. `catchUp` first: tokens and memberships are read from the read models, which must
+ * include a revocation, removal or role change the admin CLI appended a moment ago (spec:
+ * "Revocation takes effect at once"; "Removal or a role change applies on the next request").
+ */
+export function requestCaller(
+  authenticate: (token: string, presentation: Presentation) => Promise<Caller>,
+  catchUp: () => Promise<void>,
+  /** the configured base URL: a DPoP proof's htu names it, never the Host header */
+  baseUrl: string,
+) {
+  return async (req: IncomingMessage): Promise<Caller> => {
+    await catchUp();
+    const { scheme, token } = credentialFrom(req);
+    return authenticate(token, presentationOf(req, scheme, baseUrl));
+  };
+}
+
+export function httpAuthenticate(...args: Parameters<typeof requestCaller>) {
+  const callerOf = requestCaller(...args);
   return async (req: IncomingMessage, op: Operation<FeedbackTypes>): Promise<Caller> => {
-    const caller = await authenticate(bearerFrom(req));
+    const caller = await callerOf(req);
     assertScope(op.meta, caller);
     return caller;
   };
 }
 
-/** RFC 6750 + RFC 9728: where to find the authorization server, and what was wrong. */
+/** RFC 6750 + RFC 9728 (+ RFC 9449 for DPoP): where to find the authorization server, what was wrong. */
 export function feedbackChallenge(
-  wwwAuthenticate: (error?: 'invalid_token' | 'invalid_request') => string,
+  wwwAuthenticate: (
+    error?: 'invalid_token' | 'invalid_request' | 'invalid_dpop_proof',
+    scope?: string,
+    scheme?: 'Bearer' | 'DPoP',
+  ) => string,
 ) {
   return (req: IncomingMessage, error: unknown): string => {
     if (!req.headers.authorization) return wwwAuthenticate();
-    return wwwAuthenticate(error instanceof Unauthenticated ? error.oauthError : 'invalid_token');
+    if (!(error instanceof Unauthenticated)) return wwwAuthenticate('invalid_token');
+    return wwwAuthenticate(error.oauthError, undefined, error.scheme);
   };
 }

@@ -11,8 +11,9 @@ import {
   type AuthorizationServerOptions,
   feedbackAuthPreset,
 } from '../../auth/index.js';
-import { smtpFrom, upstreamFrom } from '../../auth/from-config.js';
+import { signInLimitsFrom, smtpFrom, upstreamFrom } from '../../auth/from-config.js';
 import type { Config } from '../../config/schema.js';
+import { MCP_PATH } from '../../mcp/http.js';
 import type { ReadStore } from '../../readstore/types.js';
 
 /** The board's own web app: a static public client; its ID tokens work as bearer tokens. */
@@ -38,13 +39,20 @@ export function feedbackAuthOptions(input: {
   return {
     ...feedbackAuthPreset,
     issuer: baseUrl,
+    // the hosted MCP server is a resource of its own (RFC 8707): tokens can be issued for it
+    resourcePaths: [MCP_PATH],
     readStore: input.readStore,
     accounts: input.accounts,
     collectionPrefix: 'feedback_oauth',
     serviceName: 'Feedback board',
     trustProxy: config.TRUST_PROXY,
-    devMailboxPath: devMailboxPath(config),
-    ...(smtp ? { smtp } : {}),
+    // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)
+    ...(smtp ? { smtp } : config.DEV_MODE ? { devMailboxPath: devMailboxPath(config) } : {}),
+    registrationLimit: {
+      max: config.FEEDBACK_REGISTRATIONS_PER_IP,
+      windowSeconds: config.FEEDBACK_REGISTRATION_WINDOW_MINUTES * 60,
+    },
+    signInLimits: signInLimitsFrom(config),
     ...(upstream ? { upstream } : {}),
     firstPartyClients: [
       {

@@ -79,7 +79,7 @@ export async function draftChangelogEntry(
 
   const entryId = changelogEntryId(doc.id);
   const { publishedId: _none, ...fields } = draft;
-  const result = await deps.commands.handle(
+  const result = await deps.commandHandler.handle(
     changelogStreamId(input.workspaceId, doc.id),
     changelogDecider,
     {

@@ -51,7 +51,7 @@ export async function notifyPeople(
 ): Promise<NotifyResult> {
   assertItemOfProduct(input.productKey, input.itemKey);
   const streamId = itemStreamId(input.workspaceId, input.itemKey);
-  const { state } = await deps.commands.load(streamId, itemDecider);
+  const { state } = await deps.commandHandler.load(streamId, itemDecider);
   if (state.status === 'absent') throw new NotFound('item not found');
   if (state.status === 'merged') {
     throw new InvalidArgument(
@@ -75,7 +75,7 @@ export async function notifyPeople(
   });
 
   const notify = () =>
-    deps.commands.handle(
+    deps.commandHandler.handle(
       streamId,
       itemDecider,
       {

@@ -3,21 +3,31 @@
  * MCP tools). Each operation's access rule (scope, membership, admin) is appended to its OpenAPI
  * description here, from the same `meta` that authorize() reads, so the two cannot disagree.
  */
+import type { EventStore } from '../../eventstore/types.js';
 import { accessNote } from '../auth/authorize.js';
 import { type AccountHttpDeps, accountOperations } from './account/index.js';
 import { type FollowupHttpDeps, followupOperations } from './followup/index.js';
+import { type HistoryHttpDeps, historyOperations } from './history/index.js';
+import { integrationOperations } from './integrations/index.js';
 import { roadmapOperation } from './public/roadmap.js';
 import { triageOperations } from './triage/index.js';
 import type { FeedbackOperation } from './types.js';
+import { type WebhookHttpDeps, webhookOperations } from './webhooks/index.js';
 
-export type FeedbackOperationDeps = AccountHttpDeps & FollowupHttpDeps;
+export type FeedbackOperationDeps = AccountHttpDeps &
+  FollowupHttpDeps &
+  HistoryHttpDeps &
+  WebhookHttpDeps & { eventStore: EventStore };
 
 export function feedbackOperations(deps: FeedbackOperationDeps): FeedbackOperation[] {
   return [
     ...triageOperations(deps),
     roadmapOperation(deps),
     ...followupOperations(deps),
+    ...historyOperations(deps),
     ...accountOperations(deps),
+    ...webhookOperations(deps),
+    ...integrationOperations(deps),
   ].map(documentAccess);
 }
 

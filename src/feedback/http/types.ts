@@ -3,20 +3,20 @@
  * the authorization policy (FeedbackMeta), what authorize hands to handlers (FeedbackAccess),
  * and the dependencies operation factories receive (FeedbackHttpDeps).
  */
-import type { CommandContext, CommandHandler } from '../../commands/handler.js';
+import type { CommandContext, CommandHandler } from '../../write/command-handler.js';
 import type { Config } from '../../config/schema.js';
 import type { CursorCodec, Operation } from '../../http/registry.js';
 import { operationsFor } from '../../http/registry.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 
-export type CredentialKind = 'pat' | 'oauth' | 'id-token';
+export type CredentialKind = 'pat' | 'oauth' | 'id-token' | 'integration';
 
 /** The authenticated caller. A token identifies a user only; memberships are read live. */
 export interface Caller {
   userId: string;
   credential: CredentialKind;
-  /** attribution label: `pat:<token name>`, `api:<client name>`; absent for ID tokens */
+  /** attribution label: `pat:<token name>`, `api:<client name>`, `integration:<connection name>`; absent for ID tokens */
   via?: string;
   /** OAuth scopes (empty = full maker surface); personal tokens and ID tokens have none */
   scopes: readonly string[];
@@ -24,6 +24,8 @@ export interface Caller {
   clientName?: string;
   /** OAuth client id (credential `oauth` only) */
   clientId?: string;
+  /** the workspace and connection name of a workspace integration credential (`rfi_…`) */
+  integration?: { workspaceId: string; name: string };
 }
 
 export interface FeedbackMeta {
@@ -53,17 +55,12 @@ export type FeedbackOperation = Operation<FeedbackTypes>;
 
 export interface FeedbackHttpDeps {
   config: Config;
-  commands: CommandHandler;
+  commandHandler: CommandHandler;
   readStore: ReadStore;
   /** signs list cursors; a tampered cursor is a 400 */
   cursors: CursorCodec;
   /** milliseconds since the epoch; tests pass a fixed clock */
   now(): number;
-  /**
-   * Resolves once the read models include the log up to `position`. The registry already waits
-   * before answering; an operation that answers with the changed resource waits first itself.
-   */
-  waitFor(position: bigint): Promise<void>;
   logger: Logger;
 }
 

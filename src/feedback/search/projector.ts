@@ -37,6 +37,7 @@ export function feedbackSearchProjector(
         'ItemCaptured',
         'ItemEdited',
         'ItemMergedInto',
+        'ItemUnmerged',
         'PersonCreated',
         'PersonUpdated',
       ],
@@ -63,7 +64,7 @@ export function feedbackSearchProjector(
       const event = asRecorded<ItemEvent>(raw);
       const id = event.streamId.slice('item-'.length);
       const doc = await itemsOf(store).findOne({ _id: id });
-      // merged items leave every listing, search included
+      // merged items leave every listing, search included; an unmerged one comes back
       if (!doc || doc._mergedInto !== null) await items.indexer.remove(id);
       else await items.indexer.enqueue(id, doc._ws, itemText(doc));
     },

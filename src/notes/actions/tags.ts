@@ -1,39 +1,28 @@
 /**
  * Tag actions: create, update (rename, recolour, move), soft delete, and `ensureTags`, which
- * turns the tag names of a note into tag ids, creating the unknown ones.
- *
- * Names are unique per user among active tags (case and surrounding space ignored), because
- * notes name their tags. The read model answers "is this name taken" quickly but may lag a
- * concurrent request, so a tag created for a name first tries an id derived from (user, name):
- * two concurrent creates of one name meet on the same stream, and the loser reuses the winner.
- * Only when that stream holds another tag (renamed or deleted since) does it take a fresh id.
+ * turns the tag names of a note into tag ids, creating the unknown ones. Names are unique per
+ * user among active tags; named.ts says how concurrent creates of one name converge.
  */
-import { isEntityId } from '../../../commands/note/index.js';
+import { isEntityId } from '../../../commands/shared/user-scoped.js';
+import { AlreadyExists, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import {
   type ParentLookup,
+  type TagCommand,
   type TagState,
   tagDecider,
   tagNameKey,
   tagStreamId,
 } from '../../../commands/tag/index.js';
-import { AlreadyExists, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { findTagByName } from '../../../projections/tags/queries.js';
-import {
-  createTagInput,
-  parseInput,
-  type CreateTagInput,
-  type UpdateTagInput,
-  updateTagInput,
-} from './input.js';
 import {
   type ActionResult,
   type CommandContext,
   checkId,
   checkUser,
-  derivedId,
-  newId,
-  type NotesActionDeps,
-} from './support.js';
+  latest,
+  type NotesDeps,
+} from './deps.js';
+import { createNamed } from './named.js';
 
 /** Deepest ancestor chain followed when checking for cycles; deeper trees are refused. */
 const maxTagDepth = 64;
@@ -49,8 +38,89 @@ export interface TagSnapshot {
 
 export type TagResult = ActionResult & { tag: TagSnapshot };
 
+interface TagFieldsInput {
+  name: string;
+  color?: number | null;
+  parentId?: string | null;
+}
+
+export async function createTag(
+  deps: NotesDeps,
+  context: CommandContext,
+  input: { userId: string } & TagFieldsInput,
+): Promise<TagResult> {
+  checkUser(input.userId);
+  const fields = { name: input.name, color: input.color ?? null, parentId: input.parentId ?? null };
+  return create(deps, context, input.userId, fields, false);
+}
+
+/** Absent fields keep their value; null clears the colour / moves the tag to the top level. */
+export async function updateTag(
+  deps: NotesDeps,
+  context: CommandContext,
+  input: { userId: string; tagId: string; expectedRevision?: number } & Partial<TagFieldsInput>,
+): Promise<TagResult> {
+  const { userId, tagId, expectedRevision, ...fields } = input;
+  checkUser(userId);
+  checkId(tagId, 'tag');
+  if (fields.name !== undefined) {
+    const clash = await findTagByName(deps.readStore, userId, fields.name);
+    if (clash && clash.id !== tagId)
+      throw new AlreadyExists(`a tag named "${clash.name}" already exists`);
+  }
+  const parent = fields.parentId ? await lookupParent(deps, userId, fields.parentId) : null;
+  return send(deps, context, userId, tagId, {
+    type: 'UpdateTag',
+    data: { ...fields, parent, expectedRevision },
+  });
+}
+
+/** Soft delete: notes keep the tag id; the tag leaves lists and name lookups. */
+export async function deleteTag(
+  deps: NotesDeps,
+  context: CommandContext,
+  input: { userId: string; tagId: string; expectedRevision?: number },
+): Promise<TagResult> {
+  checkUser(input.userId);
+  checkId(input.tagId, 'tag');
+  return send(deps, context, input.userId, input.tagId, {
+    type: 'DeleteTag',
+    data: { expectedRevision: input.expectedRevision },
+  });
+}
+
+/** Tag ids for names, in order, without duplicates; unknown names become new tags. */
+export async function ensureTags(
+  deps: NotesDeps,
+  context: CommandContext,
+  input: { userId: string; names: readonly string[] },
+): Promise<{ tagIds: string[]; position: bigint | null }> {
+  const seen = new Map<string, string>();
+  let position: bigint | null = null;
+  for (const name of input.names) {
+    const key = tagNameKey(name);
+    if (seen.has(key)) continue;
+    const fields = { name, color: null, parentId: null };
+    const result = await create(deps, context, input.userId, fields, true);
+    seen.set(key, result.tag.id);
+    position = latest(position, result.position);
+  }
+  return { tagIds: [...seen.values()], position };
+}
+
+/** Does this active tag exist for the user? (Tags of other users are never seen.) */
+export async function isActiveTag(
+  deps: NotesDeps,
+  userId: string,
+  tagId: string,
+): Promise<boolean> {
+  if (!isEntityId(tagId)) return false;
+  const { state } = await load(deps, userId, tagId);
+  return state.status === 'active';
+}
+
 function snapshot(state: TagState): TagSnapshot {
-  if (state.status === 'none') throw new NotFound('tag not found');
+  if (state.status === 'absent') throw new NotFound('tag not found');
   return {
     id: state.tagId,
     ...state.fields,
@@ -59,165 +129,82 @@ function snapshot(state: TagState): TagSnapshot {
   };
 }
 
-export function tagActions(deps: NotesActionDeps) {
-  const { commands, readStore } = deps;
-  const load = (userId: string, tagId: string) =>
-    commands.load(tagStreamId(userId, tagId), tagDecider);
+function load(deps: NotesDeps, userId: string, tagId: string) {
+  return deps.commandHandler.load(tagStreamId(userId, tagId), tagDecider);
+}
 
-  /** The parent's status and its ancestors (nearest first), for the decider's parent rules. */
-  async function lookupParent(userId: string, parentId: string): Promise<ParentLookup> {
-    if (!isEntityId(parentId)) return { status: 'none', ancestorIds: [] };
-    const { state } = await load(userId, parentId);
-    if (state.status === 'none') return { status: 'none', ancestorIds: [] };
-    const ancestorIds: string[] = [];
-    let next = state.fields.parentId;
-    while (next !== null && !ancestorIds.includes(next) && next !== parentId) {
-      if (ancestorIds.length >= maxTagDepth) {
-        throw new InvalidArgument(`tags nest at most ${maxTagDepth} levels deep`);
-      }
-      ancestorIds.push(next);
-      const ancestor = (await load(userId, next)).state;
-      next = ancestor.status === 'none' ? null : ancestor.fields.parentId;
+async function send(
+  deps: NotesDeps,
+  context: CommandContext,
+  userId: string,
+  tagId: string,
+  command: TagCommand,
+): Promise<TagResult> {
+  const result = await deps.commandHandler.handle(
+    tagStreamId(userId, tagId),
+    tagDecider,
+    command,
+    context,
+  );
+  const { revision, position, replayed } = result;
+  return { tag: snapshot(result.state), revision, position, replayed };
+}
+
+/** The parent's status and its ancestors (nearest first), for the decider's parent rules. */
+async function lookupParent(
+  deps: NotesDeps,
+  userId: string,
+  parentId: string,
+): Promise<ParentLookup> {
+  if (!isEntityId(parentId)) return { status: 'absent', ancestorIds: [] };
+  const { state } = await load(deps, userId, parentId);
+  if (state.status === 'absent') return { status: 'absent', ancestorIds: [] };
+  const ancestorIds: string[] = [];
+  let next = state.fields.parentId;
+  while (next !== null && !ancestorIds.includes(next) && next !== parentId) {
+    if (ancestorIds.length >= maxTagDepth) {
+      throw new InvalidArgument(`tags nest at most ${maxTagDepth} levels deep`);
     }
-    return { status: state.status, ancestorIds };
+    ancestorIds.push(next);
+    const ancestor = (await load(deps, userId, next)).state;
+    next = ancestor.status === 'absent' ? null : ancestor.fields.parentId;
   }
+  return { status: state.status, ancestorIds };
+}
 
-  /** Create a tag named `name`; `reuse` answers with an existing same-named tag instead of 409. */
-  async function create(
-    userId: string,
-    fields: { name: string; color: number | null; parentId: string | null },
-    context: CommandContext,
-    reuse: boolean,
-  ): Promise<TagResult> {
-    const key = tagNameKey(fields.name);
-    const existing = await findTagByName(readStore, userId, fields.name);
-    if (existing) {
-      if (!reuse) throw new AlreadyExists(`a tag named "${existing.name}" already exists`);
-      const { state, revision } = await load(userId, existing.id);
-      return { tag: snapshot(state), revision, position: null, replayed: false };
-    }
-    const parent = fields.parentId === null ? null : await lookupParent(userId, fields.parentId);
-    const attempt = (tagId: string) =>
-      commands.handle(
-        tagStreamId(userId, tagId),
-        tagDecider,
-        { type: 'CreateTag', data: { tagId, userId, ...fields, parent } },
-        context,
-      );
-    const namedId = derivedId('tag', userId, key);
-    try {
-      const result = await attempt(namedId);
-      return {
-        tag: snapshot(result.state),
-        revision: result.revision,
-        position: result.position,
-        replayed: result.replayed,
-      };
-    } catch (error) {
-      if (!(error instanceof AlreadyExists)) throw error;
-    }
-    const { state, revision } = await load(userId, namedId);
-    if (state.status === 'active' && tagNameKey(state.fields.name) === key) {
-      if (!reuse) throw new AlreadyExists(`a tag named "${state.fields.name}" already exists`);
-      return { tag: snapshot(state), revision, position: null, replayed: false };
-    }
-    const result = await attempt(newId(context, 'tag', userId, key));
-    return {
-      tag: snapshot(result.state),
-      revision: result.revision,
-      position: result.position,
-      replayed: result.replayed,
-    };
-  }
-
-  return {
-    async createTag(
-      request: { userId: string } & CreateTagInput,
-      context: CommandContext,
-    ): Promise<TagResult> {
-      checkUser(request.userId);
-      const input = parseInput(createTagInput, request);
-      return create(
-        request.userId,
-        { name: input.name, color: input.color ?? null, parentId: input.parentId ?? null },
-        context,
-        false,
-      );
+/** Create a tag named `name`; `reuse` answers with an existing same-named tag instead of 409. */
+function create(
+  deps: NotesDeps,
+  context: CommandContext,
+  userId: string,
+  fields: { name: string; color: number | null; parentId: string | null },
+  reuse: boolean,
+): Promise<TagResult> {
+  // looked up once, when the first attempt is made, and reused by a second one
+  let parent: Promise<ParentLookup | null> | undefined;
+  const lookup = () =>
+    fields.parentId === null ? Promise.resolve(null) : lookupParent(deps, userId, fields.parentId);
+  return createNamed(
+    context,
+    {
+      kind: 'tag',
+      userId,
+      name: fields.name,
+      keyOf: tagNameKey,
+      findByName: (name) => findTagByName(deps.readStore, userId, name),
+      async load(tagId) {
+        const { state, revision } = await load(deps, userId, tagId);
+        return {
+          liveName: state.status === 'active' ? state.fields.name : null,
+          answer: () => ({ tag: snapshot(state), revision, position: null, replayed: false }),
+        };
+      },
+      async create(tagId) {
+        parent ??= lookup();
+        const data = { tagId, userId, ...fields, parent: await parent };
+        return send(deps, context, userId, tagId, { type: 'CreateTag', data });
+      },
     },
-
-    async updateTag(
-      request: { userId: string; tagId: string; expectedRevision?: number } & UpdateTagInput,
-      context: CommandContext,
-    ): Promise<TagResult> {
-      const { userId, tagId, expectedRevision } = request;
-      checkUser(userId);
-      checkId(tagId, 'tag');
-      const input = parseInput(updateTagInput, request);
-      if (input.name !== undefined) {
-        const clash = await findTagByName(readStore, userId, input.name);
-        if (clash && clash.id !== tagId)
-          throw new AlreadyExists(`a tag named "${clash.name}" already exists`);
-      }
-      const parent = input.parentId ? await lookupParent(userId, input.parentId) : null;
-      const result = await commands.handle(
-        tagStreamId(userId, tagId),
-        tagDecider,
-        { type: 'UpdateTag', data: { ...input, parent, expectedRevision } },
-        context,
-      );
-      return {
-        tag: snapshot(result.state),
-        revision: result.revision,
-        position: result.position,
-        replayed: result.replayed,
-      };
-    },
-
-    /** Soft delete: notes keep the tag id; the tag leaves lists and name lookups. */
-    async deleteTag(
-      request: { userId: string; tagId: string; expectedRevision?: number },
-      context: CommandContext,
-    ): Promise<TagResult> {
-      checkUser(request.userId);
-      checkId(request.tagId, 'tag');
-      const result = await commands.handle(
-        tagStreamId(request.userId, request.tagId),
-        tagDecider,
-        { type: 'DeleteTag', data: { expectedRevision: request.expectedRevision } },
-        context,
-      );
-      return {
-        tag: snapshot(result.state),
-        revision: result.revision,
-        position: result.position,
-        replayed: result.replayed,
-      };
-    },
-
-    /** Tag ids for names, in order, without duplicates; unknown names become new tags. */
-    async ensureTags(
-      userId: string,
-      names: readonly string[],
-      context: CommandContext,
-    ): Promise<{ tagIds: string[]; position: bigint | null }> {
-      const seen = new Map<string, string>();
-      let position: bigint | null = null;
-      for (const name of names) {
-        const key = tagNameKey(name);
-        if (seen.has(key)) continue;
-        const result = await create(userId, { name, color: null, parentId: null }, context, true);
-        seen.set(key, result.tag.id);
-        if (result.position !== null && (position === null || result.position > position))
-          position = result.position;
-      }
-      return { tagIds: [...seen.values()], position };
-    },
-
-    /** Does this active tag exist for the user? (Tags of other users are never seen.) */
-    async tagExists(userId: string, tagId: string): Promise<boolean> {
-      if (!isEntityId(tagId)) return false;
-      const { state } = await load(userId, tagId);
-      return state.status === 'active';
-    },
-  };
+    reuse,
+  );
 }

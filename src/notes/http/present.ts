@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { NoteMetadata } from '../../../commands/note/index.js';
 import type { DeviceView } from '../../../projections/devices/document.js';
-import type { NoteVersionView } from '../../../projections/notes/history.js';
+import type { NoteVersionView } from '../history.js';
 import type { NoteView } from '../../../projections/notes/queries.js';
 import type { TagView } from '../../../projections/tags/document.js';
 import type { NotesQueries } from '../queries.js';

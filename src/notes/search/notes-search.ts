@@ -31,7 +31,7 @@ import {
 import { createIndexer, type Indexer } from '../../search/indexer.js';
 import { notesWeakMatchThreshold } from '../../search/thresholds.js';
 import { createVectorIndex, type VectorIndex } from '../../search/vector-index.js';
-import type { NoteHit, NotesSearchPort } from '../http/context.js';
+import type { NoteHit, NotesSearchPort } from '../http/types.js';
 
 export const NOTES_INDEX_NAME = 'notes';
 /** Longer notes are embedded from their beginning: both encoders only read the first few hundred words. */

@@ -14,7 +14,11 @@ import {
   type AuthorizationServer,
   createAuthorizationServer,
 } from '../../../src/auth/index.js';
-import type { AuthorizationServerOptions } from '../../../src/auth/options.js';
+import {
+  type AuthorizationServerOptions,
+  DEFAULT_SIGN_IN_LIMITS,
+} from '../../../src/auth/options.js';
+import { securityHeaders } from '../../../src/platform/security-headers.js';
 import { openEmbeddedReadStore } from '../../../src/readstore/embedded/index.js';
 import type { ReadStore } from '../../../src/readstore/types.js';
 
@@ -67,6 +71,8 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
   const accounts = fakeAccounts();
   let current: express.Router | null = null;
   const app = express();
+  // as the services mount it (src/platform/security-headers.ts)
+  app.use(securityHeaders({ https: false }));
   app.use((req, res, next) => (current ? current(req, res, next) : res.status(503).end()));
   app.get('/cb', (_req, res) => {
     res
@@ -90,6 +96,8 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
   async function open() {
     store = await openEmbeddedReadStore({ path: dbPath });
     harness.auth = await createAuthorizationServer({
+      // many sign-ins per test file; the throttle tests pass the real figures
+      signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, codesPerAddress: 1000, codesPerIp: 10000 },
       ...options,
       issuer: base,
       ...(options.withAltHost ? { altIssuers: [altBase] } : {}),

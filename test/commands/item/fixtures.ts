@@ -17,9 +17,9 @@ export function captured(number = 1, personId = 'p1'): ItemEvent {
   };
 }
 
-export const plusOne = (personId: string): ItemEvent => ({
+export const plusOne = (personId: string, addressedTo = 'ACME-1'): ItemEvent => ({
   type: 'PlusOneAdded',
-  data: { personId },
+  data: { personId, addressedTo },
 });
 
 export function replied(

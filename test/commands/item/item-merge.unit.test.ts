@@ -25,8 +25,8 @@ const fold = (events: ItemEvent[]): ItemState =>
 // ACME-2 duplicates ACME-1: filed by p2, +1'd by p1 (the survivor's submitter) and p3, p4 replied.
 const duplicate = [
   captured(2, 'p2'),
-  plusOne('p1'),
-  plusOne('p3'),
+  plusOne('p1', 'ACME-2'),
+  plusOne('p3', 'ACME-2'),
   replied('r9', 'p4'),
   mergedInto('ACME-1'),
 ];

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { feedbackProjectors } from '../../../projections/feedback.js';
-import { type CommandContext, createCommandHandler } from '../../../src/commands/handler.js';
+import { type CommandContext, createCommandHandler } from '../../../src/write/command-handler.js';
 import { openEmbeddedEventStore } from '../../../src/eventstore/embedded/index.js';
 import type { EventStore } from '../../../src/eventstore/types.js';
-import { createProjectionEngine } from '../../../src/projection/engine.js';
+import { createProjectionEngine } from '../../../src/read/projection-engine.js';
 import { openEmbeddedReadStore } from '../../../src/readstore/embedded/index.js';
 import type { ReadStore } from '../../../src/readstore/types.js';
 

@@ -15,7 +15,7 @@ import { seedBoard, submitAs } from './seed.js';
 /** ACME-1 by ann (+1 bo); ACME-2 by bo (+1 ann); ACME-3 by cy (+1 di, reply by cy); ACME-4 by di. */
 async function board(world: World) {
   const { workspaceId } = await seedBoard(world);
-  const deps = { commands: world.handler };
+  const deps = { commandHandler: world.handler };
   const ann = await submitAs(world, workspaceId, 'ann@x.io');
   const bo = await submitAs(world, workspaceId, 'bo@x.io', 'bo files this');
   const cy = await submitAs(world, workspaceId, 'cy@x.io');
@@ -33,8 +33,13 @@ async function board(world: World) {
   return { workspaceId, people: { ann: ann.personId, bo: bo.personId, cy: cy.personId, di } };
 }
 
-const merge = (world: World, workspaceId: string, mergedKeys: string[], commands = world.handler) =>
-  mergeItems({ commands }, ctx(), {
+const merge = (
+  world: World,
+  workspaceId: string,
+  mergedKeys: string[],
+  commandHandler = world.handler,
+) =>
+  mergeItems({ commandHandler }, ctx(), {
     workspaceId,
     productKey: 'ACME',
     survivorKey: 'ACME-1',
@@ -101,7 +106,7 @@ describe('When items are merged', () => {
         await refusal(() => merge(world, workspaceId, ['ACME-2', 'ACME-99'])),
       ).to.be.instanceOf(NotFound);
       expect(await countEvents(world.events, 'ItemMergedInto')).to.equal(0);
-      await mergeItems({ commands: world.handler }, ctx(), {
+      await mergeItems({ commandHandler: world.handler }, ctx(), {
         workspaceId,
         productKey: 'ACME',
         survivorKey: 'ACME-4',
@@ -113,7 +118,7 @@ describe('When items are merged', () => {
       );
       expect(
         await refusal(() =>
-          mergeItems({ commands: world.handler }, ctx(), {
+          mergeItems({ commandHandler: world.handler }, ctx(), {
             workspaceId,
             productKey: 'ACME',
             survivorKey: 'ACME-2',
@@ -159,7 +164,7 @@ describe('When a merge crashes part way', () => {
       const crashing = world.crashingOn(itemStreamId(workspaceId, 'ACME-1'));
       await refusal(() => merge(world, workspaceId, ['ACME-2', 'ACME-3'], crashing));
       await world.caughtUp();
-      const deps = { commands: world.handler, readStore: world.readStore };
+      const deps = { commandHandler: world.handler, readStore: world.readStore };
       const done = await completePendingMerges(deps, ctx());
       expect(done.completed).to.equal(2);
       await world.caughtUp(done.position);
@@ -178,7 +183,7 @@ describe('When a merge crashes part way', () => {
       const { workspaceId } = await board(world);
       await merge(world, workspaceId, ['ACME-2']);
       const eve = await submitAs(world, workspaceId, 'eve@x.io', 'eve');
-      const result = await addPlusOne({ commands: world.handler }, ctx(), {
+      const result = await addPlusOne({ commandHandler: world.handler }, ctx(), {
         workspaceId,
         itemKey: 'ACME-2',
         personId: eve.personId,

@@ -8,7 +8,7 @@ import { ctx, type World } from './harness.js';
 
 /** A maker u1 (admin) in workspace `acme-co` with the public product ACME. */
 export async function seedBoard(world: World): Promise<{ workspaceId: string }> {
-  const deps = { commands: world.handler, readStore: world.readStore };
+  const deps = { commandHandler: world.handler, readStore: world.readStore };
   await createUser(deps, ctx(), { userId: 'u1', email: 'max@acme.io', displayName: 'Max' });
   await world.caughtUp();
   const { workspaceId } = await createWorkspace(deps, ctx(), {
@@ -32,7 +32,7 @@ export async function submitAs(
   email: string,
   body = 'Please add dark mode',
 ) {
-  return submitFeedback({ commands: world.handler }, ctx(), {
+  return submitFeedback({ commandHandler: world.handler }, ctx(), {
     workspaceId,
     productKey: 'ACME',
     body,

@@ -39,7 +39,7 @@ describe('When feedback is submitted', () => {
   it('refuses a private product to the public as not found', async () => {
     await withWorld(async (world) => {
       const { workspaceId } = await seedBoard(world);
-      await updateProduct({ commands: world.handler }, ctx(), {
+      await updateProduct({ commandHandler: world.handler }, ctx(), {
         workspaceId,
         key: 'ACME',
         visibility: 'private',
@@ -68,13 +68,13 @@ describe('When feedback is submitted', () => {
       const crashing = world.crashingOn(itemStreamId(workspaceId, 'ACME-1'));
       let thrown: unknown;
       try {
-        await submitFeedback({ commands: crashing }, context, input);
+        await submitFeedback({ commandHandler: crashing }, context, input);
       } catch (error) {
         thrown = error;
       }
       expect(thrown).to.be.instanceOf(SimulatedCrash);
-      const retried = await submitFeedback({ commands: world.handler }, context, input);
-      const again = await submitFeedback({ commands: world.handler }, context, input);
+      const retried = await submitFeedback({ commandHandler: world.handler }, context, input);
+      const again = await submitFeedback({ commandHandler: world.handler }, context, input);
       expect([retried.itemKey, again.itemKey]).to.deep.equal(['ACME-1', 'ACME-1']);
       expect(await countEvents(world.events, 'ItemNumberAllocated')).to.equal(1);
       expect(await countEvents(world.events, 'ItemCaptured')).to.equal(1);

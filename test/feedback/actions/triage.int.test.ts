@@ -32,7 +32,7 @@ describe('When a maker triages an item', () => {
     await withWorld(async (world) => {
       const { workspaceId } = await seedBoard(world);
       await submitAs(world, workspaceId, 'ann@x.io');
-      const deps = { commands: world.handler };
+      const deps = { commandHandler: world.handler };
       const at = { workspaceId, productKey: 'ACME', itemKey: 'ACME-1' };
       const first = await updateItemStatus(deps, ctx(), { ...at, status: 'planned' });
       const again = await updateItemStatus(deps, ctx(), { ...at, status: 'planned' });
@@ -49,7 +49,7 @@ describe('When a maker triages an item', () => {
     await withWorld(async (world) => {
       const { workspaceId } = await seedBoard(world);
       await submitAs(world, workspaceId, 'ann@x.io');
-      const deps = { commands: world.handler };
+      const deps = { commandHandler: world.handler };
       const at = { workspaceId, productKey: 'ACME', itemKey: 'ACME-1' };
       await updateItem(deps, ctx(), { ...at, title: 'Dark mode', status: 'in-progress' });
       await tagItem(deps, ctx(), { ...at, tagIds: ['ui', 'theme'] });
@@ -92,9 +92,9 @@ describe('When a maker triages an item', () => {
         author: { kind: 'agent' as const, id: 'client-1', name: 'Claude', avatar: null },
       };
       const context = ctx({ idempotencyKey: 'reply-1' });
-      const first = await replyToItem({ commands: world.handler }, context, input);
+      const first = await replyToItem({ commandHandler: world.handler }, context, input);
       const again = await replyToItem(
-        { commands: world.handler },
+        { commandHandler: world.handler },
         { ...context, now: context.now + 5 },
         input,
       );
@@ -108,7 +108,7 @@ describe('When accounts and tokens are managed', () => {
   it('refuses a second workspace with the same slug and a second user with the same e-mail', async () => {
     await withWorld(async (world) => {
       await seedBoard(world);
-      const deps = { commands: world.handler, readStore: world.readStore };
+      const deps = { commandHandler: world.handler, readStore: world.readStore };
       const dup = await refusal(() =>
         createWorkspace(deps, ctx(), { name: 'X', slug: 'acme-co', ownerId: 'u1' }),
       );
@@ -123,7 +123,7 @@ describe('When accounts and tokens are managed', () => {
     // spec: "Only makers can create one; ... an account with no workspace is refused."
     await withWorld(async (world) => {
       const { workspaceId } = await seedBoard(world);
-      const deps = { commands: world.handler, readStore: world.readStore };
+      const deps = { commandHandler: world.handler, readStore: world.readStore };
       const loner = await createUser(deps, ctx(), { email: 'lone@x.io', displayName: 'Lone' });
       await world.caughtUp(loner.position);
       expect(

@@ -28,7 +28,7 @@ describe('Attribution of writes made with a personal API token (e2e)', () => {
   it('labels a captured item and its event pat:<token name>', async () => {
     const api = fb.api(maker.token);
     const res = await api.post('/v1/public/acme-co/APP/feedback', { body: 'Bulk edit please' });
-    expect(res.status).to.equal(201);
+    expect(res.status).to.equal(200);
     const itemKey = res.body.itemId as string;
     const item = await api.get(`/v1/workspaces/acme-co/products/APP/items/${itemKey}`);
     expect(item.body.item.via).to.equal('pat:release laptop');

@@ -98,7 +98,7 @@ describe('Identity-provider ID tokens (e2e)', () => {
       const res = await fb
         .api(token)
         .post('/v1/public/acme-co/APP/feedback', { body: 'Via my IdP' });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       const item = await fb.api(token).get(`${PRODUCTS}/APP/items/${res.body.itemId}`);
       expect(item.body.item).not.to.have.property('via');
       const events = await fb.runtime.runtime.stores.eventStore.readStream(

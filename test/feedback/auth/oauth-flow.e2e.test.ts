@@ -79,7 +79,7 @@ describe('OAuth access tokens on the feedback API (e2e)', () => {
       const submitted = await api.post('/v1/public/acme-co/APP/feedback', {
         body: 'Export to CSV would help',
       });
-      expect(submitted.status).to.equal(201);
+      expect(submitted.status).to.equal(200);
       const itemKey = submitted.body.itemId as string;
       const item = await api.get(`${PRODUCTS}/APP/items/${itemKey}`);
       expect(item.body.item.via).to.equal('api:Claude Desktop');

@@ -79,7 +79,7 @@ describe('service.public-scoped tokens (e2e)', () => {
       const res = await fb
         .api(publicToken)
         .post('/v1/public/acme-co/APP/feedback', { body: 'Please add an API for exports' });
-      expect(res.status).to.equal(201);
+      expect(res.status).to.equal(200);
       const item = await fb
         .api(admin.token)
         .get(`/v1/workspaces/acme-co/products/APP/items/${res.body.itemId}`);

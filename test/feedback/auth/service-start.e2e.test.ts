@@ -4,7 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { createCommandHandler } from '../../../src/commands/handler.js';
+import { createCommandHandler } from '../../../src/write/command-handler.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { EventStore } from '../../../src/eventstore/types.js';
 import * as actions from '../../../src/feedback/actions/index.js';
@@ -16,13 +16,19 @@ import { startFeedback } from '../support/harness.js';
 
 function capturingLogger(lines: string[]): Logger {
   const keep = (message: string) => lines.push(message);
-  return { debug: keep, info: keep, warn: keep, error: keep };
+  const logger: Logger = { debug: keep, info: keep, warn: keep, error: keep, child: () => logger };
+  return logger;
 }
 
 describe('First run of the feedback service (e2e)', () => {
   const dir = tempDir('fb-first-run-');
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const config = loadConfig({ DATA_DIR: dir, FEEDBACK_PORT: '0', LOG_LEVEL: 'error' });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    FEEDBACK_PORT: '0',
+    LOG_LEVEL: 'error',
+    DEV_MODE: 'true',
+  });
   const boot = (lines: string[]) =>
     startRuntime({
       config,
@@ -47,7 +53,7 @@ describe('First run of the feedback service (e2e)', () => {
         expect(text).to.include(command);
       }
       const { position } = await actions.createUser(
-        { commands: runtime.context.commands, readStore: runtime.stores.readStore },
+        { commandHandler: runtime.context.commandHandler, readStore: runtime.stores.readStore },
         { actor: null, now: Date.now() },
         { email: 'you@example.com', displayName: 'You' },
       );
@@ -86,7 +92,7 @@ describe('Merge recovery at start (e2e)', () => {
       };
       const crashed = await actions
         .mergeItems(
-          { commands: createCommandHandler(crashing) },
+          { commandHandler: createCommandHandler(crashing) },
           fb.context({ actor: owner.userId }),
           {
             workspaceId: ws.workspaceId,

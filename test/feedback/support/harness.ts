@@ -17,28 +17,39 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { MemberRole } from '../../../commands/workspace/index.js';
 import type { Visibility } from '../../../commands/product/index.js';
-import type { CommandContext } from '../../../src/commands/handler.js';
+import type { CommandContext } from '../../../src/write/command-handler.js';
 import * as actions from '../../../src/feedback/actions/index.js';
 import type { FeedbackApp } from '../../../src/feedback/app.js';
 import { DEV_MAILBOX_FILE } from '../../../src/feedback/auth/settings.js';
 import { createFeedbackService } from '../../../src/feedback/service.js';
+import type { WebhooksOptions } from '../../../src/webhooks/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime.js';
 import { type Api, apiClient } from './api.js';
 
 export { apiClient, type Api, type ApiResponse } from './api.js';
 
-/** Real time plus an offset the test moves forward (token expiry, follow-up ages). */
+/**
+ * Real time plus an offset the test moves forward (token expiry, follow-up ages, webhook retry
+ * timers: a jump tells its listeners, so the webhook dispatcher re-plans at once).
+ */
 export interface TestClock {
   now(): number;
   advance(ms: number): void;
+  onAdvance?(listener: () => void): () => void;
 }
 
 export function offsetClock(): TestClock {
   let offset = 0;
+  const listeners = new Set<() => void>();
   return {
     now: () => Date.now() + offset,
     advance(ms) {
       offset += ms;
+      for (const listener of listeners) listener();
+    },
+    onAdvance(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }
@@ -120,6 +131,8 @@ export interface StartOptions {
    * audience, so tokens survive a restart only on the same address
    */
   fixedPort?: boolean;
+  /** outbound webhooks: a resolver, lease timings (the clock is the harness clock) */
+  webhooks?: Omit<WebhooksOptions, 'clock'>;
 }
 
 async function freePort(): Promise<number> {
@@ -136,6 +149,7 @@ export async function startFeedback(options: StartOptions = {}): Promise<Feedbac
   const service = createFeedbackService({
     now: clock.now,
     validateResponses: options.validateResponses ?? true,
+    webhooks: { clock, ...options.webhooks },
     onApp: (app) => {
       built = app;
     },
@@ -147,7 +161,10 @@ export async function startFeedback(options: StartOptions = {}): Promise<Feedbac
   const next = () => ++counter;
 
   const rt = () => runtime.runtime;
-  const deps = () => ({ commands: rt().context.commands, readStore: rt().stores.readStore });
+  const deps = () => ({
+    commandHandler: rt().context.commandHandler,
+    readStore: rt().stores.readStore,
+  });
   const context = (extra: Partial<CommandContext> = {}): CommandContext => ({
     actor: 'test-setup',
     now: clock.now(),

@@ -38,7 +38,7 @@ describe('merge_items (e2e)', () => {
       });
       people[name] = personId;
     }
-    const deps = { commands: fb.runtime.runtime.context.commands };
+    const deps = { commandHandler: fb.runtime.runtime.context.commandHandler };
     const plusOne = (itemKey: string, personId: string) =>
       addPlusOne(deps, fb.context(), { workspaceId: ws.workspaceId, itemKey, personId });
     await plusOne('APP-1', people.bo!);

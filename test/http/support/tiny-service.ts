@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import express from 'express';
 import { z } from 'zod';
 import { NotFound, PermissionDenied, Unauthenticated } from '../../../commands/shared/errors.js';
 import {
@@ -18,6 +19,7 @@ import {
   operationsFor,
   pageOf,
   pageSizeParam,
+  type ServiceHttp,
 } from '../../../src/http/registry.js';
 
 interface Caller {
@@ -215,12 +217,26 @@ export function tinyHttp(
   });
 }
 
+/** The service's Express app as a service builds it: `before` middleware, the registry, the fallback. */
+export function appOf(
+  http: ServiceHttp<Tiny>,
+  before?: (app: express.Express) => void,
+): express.Express & { onClientError?: ServiceHttp<Tiny>['onClientError'] } {
+  const app = express();
+  app.disable('x-powered-by');
+  before?.(app);
+  app.use(http.router);
+  app.use(http.fallback);
+  return Object.assign(app, { onClientError: http.onClientError });
+}
+
 export async function listen(
-  app: import('express').Express,
+  app: express.Express & { onClientError?: ServiceHttp<Tiny>['onClientError'] },
 ): Promise<{ base: string; server: Server }> {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  if (app.onClientError) server.on('clientError', app.onClientError);
   const { port } = server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, server };
 }

@@ -4,6 +4,7 @@
  * openid-client, and a small JSON client for the API.
  */
 import path from 'node:path';
+import type { NotesApp } from '../../../src/notes/app.js';
 import { type NotesServiceModule, notesService } from '../../../src/notes/service.js';
 import { authorizeOverHttp, CookieJar } from '../../auth/support/browserless.js';
 import {
@@ -17,6 +18,8 @@ import { startTestRuntime, type TestRuntime } from '../../support/runtime.js';
 export interface NotesE2e {
   t: TestRuntime;
   service: NotesServiceModule;
+  /** the built app of the current run: registry (listRoutes, openapi), auth server */
+  app(): NotesApp;
   base: string;
   /** the second host: http://localhost:<port> */
   altBase: string;
@@ -74,7 +77,14 @@ export function client(base: string, token?: string): Api {
 }
 
 export async function startNotesE2e(env: Record<string, string> = {}): Promise<NotesE2e> {
-  const service = notesService({ validateResponses: true, searchDelayMs: 20 });
+  let built: NotesApp | undefined;
+  const service = notesService({
+    validateResponses: true,
+    searchDelayMs: 20,
+    onApp: (app) => {
+      built = app;
+    },
+  });
   const t = await startTestRuntime([service], env);
   const base = t.url('notes');
   const port = new URL(base).port;
@@ -85,6 +95,10 @@ export async function startNotesE2e(env: Record<string, string> = {}): Promise<N
   return {
     t,
     service,
+    app() {
+      if (!built) throw new Error('notes app not built');
+      return built;
+    },
     base,
     altBase,
     mailboxPath,

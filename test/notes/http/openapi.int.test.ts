@@ -4,8 +4,6 @@
  */
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { expect } from 'chai';
-import { createNotesHttp } from '../../../src/notes/http/index.js';
-import type { NotesHttpDeps } from '../../../src/notes/http/context.js';
 import { client, type NotesE2e, startNotesE2e, type Json } from '../e2e/support.js';
 
 const OPERATION_IDS = [
@@ -61,14 +59,10 @@ describe('When the notes OpenAPI document is fetched from /docs/json', function 
     const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => `${method} ${path} ${op.operationId}`),
     );
-    const http = createNotesHttp({} as NotesHttpDeps, {
-      authenticate: async () => ({ userId: 'u', clientId: 'c', scopes: ['notes'] }),
-      challenge: () => 'Bearer',
-      servers: ['http://x'],
-      issuer: 'http://x',
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
-    const served = http.listRoutes().map((r) => `${r.method} ${r.path} ${r.operationId}`);
+    const served = e
+      .app()
+      .http.listRoutes()
+      .map((r) => `${r.method} ${r.path} ${r.operationId}`);
     expect(documented.sort()).to.deep.equal(served.sort());
     expect(served.map((s) => s.split(' ')[2]).sort()).to.deep.equal([...OPERATION_IDS].sort());
   });

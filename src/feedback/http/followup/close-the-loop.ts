@@ -60,7 +60,7 @@ export function closeTheLoopOperations(deps: FeedbackHttpDeps): FeedbackOperatio
       const { workspaceId } = accessOf(ctx.access);
       const { key, itemKey } = ctx.params;
       const { position, ...body } = await notifyPeople(
-        { commands: deps.commands, readStore: deps.readStore },
+        { commandHandler: deps.commandHandler, readStore: deps.readStore },
         commandContext(deps, ctx.principal, ctx),
         { workspaceId, productKey: key, itemKey, message: ctx.body.message },
       );
@@ -86,7 +86,7 @@ export function closeTheLoopOperations(deps: FeedbackHttpDeps): FeedbackOperatio
       const { workspaceId } = accessOf(ctx.access);
       const { key, itemKey } = ctx.params;
       const { position, ...body } = await draftChangelogEntry(
-        { commands: deps.commands, readStore: deps.readStore },
+        { commandHandler: deps.commandHandler, readStore: deps.readStore },
         commandContext(deps, ctx.principal, ctx),
         { workspaceId, productKey: key, itemKey, ...(ctx.body ?? {}) },
       );

@@ -16,7 +16,7 @@ export const NO_BOARD = 'no public product at this address';
 export interface Board {
   workspaceId: string;
   productName: string;
-  /** the caller reached it as a member (a private product) */
+  /** the caller is a member of the workspace and the token is not `service.public`-scoped */
   member: boolean;
 }
 
@@ -31,9 +31,11 @@ export async function boardFor(
   const { workspaceId } = workspace;
   const product = await getProduct(store, { workspaceId, key });
   if (!product) return null;
-  if (product.visibility === 'public')
-    return { workspaceId, productName: product.name, member: false };
-  if (caller.scopes.includes(PUBLIC_SCOPE)) return null;
-  const membership = await membershipBySlug(store, { slug, userId: caller.userId });
-  return membership ? { workspaceId, productName: product.name, member: true } : null;
+  const member =
+    !caller.scopes.includes(PUBLIC_SCOPE) &&
+    (caller.integration
+      ? caller.integration.workspaceId === workspaceId
+      : (await membershipBySlug(store, { slug, userId: caller.userId })) !== null);
+  if (product.visibility === 'private' && !member) return null;
+  return { workspaceId, productName: product.name, member };
 }

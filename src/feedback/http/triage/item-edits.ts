@@ -5,7 +5,7 @@ import { itemDocId, itemsOf, toItem } from '../../../../projections/items/index.
 import { tagItem, updateItem, updateItemStatus } from '../../actions/index.js';
 import { Item, ItemParams, ItemStatus } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
-import { contextOf, documentAsOf, withinDeclaredStatuses, workspaceOf } from './shared.js';
+import { contextOf, REFUSED_AS_INVALID, workspaceOf } from './shared.js';
 
 const DECLARED = [400, 401, 403, 404] as const;
 const MERGED_NOTE =
@@ -28,28 +28,29 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
       .strict(),
     response: z.object({ item: Item }),
     errors: DECLARED,
+    answerAs: REFUSED_AS_INVALID,
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription: `Partial: only the fields sent change; an empty object changes nothing and answers the item as it is. A title or body of only whitespace is refused (400). ${MERGED_NOTE}`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
-      const { position } = await withinDeclaredStatuses(() =>
-        updateItem(deps, contextOf(deps, ctx), {
-          workspaceId,
-          productKey: key,
-          itemKey,
-          ...ctx.body,
-        }),
-      );
-      const doc = await documentAsOf(
-        deps,
-        itemsOf(deps.readStore),
-        itemDocId(workspaceId, itemKey),
+      const { position } = await updateItem(deps, contextOf(deps, ctx), {
+        workspaceId,
+        productKey: key,
+        itemKey,
+        ...ctx.body,
+      });
+      return {
         position,
-      );
-      if (!doc) throw new NotFound('item not found');
-      return { body: { item: toItem(doc) }, position };
+        async readBack() {
+          const doc = await itemsOf(deps.readStore).findOne({
+            _id: itemDocId(workspaceId, itemKey),
+          });
+          if (!doc) throw new NotFound('item not found');
+          return { body: { item: toItem(doc) } };
+        },
+      };
     },
   });
 
@@ -63,20 +64,19 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
     body: z.object({ status: ItemStatus }),
     response: z.object({ status: ItemStatus, changed: z.boolean() }),
     errors: DECLARED,
+    answerAs: REFUSED_AS_INVALID,
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription: `\`changed\` is false when the item already had that status; the call is safe to repeat. ${MERGED_NOTE}`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
-      const { status, changed, position } = await withinDeclaredStatuses(() =>
-        updateItemStatus(deps, contextOf(deps, ctx), {
-          workspaceId,
-          productKey: key,
-          itemKey,
-          status: ctx.body.status,
-        }),
-      );
+      const { status, changed, position } = await updateItemStatus(deps, contextOf(deps, ctx), {
+        workspaceId,
+        productKey: key,
+        itemKey,
+        status: ctx.body.status,
+      });
       return { body: { status, changed }, position };
     },
   });
@@ -95,20 +95,19 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
     }),
     response: z.object({ tagIds: z.array(z.string()) }),
     errors: DECLARED,
+    answerAs: REFUSED_AS_INVALID,
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription: `Replaces the whole tag set; it never adds to it. ${MERGED_NOTE}`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
-      const { tagIds, position } = await withinDeclaredStatuses(() =>
-        tagItem(deps, contextOf(deps, ctx), {
-          workspaceId,
-          productKey: key,
-          itemKey,
-          tagIds: ctx.body.tagIds,
-        }),
-      );
+      const { tagIds, position } = await tagItem(deps, contextOf(deps, ctx), {
+        workspaceId,
+        productKey: key,
+        itemKey,
+        tagIds: ctx.body.tagIds,
+      });
       return { body: { tagIds }, position };
     },
   });

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { mergeItems } from '../../actions/index.js';
 import { Count, ItemKey, ItemParams } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
-import { contextOf, withinDeclaredStatuses, workspaceOf } from './shared.js';
+import { contextOf, REFUSED_AS_INVALID, workspaceOf } from './shared.js';
 
 export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
   return defineFeedbackOp({
@@ -33,6 +33,7 @@ export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
       mergedPeople: Count.meta({ description: 'people new to the survivor from these items' }),
     }),
     errors: [400, 401, 403, 404],
+    answerAs: REFUSED_AS_INVALID,
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
@@ -44,14 +45,12 @@ export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
-      const { survivorId, mergedPeople, position } = await withinDeclaredStatuses(() =>
-        mergeItems(deps, contextOf(deps, ctx), {
-          workspaceId,
-          productKey: key,
-          survivorKey: itemKey,
-          mergedKeys: ctx.body.mergedKeys,
-        }),
-      );
+      const { survivorId, mergedPeople, position } = await mergeItems(deps, contextOf(deps, ctx), {
+        workspaceId,
+        productKey: key,
+        survivorKey: itemKey,
+        mergedKeys: ctx.body.mergedKeys,
+      });
       return { body: { survivorId, mergedPeople }, position };
     },
   });

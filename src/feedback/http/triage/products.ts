@@ -10,7 +10,7 @@ import {
 import { updateProduct } from '../../actions/index.js';
 import { Product, ProductParams, Visibility, WorkspaceParams } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
-import { contextOf, documentAsOf, workspaceOf } from './shared.js';
+import { contextOf, workspaceOf } from './shared.js';
 
 const DECLARED = [400, 401, 403, 404] as const;
 
@@ -63,14 +63,16 @@ export function productOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
         key,
         ...ctx.body,
       });
-      const doc = await documentAsOf(
-        deps,
-        productsOf(deps.readStore),
-        productDocId(workspaceId, key),
+      return {
         position,
-      );
-      if (!doc) throw new NotFound('product not found');
-      return { body: { product: toProduct(doc) }, position };
+        async readBack() {
+          const doc = await productsOf(deps.readStore).findOne({
+            _id: productDocId(workspaceId, key),
+          });
+          if (!doc) throw new NotFound('product not found');
+          return { body: { product: toProduct(doc) } };
+        },
+      };
     },
   });
 

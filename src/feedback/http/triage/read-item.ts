@@ -100,7 +100,12 @@ export function readItemOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
     async handler(ctx) {
       const { itemKey } = ctx.params;
       const found = ITEM_KEY.test(itemKey)
-        ? await resolveItem(deps.readStore, { userId: ctx.principal.userId, itemKey })
+        ? await resolveItem(deps.readStore, {
+            userId: ctx.principal.userId,
+            itemKey,
+            // an integration credential reaches its own workspace only
+            workspaceId: ctx.principal.integration?.workspaceId,
+          })
         : [];
       if (found.length === 0) throw new NotFound('item not found');
       const matches = found

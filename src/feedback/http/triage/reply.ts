@@ -15,13 +15,21 @@ import {
   type FeedbackHttpDeps,
   type FeedbackOperation,
 } from '../types.js';
-import { contextOf, withinDeclaredStatuses, workspaceOf } from './shared.js';
+import { contextOf, REFUSED_AS_INVALID, workspaceOf } from './shared.js';
 
 export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
   async function authorOf(caller: Caller): Promise<ReplyAuthor> {
     switch (caller.credential) {
       case 'oauth':
         return { kind: 'agent', id: caller.userId, name: caller.clientName ?? null, avatar: null };
+      case 'integration':
+        // spec: replies with a workspace integration credential are an agent's, under its name
+        return {
+          kind: 'agent',
+          id: caller.userId,
+          name: caller.integration?.name ?? null,
+          avatar: null,
+        };
       case 'pat':
       case 'id-token': {
         const user = await userById(deps.readStore, caller.userId);
@@ -49,11 +57,13 @@ export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
     }),
     response: z.object({ replyId: z.string().min(1) }),
     errors: [400, 401, 403, 404],
+    answerAs: REFUSED_AS_INVALID,
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
       'The reply is public at once, on the item page and in the feed. Personal API ' +
-      'tokens and ID tokens reply as `maker`; OAuth access tokens as `agent` with the client name. ' +
+      'tokens and ID tokens reply as `maker`; OAuth access tokens as `agent` with the client name, ' +
+      'workspace integration credentials as `agent` with the connection name. ' +
       'A `parentId` that is not a reply of this item, a body of only whitespace, or an item merged ' +
       'into another answers 400.',
     async handler(ctx) {
@@ -63,21 +73,22 @@ export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
       if (parentId) {
         assertItemOfProduct(key, itemKey);
         // the item exists but the thread has no such reply: the argument is wrong, not the path
-        const { state } = await deps.commands.load(itemStreamId(workspaceId, itemKey), itemDecider);
+        const { state } = await deps.commandHandler.load(
+          itemStreamId(workspaceId, itemKey),
+          itemDecider,
+        );
         if (state.status !== 'absent' && !state.replyIds.includes(parentId)) {
           throw new InvalidArgument('parentId is not a reply on this item');
         }
       }
-      const { replyId, position } = await withinDeclaredStatuses(async () =>
-        replyToItem(deps, contextOf(deps, ctx), {
-          workspaceId,
-          productKey: key,
-          itemKey,
-          body,
-          parentId: parentId ?? null,
-          author: await authorOf(ctx.principal),
-        }),
-      );
+      const { replyId, position } = await replyToItem(deps, contextOf(deps, ctx), {
+        workspaceId,
+        productKey: key,
+        itemKey,
+        body,
+        parentId: parentId ?? null,
+        author: await authorOf(ctx.principal),
+      });
       return { body: { replyId }, position };
     },
   });

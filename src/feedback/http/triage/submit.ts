@@ -7,11 +7,19 @@
  *     title?: string ≤500 or null — blank or absent: derived from the opening of the body,
  *     email?: e-mail of the person the feedback is from, or null,
  *     displayName?: string 1–100 or null }
- *   -> 201 { itemId, title, status: "new" }
+ *   -> 200 { itemId, title, status: "new" } (the spec: "Success is HTTP 200 … unless stated")
  *
- * Who the item is from: with `email`, that person (one person per e-mail in the workspace, so a
- * maker can file on a customer's behalf); without it, the calling user themself (their account
- * e-mail; `displayName` overrides the name shown). The item's `via` is the credential's label.
+ * Who the item is from (issue 10 item 3: an e-mail address nobody proved never attaches a
+ * submission to an existing person and never changes a person's profile):
+ *  - no `email`, or the caller's own account address (proved at sign-in): the caller's person;
+ *    `displayName` is the name they give themselves;
+ *  - another address, sent by a member of the workspace (not with a `service.public` token):
+ *    filed on that customer's behalf — the person of that address (created when new); an
+ *    existing person's name is never changed by it;
+ *  - another address from anyone else: nobody proved it, so the item goes to an unverified
+ *    person of the caller and that address (tier `anonymous`, the address kept as contact, the
+ *    given name shown), never to the person who owns the address.
+ * The item's `via` is the credential's label.
  *
  * Access: any valid bearer, `service.public` tokens included, no membership needed. A private
  * product answers 404 to everyone outside the workspace exactly like an unknown slug or key
@@ -48,12 +56,10 @@ const SubmitFeedbackBody = z
       .nullable()
       .optional()
       .meta({ description: 'blank or absent: derived from the opening of the body' }),
-    email: z
-      .email()
-      .max(254)
-      .nullable()
-      .optional()
-      .meta({ description: 'who the feedback is from; absent: the calling user' }),
+    email: z.email().max(254).nullable().optional().meta({
+      description:
+        "who the feedback is from; absent: the calling user. Another address than the caller's own counts only for members of the workspace; from anyone else it goes to an unverified contact (see the operation's description)",
+    }),
     displayName: z.string().min(1).max(100).nullable().optional(),
   })
   .strict()
@@ -72,12 +78,19 @@ export function submitOperation(
 
   async function requesterOf(
     caller: Caller,
+    member: boolean,
     given: { email?: string | null; displayName?: string | null },
   ): Promise<Requester> {
-    if (given.email) return { email: given.email, displayName: given.displayName ?? null };
     const user = await userById(deps.readStore, caller.userId);
-    if (user) return { email: user.email, displayName: given.displayName ?? user.displayName };
-    return { anonymousId: `user:${caller.userId}`, displayName: given.displayName ?? null };
+    const own = user?.email.toLowerCase();
+    const email = given.email?.trim().toLowerCase();
+    if (!email || email === own) {
+      if (user) return { email: user.email, displayName: given.displayName ?? user.displayName };
+      return { anonymousId: `user:${caller.userId}`, displayName: given.displayName ?? null };
+    }
+    const displayName = given.displayName ?? null;
+    if (member) return { email, displayName, updateProfile: false };
+    return { email, displayName, unprovenBy: caller.userId };
   }
 
   return defineFeedbackOp({
@@ -89,13 +102,17 @@ export function submitOperation(
     params: ProductParams,
     body: SubmitFeedbackBody,
     response: SubmittedFeedback,
-    successStatus: 201,
     responseDescription: 'the captured item',
     errors: [400, 401, 403, 404, 429],
     auth: 'bearer',
     meta: { publicScope: true },
     extraDescription:
-      'Without `email` the feedback is from the calling user. A private product answers 404 to ' +
+      "Without `email`, or with the caller's own account address, the feedback is from the " +
+      'calling user. A member of the workspace (not with a `service.public` token) may file for ' +
+      'a customer by their address; that never renames an existing person. From anyone else an ' +
+      'address nobody proved never reaches the person who owns it: the item goes to an ' +
+      'unverified person of the caller and that address (author tier `anonymous`). ' +
+      'A private product answers 404 to ' +
       'everyone outside its workspace, like an unknown address. ' +
       `At most ${rate.limit} submissions per caller per ${rate.windowMs / 1000} s; ` +
       'past that 429 `resource-exhausted` with `Retry-After`. Send `Idempotency-Key` to make a ' +
@@ -113,7 +130,7 @@ export function submitOperation(
       const board = await boardFor(deps.readStore, caller, slug, key);
       if (!board) throw new NotFound(NO_BOARD);
       const { body, title, email, displayName } = ctx.body;
-      const requester = await requesterOf(caller, { email, displayName });
+      const requester = await requesterOf(caller, board.member, { email, displayName });
       const { itemKey, position } = await submitFeedback(deps, contextOf(deps, ctx), {
         workspaceId: board.workspaceId,
         productKey: key,
@@ -127,7 +144,6 @@ export function submitOperation(
       });
       const shownTitle = title?.trim() ? title.trim() : deriveTitle(body);
       return {
-        status: 201,
         body: { itemId: itemKey, title: shownTitle, status: 'new' as const },
         position,
       };

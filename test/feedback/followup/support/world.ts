@@ -13,7 +13,10 @@ import express from 'express';
 import type { AuthorKind, ItemStatus } from '../../../../commands/item/index.js';
 import { Unauthenticated } from '../../../../commands/shared/errors.js';
 import { feedbackProjectors } from '../../../../projections/feedback.js';
-import { type CommandContext, createCommandHandler } from '../../../../src/commands/handler.js';
+import {
+  type CommandContext,
+  createCommandHandler,
+} from '../../../../src/write/command-handler.js';
 import { configSchema } from '../../../../src/config/schema.js';
 import { openEmbeddedEventStore } from '../../../../src/eventstore/embedded/index.js';
 import type { EventStore } from '../../../../src/eventstore/types.js';
@@ -31,7 +34,7 @@ import {
   feedbackEnvelope,
 } from '../../../../src/http/registry.js';
 import { silentLogger } from '../../../../src/platform/logger.js';
-import { createProjectionEngine } from '../../../../src/projection/engine.js';
+import { createProjectionEngine } from '../../../../src/read/projection-engine.js';
 import { openEmbeddedReadStore } from '../../../../src/readstore/embedded/index.js';
 import type { ReadStore } from '../../../../src/readstore/types.js';
 import type { Embedder } from '../../../../src/search/embedder.js';
@@ -96,7 +99,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   });
   await engine.start();
   search.start(readStore);
-  const commands = createCommandHandler(events);
+  const commandHandler = createCommandHandler(events);
   let clock = T0;
   const now = () => clock;
   const config = configSchema.parse({
@@ -107,11 +110,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     version: '1.0.0',
     operations: followupOperations({
       config,
-      commands,
+      commandHandler,
       readStore,
       cursors: createCursorCodec('followup-test-cursor-secret'),
       now,
-      waitFor: (position) => engine.waitFor(position),
       logger: silentLogger,
       search,
     }),
@@ -134,7 +136,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const deps = { commands, readStore };
+  const deps = { commandHandler, readStore };
   const context = (extra: Partial<CommandContext> = {}): CommandContext => ({
     actor: MAKER,
     now: clock,
@@ -271,7 +273,7 @@ export async function registerPerson(
   requester: { email?: string | null; name?: string | null; anonymousId?: string },
 ): Promise<string> {
   const { personId, position } = await actions.registerPerson(
-    { commands: createCommandHandler(world.events) },
+    { commandHandler: createCommandHandler(world.events) },
     world.context(),
     {
       workspaceId: world.workspaceId,

@@ -1,0 +1,122 @@
+/**
+ * The workspace audit trail (list_audit_events): one small document per event of a workspace's
+ * streams — its workspace, products, items, people and changelog entries — carrying what the
+ * audit filters on. The Change itself (names, sentence, field changes) is built when read, from
+ * the event, by the same code as item history.
+ *
+ * Left out: ItemNumberAllocated (the product handing out a number; the capture that follows is
+ * the change), and streams outside workspaces (users, tokens, notes).
+ */
+import { parseItemStreamId } from '../../commands/item/index.js';
+import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
+import { insertOnce, positionKey } from '../shared/guard.js';
+import type { Projector } from '../shared/projector.js';
+
+export interface AuditDoc extends Doc {
+  _ws: string;
+  /** positionKey(position): fixed width, so string order is log order */
+  position: string;
+  streamId: string;
+  revision: number;
+  type: string;
+  itemKey: string | null;
+  productKey: string | null;
+  actorId: string | null;
+  via: string | null;
+  occurredAt: number;
+}
+
+export const AUDIT = 'audit_events';
+export const auditOf = (s: ReadStore): Collection<AuditDoc> => s.collection(AUDIT);
+
+const SKIPPED = new Set(['ItemNumberAllocated']);
+
+export function auditProjector(): Projector {
+  return {
+    name: 'audit',
+    collections: [AUDIT],
+    filter: {
+      streamPrefixes: ['workspace-', 'product-', 'item-', 'person-', 'changelog-'],
+    },
+    async setup(store) {
+      await auditOf(store).createIndex({ keys: { _ws: 1, position: -1 }, name: 'audit_ws' });
+      await auditOf(store).createIndex({
+        keys: { streamId: 1, revision: 1 },
+        name: 'audit_stream',
+      });
+    },
+    async apply(event, store) {
+      if (SKIPPED.has(event.type)) return;
+      const where = await placeOf(event, store);
+      if (!where) return;
+      const key = positionKey(event.position);
+      await insertOnce(
+        auditOf(store),
+        {
+          _id: key,
+          _ws: where.workspaceId,
+          position: key,
+          streamId: event.streamId,
+          revision: event.revision,
+          type: event.type,
+          itemKey: where.itemKey,
+          productKey: where.itemKey
+            ? where.itemKey.slice(0, where.itemKey.indexOf('-'))
+            : where.productKey,
+          actorId: event.metadata.actor,
+          via: event.metadata.via ?? null,
+          occurredAt: event.metadata.occurredAt,
+        },
+        event.position,
+      );
+    },
+  };
+}
+
+interface Place {
+  workspaceId: string;
+  itemKey: string | null;
+  productKey: string | null;
+}
+
+async function placeOf(
+  event: { streamId: string; revision: number; data: unknown },
+  store: ReadStore,
+): Promise<Place | null> {
+  const { streamId } = event;
+  const dash = streamId.indexOf('-');
+  const kind = streamId.slice(0, dash);
+  const rest = streamId.slice(dash + 1);
+  switch (kind) {
+    case 'item': {
+      const item = parseItemStreamId(streamId);
+      return item && { workspaceId: item.workspaceId, itemKey: item.itemKey, productKey: null };
+    }
+    case 'changelog':
+    case 'product': {
+      const dot = rest.indexOf('.');
+      if (dot < 0) return null;
+      const tail = rest.slice(dot + 1);
+      return {
+        workspaceId: rest.slice(0, dot),
+        itemKey: kind === 'changelog' ? tail : null,
+        productKey: kind === 'product' ? tail : null,
+      };
+    }
+    case 'workspace':
+      return { workspaceId: rest, itemKey: null, productKey: null };
+    case 'person': {
+      // a person's stream opens with PersonCreated, which names the workspace
+      if (event.revision === 0) {
+        const workspaceId = (event.data as { workspaceId?: unknown }).workspaceId;
+        return typeof workspaceId === 'string'
+          ? { workspaceId, itemKey: null, productKey: null }
+          : null;
+      }
+      const first = await auditOf(store).findOne({ streamId, revision: 0 });
+      return first && { workspaceId: first._ws, itemKey: null, productKey: null };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,48 @@
+import type { PreviousSecret, WebhookEventType } from '../../commands/webhook/index.js';
+import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
+
+/** The Webhook record of issue 18, exactly. */
+export interface Webhook {
+  id: string;
+  url: string;
+  description: string;
+  /** null: every type */
+  eventTypes: WebhookEventType[] | null;
+  /** null: every product */
+  productKeys: string[] | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Internal fields start with `_`; toWebhook strips them (the sealed secrets above all). */
+export type WebhookDoc = Doc &
+  Webhook & {
+    _ws: string;
+    /** log position of WebhookCreated: messages from before it are not this webhook's */
+    _createdPos: string;
+    /** tombstone, so a replayed WebhookCreated cannot bring a deleted webhook back */
+    _deleted: boolean;
+    _secret: string;
+    _previousSecrets: PreviousSecret[];
+  };
+
+export const WEBHOOKS = 'webhooks';
+export const webhooksOf = (s: ReadStore): Collection<WebhookDoc> => s.collection(WEBHOOKS);
+export const webhookDocId = (workspaceId: string, webhookId: string): string =>
+  `${workspaceId}.${webhookId}`;
+
+export function toWebhook(doc: WebhookDoc): Webhook {
+  return {
+    id: doc.id,
+    url: doc.url,
+    description: doc.description,
+    eventTypes: doc.eventTypes,
+    productKeys: doc.productKeys,
+    enabled: doc.enabled,
+    disabledReason: doc.disabledReason,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './document.js';
+export * from './projector.js';
+export * from './queries.js';

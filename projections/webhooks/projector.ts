@@ -1,0 +1,70 @@
+import { KEPT_PREVIOUS_SECRETS, type WebhookEvent } from '../../commands/webhook/index.js';
+import { guardedUpdate, positionKey } from '../shared/guard.js';
+import type { Projector } from '../shared/projector.js';
+import { asRecorded } from '../shared/recorded.js';
+import { WEBHOOKS, webhooksOf } from './document.js';
+
+/** Webhook configuration, one document per webhook (stream `webhook-<ws>.<id>`). */
+export function webhooksProjector(): Projector {
+  return {
+    name: 'webhooks',
+    collections: [WEBHOOKS],
+    filter: { streamPrefixes: ['webhook-'] },
+    async setup(store) {
+      await webhooksOf(store).createIndex({ keys: { _ws: 1, createdAt: 1 }, name: 'webhooks_ws' });
+    },
+    async apply(raw, store) {
+      const event = asRecorded<WebhookEvent>(raw);
+      const id = event.streamId.slice('webhook-'.length);
+      const at = event.metadata.occurredAt;
+      const webhooks = webhooksOf(store);
+      const set = (fields: Record<string, unknown>) =>
+        guardedUpdate(webhooks, id, event.position, { $set: { ...fields, updatedAt: at } });
+      switch (event.type) {
+        case 'WebhookCreated': {
+          const { webhookId, workspaceId, secret, ...fields } = event.data;
+          const doc = {
+            id: webhookId,
+            ...fields,
+            enabled: true,
+            disabledReason: null,
+            createdAt: at,
+            updatedAt: at,
+            _ws: workspaceId,
+            _createdPos: positionKey(event.position),
+            _deleted: false,
+            _secret: secret,
+            _previousSecrets: [],
+          };
+          await guardedUpdate(webhooks, id, event.position, { $set: doc }, { upsert: true });
+          return;
+        }
+        case 'WebhookUpdated':
+          await set(event.data);
+          return;
+        case 'WebhookDisabled':
+          await set({ enabled: false, disabledReason: event.data.reason });
+          return;
+        case 'WebhookEnabled':
+          await set({ enabled: true, disabledReason: null });
+          return;
+        case 'WebhookSecretRotated': {
+          const doc = await webhooks.findOne({ _id: id });
+          if (!doc) return;
+          const previous = { secret: doc._secret, validUntil: event.data.previousValidUntil };
+          await set({
+            _secret: event.data.secret,
+            _previousSecrets: [previous, ...doc._previousSecrets].slice(0, KEPT_PREVIOUS_SECRETS),
+          });
+          return;
+        }
+        case 'WebhookDeleted':
+          await set({ _deleted: true, enabled: false });
+          return;
+        default: {
+          const _exhaustive: never = event;
+        }
+      }
+    },
+  };
+}

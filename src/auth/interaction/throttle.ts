@@ -1,0 +1,69 @@
+/**
+ * Throttles on e-mail sign-in (issue 10 item 1), counted per address and per client IP across
+ * authorization requests, in the store (src/limits) so every API process shares them:
+ *
+ *  - issuing codes: at most `codesPerAddress` / `codesPerIp` per `codeWindowSeconds`;
+ *  - wrong codes: at most `wrongCodesPerAddress` / `wrongCodesPerIp` per `wrongCodeWindowSeconds`;
+ *    the wrong code that fills the window starts a lockout (base, doubling, capped, forgotten
+ *    after a quiet day) during which no code is sent and no code — not even the right one — is
+ *    accepted for that address or from that IP.
+ *
+ * Each method answers null (go on) or the seconds the caller must wait (a 429 page).
+ */
+import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { SignInLimits } from '../options.js';
+
+export interface SignInThrottle {
+  /** before a code is sent to `email` for a request from `ip` */
+  beforeIssue(email: string, ip: string): Promise<number | null>;
+  /** before a submitted code is compared */
+  beforeCheck(email: string, ip: string): Promise<number | null>;
+  /** after a wrong code: counts it; non-null when it started a lockout */
+  afterWrong(email: string, ip: string): Promise<number | null>;
+}
+
+export function createSignInThrottle(deps: {
+  readStore: ReadStore;
+  /** keeps each service's counters apart, e.g. `feedback_oauth` */
+  prefix: string;
+  limits: SignInLimits;
+  now: () => number;
+}): SignInThrottle {
+  const { limits: f, prefix } = deps;
+  const store = createLimits({ readStore: deps.readStore, now: deps.now });
+  const window = (name: string, max: number, windowSeconds: number, lockout = false): Limiter =>
+    store.limiter(`${prefix}:${name}`, {
+      kind: 'sliding-window',
+      max,
+      windowSeconds,
+      ...(lockout ? { lockout: f.lockout } : {}),
+    });
+  const codesByAddress = window('codes-address', f.codesPerAddress, f.codeWindowSeconds);
+  const codesByIp = window('codes-ip', f.codesPerIp, f.codeWindowSeconds);
+  const wrongByAddress = window(
+    'wrong-address',
+    f.wrongCodesPerAddress,
+    f.wrongCodeWindowSeconds,
+    true,
+  );
+  const wrongByIp = window('wrong-ip', f.wrongCodesPerIp, f.wrongCodeWindowSeconds, true);
+
+  const lockedOut = async (email: string, ip: string) =>
+    longestWait(await Promise.all([wrongByAddress.peek(email), wrongByIp.peek(ip)]));
+
+  return {
+    async beforeIssue(email, ip) {
+      const locked = await lockedOut(email, ip);
+      if (locked !== null) return locked;
+      const full = longestWait(await Promise.all([codesByAddress.peek(email), codesByIp.peek(ip)]));
+      if (full !== null) return full;
+      return longestWait(await Promise.all([codesByAddress.take(email), codesByIp.take(ip)]));
+    },
+    beforeCheck: lockedOut,
+    async afterWrong(email, ip) {
+      await Promise.all([wrongByAddress.take(email), wrongByIp.take(ip)]);
+      return lockedOut(email, ip);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Which redirect URIs a dynamically registered client may use (issue 10 item 8), checked before
+ * oidc-provider sees the registration:
+ *
+ *  - plain http only on a loopback address (RFC 8252 §7.3, RFC 9700 §2.1): `http://evil.example/cb`
+ *    is refused with `invalid_redirect_uri`, so an authorization code never travels in clear;
+ *  - a client that names no `application_type` and uses a loopback http redirect or a private-use
+ *    URI scheme (`com.example.app:/cb`, RFC 8252 §7.1) is registered as a native app, for which
+ *    oidc-provider accepts the loopback redirect on any port (§7.3) and the app's own scheme.
+ *
+ * Everything else (https, fragments, forbidden schemes such as javascript:) is oidc-provider's.
+ */
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+type Verdict = { ok: true; native: boolean } | { ok: false; reason: string };
+
+export function judgeRedirectUris(uris: unknown): Verdict {
+  if (!Array.isArray(uris)) return { ok: true, native: false };
+  let native = false;
+  for (const uri of uris) {
+    if (typeof uri !== 'string' || !URL.canParse(uri)) continue; // oidc-provider's to refuse
+    const { protocol, hostname } = new URL(uri);
+    if (protocol === 'http:') {
+      if (!LOOPBACK_HOSTS.has(hostname)) {
+        return {
+          ok: false,
+          reason: `${uri}: plain http is allowed only for loopback redirects (127.0.0.1, [::1], localhost); use https`,
+        };
+      }
+      native = true;
+    } else if (protocol !== 'https:') native = true;
+  }
+  return { ok: true, native };
+}
+
+export function registrationPolicy(): RequestHandler[] {
+  const json = express.json({ limit: '56kb', type: 'application/json' });
+  const unreadable: ErrorRequestHandler = (_err, _req, res, _next) => {
+    res.status(400).json({
+      error: 'invalid_client_metadata',
+      error_description: 'the registration body is not valid JSON',
+    });
+  };
+  const check: RequestHandler = (req, res, next) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return next();
+    const verdict = judgeRedirectUris(body.redirect_uris);
+    if (!verdict.ok) {
+      res.status(400).json({ error: 'invalid_redirect_uri', error_description: verdict.reason });
+      return;
+    }
+    if (verdict.native && body.application_type === undefined) body.application_type = 'native';
+    next();
+  };
+  return [json, unreadable as unknown as RequestHandler, check];
+}

@@ -1,0 +1,71 @@
+/**
+ * rebuild: drop one read model and replay the whole log into it. Runs a projection engine with
+ * just that projector, so the other read models are not touched.
+ *
+ * With the embedded store, a server running at the same time keeps serving its in-memory copy
+ * until it restarts; run rebuild while the server is stopped (or restart it afterwards).
+ */
+import { z } from 'zod';
+import { feedbackProjectors } from '../../../projections/feedback.js';
+import type { Projector } from '../../../projections/shared/projector.js';
+import { notesProjectors } from '../../../projections/notes.js';
+import { openStores } from '../../platform/stores.js';
+import { createProjectionEngine } from '../../read/projection-engine.js';
+import { checkFlags } from '../args.js';
+import type { CliCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+
+const REBUILD_WAIT_MS = 60 * 60_000;
+
+/**
+ * The plain read models of both services. The search indexes are left out on purpose: they
+ * belong to a running service (its embedder fills them) and rebuild themselves when the
+ * embedding provider changes.
+ */
+function allProjectors(): Projector[] {
+  return [...feedbackProjectors(), ...notesProjectors()];
+}
+
+export const rebuildCommand: CliCommand = {
+  name: 'rebuild',
+  usage: '--projector NAME',
+  summary: 'drop one read model and replay the event log into it (run without NAME to list them)',
+  flags: ['projector'],
+  async run(flags, env) {
+    const projectors = allProjectors();
+    const names = projectors.map((p) => p.name).sort();
+    if (!flags.has('projector')) {
+      throw new UsageError(`missing --projector; choose one of: ${names.join(', ')}`);
+    }
+    const input = checkFlags(z.object({ projector: z.string().min(1) }), flags);
+    const projector = projectors.find((p) => p.name === input.projector);
+    if (!projector) {
+      throw new UsageError(
+        `no projector named "${input.projector}"; choose one of: ${names.join(', ')}`,
+      );
+    }
+    const started = performance.now();
+    const stores = await openStores(env.config());
+    const engine = createProjectionEngine({
+      eventStore: stores.eventStore,
+      readStore: stores.readStore,
+      projectors: [projector],
+      waitTimeoutMs: REBUILD_WAIT_MS,
+      logger: { info() {}, error: (message: string) => console.error(message) },
+    });
+    let head: bigint;
+    try {
+      await engine.start();
+      await engine.rebuild(projector.name);
+      head = await stores.eventStore.headPosition();
+      await engine.waitFor(head);
+    } finally {
+      // stop flushes the replayed documents and the checkpoint
+      await engine.stop().catch(() => {});
+      await stores.close().catch(() => {});
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const collections = projector.collections.join(', ');
+    env.out(`rebuilt ${projector.name} (${collections}) up to position ${head} in ${seconds} s`);
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * unmerge_items: undo merges exactly, in two steps that converge like the merge's own (see
+ * merge.ts and DESIGN.md "Operations that touch several aggregates"):
+ *   (1) the survivor records the unmerge (ItemsUnmerged): it drops what came only through the
+ *       unmerged items and says which +1s given on their keys go back with them;
+ *   (2) each unmerged item takes itself back (ItemUnmerged): it is listed, counted and takes
+ *       triage commands again, with those +1s.
+ * Both steps are no-ops when done, so repeating the request after a crash at any point completes
+ * it and changes nothing more; `completePendingUnmerges` does the same at start-up for requests
+ * whose client never came back (the items read model marks such items `_unmergePending`).
+ */
+import {
+  type ItemFacts,
+  type ItemState,
+  itemDecider,
+  itemStreamId,
+  restoredPeopleCount,
+  unmergePending,
+} from '../../../commands/item/index.js';
+import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { itemsOf } from '../../../projections/items/document.js';
+import {
+  assertItemOfProduct,
+  type CommandContext,
+  type CommandDeps,
+  type FeedbackDeps,
+  latest,
+} from './deps.js';
+
+export interface UnmergeResult {
+  survivorId: string;
+  restoredKeys: string[];
+  restoredPeople: number;
+  position: bigint | null;
+}
+
+export async function unmergeItems(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: { workspaceId: string; productKey: string; survivorKey: string; mergedKeys: string[] },
+): Promise<UnmergeResult> {
+  const { workspaceId, survivorKey } = input;
+  assertItemOfProduct(input.productKey, survivorKey);
+  const keys = [...new Set(input.mergedKeys)];
+  if (keys.includes(survivorKey)) {
+    throw new InvalidArgument(
+      'an item is never merged into itself, so it cannot be unmerged from itself',
+    );
+  }
+  const { state } = await deps.commandHandler.load(
+    itemStreamId(workspaceId, survivorKey),
+    itemDecider,
+  );
+  assertSurvivor(state, survivorKey);
+  const recorded = await deps.commandHandler.handle(
+    itemStreamId(workspaceId, survivorKey),
+    itemDecider,
+    { type: 'RecordUnmerge', data: { itemKeys: keys } },
+    context,
+  );
+  const survivor = recorded.state as ItemFacts;
+  const positions = [recorded.position];
+  for (const key of keys) {
+    positions.push(await takeBack(deps, context, workspaceId, survivor, key));
+  }
+  return {
+    survivorId: survivorKey,
+    restoredKeys: keys,
+    restoredPeople: restoredPeopleCount(survivor, keys),
+    position: latest(...positions),
+  };
+}
+
+function assertSurvivor(state: ItemState, key: string): asserts state is ItemState & ItemFacts {
+  if (state.status === 'absent') throw new NotFound('item not found');
+  if (state.status === 'merged') {
+    throw new FailedPrecondition(
+      `${key} was itself merged into ${state.survivorKey}; unmerge it from there first`,
+    );
+  }
+}
+
+/** Step 2 for one item the survivor gave back (a no-op once it took itself back). */
+export async function takeBack(
+  deps: CommandDeps,
+  context: CommandContext,
+  workspaceId: string,
+  survivor: ItemFacts,
+  itemKey: string,
+): Promise<bigint | null> {
+  if (!unmergePending(survivor, itemKey)) return null;
+  const result = await deps.commandHandler.handle(
+    itemStreamId(workspaceId, itemKey),
+    itemDecider,
+    {
+      type: 'MarkUnmerged',
+      data: {
+        survivorKey: survivor.itemKey,
+        plusOnes: survivor.unmerges[itemKey]!.returnedPlusOnes,
+      },
+    },
+    context,
+  );
+  return result.position;
+}
+
+/**
+ * Finish unmerges a crash left half-done (run at start-up, after the items read model caught
+ * up): items their survivor gave back that have not taken themselves back yet.
+ */
+export async function completePendingUnmerges(
+  deps: FeedbackDeps,
+  context: CommandContext,
+): Promise<{ completed: number; position: bigint | null }> {
+  const pending = await itemsOf(deps.readStore).find({
+    _unmergePending: true,
+    _mergedInto: { $ne: null },
+  });
+  let completed = 0;
+  const positions: (bigint | null)[] = [];
+  for (const doc of pending) {
+    const { state } = await deps.commandHandler.load(
+      itemStreamId(doc._ws, doc._mergedInto!),
+      itemDecider,
+    );
+    if (state.status === 'absent') continue;
+    const position = await takeBack(deps, context, doc._ws, state, doc.id);
+    if (position !== null) completed++;
+    positions.push(position);
+  }
+  return { completed, position: latest(...positions) };
+}

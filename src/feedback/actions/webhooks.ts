@@ -1,0 +1,133 @@
+/**
+ * Webhook management (issue 18). The target URL is checked here — scheme, credentials, and every
+ * address its host resolves to (no SSRF) — because that needs the resolver; the decider keeps
+ * the rules that need nothing else. The signing secret is generated here, shown once, and
+ * recorded only sealed (src/webhooks/secrets.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
+import {
+  type WebhookEventType,
+  webhookDecider,
+  webhookStreamId,
+} from '../../../commands/webhook/index.js';
+import { getProduct } from '../../../projections/products/index.js';
+import { checkTarget, RefusedTarget, type TargetPolicy } from '../../webhooks/delivery/target.js';
+import { newSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
+import { type CommandContext, type FeedbackDeps, withoutKey } from './deps.js';
+
+/** How long a replaced secret keeps signing after rotate_webhook_secret. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhookDeps extends FeedbackDeps {
+  secrets: SecretBox;
+  policy: TargetPolicy;
+}
+
+export interface WebhookFields {
+  url?: string;
+  description?: string;
+  eventTypes?: WebhookEventType[] | null;
+  productKeys?: string[] | null;
+}
+
+async function checkFields(
+  deps: WebhookDeps,
+  workspaceId: string,
+  fields: WebhookFields,
+): Promise<void> {
+  if (fields.url !== undefined) {
+    try {
+      await checkTarget(fields.url, deps.policy);
+    } catch (error) {
+      if (error instanceof RefusedTarget) throw new InvalidArgument(error.message);
+      throw error;
+    }
+  }
+  for (const key of fields.productKeys ?? []) {
+    if (!(await getProduct(deps.readStore, { workspaceId, key }))) {
+      throw new InvalidArgument(`productKeys: the workspace has no product ${key}`);
+    }
+  }
+}
+
+export async function createWebhook(
+  deps: WebhookDeps,
+  context: CommandContext,
+  input: WebhookFields & { workspaceId: string; url: string },
+): Promise<{ webhookId: string; secret: string; position: bigint | null }> {
+  const { workspaceId } = input;
+  await checkFields(deps, workspaceId, input);
+  const webhookId = `wh_${randomUUID().replaceAll('-', '')}`;
+  const secret = newSigningSecret();
+  const result = await deps.commandHandler.handle(
+    webhookStreamId(workspaceId, webhookId),
+    webhookDecider,
+    {
+      type: 'CreateWebhook',
+      data: {
+        webhookId,
+        workspaceId,
+        url: input.url,
+        description: input.description ?? '',
+        eventTypes: input.eventTypes ?? null,
+        productKeys: input.productKeys ?? null,
+        secret: deps.secrets.seal(secret, webhookId),
+      },
+    },
+    // the secret cannot be shown twice, so a retried creation is a new webhook, never a replay
+    withoutKey(context),
+  );
+  return { webhookId, secret, position: result.position };
+}
+
+export async function updateWebhook(
+  deps: WebhookDeps,
+  context: CommandContext,
+  input: WebhookFields & { workspaceId: string; webhookId: string; enabled?: boolean },
+): Promise<{ position: bigint | null }> {
+  const { workspaceId, webhookId, ...data } = input;
+  await checkFields(deps, workspaceId, data);
+  const result = await deps.commandHandler.handle(
+    webhookStreamId(workspaceId, webhookId),
+    webhookDecider,
+    { type: 'UpdateWebhook', data },
+    context,
+  );
+  return { position: result.position };
+}
+
+export async function rotateWebhookSecret(
+  deps: WebhookDeps,
+  context: CommandContext,
+  input: { workspaceId: string; webhookId: string },
+): Promise<{ secret: string; position: bigint | null }> {
+  const secret = newSigningSecret();
+  const result = await deps.commandHandler.handle(
+    webhookStreamId(input.workspaceId, input.webhookId),
+    webhookDecider,
+    {
+      type: 'RotateWebhookSecret',
+      data: {
+        secret: deps.secrets.seal(secret, input.webhookId),
+        previousValidUntil: context.now + ROTATION_OVERLAP_MS,
+      },
+    },
+    withoutKey(context),
+  );
+  return { secret, position: result.position };
+}
+
+export async function deleteWebhook(
+  deps: WebhookDeps,
+  context: CommandContext,
+  input: { workspaceId: string; webhookId: string },
+): Promise<{ position: bigint | null }> {
+  const result = await deps.commandHandler.handle(
+    webhookStreamId(input.workspaceId, input.webhookId),
+    webhookDecider,
+    { type: 'DeleteWebhook', data: {} },
+    context,
+  );
+  return { position: result.position };
+}

@@ -1,0 +1,55 @@
+/**
+ * Who did something, as auditors and webhook subscribers see it. Shared by the item history and
+ * audit trail (issue 15) and webhook messages (issue 18): one description of an event's actor.
+ *
+ * Rules, in order:
+ *  - no actor (`metadata.actor` null): the `system` (a recovery, a migration);
+ *  - `via` `api:<client>`: an `agent` — an OAuth client acting for the user — named by the client;
+ *  - `via` `integration:<connection>`: an `agent` named by the workspace integration connection;
+ *  - the actor is a person of this workspace (people read model): a `person`, by display name;
+ *  - otherwise a `maker` (a user), by the user's display name (users read model).
+ */
+import type { ReadStore } from '../../readstore/types.js';
+import type { EventMetadata } from '../../eventstore/types.js';
+import { peopleOf } from '../../../projections/people/projector.js';
+import { userById } from '../../../projections/users/queries.js';
+
+export interface ActorView {
+  kind: 'maker' | 'person' | 'agent' | 'system';
+  id: string | null;
+  name: string | null;
+}
+
+const API = 'api:';
+const INTEGRATION = 'integration:';
+
+export async function describeActor(
+  readStore: ReadStore,
+  workspaceId: string,
+  metadata: EventMetadata,
+): Promise<ActorView> {
+  const { actor, via } = metadata;
+  if (actor === null) return { kind: 'system', id: null, name: null };
+  if (via?.startsWith(API)) return { kind: 'agent', id: actor, name: via.slice(API.length) };
+  if (via?.startsWith(INTEGRATION)) {
+    return { kind: 'agent', id: actor, name: via.slice(INTEGRATION.length) };
+  }
+  const person = await peopleOf(readStore).findOne({ _id: actor, _ws: workspaceId });
+  if (person) return { kind: 'person', id: actor, name: person.displayName };
+  const user = await userById(readStore, actor);
+  return { kind: 'maker', id: actor, name: user?.displayName ?? null };
+}
+
+/** describeActor for many events at once: each (actor, via) is looked up once. */
+export function actorDescriber(readStore: ReadStore, workspaceId: string) {
+  const seen = new Map<string, Promise<ActorView>>();
+  return (metadata: EventMetadata): Promise<ActorView> => {
+    const key = `${metadata.actor ?? ''}\0${metadata.via ?? ''}`;
+    let view = seen.get(key);
+    if (!view) {
+      view = describeActor(readStore, workspaceId, metadata);
+      seen.set(key, view);
+    }
+    return view;
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Changes of one item, built from its timeline: for each revision the event, the item just
+ * before and just after it (rebuilt by the projectors, timeline.ts), who did it, and a sentence.
+ */
+import type { ItemEvent } from '../../../commands/item/index.js';
+import { findItem } from '../../../projections/items/queries.js';
+import { peopleOf } from '../../../projections/people/projector.js';
+import { asRecorded } from '../../../projections/shared/recorded.js';
+import type { RecordedEvent } from '../../eventstore/types.js';
+import type { ReadStore } from '../../readstore/types.js';
+import { actorDescriber } from './actor.js';
+import { actorWord, type Change, changeOf, diff, type ItemView, itemView } from './change.js';
+import { itemSentence } from './item-sentences.js';
+import type { ItemTimelines } from './timeline.js';
+
+export interface ActivityDeps {
+  readStore: ReadStore;
+  timelines: ItemTimelines;
+}
+
+/** The Changes of the item's events at `revisions` (in the order given). */
+export async function itemChanges(
+  deps: ActivityDeps,
+  workspaceId: string,
+  itemKey: string,
+  revisions: readonly number[],
+  describe = actorDescriber(deps.readStore, workspaceId),
+): Promise<Change[]> {
+  const events = await deps.timelines.events(workspaceId, itemKey);
+  const asked = revisions.filter((r) => r >= 0 && r < events.length);
+  const views = new Map<number, ItemView | null>();
+  const names = new Map<number, Map<string, string | null>>();
+  const wanted = new Set(asked.flatMap((r) => [r - 1, r]));
+  await deps.timelines.replay(workspaceId, itemKey, wanted, async (revision, store) => {
+    views.set(revision, itemView(await findItem(store, { workspaceId, itemKey })));
+    const named = new Map<string, string | null>();
+    for (const personId of namedIn(events[revision]!)) {
+      named.set(personId, (await peopleOf(store).findOne({ _id: personId }))?.displayName ?? null);
+    }
+    names.set(revision, named);
+  });
+  const changes: Change[] = [];
+  for (const revision of asked) {
+    const event = events[revision]!;
+    const actor = await describe(event.metadata);
+    const before = views.get(revision - 1) ?? null;
+    const summary = itemSentence(asRecorded<ItemEvent>(event), {
+      who: actorWord(actor),
+      itemKey,
+      before,
+      personName: (id) => names.get(revision)?.get(id) ?? null,
+    });
+    changes.push(
+      changeOf(event, {
+        itemKey,
+        actor,
+        summary,
+        changes: diff(before, views.get(revision) ?? null),
+      }),
+    );
+  }
+  return changes;
+}
+
+/** People whose names a sentence about this event uses. */
+function namedIn(raw: RecordedEvent): string[] {
+  const event = asRecorded<ItemEvent>(raw);
+  if (event.type === 'PlusOneAdded') return [event.data.personId];
+  if (event.type === 'ItemCaptured') return [event.data.author.personId];
+  return [];
+}

@@ -1,0 +1,77 @@
+/**
+ * list_audit_events (issue 15): the workspace's audit trail, newest first, for admins. Filters
+ * combine (all must hold). A member without the admin role gets 403, a non-member the 404 of an
+ * unknown workspace (authorize.ts).
+ */
+import { z } from 'zod';
+import { listAuditEvents } from '../../../../projections/audit/queries.js';
+import { auditChanges } from '../../activity/audit.js';
+import type { EventStore } from '../../../eventstore/types.js';
+import { cursorParam, pageSizeParam } from '../../../http/registry.js';
+import { ProductKey, Timestamp, WorkspaceParams } from '../schemas.js';
+import { workspaceOf } from '../triage/shared.js';
+import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
+import type { HistoryHttpDeps } from './item-history.js';
+import { ChangePage } from './schemas.js';
+
+const AuditCursor = z.object({ before: z.string().regex(/^[0-9a-f]{32}$/) });
+
+export function auditOperation(
+  deps: HistoryHttpDeps & { eventStore: EventStore },
+): FeedbackOperation {
+  return defineFeedbackOp({
+    id: 'list_audit_events',
+    method: 'get',
+    path: '/v1/workspaces/{slug}/audit',
+    summary: "The workspace's audit trail: every change, newest first",
+    tags: ['History'],
+    params: WorkspaceParams,
+    query: z.object({
+      actorId: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .meta({ description: 'only changes by this user, person or agent id' }),
+      via: z.string().min(1).max(300).optional().meta({
+        description: 'only changes made through this attribution label, e.g. `pat:laptop`',
+      }),
+      type: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .meta({ description: 'only events of this type, e.g. `ItemStatusChanged`' }),
+      productKey: ProductKey.optional().meta({
+        description: "only the product's own events and its items' events",
+      }),
+      from: Timestamp.optional().meta({ description: 'only changes at or after this moment (ms)' }),
+      to: Timestamp.optional().meta({ description: 'only changes at or before this moment (ms)' }),
+      cursor: cursorParam(),
+      pageSize: pageSizeParam({ max: 200, default: 50 }),
+    }),
+    response: ChangePage,
+    errors: [400, 401, 403, 404],
+    auth: 'bearer',
+    meta: { admin: true },
+    extraDescription:
+      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping). Every filter given must hold. The cursor is opaque and stable while new events arrive.",
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const { cursor, pageSize, ...filters } = ctx.query;
+      const scope = `audit:${workspaceId}`;
+      const before = cursor ? deps.cursors.decodeAs(cursor, AuditCursor, { scope }).before : null;
+      const page = await listAuditEvents(deps.readStore, {
+        workspaceId,
+        ...filters,
+        before,
+        limit: pageSize,
+      });
+      const items = await auditChanges(deps, workspaceId, page.events);
+      const nextCursor = page.nextBefore
+        ? deps.cursors.encode({ before: page.nextBefore }, { scope })
+        : null;
+      return { body: { items, nextCursor } };
+    },
+  });
+}

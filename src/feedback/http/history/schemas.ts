@@ -1,0 +1,42 @@
+/** Schemas of the history operations (issue 15): the actor and the Change record. */
+import { z } from 'zod';
+import { ItemKey, Timestamp } from '../schemas.js';
+
+export const ActorViewSchema = z
+  .object({
+    kind: z.enum(['maker', 'person', 'agent', 'system']),
+    id: z.string().nullable().describe('user, person or agent id; null for the system'),
+    name: z.string().nullable().describe('display name, or the OAuth client / connection name'),
+  })
+  .strict()
+  .meta({ id: 'ActivityActor' });
+
+export const ChangeSchema = z
+  .object({
+    revision: z.number().int().min(0).describe("the event's revision in its stream"),
+    position: z
+      .string()
+      .regex(/^\d+$/)
+      .describe("the event's position in the whole log (a decimal string; it may exceed 2^53)"),
+    type: z.string().describe('the event type, e.g. `ItemStatusChanged`'),
+    occurredAt: Timestamp,
+    itemKey: ItemKey.nullable().describe('null for workspace, product and people events'),
+    actor: ActorViewSchema,
+    via: z.string().optional().describe('attribution label; absent when none applies'),
+    correlationId: z.string(),
+    summary: z.string().describe('one readable sentence'),
+    changes: z
+      .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }).strict())
+      .describe(
+        'each changed field with its value before and after (item events: the Item fields except `updatedAt` and `rank`, plus `mergedInto` and `participants`, the number of people)',
+      ),
+  })
+  .strict()
+  .meta({ id: 'Change' });
+
+export const ChangePage = z
+  .object({
+    items: z.array(ChangeSchema),
+    nextCursor: z.string().nullable(),
+  })
+  .strict();

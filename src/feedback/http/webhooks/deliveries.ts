@@ -1,0 +1,211 @@
+/**
+ * The delivery log and what an admin can do with it: send a test message, page through the
+ * deliveries (newest first), read one with its attempts, send one again (same message, same
+ * `webhook-id`), and queue again every failed one since a time.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { FailedPrecondition, NotFound } from '../../../../commands/shared/errors.js';
+import { cursorParam, pageSizeParam } from '../../../http/registry.js';
+import {
+  findDelivery,
+  listDeliveries,
+  requeueDelivery,
+  requeueFailedSince,
+} from '../../../webhooks/delivery/queries.js';
+import { deliveriesOf, newDelivery, toDelivery } from '../../../webhooks/delivery/records.js';
+import { messageIdOf, type Message } from '../../../webhooks/messages/message.js';
+import { describeActor } from '../../activity/actor.js';
+import { Timestamp } from '../schemas.js';
+import { workspaceOf } from '../triage/shared.js';
+import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
+import {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryId,
+  DeliveryParams,
+  DeliveryStatus,
+  WebhookParams,
+} from './schemas.js';
+import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
+
+export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
+  const now = () => deps.webhooks.clock.now();
+  const scope = (hookKey: string) => ({ scope: `deliveries:${hookKey}` });
+
+  const sendTest = defineFeedbackOp({
+    id: 'send_test_webhook',
+    method: 'post',
+    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/test',
+    summary: 'Send a webhook.test message',
+    tags: TAGS,
+    params: WebhookParams,
+    response: z.object({ deliveryId: DeliveryId }),
+    errors: [...DECLARED, 409],
+    auth: 'bearer',
+    meta: ADMIN,
+    extraDescription:
+      'Delivers a `webhook.test` message to this webhook whatever its filters, signed and retried like any other; follow it with get_webhook_delivery. A disabled webhook answers 409: enable it first.',
+    async handler(ctx) {
+      const { workspaceId, slug } = workspaceOf(ctx.access);
+      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      if (!hook.enabled) throw new FailedPrecondition('the webhook is disabled; enable it first');
+      const at = now();
+      const messageId = messageIdOf(randomUUID());
+      const actor = await describeActor(deps.readStore, workspaceId, {
+        actor: ctx.principal.userId,
+        ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
+        occurredAt: at,
+        correlationId: ctx.correlationId,
+        causationId: null,
+      });
+      const message: Message = {
+        type: 'webhook.test',
+        timestamp: new Date(at).toISOString(),
+        data: {
+          messageId,
+          workspace: slug,
+          webhookId: hook.id,
+          actor,
+          ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
+          note: 'A test message sent with send_test_webhook.',
+        },
+      };
+      const doc = newDelivery({
+        hookKey: hook._id,
+        webhookId: hook.id,
+        workspaceId,
+        messageId,
+        eventType: 'webhook.test',
+        now: at,
+        position: null,
+        source: null,
+        payload: JSON.stringify(message),
+      });
+      await deliveriesOf(deps.readStore).insertOne(doc);
+      deps.webhooks.wake();
+      return { body: { deliveryId: doc.id } };
+    },
+  });
+
+  const list = defineFeedbackOp({
+    id: 'list_webhook_deliveries',
+    method: 'get',
+    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/deliveries',
+    summary: 'List a webhook’s deliveries, newest first',
+    tags: TAGS,
+    params: WebhookParams,
+    query: z.object({
+      status: DeliveryStatus.optional(),
+      cursor: cursorParam(),
+      pageSize: pageSizeParam({ max: 200, default: 50 }),
+    }),
+    response: z.object({
+      items: z.array(Delivery),
+      nextCursor: z.string().nullable().meta({ description: 'null at the end' }),
+    }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: ADMIN,
+    extraDescription:
+      'Finished deliveries are kept for 30 days after their last attempt. An edited cursor answers 400.',
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      const { status, cursor, pageSize } = ctx.query;
+      const before = cursor
+        ? deps.cursors.decodeAs(cursor, z.object({ b: z.string() }), scope(hook._id)).b
+        : null;
+      const page = await listDeliveries(deps.readStore, {
+        hookKey: hook._id,
+        ...(status ? { status } : {}),
+        before,
+        limit: pageSize,
+      });
+      const nextCursor = page.nextBefore
+        ? deps.cursors.encode({ b: page.nextBefore }, scope(hook._id))
+        : null;
+      return { body: { items: page.docs.map(toDelivery), nextCursor } };
+    },
+  });
+
+  const get = defineFeedbackOp({
+    id: 'get_webhook_delivery',
+    method: 'get',
+    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/deliveries/{deliveryId}',
+    summary: 'Get a delivery with every attempt',
+    tags: TAGS,
+    params: DeliveryParams,
+    response: z.object({ delivery: Delivery, attempts: z.array(DeliveryAttempt) }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: ADMIN,
+    extraDescription: 'Attempts oldest first (the last 50 are kept).',
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      const doc = await findDelivery(deps.readStore, {
+        hookKey: hook._id,
+        deliveryId: ctx.params.deliveryId,
+      });
+      if (!doc) throw new NotFound('delivery not found');
+      return { body: { delivery: toDelivery(doc), attempts: doc._attempts } };
+    },
+  });
+
+  const redeliver = defineFeedbackOp({
+    id: 'redeliver_webhook',
+    method: 'post',
+    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    summary: 'Send a delivery’s message again',
+    tags: TAGS,
+    params: DeliveryParams,
+    response: z.object({ deliveryId: DeliveryId }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: ADMIN,
+    extraDescription:
+      'A new attempt of the same message, with the same `webhook-id`, now and with a fresh retry schedule; the delivery keeps its log. On a disabled webhook it waits until the webhook is enabled.',
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      const { deliveryId } = ctx.params;
+      if (!(await requeueDelivery(deps.readStore, { hookKey: hook._id, deliveryId, now: now() }))) {
+        throw new NotFound('delivery not found');
+      }
+      deps.webhooks.wake();
+      return { body: { deliveryId } };
+    },
+  });
+
+  const recover = defineFeedbackOp({
+    id: 'recover_webhook',
+    method: 'post',
+    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/recover',
+    summary: 'Send again every failed message since a time',
+    tags: TAGS,
+    params: WebhookParams,
+    body: z
+      .object({ since: Timestamp.describe('milliseconds since the epoch; failed since then') })
+      .strict(),
+    response: z.object({ queued: z.number().int().min(0) }),
+    errors: DECLARED,
+    auth: 'bearer',
+    meta: ADMIN,
+    extraDescription:
+      'Every delivery of this webhook created at or after `since` whose retries ran out is queued again (same `webhook-id`, fresh retry schedule).',
+    async handler(ctx) {
+      const { workspaceId } = workspaceOf(ctx.access);
+      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      const queued = await requeueFailedSince(deps.readStore, {
+        hookKey: hook._id,
+        since: ctx.body.since,
+        now: now(),
+      });
+      if (queued > 0) deps.webhooks.wake();
+      return { body: { queued } };
+    },
+  });
+
+  return [sendTest, list, get, redeliver, recover];
+}

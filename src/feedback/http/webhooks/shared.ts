@@ -1,0 +1,33 @@
+/** What the webhook operations share: their dependencies and the webhook they address. */
+import { NotFound } from '../../../../commands/shared/errors.js';
+import { findWebhook, type WebhookDoc } from '../../../../projections/webhooks/index.js';
+import type { Webhooks } from '../../../webhooks/index.js';
+import type { WebhookDeps } from '../../actions/webhooks.js';
+import type { FeedbackHttpDeps } from '../types.js';
+
+export interface WebhookHttpDeps extends FeedbackHttpDeps {
+  webhooks: Webhooks;
+}
+
+export const TAGS = ['Webhooks'];
+export const DECLARED = [400, 401, 403, 404] as const;
+export const ADMIN = { workspace: true, admin: true } as const;
+
+export function actionDeps(deps: WebhookHttpDeps): WebhookDeps {
+  return {
+    commandHandler: deps.commandHandler,
+    readStore: deps.readStore,
+    secrets: deps.webhooks.secrets,
+    policy: deps.webhooks.policy,
+  };
+}
+
+export async function webhookOf(
+  deps: WebhookHttpDeps,
+  workspaceId: string,
+  webhookId: string,
+): Promise<WebhookDoc> {
+  const doc = await findWebhook(deps.readStore, { workspaceId, webhookId });
+  if (!doc) throw new NotFound('webhook not found');
+  return doc;
+}

@@ -1,0 +1,89 @@
+/**
+ * The feedback board's hosted MCP server at `{base}/mcp` (spec: "The same routes are exposed as
+ * tools on a hosted MCP server, and each operation id below is also the MCP tool name"): every
+ * operation of the registry is a tool; a `service.public` token is shown only the two it may
+ * call. Each request authenticates with the same three credentials as REST — personal API token,
+ * OAuth access token (issued for the service or for the MCP endpoint), ID token — and every
+ * tool call goes through the registry's authorize step, so membership, roles, scope and
+ * attribution (`api:<client name>`, agent replies) are exactly those of REST.
+ */
+import type { Router } from 'express';
+import {
+  type AuthorizationServer,
+  endpointChallenge,
+  endpointResourceMetadata,
+  type TrustedIssuer,
+  Unauthenticated,
+} from '../auth/index.js';
+import type { HttpLogger, ServiceHttp } from '../http/registry.js';
+import { feedbackEnvelope } from '../http/registry.js';
+import { hostedTools } from '../mcp/hosted.js';
+import { MCP_PATH, mcpEndpoint } from '../mcp/http.js';
+import type { ReadStore } from '../readstore/types.js';
+import { createAuthenticator } from './auth/authenticate.js';
+import { scopeReaches } from './auth/authorize.js';
+import { requestCaller } from './auth/http-auth.js';
+import type { FeedbackTypes } from './http/types.js';
+
+export const FEEDBACK_MCP_INSTRUCTIONS =
+  'Tools of the feedback board: one per REST operation, named by its operation id. Workspace tools take the workspace `slug` (and `key`, `itemKey` where the route has them) as arguments beside the query and body fields. A failed call answers isError with the `{error, code}` envelope of the REST API.';
+
+export function feedbackMcp(deps: {
+  http: ServiceHttp<FeedbackTypes>;
+  auth: AuthorizationServer;
+  readStore: ReadStore;
+  trustedIssuers: TrustedIssuer[];
+  now(): number;
+  /** the read models catch up with the log before a credential is looked up (http-auth.ts) */
+  catchUp(): Promise<void>;
+  baseUrl: string;
+  logger: HttpLogger;
+}): Router {
+  const { auth, baseUrl } = deps;
+  // the REST authenticator, with access tokens for the service or for this endpoint
+  const authenticate = createAuthenticator({
+    readStore: deps.readStore,
+    auth: {
+      verifyAccessToken: auth.verifierAt(MCP_PATH),
+      verifyIdToken: (token, extra) => auth.verifyIdToken(token, extra),
+      ownIdTokenIssuers: auth.ownIdTokenIssuers,
+    },
+    trustedIssuers: deps.trustedIssuers,
+    now: deps.now,
+  });
+  const envelope = feedbackEnvelope();
+  const tools = hostedTools<FeedbackTypes>({
+    http: deps.http,
+    shows: (op, caller) => scopeReaches(op.meta, caller),
+    envelope,
+    logger: deps.logger,
+  });
+  return mcpEndpoint<FeedbackTypes['principal']>({
+    info: { name: 'feedback-board', version: '1.0.0', instructions: FEEDBACK_MCP_INSTRUCTIONS },
+    authenticate: requestCaller(authenticate, deps.catchUp, baseUrl),
+    challenge: (req, error) =>
+      endpointChallenge({
+        base: baseUrl,
+        path: MCP_PATH,
+        ...(!req.headers.authorization
+          ? {}
+          : error instanceof Unauthenticated
+            ? { error: error.oauthError, scheme: error.scheme }
+            : { error: 'invalid_token' }),
+      }),
+    // an MCP client asks for what is listed here: offline_access keeps it connected; the full
+    // maker surface needs no scope, and `service.public` would narrow it to two tools
+    resourceMetadata: () =>
+      endpointResourceMetadata({
+        base: baseUrl,
+        path: MCP_PATH,
+        scopes: ['offline_access'],
+        name: 'Feedback board MCP server',
+      }),
+    catalogFor: tools.catalogFor,
+    toolNames: new Set(tools.tools.map((t) => t.tool.name)),
+    describeCaller: (caller) => `${caller.userId} ${caller.via ?? caller.credential}`,
+    envelope,
+    logger: deps.logger,
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * Export one workspace's events to a JSON-lines file (format.ts): a first pass over the log
+ * finds the workspace's streams (select.ts), a second writes their events in log order with the
+ * file's hash chain. The file is written beside its final name and renamed when complete, so a
+ * failed export never leaves a file that looks whole.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { isEmbeddedEventStore } from '../../eventstore/embedded/index.js';
+import type { EventStore } from '../../eventstore/types.js';
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportHeader,
+  headerHash,
+  lineHash,
+} from './format.js';
+import { workspaceStreams } from './select.js';
+import { storedRows } from './source.js';
+
+export interface ExportReport {
+  events: number;
+  streams: number;
+}
+
+export async function exportWorkspace(
+  log: EventStore,
+  workspace: { id: string; slug: string; name: string },
+  file: string,
+  progress?: (written: number, scanned: bigint, head: bigint) => void,
+): Promise<ExportReport> {
+  const head = await log.headPosition();
+  const streams = await workspaceStreams(workspace.id, storedRows(log));
+  const temporary = `${file}.partial-${process.pid}`;
+  const fd = openSync(temporary, 'w');
+  let events = 0;
+  try {
+    const headHash = isEmbeddedEventStore(log)
+      ? (await log.readStored(head - 1n, 1))[0]?.hash || null
+      : null;
+    const header: ExportHeader = {
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      workspace,
+      exportedAt: new Date().toISOString(),
+      source: { adapter: log.adapter, head: head.toString(), headHash },
+    };
+    const headerLine = JSON.stringify(header);
+    writeSync(fd, `${headerLine}\n`);
+    let previous = headerHash(headerLine);
+    let buffer = '';
+    for await (const page of storedRows(log)) {
+      for (const row of page) {
+        if (row.position > head || !streams.has(row.streamId)) continue;
+        const line = {
+          position: row.position.toString(),
+          streamId: row.streamId,
+          revision: row.revision,
+          id: row.id,
+          type: row.type,
+          data: row.data,
+          metadata: row.metadata,
+        };
+        previous = lineHash(previous, line);
+        buffer += `${JSON.stringify({ ...line, logHash: row.logHash, hash: previous })}\n`;
+        events++;
+      }
+      if (buffer.length > 1 << 20) {
+        writeSync(fd, buffer);
+        buffer = '';
+      }
+      progress?.(events, page.at(-1)!.position, head);
+      if (page.at(-1)!.position >= head) break;
+    }
+    writeSync(fd, `${buffer}${JSON.stringify({ end: true, events, hash: previous })}\n`);
+    progress?.(events, head, head);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temporary, file);
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return { events, streams: streams.size };
+}

@@ -1,0 +1,260 @@
+/**
+ * One operation request, as a list of named steps over one `Exchange` (in the manner of
+ * oidc-provider's endpoints). The HTTP middleware runs every step; the MCP server brings its own
+ * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
+ *
+ *   authenticate → checkIdempotencyKey → readBody → validate → authorize → handle
+ *     → awaitReadModels → checkResponse → answer
+ *
+ * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
+ * reached (and, when it answers the changed resource, `readBack` to build that answer); the
+ * `awaitReadModels` step waits until the read models include the position, then reads back.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  DomainError,
+  errorOfKind,
+  InvalidArgument,
+  NotFound,
+  Unauthenticated,
+} from '../../commands/shared/errors.js';
+import { RawJson } from '../../projections/shared/raw-json.js';
+import { HttpProblem } from './errors.js';
+import type {
+  ErasedContext,
+  Operation,
+  OperationResult,
+  RequestFacts,
+  ServiceTypes,
+} from './operation.js';
+import { sendJson } from './respond.js';
+import { describeIssues, queryCoercer } from './validation.js';
+
+export interface RawInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  /** undefined when no body was sent */
+  body: unknown;
+}
+
+/** What the service plugs into the steps. */
+export interface LifecycleHooks<S extends ServiceTypes> {
+  /** resolve the caller (over HTTP); throw Unauthenticated for a missing or bad credential */
+  authenticate?: (req: IncomingMessage, op: Operation<S>) => Promise<S['principal']>;
+  /** throw PermissionDenied / NotFound to refuse; the value returned becomes `ctx.access` */
+  authorize?: (
+    op: Operation<S>,
+    principal: S['principal'] | undefined,
+    ctx: ErasedContext<S>,
+  ) => Promise<S['access'] | undefined>;
+  /** resolves once the read models reflect `position` (read-your-writes) */
+  waitFor?: (position: bigint) => Promise<void>;
+  /** reads and parses a JSON body (the service's size limit) */
+  readJson?: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+  /** check handler output against `response` (tests and development; costs time per request) */
+  validateResponses?: boolean;
+  /** a short label for the access log (who called, through which credential) */
+  describeCaller?: (principal: S['principal']) => string;
+  /** the 404 message for a path parameter that cannot name anything (e.g. a malformed slug) */
+  unknownParam?: (name: string, op: Operation<S>) => string;
+}
+
+/** Thrown when a handler's answer does not match its own response schema: a bug, answered `internal`. */
+export class ResponseSchemaMismatch extends Error {
+  override readonly name = 'ResponseSchemaMismatch';
+}
+
+export interface PreparedOperation<S extends ServiceTypes> {
+  readonly op: Operation<S>;
+  readonly coerceQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Everything derivable from the operation is computed here, once, not per request. */
+export function prepareOperation<S extends ServiceTypes>(op: Operation<S>): PreparedOperation<S> {
+  return { op, coerceQuery: queryCoercer(op.query) };
+}
+
+/** One request on its way through the steps. */
+export interface Exchange<S extends ServiceTypes> {
+  readonly prepared: PreparedOperation<S>;
+  readonly facts: RequestFacts<S>;
+  readonly raw: RawInput;
+  ctx?: ErasedContext<S>;
+  result?: OperationResult;
+}
+
+export type Step = <S extends ServiceTypes>(
+  x: Exchange<S>,
+  hooks: LifecycleHooks<S>,
+) => void | Promise<void>;
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+export const authenticate: Step = async (x, hooks) => {
+  const { op } = x.prepared;
+  if (op.auth !== 'bearer' || !x.facts.req || !hooks.authenticate) return;
+  const principal = await hooks.authenticate(x.facts.req, op);
+  x.facts.principal = principal;
+  // Express's per-response locals: the access log (platform/telemetry.ts) reads it
+  const locals = (x.facts.res as { locals?: Record<string, unknown> } | undefined)?.locals;
+  if (locals && hooks.describeCaller) locals.caller = hooks.describeCaller(principal);
+};
+
+/** Only writes read the key; a read ignores it. */
+export const checkIdempotencyKey: Step = (x) => {
+  const key = x.facts.idempotencyKey;
+  if (x.prepared.op.method === 'get') return;
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw new InvalidArgument('Idempotency-Key must be 1 to 255 visible ASCII characters');
+  }
+};
+
+export const readBody: Step = async (x, hooks) => {
+  const { req, res } = x.facts;
+  if (!x.prepared.op.body || !req || !res || !hooks.readJson) return;
+  const length = req.headers['content-length'];
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (!hasBody) return;
+  if (!isJsonType(req.headers['content-type'])) {
+    throw new HttpProblem('unsupported-media-type', 'Content-Type must be application/json');
+  }
+  x.raw.body = await hooks.readJson(req, res);
+};
+
+export const validate: Step = (x, hooks) => {
+  const { op, coerceQuery } = x.prepared;
+  if (op.auth === 'bearer' && x.facts.principal === undefined) {
+    throw new Unauthenticated('a bearer credential is required');
+  }
+  let params = EMPTY;
+  if (op.params) {
+    const parsed = op.params.safeParse(x.raw.params);
+    if (!parsed.success) {
+      const name = String(parsed.error.issues[0]?.path[0] ?? '');
+      const message = hooks.unknownParam?.(name, op);
+      if (message) throw new NotFound(message);
+      throw new InvalidArgument(describeIssues(parsed.error, x.raw.params, 'path'));
+    }
+    params = parsed.data;
+  }
+  let query = EMPTY;
+  if (op.query) {
+    const input = coerceQuery(x.raw.query);
+    const parsed = op.query.safeParse(input);
+    if (!parsed.success) throw new InvalidArgument(describeIssues(parsed.error, input, 'query'));
+    query = parsed.data;
+  }
+  let body: unknown;
+  if (op.body) {
+    if (x.raw.body === undefined && op.bodyRequired) {
+      throw new InvalidArgument('request body is required (Content-Type: application/json)');
+    }
+    if (x.raw.body !== undefined) {
+      const parsed = op.body.safeParse(x.raw.body);
+      if (!parsed.success)
+        throw new InvalidArgument(describeIssues(parsed.error, x.raw.body, 'body'));
+      body = parsed.data;
+    }
+  }
+  x.ctx = { ...x.facts, params, query, body, access: undefined };
+};
+
+export const authorize: Step = async (x, hooks) => {
+  if (hooks.authorize)
+    x.ctx!.access = await hooks.authorize(x.prepared.op, x.facts.principal, x.ctx!);
+};
+
+/** Runs the handler; refusals the operation declares under another kind are answered as that. */
+export const handle: Step = async (x) => {
+  const { op } = x.prepared;
+  try {
+    x.result = await op.handler(x.ctx!);
+  } catch (error) {
+    const kind = error instanceof DomainError ? op.answerAs?.[error.kind] : undefined;
+    throw kind ? errorOfKind(kind, (error as Error).message) : error;
+  }
+};
+
+export const awaitReadModels: Step = async (x, hooks) => {
+  const result = x.result!;
+  if (result.position != null && hooks.waitFor) await hooks.waitFor(result.position);
+  if (result.readBack) x.result = await result.readBack();
+};
+
+export const checkResponse: Step = (x, hooks) => {
+  const { op } = x.prepared;
+  const body = x.result!.body;
+  if (!hooks.validateResponses || !op.response || body === undefined) return;
+  const checked = op.response.safeParse(body instanceof RawJson ? body.toJSON() : body);
+  if (!checked.success) {
+    throw new ResponseSchemaMismatch(
+      `${op.id} answered a body its response schema rejects: ${checked.error.message}`,
+    );
+  }
+};
+
+export const answer: Step = (x) => {
+  const res = x.facts.res!;
+  const result = x.result!;
+  // A handler that wrote to the response itself (a stream, a redirect) has answered already.
+  if (res.headersSent) return;
+  if (result.headers) {
+    for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+  }
+  const status = result.status ?? x.prepared.op.successStatus;
+  if (status === 204 || result.body === undefined) {
+    res.statusCode = status;
+    res.end();
+  } else {
+    sendJson(res, status, result.body);
+  }
+};
+
+/** The steps of an operation request over HTTP, in order. */
+export const HTTP_STEPS: readonly Step[] = [
+  authenticate,
+  checkIdempotencyKey,
+  readBody,
+  validate,
+  authorize,
+  handle,
+  awaitReadModels,
+  checkResponse,
+  answer,
+];
+
+/**
+ * The transport-independent core (the MCP server authenticates and reads input itself; its
+ * Idempotency-Key comes from the tool call and is checked here as over HTTP).
+ */
+export const CORE_STEPS: readonly Step[] = [
+  checkIdempotencyKey,
+  validate,
+  authorize,
+  handle,
+  awaitReadModels,
+  checkResponse,
+];
+
+export async function runSteps<S extends ServiceTypes>(
+  steps: readonly Step[],
+  x: Exchange<S>,
+  hooks: LifecycleHooks<S>,
+): Promise<OperationResult> {
+  for (const step of steps) {
+    // most steps are synchronous: only a returned promise costs a turn of the microtask queue
+    const pending = step(x, hooks);
+    if (pending) await pending;
+  }
+  return x.result!;
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const media = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return (
+    media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'))
+  );
+}

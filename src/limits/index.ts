@@ -1,0 +1,27 @@
+/**
+ * Rate limits and lockouts shared by every feature (sign-in codes, client registration, and the
+ * public board's buckets). Usage:
+ *
+ *   const limits = createLimits({ readStore, now });
+ *   const perIp = limits.limiter('registration-ip', { kind: 'sliding-window', max: 20, windowSeconds: 600 });
+ *   const verdict = await perIp.take(ip);
+ *   if (!verdict.allowed) answer429(verdict.retryAfterSeconds);
+ *
+ * `take(key)` counts one event when allowed; `peek(key)` asks without counting (for example
+ * "is this address locked out?" before a code is compared). See policies.ts for the rules.
+ */
+export {
+  type LockoutPolicy,
+  lockoutSeconds,
+  type Policy,
+  type SlidingWindowPolicy,
+  type TokenBucketPolicy,
+  type Verdict,
+} from './policies.js';
+export {
+  createLimits,
+  type Limiter,
+  type Limits,
+  LIMITS_COLLECTION,
+  longestWait,
+} from './store.js';

@@ -1,0 +1,147 @@
+/**
+ * The two counting rules of the limits module, as pure functions of (stored state, now) so they
+ * are tested without a store and cannot disagree between processes:
+ *
+ *  - sliding window: at most `max` events in ANY `windowSeconds` span (an exact log of the last
+ *    `max` timestamps, so no burst of twice the limit across a boundary as with clock-aligned
+ *    windows); optionally a lockout that starts when the window fills and grows with each repeat;
+ *  - token bucket: `capacity` tokens, one more every `refillEverySeconds`; bursts up to the
+ *    capacity, then a steady rate.
+ */
+
+/** What a limiter answers: allowed (and how many more fit now), or when to try again. */
+export type Verdict =
+  | { allowed: true; remaining: number }
+  | { allowed: false; retryAfterSeconds: number };
+
+export interface LockoutPolicy {
+  /** the first lockout, once the window has filled */
+  baseSeconds: number;
+  /** each further lockout lasts `factor` times the previous one ... */
+  factor: number;
+  /** ... up to this */
+  maxSeconds: number;
+  /** a key that stayed out of trouble this long after its last lockout starts over at `baseSeconds` */
+  forgetAfterSeconds: number;
+}
+
+export interface SlidingWindowPolicy {
+  kind: 'sliding-window';
+  max: number;
+  windowSeconds: number;
+  lockout?: LockoutPolicy;
+}
+
+export interface TokenBucketPolicy {
+  kind: 'token-bucket';
+  capacity: number;
+  refillEverySeconds: number;
+}
+
+export type Policy = SlidingWindowPolicy | TokenBucketPolicy;
+
+/** The state one key keeps; every field optional so both rules share one document shape. */
+export interface LimitState {
+  /** sliding window: times (ms) of the counted events inside the window, oldest first */
+  hits?: number[];
+  /** lockout: until when (ms) every take is refused */
+  lockedUntil?: number;
+  /** lockout: how many lockouts this key has had (drives the growth) */
+  strikes?: number;
+  /** token bucket: tokens left at `at` (ms) */
+  tokens?: number;
+  at?: number;
+  /** when (ms) the state equals a fresh one and may be dropped */
+  expiresAt: number;
+}
+
+export interface Step {
+  /** null: nothing to write (a refusal changes no state) */
+  next: LimitState | null;
+  verdict: Verdict;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export function lockoutSeconds(policy: LockoutPolicy, strikes: number): number {
+  return Math.min(policy.maxSeconds, policy.baseSeconds * policy.factor ** strikes);
+}
+
+function slidingWindow(
+  p: SlidingWindowPolicy,
+  state: LimitState | null,
+  now: number,
+  consume: boolean,
+): Step {
+  const windowMs = p.windowSeconds * 1000;
+  const lockedUntil = state?.lockedUntil ?? 0;
+  if (lockedUntil > now) return { next: null, verdict: refused(lockedUntil - now) };
+  const forgotten =
+    p.lockout && lockedUntil > 0 && now - lockedUntil >= p.lockout.forgetAfterSeconds * 1000;
+  let strikes = forgotten ? 0 : (state?.strikes ?? 0);
+  const hits = (state?.hits ?? []).filter((t) => t > now - windowMs);
+  if (hits.length >= p.max)
+    return { next: null, verdict: refused((hits[0] as number) + windowMs - now) };
+  if (!consume) return { next: null, verdict: { allowed: true, remaining: p.max - hits.length } };
+  hits.push(now);
+  let locked = 0;
+  if (p.lockout && hits.length >= p.max) {
+    locked = now + lockoutSeconds(p.lockout, strikes) * 1000;
+    strikes += 1;
+    hits.length = 0;
+  }
+  const keepStrikes = p.lockout && strikes > 0;
+  const next: LimitState = {
+    hits,
+    ...(locked ? { lockedUntil: locked } : lockedUntil && keepStrikes ? { lockedUntil } : {}),
+    ...(keepStrikes ? { strikes } : {}),
+    expiresAt: Math.max(
+      hits.length ? (hits.at(-1) as number) + windowMs : now,
+      keepStrikes
+        ? (locked || lockedUntil) + (p.lockout as LockoutPolicy).forgetAfterSeconds * 1000
+        : now,
+    ),
+  };
+  return { next, verdict: { allowed: true, remaining: locked ? 0 : p.max - hits.length } };
+}
+
+function tokenBucket(
+  p: TokenBucketPolicy,
+  state: LimitState | null,
+  now: number,
+  consume: boolean,
+): Step {
+  const refillMs = p.refillEverySeconds * 1000;
+  const elapsed = Math.max(0, now - (state?.at ?? now));
+  const tokens = Math.min(p.capacity, (state?.tokens ?? p.capacity) + elapsed / refillMs);
+  if (tokens < 1) return { next: null, verdict: refused((1 - tokens) * refillMs) };
+  if (!consume) return { next: null, verdict: { allowed: true, remaining: Math.floor(tokens) } };
+  const left = tokens - 1;
+  return {
+    next: { tokens: left, at: now, expiresAt: now + Math.ceil((p.capacity - left) * refillMs) },
+    verdict: { allowed: true, remaining: Math.floor(left) },
+  };
+}
+
+function refused(ms: number): Verdict {
+  return { allowed: false, retryAfterSeconds: seconds(ms) };
+}
+
+/** One take (consume = true) or peek (false) under `policy`. */
+export function step(
+  policy: Policy,
+  state: LimitState | null,
+  now: number,
+  consume: boolean,
+): Step {
+  switch (policy.kind) {
+    case 'sliding-window':
+      return slidingWindow(policy, state, now, consume);
+    case 'token-bucket':
+      return tokenBucket(policy, state, now, consume);
+    default: {
+      const _exhaustive: never = policy;
+      return _exhaustive;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The hosted MCP endpoint of a service, `POST {base}/mcp`, as an Express router the service
+ * mounts in its app (src/platform/service-app.ts `routes`), plus the endpoint's RFC 9728
+ * metadata at `/.well-known/oauth-protected-resource/mcp`.
+ *
+ * Streamable HTTP, stateless: every POST carries its own bearer credential, authenticated like a
+ * REST request, and is answered by a fresh SDK server and transport with a JSON body (no SSE,
+ * no `Mcp-Session-Id`), so any API process can answer any request. GET (a server-initiated
+ * stream) and DELETE (ending a session) have nothing to serve: 405 with `Allow: POST`.
+ *
+ * Refused credentials are HTTP answers, not JSON-RPC: 401 with
+ * `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource/mcp"`
+ * (what an MCP client starts OAuth discovery from), 403 with `error="insufficient_scope"`,
+ * each with the service's error envelope as body.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type Request, type Response, Router } from 'express';
+import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
+import { resourceMetadataUrl } from '../auth/index.js';
+import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
+import { correlationIdFor, sendJson } from '../http/respond.js';
+import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpEndpointOptions<P> {
+  info: ServerInfo;
+  /** the caller of one MCP request, checked as the service's REST routes check theirs */
+  authenticate(req: Request): Promise<P>;
+  /** WWW-Authenticate of a 401 (missing or refused credential) */
+  challenge(req: Request, error: unknown): string;
+  /** the endpoint's RFC 9728 document, for the host that was asked */
+  resourceMetadata(req: Request): ProtectedResourceMetadata;
+  catalogFor(principal: P, correlationId: string): ToolCatalog;
+  /** every tool name the endpoint has: only these name a call in the access log and metrics */
+  toolNames: ReadonlySet<string>;
+  /** a short label of the caller for the access log */
+  describeCaller?(principal: P): string;
+  envelope: ErrorEnvelope;
+  logger: HttpLogger;
+  /** largest accepted JSON-RPC message; default 1mb */
+  bodyLimit?: string;
+}
+
+function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
+  const router = Router();
+  const parseJson = express.json({ limit: options.bodyLimit ?? '1mb', type: 'application/json' });
+
+  router.get(resourceMetadataUrl('', MCP_PATH), (req, res) => {
+    res.setHeader('Cache-Control', 'max-age=3600');
+    sendJson(res, 200, options.resourceMetadata(req));
+  });
+
+  router.all(MCP_PATH, async (req, res, next) => {
+    res.locals.operationId = 'mcp';
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      jsonRpcError(
+        res,
+        405,
+        -32000,
+        'Method not allowed: this MCP endpoint is stateless; send every JSON-RPC message with POST',
+      );
+      return;
+    }
+    const correlationId = correlationIdFor(req, res);
+    let principal: P;
+    try {
+      principal = await options.authenticate(req);
+    } catch (error) {
+      refuse(req, res, error, correlationId);
+      return;
+    }
+    if (options.describeCaller) res.locals.caller = options.describeCaller(principal);
+    parseJson(req, res, (error?: unknown) => {
+      if (error) {
+        const tooLarge = (error as { type?: string }).type === 'entity.too.large';
+        jsonRpcError(
+          res,
+          tooLarge ? 413 : 400,
+          -32700,
+          tooLarge ? 'Parse error: the message is too large' : 'Parse error: invalid JSON',
+        );
+        return;
+      }
+      serve(req, res, principal, correlationId).catch(next);
+    });
+  });
+
+  async function serve(req: Request, res: Response, principal: P, correlationId: string) {
+    const message = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
+    const name = message?.method === 'tools/call' ? message.params?.name : undefined;
+    // a metric label must stay bounded: a name the client made up is not one
+    if (typeof name === 'string' && options.toolNames.has(name)) {
+      res.locals.operationId = `mcp:${name}`;
+    }
+    const server = createMcpServer(options.info, options.catalogFor(principal, correlationId));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  function refuse(req: Request, res: Response, error: unknown, correlationId: string): void {
+    const resolved = resolveError(error);
+    if (resolved.kind === 'internal') {
+      options.logger.error('MCP authentication failed', { correlationId, error });
+    }
+    for (const [name, value] of Object.entries(resolved.headers)) res.setHeader(name, value);
+    if (resolved.kind === 'unauthenticated') {
+      res.setHeader('WWW-Authenticate', options.challenge(req, error));
+    }
+    const message =
+      resolved.kind === 'internal'
+        ? `internal error; quote correlation id ${correlationId} when reporting it`
+        : resolved.message;
+    sendJson(
+      res,
+      options.envelope.status(resolved.kind),
+      options.envelope.body(resolved.kind, message),
+    );
+  }
+
+  return router;
+}

@@ -1,0 +1,129 @@
+/**
+ * A tool catalog that calls a service's HTTP API: the local notes MCP server is a thin client,
+ * so its tools come from the service's OpenAPI document (openapi-source.ts, fetched once, on
+ * the first request that needs it) and each call is the REST request, with the access token
+ * from the environment. Answers are shaped exactly as the hosted server shapes them (tools.ts):
+ * the body as structuredContent and text, an error status as `isError` with the API's envelope.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type OpenApiLike, fromOpenApi } from './openapi-source.js';
+import { type CallMeta, type ToolCatalog, unknownTool } from './server.js';
+import { errorResult, type GeneratedTool, generateTools, successResult } from './tools.js';
+
+export interface RemoteToolsOptions {
+  /** the service's base URL, e.g. http://127.0.0.1:3001 */
+  baseUrl: string;
+  /** where the service serves its OpenAPI document, e.g. /docs/json */
+  openapiPath: string;
+  accessToken: string;
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, unknown>;
+
+function queryString(query: Query): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const one of Array.isArray(value) ? value : [value]) {
+      search.append(name, typeof one === 'object' ? JSON.stringify(one) : String(one));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
+  const fetchFn = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  let loading: Promise<Map<string, GeneratedTool>> | undefined;
+
+  function tools(): Promise<Map<string, GeneratedTool>> {
+    loading ??= (async () => {
+      const res = await fetchFn(`${base}${options.openapiPath}`, {
+        headers: { accept: 'application/json' },
+      });
+      if (!res.ok) throw new Error(`GET ${options.openapiPath} answered ${res.status}`);
+      const generated = generateTools(fromOpenApi((await res.json()) as OpenApiLike));
+      return new Map(generated.map((t) => [t.tool.name, t]));
+    })().catch((error: unknown) => {
+      loading = undefined; // the next request tries again
+      throw new Error(
+        `cannot read the tools of the service at ${base}: ${(error as Error).message}`,
+      );
+    });
+    return loading;
+  }
+
+  async function call(
+    generated: GeneratedTool,
+    args: Record<string, unknown> | undefined,
+    meta: CallMeta,
+  ): Promise<CallToolResult> {
+    const { source } = generated;
+    let raw: ReturnType<GeneratedTool['split']>;
+    try {
+      raw = generated.split(args);
+    } catch (error) {
+      return errorResult({ error: (error as Error).message }, 400);
+    }
+    const missing = [...source.path.matchAll(/\{([^}]+)\}/g)]
+      .map((m) => m[1]!)
+      .filter((name) => typeof raw.params[name] !== 'string' || raw.params[name] === '');
+    if (missing.length) return errorResult({ error: `${missing.join(', ')} is required` }, 400);
+    const path = source.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(raw.params[name] as string),
+    );
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${options.accessToken}`,
+    };
+    if (raw.body !== undefined) headers['content-type'] = 'application/json';
+    if (meta.idempotencyKey !== undefined) headers['idempotency-key'] = meta.idempotencyKey;
+    if (meta.ifMatch !== undefined) headers['if-match'] = meta.ifMatch;
+    let res: Response;
+    try {
+      res = await fetchFn(`${base}${path}${queryString(raw.query)}`, {
+        method: source.method.toUpperCase(),
+        headers,
+        ...(raw.body !== undefined ? { body: JSON.stringify(raw.body) } : {}),
+      });
+    } catch (error) {
+      return errorResult(
+        { error: `cannot reach the service at ${base}: ${(error as Error).message}` },
+        503,
+      );
+    }
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (res.status >= 400) {
+      const envelope =
+        body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
+          ? (body as Record<string, string>)
+          : { error: `the service answered ${res.status}` };
+      return errorResult(envelope, res.status);
+    }
+    const etag = res.headers.get('etag');
+    return successResult(generated, {
+      status: res.status,
+      body,
+      ...(etag ? { headers: { etag } } : {}),
+    });
+  }
+
+  return {
+    async list() {
+      return [...(await tools()).values()].map((t) => t.tool);
+    },
+    async call(name, args, meta) {
+      const generated = (await tools()).get(name);
+      if (!generated) throw unknownTool(name);
+      return call(generated, args, meta);
+    },
+  };
+}

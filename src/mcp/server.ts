@@ -1,0 +1,75 @@
+/**
+ * The MCP server both transports share: an SDK `Server` (low level, because the tools are
+ * generated JSON Schemas rather than zod shapes) answering `tools/list` and `tools/call` from a
+ * catalog. The hosted endpoint builds one per HTTP request (stateless, see http.ts); the local
+ * notes server builds one for its stdio session.
+ *
+ * Protocol errors stay JSON-RPC errors (an unknown tool, malformed params); a failed operation
+ * is a tool result with `isError: true` (tools.ts).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Per-call values a client may send in the request's `_meta`, as over REST in headers:
+ * `idempotencyKey` (Idempotency-Key: a retried write returns its first result) and `ifMatch`
+ * (If-Match: the ETag a previous result carried in its `_meta.etag`).
+ */
+export interface CallMeta {
+  idempotencyKey?: string;
+  ifMatch?: string;
+}
+
+export interface ToolCatalog {
+  list(): Tool[] | Promise<Tool[]>;
+  /** throws UnknownTool for a name that is not one of its tools */
+  call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    meta: CallMeta,
+  ): Promise<CallToolResult>;
+}
+
+export function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+}
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  instructions?: string;
+}
+
+function stringOrUndefined(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw new McpError(ErrorCode.InvalidParams, `_meta.${name} must be a string`);
+  }
+  return value;
+}
+
+export function createMcpServer(info: ServerInfo, catalog: ToolCatalog): Server {
+  const server = new Server(
+    { name: info.name, version: info.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(info.instructions ? { instructions: info.instructions } : {}),
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await catalog.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const meta = (request.params._meta ?? {}) as Record<string, unknown>;
+    return catalog.call(request.params.name, request.params.arguments, {
+      idempotencyKey: stringOrUndefined(meta.idempotencyKey, 'idempotencyKey'),
+      ifMatch: stringOrUndefined(meta.ifMatch, 'ifMatch'),
+    });
+  });
+  return server;
+}

@@ -1,0 +1,107 @@
+/**
+ * One tool input from an operation's three inputs. The path parameters, the query and the
+ * body's fields become the properties of one object, so a call reads
+ * `{"slug": "acme-co", "key": "APP", "itemKey": "APP-7", "body": "Thanks!"}`.
+ *
+ * Name clashes: a path parameter and a query parameter of the same name make the operation
+ * unusable as a tool (an error when the tools are generated, so a test catches it). When a body
+ * field has the name of a path or query parameter — or the body is not a plain object — the body
+ * is not spread: it is one argument, `body`, holding the whole request body, and the parameters
+ * stay flat. Which of the two an operation uses is visible in its inputSchema.
+ *
+ * Splitting a call back: parameters by name; with a spread body everything else goes to the
+ * body, whose own schema then decides exactly as over REST (a strict body refuses unknown
+ * fields with the same message); without a body an unknown argument is refused.
+ */
+import { InvalidArgument } from '../../commands/shared/errors.js';
+import type { RawInput } from '../http/registry.js';
+import { isPlainObject, propertiesOf, requiredOf, rewrap, unwrap } from './json-schema.js';
+import type { JsonSchema, ToolSource } from './tool-source.js';
+
+export class ToolGenerationError extends Error {
+  override readonly name = 'ToolGenerationError';
+}
+
+export interface ToolInput {
+  schema: JsonSchema;
+  /** the body is one `body` argument rather than spread (see above) */
+  nestedBody: boolean;
+  split(args: Record<string, unknown> | undefined): RawInput;
+}
+
+export function toolInput(source: ToolSource): ToolInput {
+  const params = source.params ? unwrap(source.params) : undefined;
+  const query = source.query ? unwrap(source.query) : undefined;
+  const body = source.body ? unwrap(source.body) : undefined;
+  const paramNames = new Set(Object.keys(propertiesOf(params?.root)));
+  const queryNames = new Set(Object.keys(propertiesOf(query?.root)));
+  for (const name of queryNames) {
+    if (paramNames.has(name)) {
+      throw new ToolGenerationError(
+        `${source.id}: "${name}" is both a path and a query parameter; it cannot be one tool argument`,
+      );
+    }
+  }
+  const taken = new Set([...paramNames, ...queryNames]);
+  const bodyFields = body && isPlainObject(body.root) ? Object.keys(propertiesOf(body.root)) : [];
+  const nestedBody =
+    body !== undefined && (!isPlainObject(body.root) || bodyFields.some((f) => taken.has(f)));
+  if (nestedBody && taken.has('body')) {
+    throw new ToolGenerationError(
+      `${source.id}: a parameter named "body" leaves no argument name for the request body`,
+    );
+  }
+
+  const defs = { ...params?.defs, ...query?.defs, ...body?.defs };
+  const properties: Record<string, JsonSchema> = {
+    ...propertiesOf(params?.root),
+    ...propertiesOf(query?.root),
+  };
+  const required = [...requiredOf(params?.root), ...requiredOf(query?.root)];
+  let additionalProperties: unknown = false;
+  if (body && nestedBody) {
+    properties.body = body.root;
+    if (source.bodyRequired) required.push('body');
+  } else if (body) {
+    Object.assign(properties, propertiesOf(body.root));
+    if (source.bodyRequired) required.push(...requiredOf(body.root));
+    additionalProperties = body.root.additionalProperties;
+  }
+  const schema = rewrap(
+    {
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      ...(additionalProperties !== undefined ? { additionalProperties } : {}),
+    },
+    defs,
+  );
+
+  return {
+    schema,
+    nestedBody,
+    split(args) {
+      const raw: RawInput = { params: {}, query: {}, body: undefined };
+      const spread: Record<string, unknown> = {};
+      let spreadGiven = false;
+      const unknown: string[] = [];
+      for (const [name, value] of Object.entries(args ?? {})) {
+        if (paramNames.has(name)) raw.params[name] = value;
+        else if (queryNames.has(name)) raw.query[name] = value;
+        else if (body && nestedBody && name === 'body') raw.body = value;
+        else if (body && !nestedBody) {
+          spread[name] = value;
+          spreadGiven = true;
+        } else unknown.push(name);
+      }
+      if (unknown.length) {
+        const known = [...taken, ...(nestedBody ? ['body'] : [])];
+        throw new InvalidArgument(
+          `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ${source.id} takes ${known.length ? known.join(', ') : 'no arguments'}`,
+        );
+      }
+      if (body && !nestedBody && (spreadGiven || source.bodyRequired)) raw.body = spread;
+      return raw;
+    },
+  };
+}

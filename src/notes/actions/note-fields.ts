@@ -1,0 +1,72 @@
+/**
+ * What a client sends for a note (POST and PUT) and how it becomes a version: the rules the
+ * deciders will apply, checked before anything is created, and the names resolved to ids.
+ */
+import { validDeviceName } from '../../../commands/device/index.js';
+import {
+  checkCoordinates,
+  checkNoteText,
+  checkTagCount,
+  type NoteMetadata,
+} from '../../../commands/note/index.js';
+import { validTagName } from '../../../commands/tag/index.js';
+import { type CommandContext, latest, type NotesDeps } from './deps.js';
+import { ensureDevice } from './devices.js';
+import { ensureTags } from './tags.js';
+
+/** Null coordinates or device mean none, as if they were left out. */
+export interface NoteFields {
+  title?: string;
+  content: string;
+  /** tag names; unknown names are created as tags */
+  tags?: string[];
+  metadata?: {
+    latitude?: number | null;
+    longitude?: number | null;
+    /** device name; a device of that name is registered when the user has none */
+    device?: string | null;
+  };
+}
+
+/**
+ * The note, tag and device rules the deciders will apply, checked before resolve() creates
+ * anything: a refused note must leave no tag or device behind.
+ */
+export function checkFields(fields: NoteFields): void {
+  checkNoteText({ title: fields.title ?? '', content: fields.content });
+  if (fields.tags) {
+    checkTagCount(fields.tags.length);
+    for (const [i, name] of fields.tags.entries()) validTagName(name, `tags[${i}]`);
+  }
+  const { latitude, longitude, device } = fields.metadata ?? {};
+  checkCoordinates(latitude ?? null, longitude ?? null);
+  if (device != null) validDeviceName(device, 'metadata.device');
+}
+
+/** Tags, device and place of checked fields; creates what does not exist yet. */
+export async function resolve(
+  deps: NotesDeps,
+  context: CommandContext,
+  userId: string,
+  fields: NoteFields,
+) {
+  const named = fields.tags
+    ? await ensureTags(deps, context, { userId, names: fields.tags })
+    : null;
+  const meta = fields.metadata ?? {};
+  const device = meta.device
+    ? await ensureDevice(deps, context, { userId, name: meta.device })
+    : null;
+  const latitude = meta.latitude ?? null;
+  const longitude = meta.longitude ?? null;
+  const metadata: NoteMetadata = {
+    latitude,
+    longitude,
+    deviceId: device?.device.id ?? null,
+    placeName:
+      latitude !== null && longitude !== null
+        ? await deps.places.placeName(latitude, longitude)
+        : null,
+  };
+  return { tagIds: named?.tagIds, metadata, position: latest(named?.position, device?.position) };
+}

@@ -1,0 +1,129 @@
+/**
+ * The notes service's OAuth 2.0 authorization server (the shared auth module with the notes
+ * preset: RFC 8414 discovery, scope `notes`, 30-day access tokens, 90-day refresh tokens only
+ * with offline_access, 30 registrations per IP per hour) and the bearer check every /v1 route
+ * runs: a token this service issued, through either host, carrying the `notes` scope.
+ */
+import { join, resolve } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { PermissionDenied } from '../../commands/shared/errors.js';
+import {
+  type AuthorizationServer,
+  createAuthorizationServer,
+  endpointChallenge,
+  notesAuthPreset,
+  presentationOf,
+  Unauthenticated,
+  wwwAuthenticateFor,
+} from '../auth/index.js';
+import { signInLimitsFrom, smtpFrom, upstreamFrom } from '../auth/from-config.js';
+import type { Config } from '../config/schema.js';
+import { withResponseHeaders } from '../http/registry.js';
+import { MCP_PATH } from '../mcp/http.js';
+import type { ServiceContext } from '../platform/service.js';
+import { createNotesAccounts } from './accounts.js';
+import type { NotesPrincipal } from './http/types.js';
+
+export const NOTES_SCOPE = 'notes';
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Base URLs the service answers on: the configured one first, then the second host. */
+export function notesBaseUrls(config: Config, listening: { port: number; baseUrl: string }) {
+  const primary = trimSlash(listening.baseUrl);
+  const alt = trimSlash(config.NOTES_ALT_BASE_URL ?? `http://localhost:${listening.port}`);
+  return { primary, alt: alt === primary ? null : alt };
+}
+
+export interface NotesAuth {
+  server: AuthorizationServer;
+  authenticate(req: IncomingMessage): Promise<NotesPrincipal>;
+  /** WWW-Authenticate for a 401, pointing at the metadata of the host that was asked */
+  challenge(req: IncomingMessage, error: unknown): string;
+  /** the same check at the hosted MCP endpoint: a token for the service or for `{base}/mcp` */
+  mcpAuthenticate(req: IncomingMessage): Promise<NotesPrincipal>;
+  /** the base URL of the host that was asked */
+  baseFor(req: IncomingMessage): string;
+}
+
+type BearerError = 'invalid_token' | 'invalid_request' | 'insufficient_scope';
+
+export async function createNotesAuth(
+  ctx: ServiceContext,
+  listening: { port: number; baseUrl: string },
+): Promise<NotesAuth> {
+  const { config } = ctx;
+  const { primary, alt } = notesBaseUrls(config, listening);
+  const smtp = smtpFrom(config);
+  const upstream = upstreamFrom(config);
+  const server = await createAuthorizationServer({
+    ...notesAuthPreset,
+    issuer: primary,
+    // the hosted MCP server is a resource of its own (RFC 8707): tokens can be issued for it
+    resourcePaths: [MCP_PATH],
+    ...(alt ? { altIssuers: [alt] } : {}),
+    trustProxy: config.TRUST_PROXY,
+    readStore: ctx.stores.readStore,
+    accounts: createNotesAccounts(ctx.stores.eventStore),
+    collectionPrefix: 'notes_oauth',
+    serviceName: 'Notes',
+    // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)
+    ...(smtp
+      ? { smtp }
+      : config.DEV_MODE
+        ? { devMailboxPath: join(resolve(config.DATA_DIR), 'dev-mailbox.jsonl') }
+        : {}),
+    registrationLimit: {
+      max: config.NOTES_REGISTRATIONS_PER_IP,
+      windowSeconds: config.NOTES_REGISTRATION_WINDOW_MINUTES * 60,
+    },
+    signInLimits: signInLimitsFrom(config),
+    ...(upstream ? { upstream } : {}),
+    log: (line) => ctx.logger.info(line),
+  });
+
+  const hosts = new Map([primary, ...(alt ? [alt] : [])].map((base) => [new URL(base).host, base]));
+  const baseFor = (req: IncomingMessage) => hosts.get(String(req.headers.host)) ?? primary;
+
+  /** The bearer check of one resource: its verifier, and the challenge naming its metadata. */
+  const bearerCheck =
+    (
+      verify: AuthorizationServer['verifyAccessToken'],
+      challengeAt: (base: string, error: BearerError, scope: string) => string,
+    ) =>
+    async (req: IncomingMessage): Promise<NotesPrincipal> => {
+      const header = req.headers.authorization;
+      if (!header) throw new Unauthenticated('missing access token', 'invalid_request');
+      // RFC 9449: a DPoP-bound token comes as `DPoP <token>` with a proof naming this request
+      const match = /^(Bearer|DPoP)[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
+      if (!match) {
+        throw new Unauthenticated(
+          'Authorization must be "Bearer <access token>" or "DPoP <access token>"',
+        );
+      }
+      const scheme = (match[1] as string).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+      const token = await verify(match[2], presentationOf(req, scheme, baseFor(req)));
+      if (!token.scopes.includes(NOTES_SCOPE)) {
+        throw withResponseHeaders(
+          new PermissionDenied(`the access token lacks the "${NOTES_SCOPE}" scope`),
+          { 'WWW-Authenticate': challengeAt(baseFor(req), 'insufficient_scope', NOTES_SCOPE) },
+        );
+      }
+      return { userId: token.userId, clientId: token.clientId, scopes: token.scopes };
+    };
+
+  return {
+    server,
+    baseFor,
+    authenticate: bearerCheck(server.verifyAccessToken, wwwAuthenticateFor),
+    mcpAuthenticate: bearerCheck(server.verifierAt(MCP_PATH), (base, error, scope) =>
+      endpointChallenge({ base, path: MCP_PATH, error, scope }),
+    ),
+    challenge(req, error) {
+      const base = baseFor(req);
+      if (!req.headers.authorization) return wwwAuthenticateFor(base);
+      if (!(error instanceof Unauthenticated)) return wwwAuthenticateFor(base, 'invalid_token');
+      return wwwAuthenticateFor(base, error.oauthError, undefined, error.scheme);
+    },
+  };
+}

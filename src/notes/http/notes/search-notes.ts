@@ -1,0 +1,56 @@
+/** search_notes: the caller's active notes by meaning (src/notes/search answers the query). */
+import { z } from 'zod';
+import { limitParam } from '../../../http/registry.js';
+import { NoteSearchResults } from '../schemas.js';
+import { defineNotesOp, type NotesHttpDeps, type NotesOperation } from '../types.js';
+
+export const searchLimits = { min: 1, max: 20, default: 10 } as const;
+export const searchQueryMax = 500;
+
+export function searchNotesOperation(deps: NotesHttpDeps): NotesOperation {
+  const { queries, presenter } = deps;
+
+  return defineNotesOp({
+    id: 'search_notes',
+    method: 'get',
+    path: '/v1/notes/search',
+    summary: 'Search your active notes by meaning',
+    tags: ['Notes'],
+    query: z.object({
+      q: z
+        .string()
+        .trim()
+        .min(1)
+        .max(searchQueryMax)
+        .meta({ description: `what you are looking for, 1 to ${searchQueryMax} characters` }),
+      limit: limitParam({ ...searchLimits }),
+    }),
+    response: NoteSearchResults,
+    errors: [400, 401, 403],
+    auth: 'bearer',
+    extraDescription:
+      'Semantic search over title and content (not substring matching), best first. Weak matches are dropped, so a query about nothing in your notes returns an empty list. Trashed notes are never returned. A new or edited note is searchable within about a second (it is embedded in the background).',
+    async handler(ctx) {
+      const { userId } = ctx.principal;
+      const hits = await deps.search.search(userId, ctx.query.q, ctx.query.limit);
+      const notes = await queries.getNotes(
+        userId,
+        hits.map((h) => h.noteId),
+      );
+      const active = new Map(notes.filter((n) => n.deletedAt === null).map((n) => [n.id, n]));
+      const kept = hits.filter((h) => active.has(h.noteId));
+      const presented = await presenter.notes(
+        userId,
+        kept.map((h) => active.get(h.noteId)!),
+      );
+      return {
+        body: {
+          results: kept.map((hit, i) => ({
+            note: presented[i]!,
+            score: Math.round(hit.score * 1e4) / 1e4,
+          })),
+        },
+      };
+    },
+  });
+}

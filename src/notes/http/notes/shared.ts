@@ -1,0 +1,20 @@
+/** What the note operations share: the note as answered, and the note a write addresses. */
+import { expectedRevision, resourceAnswer } from '../resource.js';
+import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
+
+/** The note with its tags and device by name, and its ETag. */
+export async function noteAnswer(deps: NotesHttpDeps, userId: string, noteId: string) {
+  const note = await deps.queries.getNote(userId, noteId);
+  return resourceAnswer(await deps.presenter.note(userId, note), note.revision);
+}
+
+/** The caller's note at `{id}`, with the revision its If-Match asks for. */
+export async function noteRef(
+  deps: NotesHttpDeps,
+  ctx: { principal: NotesPrincipal; params: { id: string }; ifMatch: string | undefined },
+) {
+  const { userId } = ctx.principal;
+  const noteId = ctx.params.id;
+  const current = async () => (await deps.queries.getNote(userId, noteId)).revision;
+  return { userId, noteId, expectedRevision: await expectedRevision(ctx.ifMatch, current, 'note') };
+}

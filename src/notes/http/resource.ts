@@ -1,0 +1,42 @@
+/**
+ * What the note, tag and device operations share: a resource answers with its revision as ETag,
+ * a create answers 201 with its Location, and a write honours If-Match.
+ */
+import { assertIfMatch, etagFor, expectedRevisionFrom } from '../../http/registry.js';
+
+export interface ResourceAnswer<Body> {
+  status: number;
+  body: Body;
+  headers: Record<string, string>;
+}
+
+export function resourceAnswer<Body>(body: Body, revision: number): ResourceAnswer<Body> {
+  return { status: 200, body, headers: { ETag: etagFor(revision) } };
+}
+
+/** The answer to a create: 201, the stored resource and where it lives. */
+export function created<Body>(
+  answer: ResourceAnswer<Body>,
+  location: string,
+): ResourceAnswer<Body> {
+  return { ...answer, status: 201, headers: { ...answer.headers, Location: location } };
+}
+
+/**
+ * The expected revision an If-Match asks for. A single strong integer tag (what our ETags are)
+ * goes to the command as its expected revision, so the check and the append are one atomic
+ * step; `*` or a list is checked against the current revision (412 when none matches), then
+ * that revision is expected, so a writer slipping in between still loses.
+ */
+export async function expectedRevision(
+  ifMatch: string | undefined,
+  current: () => Promise<number | undefined>,
+  what: string,
+): Promise<number | undefined> {
+  if (ifMatch === undefined) return undefined;
+  const exact = expectedRevisionFrom(ifMatch);
+  if (exact !== undefined) return exact;
+  const revision = await current();
+  assertIfMatch(ifMatch, revision, what);
+  return revision;
+}

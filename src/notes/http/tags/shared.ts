@@ -1,0 +1,21 @@
+/** What the tag operations share: the tag as answered, and the tag a write addresses. */
+import { presentTag } from '../present.js';
+import { expectedRevision, resourceAnswer } from '../resource.js';
+import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
+
+/** The tag (also when soft-deleted) and its ETag. */
+export async function tagAnswer(deps: NotesHttpDeps, userId: string, tagId: string) {
+  const tag = await deps.queries.getTag(userId, tagId);
+  return resourceAnswer(presentTag(tag), tag.revision);
+}
+
+/** The caller's tag at `{id}`, with the revision its If-Match asks for. */
+export async function tagRef(
+  deps: NotesHttpDeps,
+  ctx: { principal: NotesPrincipal; params: { id: string }; ifMatch: string | undefined },
+) {
+  const { userId } = ctx.principal;
+  const tagId = ctx.params.id;
+  const current = async () => (await deps.queries.getTag(userId, tagId)).revision;
+  return { userId, tagId, expectedRevision: await expectedRevision(ctx.ifMatch, current, 'tag') };
+}

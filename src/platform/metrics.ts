@@ -1,0 +1,83 @@
+/**
+ * The process's Prometheus metrics (prom-client), one registry per runtime (no module-level
+ * default registry, so tests can run several runtimes in one process). Served at `/metrics` by
+ * every service of the process (metrics-route.ts).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** one per answered request: service, operation (or `-`), method, status */
+  readonly httpDuration: Histogram<'service' | 'operation' | 'method' | 'status'>;
+  readonly appendDuration: Histogram<'adapter'>;
+  readonly appendEvents: Histogram<'adapter'>;
+  /** read-your-writes: how long a write's answer waited for its read models */
+  readonly readYourWritesWait: Histogram;
+  readonly readYourWritesTimeouts: Counter;
+  /** a gauge read at scrape time, e.g. the embedder's queue or projector lag */
+  observe(
+    name: string,
+    help: string,
+    read: () => Promise<Record<string, number> | number> | Record<string, number> | number,
+    label?: string,
+  ): void;
+}
+
+const FAST = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registered = new Set<string>();
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'time from the request to the end of the answer, per operation and status',
+      labelNames: ['service', 'operation', 'method', 'status'],
+      buckets: FAST,
+      registers: [registry],
+    }),
+    appendDuration: new Histogram({
+      name: 'eventstore_append_duration_seconds',
+      help: 'time an append to the event store takes until it is durable',
+      labelNames: ['adapter'],
+      buckets: FAST,
+      registers: [registry],
+    }),
+    appendEvents: new Histogram({
+      name: 'eventstore_append_events',
+      help: 'events per append (a batch of commands on one stream is one append)',
+      labelNames: ['adapter'],
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024],
+      registers: [registry],
+    }),
+    readYourWritesWait: new Histogram({
+      name: 'read_your_writes_wait_seconds',
+      help: 'time a write waited for its read models before answering',
+      buckets: FAST,
+      registers: [registry],
+    }),
+    readYourWritesTimeouts: new Counter({
+      name: 'read_your_writes_timeouts_total',
+      help: 'writes answered 503 because the read models did not catch up in time',
+      registers: [registry],
+    }),
+    observe(name, help, read, label = 'name') {
+      if (registered.has(name)) return;
+      registered.add(name);
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [registry],
+        async collect() {
+          const value = await read();
+          this.reset();
+          if (typeof value === 'number') this.set(value);
+          else for (const [key, v] of Object.entries(value)) this.set({ [label]: key }, v);
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The Express app of a service, in one order for both services: telemetry first (it sees every
+ * request, operations included), then the operation registry's router (operations, OpenAPI,
+ * docs) ahead of everything else so an operation request walks no other route, then liveness,
+ * readiness and metrics, the service's own routes (its OAuth server), and the registry's
+ * fallback last (404 and error envelopes). Middleware that must apply to operations goes in
+ * `before`.
+ */
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { healthRouter } from './health.js';
+import { metricsRouter } from './metrics-route.js';
+import type { ServiceContext } from './service.js';
+import { requestTelemetry } from './telemetry.js';
+
+export interface ServiceAppParts {
+  service: string;
+  before?: RequestHandler[];
+  operations: RequestHandler;
+  routes?: RequestHandler[];
+  fallback: [RequestHandler, ErrorRequestHandler];
+}
+
+export function serviceApp(ctx: ServiceContext, parts: ServiceAppParts): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const { LOG_LEVEL } = ctx.config;
+  app.use(
+    requestTelemetry({
+      service: parts.service,
+      logger: ctx.logger,
+      metrics: ctx.metrics,
+      accessLog: LOG_LEVEL === 'debug' || LOG_LEVEL === 'info',
+    }),
+  );
+  for (const handler of parts.before ?? []) app.use(handler);
+  app.use(parts.operations);
+  app.use(healthRouter(ctx.health));
+  app.use(
+    metricsRouter(ctx.metrics, {
+      token: ctx.config.METRICS_TOKEN,
+      behindProxy: ctx.config.TRUST_PROXY,
+    }),
+  );
+  for (const handler of parts.routes ?? []) app.use(handler);
+  app.use(parts.fallback);
+  return app;
+}

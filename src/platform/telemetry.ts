@@ -1,0 +1,46 @@
+/**
+ * Per request: one access-log line (correlation id, operation id, method, path, status,
+ * duration, caller label) and the request-duration histogram. Mounted first in each service's
+ * Express app, so it sees every request, operations included; the operation registry records
+ * the operation id and the caller label on `res.locals`.
+ */
+import type { RequestHandler } from 'express';
+import { correlationIdFor } from '../http/respond.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+
+export function requestTelemetry(options: {
+  service: string;
+  logger: Logger;
+  metrics: Metrics;
+  /** false when the log level is above info: the access line is then not even built */
+  accessLog: boolean;
+}): RequestHandler {
+  const { service, logger, metrics, accessLog } = options;
+  return (req, res, next) => {
+    const started = performance.now();
+    const correlationId = correlationIdFor(req, res);
+    res.once('finish', () => {
+      const seconds = (performance.now() - started) / 1000;
+      const operation = (res.locals.operationId as string | undefined) ?? '-';
+      const status = res.statusCode;
+      metrics.httpDuration.observe(
+        { service, operation, method: req.method, status: String(status) },
+        seconds,
+      );
+      if (!accessLog) return;
+      // the path only: a query string may carry an authorization code
+      logger.info('request', {
+        correlationId,
+        service,
+        operation,
+        method: req.method,
+        path: req.path,
+        status,
+        durationMs: Math.round(seconds * 10_000) / 10,
+        caller: res.locals.caller,
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * The projection engine: one catch-up subscription to `$all` from the lowest projector
+ * checkpoint, dispatching each event to every projector that has not seen it and whose filter
+ * matches. Checkpoints advance in memory as events apply and are flushed to the read store
+ * together with the projectors' writes (embedded: one SQLite transaction), every
+ * `flushEvery` events and whenever the subscription goes quiet.
+ *
+ * `waitFor(position)` resolves once every projector has applied the log up to that position;
+ * the HTTP layer awaits it before answering a write, which gives clients read-your-writes.
+ */
+import type { Projector } from '../../projections/shared/projector.js';
+import type { EventStore, RecordedEvent, Subscription } from '../eventstore/types.js';
+import { matchesFilter } from '../eventstore/types.js';
+import type { ReadStore } from '../readstore/types.js';
+import { ProjectionTimeout, WaiterList } from './waiters.js';
+
+export interface ProjectionEngineOptions {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  projectors: readonly Projector[];
+  /** flush checkpoints and writes after this many events even while catching up */
+  flushEvery?: number;
+  /**
+   * least time between two flushes while events keep coming (the first after a quiet spell is
+   * immediate). Default: 50 ms on the embedded read store, whose flush is a synchronous SQLite
+   * transaction on this thread; 0 elsewhere, because an API process in another role polls the
+   * flushed checkpoints for read-your-writes. Durability is the event log's: a crash only replays
+   * the events after the last flushed checkpoint.
+   */
+  flushIntervalMs?: number;
+  /** how long `waitFor` waits before failing with ProjectionTimeout */
+  waitTimeoutMs?: number;
+  logger?: Pick<Console, 'error' | 'info'>;
+}
+
+export interface ProjectorStatus {
+  name: string;
+  checkpoint: string;
+  lag: string;
+}
+
+export type ProjectionEngine = ReturnType<typeof createProjectionEngine>;
+
+export function createProjectionEngine(options: ProjectionEngineOptions) {
+  const { eventStore, readStore, projectors } = options;
+  const flushEvery = options.flushEvery ?? 5_000;
+  const logger = options.logger ?? console;
+  const names = new Set<string>();
+  for (const p of projectors) {
+    if (names.has(p.name)) throw new Error(`two projectors are named ${p.name}`);
+    names.add(p.name);
+  }
+  const checkpoints = new Map<string, bigint>();
+  const waiters = new WaiterList();
+  let seen = 0n; // every projector has applied the log up to here
+  let subscription: Subscription | undefined;
+  let loop: Promise<void> | undefined;
+  const flushIntervalMs = options.flushIntervalMs ?? (readStore.adapter === 'embedded' ? 50 : 0);
+  let unflushed = 0;
+  let lastFlushAt = Number.NEGATIVE_INFINITY;
+  let quietFlush: { timer: NodeJS.Immediate | NodeJS.Timeout; immediate: boolean } | undefined;
+  let failure: Error | undefined;
+
+  async function flush(): Promise<void> {
+    if (unflushed === 0) return;
+    unflushed = 0;
+    lastFlushAt = performance.now();
+    await readStore.flush(new Map(checkpoints));
+  }
+
+  function runQuietFlush(): void {
+    quietFlush = undefined;
+    flush().catch((error) => fail(error as Error));
+  }
+
+  function scheduleQuietFlush(): void {
+    if (quietFlush) return;
+    const wait = lastFlushAt + flushIntervalMs - performance.now();
+    quietFlush =
+      wait <= 0
+        ? { timer: setImmediate(runQuietFlush), immediate: true }
+        : { timer: setTimeout(runQuietFlush, wait), immediate: false };
+  }
+
+  function cancelQuietFlush(): void {
+    if (!quietFlush) return;
+    if (quietFlush.immediate) clearImmediate(quietFlush.timer as NodeJS.Immediate);
+    else clearTimeout(quietFlush.timer as NodeJS.Timeout);
+    quietFlush = undefined;
+  }
+
+  function fail(error: Error): void {
+    failure = error;
+    logger.error(`projection engine stopped: ${error.message}`);
+    waiters.rejectAll(error);
+  }
+
+  async function apply(event: RecordedEvent): Promise<void> {
+    for (const projector of projectors) {
+      const at = checkpoints.get(projector.name) ?? 0n;
+      if (event.position <= at) continue;
+      if (matchesFilter(event, projector.filter)) await projector.apply(event, readStore);
+      checkpoints.set(projector.name, event.position);
+    }
+    seen = event.position;
+    unflushed++;
+    waiters.release(seen);
+    if (unflushed >= flushEvery) await flush();
+    else scheduleQuietFlush();
+  }
+
+  async function run(from: bigint): Promise<void> {
+    subscription = eventStore.subscribeToAll(from > 0n ? { after: from } : {});
+    try {
+      for await (const event of subscription) await apply(event);
+    } catch (error) {
+      fail(error as Error);
+    }
+  }
+
+  function lowestCheckpoint(): bigint {
+    let lowest: bigint | undefined;
+    for (const p of projectors) {
+      const at = checkpoints.get(p.name) ?? 0n;
+      if (lowest === undefined || at < lowest) lowest = at;
+    }
+    return lowest ?? 0n;
+  }
+
+  async function subscribe(): Promise<void> {
+    const from = lowestCheckpoint();
+    seen = from;
+    loop = run(from);
+  }
+
+  async function unsubscribe(): Promise<void> {
+    await subscription?.close();
+    await loop;
+    cancelQuietFlush();
+    await flush();
+  }
+
+  return {
+    async start(): Promise<void> {
+      const stored = await readStore.checkpoints();
+      for (const p of projectors) {
+        const at = stored.get(p.name);
+        if (at !== undefined) checkpoints.set(p.name, at);
+        await p.setup?.(readStore);
+      }
+      await subscribe();
+    },
+
+    /** Resolve once every projector has applied the log up to `position`. */
+    waitFor(position: bigint, timeoutMs = options.waitTimeoutMs ?? 10_000): Promise<void> {
+      if (failure) return Promise.reject(failure);
+      if (position <= seen) return Promise.resolve();
+      return waiters.add(position, timeoutMs);
+    },
+
+    /** Drop one read model and replay the whole log into it. */
+    async rebuild(name: string): Promise<void> {
+      const projector = projectors.find((p) => p.name === name);
+      if (!projector) throw new Error(`no projector named ${name}`);
+      await unsubscribe();
+      for (const collection of projector.collections) await readStore.dropCollection(collection);
+      await readStore.deleteCheckpoint(name);
+      checkpoints.delete(name);
+      await projector.setup?.(readStore);
+      await subscribe();
+    },
+
+    async status(): Promise<{ head: string; projectors: ProjectorStatus[] }> {
+      const head = await eventStore.headPosition();
+      return {
+        head: head.toString(),
+        projectors: projectors.map((p) => {
+          const at = checkpoints.get(p.name) ?? 0n;
+          return { name: p.name, checkpoint: at.toString(), lag: (head - at).toString() };
+        }),
+      };
+    },
+
+    /** Position every projector has applied up to (in this process). */
+    position(): bigint {
+      return seen;
+    },
+
+    async stop(): Promise<void> {
+      await unsubscribe();
+      waiters.rejectAll(new ProjectionTimeout('projection engine stopped'));
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * One delivery attempt: re-read the delivery and its webhook (either may have changed since it
+ * was queued), build the body, check the target again, sign with every secret that currently
+ * signs, send, and record the attempt with what follows from the answer — delivered, a retry on
+ * the schedule (or failed for good), or the receiver gone. The dispatcher acts on the result.
+ */
+import type { WebhookDoc } from '../../../projections/webhooks/document.js';
+import { webhooksOf } from '../../../projections/webhooks/document.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { WebhookClock } from '../clock.js';
+import type { SecretBox } from '../secrets.js';
+import { recordFailure, recordSuccess } from './health.js';
+import { type Attempt, type DeliveryDoc, deliveriesOf, KEPT_ATTEMPTS } from './records.js';
+import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, verdictOf } from './schedule.js';
+import type { AttemptResponse, Sender } from './sender.js';
+import { signedHeaders } from './signer.js';
+import { checkTarget, type TargetPolicy } from './target.js';
+
+export interface AttemptDeps {
+  readStore: ReadStore;
+  clock: WebhookClock;
+  sender: Sender;
+  policy: TargetPolicy;
+  secrets: SecretBox;
+  payloadOf(doc: DeliveryDoc): Promise<string | null>;
+}
+
+export type AttemptResult =
+  /** nothing was sent: the delivery is done, or its webhook is paused, disabled or gone */
+  | { kind: 'skipped' }
+  /** `recovered`: it had been failing, and what waited for a later retry is due now */
+  | { kind: 'delivered'; recovered: boolean }
+  /** `at` null: the schedule is used up (failed); `disable`: five days of failures */
+  | { kind: 'retry'; hook: WebhookDoc; at: number | null; disable: string | null }
+  | { kind: 'gone'; hook: WebhookDoc; disable: string };
+
+export function createAttempts(deps: AttemptDeps) {
+  const { readStore, clock } = deps;
+
+  function signingSecrets(hook: WebhookDoc, now: number): string[] {
+    const current = deps.secrets.open(hook._secret, hook.id);
+    const previous: string[] = [];
+    for (const old of hook._previousSecrets) {
+      if (old.validUntil <= now) continue;
+      try {
+        previous.push(deps.secrets.open(old.secret, hook.id));
+      } catch {
+        // an unreadable old secret simply stops signing; the current one still does
+      }
+    }
+    return [current, ...previous];
+  }
+
+  async function send(doc: DeliveryDoc, hook: WebhookDoc, at: number): Promise<AttemptResponse> {
+    try {
+      const body = doc._payload ?? (await deps.payloadOf(doc));
+      if (body === null) throw new Error('the message is no longer in the event log');
+      const target = await checkTarget(hook.url, deps.policy);
+      const headers = signedHeaders({
+        messageId: doc.messageId,
+        secrets: signingSecrets(hook, at),
+        body,
+        // receivers compare webhook-timestamp with their own clock: always the real time
+        sentAt: new Date(),
+      });
+      return await deps.sender.send({ target, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
+    } catch (error) {
+      return { status: null, excerpt: null, error: (error as Error).message, durationMs: 0 };
+    }
+  }
+
+  async function record(
+    doc: DeliveryDoc,
+    hook: WebhookDoc,
+    at: number,
+    response: AttemptResponse,
+  ): Promise<AttemptResult> {
+    const now = clock.now();
+    const verdict = verdictOf(response.status, response.retryAfter, now);
+    const entry: Attempt = {
+      at,
+      status: verdict.kind === 'delivered' ? 'succeeded' : 'failed',
+      durationMs: response.durationMs,
+      responseStatus: response.status,
+      responseBodyExcerpt: response.excerpt,
+      error: response.error,
+    };
+    const base = {
+      attemptCount: doc.attemptCount + 1,
+      lastAttemptAt: at,
+      lastResponseStatus: response.status,
+      _attempts: [...doc._attempts, entry].slice(-KEPT_ATTEMPTS),
+    };
+    const deliveries = deliveriesOf(readStore);
+    const mine = { _id: doc._id, status: 'pending' };
+    switch (verdict.kind) {
+      case 'delivered': {
+        await deliveries.updateOne(mine, {
+          $set: { ...base, status: 'succeeded', nextAttemptAt: null },
+        });
+        const recovered = await recordSuccess(readStore, hook._id);
+        if (recovered) {
+          await deliveries.updateMany(
+            { _hook: hook._id, status: 'pending', nextAttemptAt: { $gt: now } },
+            { $set: { nextAttemptAt: now } },
+          );
+        }
+        return { kind: 'delivered', recovered };
+      }
+      case 'gone':
+        // the message stays queued: re-enabling the webhook sends it
+        await deliveries.updateOne(mine, { $set: { ...base, nextAttemptAt: now } });
+        return {
+          kind: 'gone',
+          hook,
+          disable: `the receiver answered 410 Gone on ${new Date(now).toISOString()}`,
+        };
+      case 'failed': {
+        const failures = doc._failures + 1;
+        const next = nextAttemptAt(failures, now, verdict.retryAfterMs);
+        await deliveries.updateOne(mine, {
+          $set: {
+            ...base,
+            _failures: failures,
+            status: next === null ? 'failed' : 'pending',
+            nextAttemptAt: next,
+          },
+        });
+        const since = await recordFailure(readStore, {
+          hookKey: hook._id,
+          now,
+          changedAt: hook.updatedAt,
+        });
+        const disable =
+          since === null
+            ? null
+            : `every delivery attempt failed for 5 days (since ${new Date(since).toISOString()})`;
+        return { kind: 'retry', hook, at: next, disable };
+      }
+      default: {
+        const _exhaustive: never = verdict;
+        return { kind: 'skipped' };
+      }
+    }
+  }
+
+  return {
+    async run(queued: DeliveryDoc, paused: (hookKey: string) => boolean): Promise<AttemptResult> {
+      const doc = await deliveriesOf(readStore).findOne({ _id: queued._id });
+      if (!doc || doc.status !== 'pending' || paused(doc._hook)) return { kind: 'skipped' };
+      const hook = await webhooksOf(readStore).findOne({ _id: doc._hook });
+      if (!hook || hook._deleted || !hook.enabled) return { kind: 'skipped' };
+      const at = clock.now();
+      return record(doc, hook, at, await send(doc, hook, at));
+    },
+  };
+}

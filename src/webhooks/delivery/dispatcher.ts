@@ -1,0 +1,237 @@
+/**
+ * Sends due deliveries. Each webhook has its own lane with at most `concurrency` attempts in
+ * flight, so one slow or dead receiver never holds up another. Fresh deliveries are handed over
+ * directly by the worker; retries come back through a scan when their time (on the injectable
+ * clock) has come, when a test clock jumps, when an operation asks (`wake`), and every few
+ * seconds for changes made by another process.
+ */
+import type { WebhookDoc } from '../../../projections/webhooks/document.js';
+import { webhooksOf } from '../../../projections/webhooks/document.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { WebhookClock } from '../clock.js';
+import type { SecretBox } from '../secrets.js';
+import { createAttempts } from './attempt.js';
+import { type DeliveryDoc, deliveriesOf } from './records.js';
+import type { Sender } from './sender.js';
+import type { TargetPolicy } from './target.js';
+
+export interface DispatcherDeps {
+  readStore: ReadStore;
+  clock: WebhookClock;
+  sender: Sender;
+  policy: TargetPolicy;
+  secrets: SecretBox;
+  /** the body of a log message (rebuilt from the log after a restart) */
+  payloadOf(doc: DeliveryDoc): Promise<string | null>;
+  /** most attempts in flight per webhook */
+  concurrency: number;
+  /** switch the webhook off (a command on its stream) */
+  disable(hook: WebhookDoc, reason: string): Promise<void>;
+  /** make recent writes durable soon (embedded store) */
+  persist(): void;
+  logger: Logger;
+  /** real-time safety net for changes made by other processes */
+  pollMs?: number;
+}
+
+interface Lane {
+  queue: DeliveryDoc[];
+  inFlight: number;
+  /** the last scan found as many as it asked for: more may be due */
+  maybeMore: boolean;
+}
+
+const MAX_TIMER_MS = 60 * 60 * 1000;
+
+export function createDispatcher(deps: DispatcherDeps) {
+  const { readStore, clock } = deps;
+  const attempts = createAttempts(deps);
+  const lanes = new Map<string, Lane>();
+  const busy = new Set<string>();
+  /** webhooks this dispatcher disabled, until the worker sees them enabled again */
+  const paused = new Set<string>();
+  const running = new Set<Promise<void>>();
+  let stopped = true;
+  let scanning: Promise<void> | null = null;
+  let scanAgain = false;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let poll: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  function laneOf(hookKey: string): Lane {
+    let lane = lanes.get(hookKey);
+    if (!lane) {
+      lane = { queue: [], inFlight: 0, maybeMore: false };
+      lanes.set(hookKey, lane);
+    }
+    return lane;
+  }
+
+  function enqueue(doc: DeliveryDoc): void {
+    if (stopped || busy.has(doc._id) || paused.has(doc._hook)) return;
+    busy.add(doc._id);
+    const lane = laneOf(doc._hook);
+    lane.queue.push(doc);
+    pump(doc._hook, lane);
+  }
+
+  function pump(hookKey: string, lane: Lane): void {
+    while (!stopped && lane.inFlight < deps.concurrency && lane.queue.length > 0) {
+      const doc = lane.queue.shift()!;
+      lane.inFlight++;
+      const run: Promise<void> = attempt(doc)
+        .catch((error) =>
+          deps.logger.error('webhook attempt failed to record', {
+            delivery: doc._id,
+            error: (error as Error).message,
+          }),
+        )
+        .finally(() => {
+          running.delete(run);
+          busy.delete(doc._id);
+          lane.inFlight--;
+          if (lane.queue.length === 0 && lane.maybeMore) {
+            lane.maybeMore = false;
+            void scan();
+          }
+          if (lane.inFlight === 0 && lane.queue.length === 0) lanes.delete(hookKey);
+          else pump(hookKey, lane);
+        });
+      running.add(run);
+    }
+  }
+
+  async function attempt(queued: DeliveryDoc): Promise<void> {
+    const result = await attempts.run(queued, (hookKey) => paused.has(hookKey));
+    switch (result.kind) {
+      case 'skipped':
+        return;
+      case 'delivered':
+        if (result.recovered) void scan();
+        break;
+      case 'retry':
+        if (result.at !== null) planTimer(result.at);
+        if (result.disable) await pause(result.hook, result.disable);
+        break;
+      case 'gone':
+        await pause(result.hook, result.disable);
+        break;
+      default: {
+        const _exhaustive: never = result;
+      }
+    }
+    deps.persist();
+  }
+
+  async function pause(hook: WebhookDoc, reason: string): Promise<void> {
+    paused.add(hook._id);
+    const lane = lanes.get(hook._id);
+    if (lane) {
+      for (const doc of lane.queue) busy.delete(doc._id);
+      lane.queue = [];
+    }
+    await deps.disable(hook, reason);
+  }
+
+  /** Enqueue what is due for every enabled webhook; then sleep until the next retry. */
+  function scan(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (scanning) {
+      scanAgain = true;
+      return scanning;
+    }
+    scanning = (async () => {
+      try {
+        do {
+          scanAgain = false;
+          await scanOnce();
+        } while (scanAgain && !stopped);
+      } catch (error) {
+        deps.logger.error('webhook scan failed', { error: (error as Error).message });
+      } finally {
+        scanning = null;
+      }
+    })();
+    return scanning;
+  }
+
+  async function scanOnce(): Promise<void> {
+    const now = clock.now();
+    const hooks = await webhooksOf(readStore).find({ enabled: true, _deleted: false });
+    const window = deps.concurrency * 2;
+    for (const hook of hooks) {
+      if (stopped) return;
+      if (paused.has(hook._id)) continue;
+      const lane = lanes.get(hook._id);
+      if (lane && lane.queue.length >= deps.concurrency) continue;
+      const due = await deliveriesOf(readStore).find(
+        { _hook: hook._id, status: 'pending', nextAttemptAt: { $lte: now } },
+        { sort: { nextAttemptAt: 1, _order: 1 }, limit: window },
+      );
+      for (const doc of due) enqueue(doc);
+      if (due.length === window) laneOf(hook._id).maybeMore = true;
+    }
+    const next = await deliveriesOf(readStore).findOne(
+      { status: 'pending', nextAttemptAt: { $gt: now } },
+      { sort: { nextAttemptAt: 1 } },
+    );
+    if (next?.nextAttemptAt != null) planTimer(next.nextAttemptAt);
+  }
+
+  function planTimer(at: number): void {
+    if (stopped || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    const wait = Math.min(Math.max(0, at - clock.now()), MAX_TIMER_MS);
+    timer = setTimeout(() => {
+      timerAt = Number.POSITIVE_INFINITY;
+      void scan();
+    }, wait);
+  }
+
+  function replan(): void {
+    clearTimeout(timer);
+    timerAt = Number.POSITIVE_INFINITY;
+    void scan();
+  }
+
+  return {
+    async start(): Promise<void> {
+      stopped = false;
+      unsubscribe = clock.onAdvance?.(replan);
+      poll = setInterval(() => void scan(), deps.pollMs ?? 5_000);
+      poll.unref();
+      await scan();
+    },
+    enqueue,
+    /** look for due deliveries now (after a redeliver, a recover, a re-enable) */
+    wake(): Promise<void> {
+      return scan();
+    },
+    /** the worker saw the webhook enabled again */
+    resume(hookKey: string): void {
+      paused.delete(hookKey);
+    },
+    /** the webhook was deleted or disabled: forget what waits in its lane */
+    drop(hookKey: string): void {
+      const lane = lanes.get(hookKey);
+      if (!lane) return;
+      for (const doc of lane.queue) busy.delete(doc._id);
+      lane.queue = [];
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(poll);
+      unsubscribe?.();
+      // attempts in flight end now (connection closed) and are recorded as failed, to retry
+      deps.sender.close();
+      await scanning;
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

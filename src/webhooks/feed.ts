@@ -1,0 +1,63 @@
+/**
+ * list_events: the workspace's messages in log order, straight from the event log (the log is
+ * the feed; nothing is stored twice), each built exactly as a webhook carries it. A page reads
+ * the log after the cursor in bounded chunks and stops at a full page, at the head, or after
+ * SCAN_LIMIT events of other workspaces — so a quiet workspace in a busy log answers quickly,
+ * possibly with an empty page and a cursor further on. The head is fixed before reading and the
+ * read models are awaited up to it, so names are known and the cursor never passes an event
+ * that was not looked at: paging while events arrive yields each message exactly once.
+ */
+import type { EventStore } from '../eventstore/types.js';
+import type { Composer } from './messages/compose.js';
+import { type FeedEventType, messageSourceOf } from './messages/event-types.js';
+import type { Message } from './messages/message.js';
+
+export const SCAN_LIMIT = 10_000;
+const CHUNK = 1_000;
+
+export interface FeedQuery {
+  workspaceId: string;
+  /** exclusive: messages after this log position */
+  after: bigint;
+  types: ReadonlySet<FeedEventType> | null;
+  productKey: string | null;
+  pageSize: number;
+}
+
+export interface FeedPage {
+  messages: Message[];
+  /** where the next page starts: never behind `after` */
+  next: bigint;
+}
+
+export interface FeedDeps {
+  eventStore: EventStore;
+  composer: Composer;
+  waitFor(position: bigint): Promise<void>;
+}
+
+export async function readFeed(deps: FeedDeps, query: FeedQuery): Promise<FeedPage> {
+  const head = await deps.eventStore.headPosition();
+  if (head <= query.after) return { messages: [], next: query.after };
+  await deps.waitFor(head);
+  const messages: Message[] = [];
+  let cursor = query.after;
+  let scanned = 0;
+  while (scanned < SCAN_LIMIT) {
+    const events = await deps.eventStore.readAll({ after: cursor, maxCount: CHUNK });
+    for (const event of events) {
+      if (event.position > head) return { messages, next: cursor };
+      scanned++;
+      cursor = event.position;
+      const source = messageSourceOf(event);
+      if (!source || source.workspaceId !== query.workspaceId) continue;
+      if (query.types && !query.types.has(source.type)) continue;
+      if (query.productKey && source.productKey !== query.productKey) continue;
+      const message = await deps.composer.compose(event);
+      if (message) messages.push(message);
+      if (messages.length === query.pageSize) return { messages, next: cursor };
+    }
+    if (events.length < CHUNK || cursor >= head) break;
+  }
+  return { messages, next: cursor };
+}

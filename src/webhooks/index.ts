@@ -1,0 +1,86 @@
+/**
+ * The outbound webhooks of one service boot: what the operations need (the secret box, the
+ * target policy, the event feed, a nudge for the worker) and the worker itself. Built once per
+ * runtime, shared by the HTTP app and the worker when both run in the same process.
+ */
+import type { ServiceContext } from '../platform/service.js';
+import { systemClock, type WebhookClock } from './clock.js';
+import type { TargetPolicy } from './delivery/target.js';
+import { type FeedPage, type FeedQuery, readFeed } from './feed.js';
+import { type Composer, createComposer } from './messages/compose.js';
+import { createSecretBox, type SecretBox } from './secrets.js';
+import { createWebhookWorker, type WebhookWorker } from './worker/worker.js';
+
+export interface WebhooksOptions {
+  clock?: WebhookClock;
+  /** host name resolution for target checks (tests point names at 127.0.0.1) */
+  resolve?: (hostname: string) => Promise<string[]>;
+  /** worker lease timings, real milliseconds */
+  lease?: { leaseMs: number; renewMs: number };
+}
+
+export interface Webhooks {
+  clock: WebhookClock;
+  secrets: SecretBox;
+  policy: TargetPolicy;
+  composer: Composer;
+  feed(query: FeedQuery): Promise<FeedPage>;
+  /** tell the worker, when it runs in this process, to look for due deliveries now */
+  wake(): void;
+  startWorker(): Promise<{ stop(): Promise<void> }>;
+}
+
+export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {}): Webhooks {
+  const { config, stores, logger } = ctx;
+  const clock = options.clock ?? systemClock;
+  const policy: TargetPolicy = {
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  };
+  const secrets = createSecretBox(ctx.secret);
+  const composer = createComposer({ eventStore: stores.eventStore, readStore: stores.readStore });
+  let worker: WebhookWorker | undefined;
+
+  return {
+    clock,
+    secrets,
+    policy,
+    composer,
+    feed: (query) =>
+      readFeed({ eventStore: stores.eventStore, composer, waitFor: ctx.waitFor }, query),
+    wake() {
+      worker?.wake();
+    },
+    async startWorker() {
+      if (policy.allowPrivate) {
+        logger.warn(
+          'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may deliver to loopback and private addresses (development only)',
+        );
+      }
+      const started = createWebhookWorker({
+        eventStore: stores.eventStore,
+        readStore: stores.readStore,
+        commandHandler: ctx.commandHandler,
+        waitFor: ctx.waitFor,
+        composer: createComposer({ eventStore: stores.eventStore, readStore: stores.readStore }),
+        secrets,
+        policy,
+        clock,
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        logger,
+        ...options.lease,
+      });
+      await started.start();
+      worker = started;
+      ctx.reportHealth('webhooks', () => started.status());
+      return {
+        async stop() {
+          worker = undefined;
+          await started.stop();
+        },
+      };
+    },
+  };
+}
+
+export type { WebhookClock } from './clock.js';

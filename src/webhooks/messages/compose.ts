@@ -1,0 +1,181 @@
+/**
+ * Builds the message of one event of the log. The item is the one right after the event, folded
+ * from its own stream (fold-cache.ts), so a worker running behind — or a list_events reader far
+ * in the past — describes each change as it was at its position, not the item as it is now.
+ * Names (the workspace slug, the actor's display name) are read from the read models as they
+ * are when the message is built.
+ */
+import type { ChangelogEvent } from '../../../commands/changelog/index.js';
+import type { ItemEvent } from '../../../commands/item/index.js';
+import { toItem } from '../../../projections/items/document.js';
+import { asRecorded, type Recorded } from '../../../projections/shared/recorded.js';
+import { workspaceById } from '../../../projections/workspaces/queries.js';
+import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
+import { describeActor } from '../../feedback/activity/actor.js';
+import type { ReadStore } from '../../readstore/types.js';
+import { type ItemFold, createItemFolds } from './fold-cache.js';
+import { messageSourceOf, type MessageSource } from './event-types.js';
+import { type ChangelogEntry, type ItemMessageData, type Message, messageIdOf } from './message.js';
+
+export interface Composer {
+  /** null when the event is not a message (or its item cannot be found) */
+  compose(event: RecordedEvent): Promise<Message | null>;
+  slugOf(workspaceId: string): Promise<string | null>;
+}
+
+export function createComposer(deps: { eventStore: EventStore; readStore: ReadStore }): Composer {
+  const folds = createItemFolds(deps.eventStore);
+  const slugs = new Map<string, string>();
+
+  async function slugOf(workspaceId: string): Promise<string | null> {
+    const known = slugs.get(workspaceId);
+    if (known) return known;
+    const workspace = await workspaceById(deps.readStore, workspaceId);
+    if (workspace) slugs.set(workspaceId, workspace.slug);
+    return workspace?.slug ?? null;
+  }
+
+  async function compose(event: RecordedEvent): Promise<Message | null> {
+    const source = messageSourceOf(event);
+    if (!source) return null;
+    const slug = await slugOf(source.workspaceId);
+    if (!slug) return null;
+    const common = {
+      messageId: messageIdOf(event.id),
+      workspace: slug,
+      productKey: source.productKey,
+      itemKey: source.itemKey,
+      sequence: event.revision,
+      position: event.position.toString(),
+      actor: await describeActor(deps.readStore, source.workspaceId, event.metadata),
+      ...(event.metadata.via ? { via: event.metadata.via } : {}),
+    };
+    const data =
+      source.stream === 'item'
+        ? itemData(asRecorded<ItemEvent>(event), await folds.around(event), common)
+        : await changelogData(asRecorded<ChangelogEvent>(event), source, common);
+    if (!data) return null;
+    return {
+      type: source.type,
+      timestamp: new Date(event.metadata.occurredAt).toISOString(),
+      data,
+    };
+  }
+
+  async function changelogData(
+    event: Recorded<ChangelogEvent>,
+    source: MessageSource,
+    common: Omit<ItemMessageData, 'item'>,
+  ): Promise<ItemMessageData | null> {
+    const itemStream = `item-${source.workspaceId}.${source.itemKey}`;
+    const item = await folds.before(itemStream, event.position);
+    const entries = await deps.eventStore.readStream(event.streamId, {
+      maxCount: event.revision + 1,
+    });
+    const changelog = foldEntry(entries.map((e) => asRecorded<ChangelogEvent>(e)));
+    if (!item || !changelog) return null;
+    return { ...common, item: toItem(item), changelog };
+  }
+
+  return { compose, slugOf };
+}
+
+function itemData(
+  event: Recorded<ItemEvent>,
+  fold: ItemFold,
+  common: Omit<ItemMessageData, 'item'>,
+): ItemMessageData | null {
+  const { before, after } = fold;
+  if (!after) return null;
+  const data: ItemMessageData = { ...common, item: toItem(after) };
+  switch (event.type) {
+    case 'ItemCaptured':
+      return data;
+    case 'ItemStatusChanged':
+      return { ...data, previousStatus: event.data.from };
+    case 'ItemReplied': {
+      const reply = event.data;
+      const record = {
+        id: reply.replyId,
+        itemId: after.id,
+        productId: after.productId,
+        authorKind: reply.authorKind,
+        authorId: reply.authorId,
+        authorName: reply.authorName,
+        authorAvatar: reply.authorAvatar,
+        parentId: reply.parentId,
+        body: reply.body,
+        createdAt: event.metadata.occurredAt,
+      };
+      return { ...data, reply: record };
+    }
+    case 'ItemEdited':
+      return { ...data, changedFields: Object.keys(event.data).sort() };
+    case 'PlusOneAdded':
+      return { ...data, changedFields: ['plusOneCount'] };
+    case 'ItemTagged':
+      return { ...data, tagIds: event.data.tagIds, previousTagIds: before?.tagIds ?? [] };
+    case 'ItemMergedInto':
+      return { ...data, mergedKeys: [after.id], survivorKey: event.data.survivorKey };
+    case 'ItemsMerged':
+      return {
+        ...data,
+        mergedKeys: event.data.merged.map((m) => m.itemKey),
+        survivorKey: after.id,
+      };
+    case 'ItemUnmerged':
+      return { ...data, mergedKeys: [after.id], survivorKey: event.data.survivorKey };
+    case 'ItemsUnmerged':
+      return {
+        ...data,
+        mergedKeys: event.data.unmerged.map((m) => m.itemKey),
+        survivorKey: after.id,
+      };
+    case 'PeopleNotified': {
+      const { status, message, recipients } = event.data;
+      const notified = recipients.filter((r) => r.delivered).length;
+      return {
+        ...data,
+        notification: {
+          status,
+          message: message ?? null,
+          notified,
+          skipped: recipients.length - notified,
+        },
+      };
+    }
+    default: {
+      const _exhaustive: never = event;
+      return null;
+    }
+  }
+}
+
+/** The changelog entry after its stream's last event (published, then revised). */
+function foldEntry(events: Recorded<ChangelogEvent>[]): ChangelogEntry | null {
+  let entry = null as ChangelogEntry | null;
+  for (const event of events) {
+    const at = event.metadata.occurredAt;
+    switch (event.type) {
+      case 'ChangelogEntryPublished': {
+        const { entryId, workspaceId: _ws, productKey, itemKey, ...fields } = event.data;
+        entry = {
+          id: entryId,
+          productId: productKey,
+          itemId: itemKey,
+          ...fields,
+          publishedAt: at,
+          updatedAt: at,
+        };
+        break;
+      }
+      case 'ChangelogEntryRevised':
+        if (entry) entry = { ...entry, ...event.data, updatedAt: at };
+        break;
+      default: {
+        const _exhaustive: never = event;
+      }
+    }
+  }
+  return entry;
+}

@@ -1,0 +1,70 @@
+/**
+ * The message a webhook delivers and list_events answers (Standard Webhooks shape):
+ * `{type, timestamp, data}`. For item.* and changelog.published the data names the workspace,
+ * product and item, the item's `sequence` (its stream revision: every change of an item is one
+ * message, so a receiver can order them and see a gap), the global `position`, who did it
+ * (`actor`, `via`), the Item after the change and what changed.
+ */
+import type { ItemStatus } from '../../../commands/item/index.js';
+import type { WebhookEventType } from '../../../commands/webhook/index.js';
+import type { Item } from '../../../projections/items/document.js';
+import type { Reply } from '../../../projections/replies/queries.js';
+import type { ActorView } from '../../feedback/activity/actor.js';
+
+export interface ChangelogEntry {
+  id: string;
+  productId: string;
+  itemId: string;
+  itemIds: string[];
+  title: string;
+  body: string;
+  requestedByNames: string[];
+  requestedByCount: number;
+  publishedAt: number;
+  updatedAt: number;
+}
+
+export interface ItemMessageData {
+  messageId: string;
+  workspace: string;
+  productKey: string;
+  itemKey: string;
+  /** item.*: the item stream's revision; changelog.published: the entry stream's revision */
+  sequence: number;
+  /** global log position, as a string (it can exceed 2^53) */
+  position: string;
+  actor: ActorView;
+  via?: string;
+  item: Item;
+  previousStatus?: ItemStatus;
+  reply?: Reply;
+  changedFields?: string[];
+  tagIds?: string[];
+  previousTagIds?: string[];
+  /** item.merged / item.unmerged: the items folded into (or given back by) the survivor */
+  mergedKeys?: string[];
+  survivorKey?: string;
+  notification?: { status: ItemStatus; message: string | null; notified: number; skipped: number };
+  changelog?: ChangelogEntry;
+}
+
+export interface TestMessageData {
+  messageId: string;
+  workspace: string;
+  webhookId: string;
+  actor: ActorView;
+  via?: string;
+  note: string;
+}
+
+export interface Message {
+  type: WebhookEventType;
+  /** ISO 8601: when the change happened */
+  timestamp: string;
+  data: ItemMessageData | TestMessageData;
+}
+
+/** A message id is derived from the event's id: the same on every retry, redelivery, restart. */
+export function messageIdOf(eventId: string): string {
+  return `msg_${eventId.replaceAll('-', '')}`;
+}

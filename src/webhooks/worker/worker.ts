@@ -1,0 +1,305 @@
+/**
+ * The webhook worker: subscribed to the event log from its own checkpoint — never driven by a
+ * projection rebuild or replay — it turns events into deliveries (fan-out.ts) and hands them to
+ * the dispatcher. At-least-once: the checkpoint moves only after an event's deliveries are
+ * stored, and a delivery is marked delivered only after a 2xx, so a crash anywhere re-sends with
+ * the same `webhook-id`, never loses a message.
+ *
+ * One worker delivers at a time: it holds a lease in the read store and renews it; a second
+ * worker (another `npm run start:webhooks`) stands by and takes over when the lease runs out.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { webhookDecider, webhookStreamId } from '../../../commands/webhook/index.js';
+import type { WebhookDoc } from '../../../projections/webhooks/document.js';
+import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/types.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { CommandHandler } from '../../write/command-handler.js';
+import type { WebhookClock } from '../clock.js';
+import { createDispatcher, type Dispatcher } from '../delivery/dispatcher.js';
+import { forgetHealth } from '../delivery/health.js';
+import { deliveriesOf, RETENTION_MS, setupDeliveries } from '../delivery/records.js';
+import { createSender } from '../delivery/sender.js';
+import type { TargetPolicy } from '../delivery/target.js';
+import type { Composer } from '../messages/compose.js';
+import type { SecretBox } from '../secrets.js';
+import { createFanOut } from './fan-out.js';
+import { loadCheckpoint, releaseLease, saveCheckpoint, takeLease } from './state.js';
+
+export interface WorkerDeps {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  commandHandler: CommandHandler;
+  waitFor(position: bigint): Promise<void>;
+  composer: Composer;
+  secrets: SecretBox;
+  policy: TargetPolicy;
+  clock: WebhookClock;
+  concurrency: number;
+  logger: Logger;
+  /** lease length and renewal period, real milliseconds (tests shorten them) */
+  leaseMs?: number;
+  renewMs?: number;
+}
+
+export interface WebhookWorker {
+  start(): Promise<void>;
+  /** look for due deliveries now, when this process is the one delivering */
+  wake(): void;
+  status(): { delivering: boolean; checkpoint: string };
+  stop(): Promise<void>;
+}
+
+const STREAMS = { streamPrefixes: ['item-', 'changelog-', 'webhook-'] };
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const BODY_CACHE = 2_000;
+
+export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
+  const { readStore, logger } = deps;
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const leaseMs = deps.leaseMs ?? 15_000;
+  const renewMs = deps.renewMs ?? 5_000;
+  const bodies = new Map<string, string>();
+  let stopped = true;
+  let leading = false;
+  let checkpoint = 0n;
+  let dispatcher: Dispatcher | undefined;
+  let subscription: Subscription | undefined;
+  let loop: Promise<void> | undefined;
+  let leaseTimer: NodeJS.Timeout | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let persistTimer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+
+  function remember(messageId: string, body: string): void {
+    bodies.set(messageId, body);
+    if (bodies.size > BODY_CACHE) bodies.delete(bodies.keys().next().value as string);
+  }
+
+  const fanOut = createFanOut({
+    readStore,
+    composer: deps.composer,
+    now: () => deps.clock.now(),
+    waitFor: deps.waitFor,
+    remember,
+  });
+
+  /**
+   * Soon (embedded store: in one transaction with everything else written so far) record the
+   * checkpoint and make the deliveries' state durable. The checkpoint in memory only ever passes
+   * events whose deliveries are stored, so saving it late is safe; a crash replays from the
+   * last saved one and finds those deliveries already there.
+   */
+  function persist(): void {
+    if (persistTimer) return;
+    persistTimer = setTimeout(() => {
+      persistTimer = undefined;
+      saveCheckpoint(readStore, checkpoint)
+        .then(() => readStore.flush())
+        .catch((error) => logger.error('webhook state flush failed', { error }));
+    }, 20);
+  }
+
+  async function payloadOf(doc: {
+    messageId: string;
+    _source: { streamId: string; revision: number } | null;
+  }) {
+    const known = bodies.get(doc.messageId);
+    if (known) return known;
+    if (!doc._source) return null;
+    const [event] = await deps.eventStore.readStream(doc._source.streamId, {
+      fromRevision: doc._source.revision,
+      maxCount: 1,
+    });
+    const message = event ? await deps.composer.compose(event) : null;
+    if (!message) return null;
+    const body = JSON.stringify(message);
+    remember(doc.messageId, body);
+    return body;
+  }
+
+  async function disable(hook: WebhookDoc, reason: string): Promise<void> {
+    try {
+      await deps.commandHandler.handle(
+        webhookStreamId(hook._ws, hook.id),
+        webhookDecider,
+        { type: 'DisableWebhook', data: { reason } },
+        { actor: null, now: deps.clock.now() },
+      );
+      logger.warn('webhook disabled', { webhook: hook.id, reason });
+    } catch (error) {
+      logger.warn('could not disable webhook', {
+        webhook: hook.id,
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  async function onWebhookEvent(event: RecordedEvent, active: Dispatcher): Promise<void> {
+    const hookKey = event.streamId.slice('webhook-'.length);
+    const workspaceId = hookKey.slice(0, hookKey.indexOf('.'));
+    fanOut.forget(workspaceId);
+    switch (event.type) {
+      case 'WebhookEnabled':
+        // resume from where it stopped: everything it missed is due now
+        active.resume(hookKey);
+        await forgetHealth(readStore, hookKey);
+        await deliveriesOf(readStore).updateMany(
+          { _hook: hookKey, status: 'pending' },
+          { $set: { nextAttemptAt: deps.clock.now() } },
+        );
+        void active.wake();
+        return;
+      case 'WebhookDisabled':
+        active.drop(hookKey);
+        return;
+      case 'WebhookDeleted':
+        active.drop(hookKey);
+        await deliveriesOf(readStore).deleteMany({ _hook: hookKey });
+        await forgetHealth(readStore, hookKey);
+        return;
+      default:
+        return;
+    }
+  }
+
+  async function handle(event: RecordedEvent, active: Dispatcher): Promise<void> {
+    if (event.streamId.startsWith('webhook-')) return onWebhookEvent(event, active);
+    for (const { doc, enabled } of await fanOut.deliveriesOf(event)) {
+      if (enabled) active.enqueue(doc);
+    }
+  }
+
+  async function handleUntilDone(event: RecordedEvent, active: Dispatcher): Promise<void> {
+    for (let failures = 0; leading; failures++) {
+      try {
+        await handle(event, active);
+        return;
+      } catch (error) {
+        const wait = Math.min(30_000, 500 * 2 ** failures);
+        logger.error('webhook worker cannot handle an event; retrying', {
+          position: event.position,
+          error: (error as Error).message,
+          retryInMs: wait,
+        });
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  async function lead(): Promise<void> {
+    leading = true;
+    checkpoint = await loadCheckpoint(readStore);
+    const active = createDispatcher({
+      readStore,
+      clock: deps.clock,
+      sender: createSender(),
+      policy: deps.policy,
+      secrets: deps.secrets,
+      payloadOf,
+      concurrency: deps.concurrency,
+      disable,
+      persist,
+      logger,
+    });
+    dispatcher = active;
+    await active.start();
+    void prune();
+    pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+    pruneTimer.unref();
+    const events = deps.eventStore.subscribeToAll({ after: checkpoint, filter: STREAMS });
+    subscription = events;
+    loop = (async () => {
+      try {
+        for await (const event of events) {
+          await handleUntilDone(event, active);
+          if (!leading) return;
+          checkpoint = event.position;
+          persist();
+        }
+      } catch (error) {
+        logger.error('webhook worker subscription ended', { error: (error as Error).message });
+      }
+    })();
+    logger.info('webhook worker delivering', { from: checkpoint.toString() });
+  }
+
+  async function stepDown(): Promise<void> {
+    leading = false;
+    clearInterval(pruneTimer);
+    await subscription?.close();
+    await loop;
+    await dispatcher?.stop();
+    subscription = undefined;
+    loop = undefined;
+    dispatcher = undefined;
+    clearTimeout(persistTimer);
+    persistTimer = undefined;
+    await saveCheckpoint(readStore, checkpoint);
+    await readStore.flush();
+  }
+
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    try {
+      const held = await takeLease(readStore, { holder, now: Date.now(), ttlMs: leaseMs });
+      if (stopped) return;
+      if (held && !leading) {
+        // a half-started worker would hold the lease and deliver nothing: undo and retry later
+        await lead().catch(async (error) => {
+          await stepDown().catch(() => {});
+          throw error;
+        });
+      } else if (!held && leading) {
+        logger.warn('webhook worker lost its lease; standing by');
+        await stepDown();
+      }
+    } catch (error) {
+      logger.error('webhook lease check failed', { error: (error as Error).message });
+    }
+  }
+
+  async function prune(): Promise<void> {
+    try {
+      await deliveriesOf(readStore).deleteMany({
+        status: { $in: ['succeeded', 'failed'] },
+        lastAttemptAt: { $lt: deps.clock.now() - RETENTION_MS },
+      });
+    } catch (error) {
+      logger.error('webhook delivery pruning failed', { error: (error as Error).message });
+    }
+  }
+
+  return {
+    async start() {
+      stopped = false;
+      await setupDeliveries(readStore);
+      await tick();
+      if (!leading) logger.info('webhook worker standing by: another worker holds the lease');
+      const renew = () => {
+        leaseTimer = setTimeout(() => {
+          ticking = tick().finally(() => {
+            if (!stopped) renew();
+          });
+        }, renewMs);
+      };
+      renew();
+    },
+    wake() {
+      void dispatcher?.wake();
+    },
+    status() {
+      return { delivering: leading, checkpoint: checkpoint.toString() };
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(leaseTimer);
+      await ticking;
+      if (leading) {
+        await stepDown();
+        await releaseLease(readStore, holder).catch(() => {});
+      }
+    },
+  };
+}

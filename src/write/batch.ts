@@ -1,0 +1,173 @@
+/**
+ * Deciding a batch: the commands queued on one stream, decided one after the other on the state
+ * each predecessor left, so that they become one append (one fsync) instead of one each. Each
+ * command keeps its own outcome — its events, a refusal, or the answer of an earlier attempt
+ * with the same Idempotency-Key — and nothing is settled until the append is durable.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from '../../commands/shared/decider.js';
+import { Conflict } from '../../commands/shared/errors.js';
+import type { EventMetadata, NewEvent, RecordedEvent } from '../eventstore/types.js';
+import type { Snapshot } from './state-cache.js';
+
+/** Who issues the command and when; becomes the events' metadata. */
+export interface CommandContext {
+  actor: string | null;
+  via?: string;
+  now: number;
+  correlationId?: string;
+  causationId?: string | null;
+  idempotencyKey?: string;
+}
+
+export interface Queued<Command> {
+  command: Command;
+  context: CommandContext;
+  /** hash of the command, when it carries an Idempotency-Key */
+  commandHash?: string;
+}
+
+/** What one command of the batch comes to, before the append tells the positions. */
+export type Outcome<State> =
+  | { kind: 'refused'; error: unknown }
+  | {
+      kind: 'decided';
+      state: State;
+      /** stream revision after this command (its own events included) */
+      revision: number;
+      /** index range of its events within the batch's append; empty when it decided nothing */
+      from: number;
+      to: number;
+      /** answered from an earlier attempt with the same Idempotency-Key */
+      replayed: boolean;
+      /** that earlier attempt's events, when they were already in the log */
+      stored?: RecordedEvent[];
+      /** its Idempotency-Key, when its events are new (the cache learns them after the append) */
+      newKey?: string;
+    };
+
+export interface DecidedBatch<State> {
+  toAppend: NewEvent[];
+  outcomes: Outcome<State>[];
+  /** state and revision after the whole batch */
+  state: State;
+  revision: number;
+}
+
+export function decideBatch<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  snapshot: Snapshot<State>,
+  queued: readonly Queued<Command>[],
+): DecidedBatch<State> {
+  let { state, revision } = snapshot;
+  const toAppend: NewEvent[] = [];
+  const outcomes: Outcome<State>[] = [];
+  /** keys first used in this batch: the hash and outcome of their first command */
+  const fresh = new Map<string, { hash?: string; outcome: Outcome<State> }>();
+  for (const { command, context, commandHash } of queued) {
+    const key = context.idempotencyKey;
+    if (key) {
+      const stored = snapshot.keyed.get(key);
+      const earlier = fresh.get(key);
+      const firstHash = stored ? stored[0]!.metadata.commandHash : earlier?.hash;
+      if (stored || earlier) {
+        if (firstHash !== commandHash) {
+          outcomes.push({
+            kind: 'refused',
+            error: new Conflict('Idempotency-Key was already used for a different request'),
+          });
+        } else if (stored) {
+          outcomes.push({
+            kind: 'decided',
+            state,
+            revision,
+            from: 0,
+            to: 0,
+            replayed: true,
+            stored,
+          });
+        } else {
+          outcomes.push({
+            ...earlier!.outcome,
+            replayed: true,
+            newKey: undefined,
+          } as Outcome<State>);
+        }
+        continue;
+      }
+    }
+    let decided: Event[];
+    try {
+      decided = decider.decide(command, state);
+    } catch (error) {
+      outcomes.push({ kind: 'refused', error });
+      continue;
+    }
+    const from = toAppend.length;
+    const metadata = toMetadata(context, commandHash);
+    for (const event of decided) {
+      toAppend.push({ id: randomUUID(), type: event.type, data: event.data, metadata });
+      state = decider.evolve(state, event);
+      revision++;
+    }
+    const outcome: Outcome<State> = {
+      kind: 'decided',
+      state,
+      revision,
+      from,
+      to: toAppend.length,
+      replayed: false,
+      ...(key && decided.length > 0 ? { newKey: key } : {}),
+    };
+    outcomes.push(outcome);
+    if (key && decided.length > 0) fresh.set(key, { hash: commandHash, outcome });
+  }
+  return { toAppend, outcomes, state, revision };
+}
+
+/** The appended events as recorded: revisions follow the expected one; the position is the last. */
+export function recordedOf(
+  streamId: string,
+  toAppend: readonly NewEvent[],
+  firstRevision: number,
+  position: bigint,
+): RecordedEvent[] {
+  return toAppend.map((event, i) => ({
+    ...event,
+    id: event.id!,
+    streamId,
+    revision: firstRevision + i,
+    // only the batch's last position is known exactly; it is what read-your-writes waits for
+    position,
+  }));
+}
+
+function toMetadata(context: CommandContext, commandHash: string | undefined): EventMetadata {
+  const metadata: EventMetadata = {
+    actor: context.actor,
+    occurredAt: context.now,
+    correlationId: context.correlationId ?? randomUUID(),
+    causationId: context.causationId ?? null,
+  };
+  if (context.via) metadata.via = context.via;
+  if (context.idempotencyKey) {
+    metadata.idempotencyKey = context.idempotencyKey;
+    metadata.commandHash = commandHash;
+  }
+  return metadata;
+}
+
+export function hashCommand(command: unknown): string {
+  return createHash('sha256').update(stableJson(command)).digest('base64url');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

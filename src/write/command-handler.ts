@@ -1,0 +1,225 @@
+/**
+ * Command handling: load the aggregate's stream, fold it, decide, append with the revision read.
+ *
+ * Within this process, commands on one stream never race: each stream has a lane, and the
+ * commands waiting in it are decided together, one after the other, and appended as one batch
+ * (batch.ts) — a burst on one product or one popular item costs one append per batch instead of
+ * a conflict per command. Optimistic concurrency then only meets writers in other processes (a
+ * second API process, the CLI): on a conflict the batch is reloaded and decided again, after a
+ * jittered backoff, until a deadline; past it the callers get Unavailable (503, Retry-After).
+ *
+ * Folded states are kept in a bounded cache as snapshots; every batch still reads the stream's
+ * tail after the cached revision, so another process's appends are always seen.
+ *
+ * Idempotency: when the caller supplies an Idempotency-Key, its events carry the key and a hash
+ * of the command. A retry that finds events with the same key on the stream returns them instead
+ * of deciding again; the same key with a different command is a Conflict. Keys are scoped to
+ * the aggregate's stream.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Decider, DomainEvent } from '../../commands/shared/decider.js';
+import { Unavailable } from '../../commands/shared/errors.js';
+import type { EventStore, RecordedEvent } from '../eventstore/types.js';
+import { WrongExpectedRevisionError } from '../eventstore/types.js';
+import {
+  type CommandContext,
+  type DecidedBatch,
+  decideBatch,
+  hashCommand,
+  type Queued,
+  recordedOf,
+} from './batch.js';
+import { StateCache } from './state-cache.js';
+
+export type { CommandContext };
+
+export interface CommandResult<State, Event extends DomainEvent> {
+  /** the events this command appended (or, for an idempotent retry, appended the first time) */
+  events: RecordedEvent<Event['type'], Event['data']>[];
+  /** the aggregate's state right after this command */
+  state: State;
+  /** last revision of the stream after this command; -1 when the stream still does not exist */
+  revision: number;
+  /** global position to wait for before reading (null when nothing was appended) */
+  position: bigint | null;
+  /** true when an earlier attempt with the same Idempotency-Key was found and returned */
+  replayed: boolean;
+}
+
+export interface CommandHandlerOptions {
+  cacheSize?: number;
+  /** how long a batch keeps retrying against writers in other processes (default 5 s) */
+  retryDeadlineMs?: number;
+  /** most commands decided into one append (default 256) */
+  maxBatch?: number;
+  /** told of every durable append: its duration and how many events it held (metrics) */
+  onAppend?: (seconds: number, events: number) => void;
+}
+
+export type CommandHandler = ReturnType<typeof createCommandHandler>;
+
+interface Waiting<Command> extends Queued<Command> {
+  decider: Decider<unknown, Command, DomainEvent>;
+  resolve(result: CommandResult<unknown, DomainEvent>): void;
+  reject(error: unknown): void;
+}
+
+const FIRST_BACKOFF_MS = 2;
+const MAX_BACKOFF_MS = 250;
+
+export function createCommandHandler(events: EventStore, options: CommandHandlerOptions = {}) {
+  const retryDeadlineMs = options.retryDeadlineMs ?? 5_000;
+  const maxBatch = options.maxBatch ?? 256;
+  const cache = new StateCache(options.cacheSize ?? 50_000);
+  /** commands waiting per stream; a stream has an entry only while its lane runs */
+  const lanes = new Map<string, Waiting<unknown>[]>();
+
+  async function load<State>(streamId: string, decider: Decider<State, unknown, DomainEvent>) {
+    const cached = cache.get<State>(streamId);
+    let state = cached?.state ?? decider.initialState();
+    let revision = cached?.revision ?? -1;
+    const keyed = new Map(cached?.keyed ?? []);
+    const tail = await events.readStream(streamId, { fromRevision: revision + 1 });
+    for (const event of tail) {
+      state = decider.evolve(state, event as unknown as DomainEvent);
+      revision = event.revision;
+      const key = event.metadata.idempotencyKey;
+      if (key) keyed.set(key, [...(keyed.get(key) ?? []), event]);
+    }
+    if (tail.length > 0 || !cached) cache.set(streamId, { state, revision, keyed });
+    return { state, revision, keyed };
+  }
+
+  async function runLane(streamId: string, lane: Waiting<unknown>[]): Promise<void> {
+    while (lane.length > 0) {
+      // one decider per stream; a caller passing another one gets a batch of its own
+      const decider = lane[0]!.decider;
+      let size = 1;
+      while (size < lane.length && size < maxBatch && lane[size]!.decider === decider) size++;
+      const batch = lane.splice(0, size);
+      try {
+        await appendBatch(streamId, decider, batch);
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    lanes.delete(streamId);
+  }
+
+  async function appendBatch(
+    streamId: string,
+    decider: Decider<unknown, unknown, DomainEvent>,
+    batch: Waiting<unknown>[],
+  ): Promise<void> {
+    const deadline = performance.now() + retryDeadlineMs;
+    for (let attempt = 0; ; attempt++) {
+      const snapshot = await load(streamId, decider);
+      const decided = decideBatch(decider, snapshot, batch);
+      if (decided.toAppend.length === 0) {
+        settle(batch, decided, [], null);
+        return;
+      }
+      try {
+        const started = performance.now();
+        const appended = await events.appendToStream(streamId, decided.toAppend, {
+          expectedRevision: snapshot.revision === -1 ? 'no_stream' : snapshot.revision,
+        });
+        options.onAppend?.((performance.now() - started) / 1000, decided.toAppend.length);
+        const recorded = recordedOf(
+          streamId,
+          decided.toAppend,
+          snapshot.revision + 1,
+          appended.position,
+        );
+        const keyed = new Map(snapshot.keyed);
+        for (const outcome of decided.outcomes) {
+          if (outcome.kind === 'decided' && outcome.newKey) {
+            keyed.set(outcome.newKey, recorded.slice(outcome.from, outcome.to));
+          }
+        }
+        cache.set(streamId, { state: decided.state, revision: decided.revision, keyed });
+        settle(batch, decided, recorded, appended.position);
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        cache.delete(streamId);
+        if (performance.now() >= deadline) {
+          throw new Unavailable(`too many concurrent changes to ${streamId}; try again`, 1);
+        }
+        const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt);
+        await sleep(Math.random() * ceiling);
+      }
+    }
+  }
+
+  return {
+    handle<State, Command, Event extends DomainEvent>(
+      streamId: string,
+      decider: Decider<State, Command, Event>,
+      command: Command,
+      context: CommandContext,
+    ): Promise<CommandResult<State, Event>> {
+      return new Promise((resolve, reject) => {
+        const waiting = {
+          command,
+          context,
+          commandHash: context.idempotencyKey ? hashCommand(command) : undefined,
+          decider,
+          resolve,
+          reject,
+        } as unknown as Waiting<unknown>;
+        const lane = lanes.get(streamId);
+        if (lane) {
+          lane.push(waiting);
+          return;
+        }
+        const fresh = [waiting];
+        lanes.set(streamId, fresh);
+        void runLane(streamId, fresh);
+      });
+    },
+
+    /** Fold a stream without deciding (for commands that need another aggregate's state). */
+    async load<State, Event extends DomainEvent>(
+      streamId: string,
+      decider: Decider<State, unknown, Event>,
+    ): Promise<{ state: State; revision: number }> {
+      const { state, revision } = await load(
+        streamId,
+        decider as Decider<State, unknown, DomainEvent>,
+      );
+      return { state, revision };
+    },
+  };
+}
+
+/** Answer every command of a durable batch with its own outcome. */
+function settle(
+  batch: Waiting<unknown>[],
+  decided: DecidedBatch<unknown>,
+  recorded: RecordedEvent[],
+  position: bigint | null,
+): void {
+  batch.forEach((waiting, i) => {
+    const outcome = decided.outcomes[i]!;
+    if (outcome.kind === 'refused') {
+      waiting.reject(outcome.error);
+      return;
+    }
+    const own = outcome.stored ?? recorded.slice(outcome.from, outcome.to);
+    // A command that decided nothing after others of its batch appended still answered from
+    // their state: its reader must wait for them too.
+    const after = outcome.stored
+      ? own.at(-1)!.position
+      : own.length > 0 || outcome.from > 0
+        ? position
+        : null;
+    waiting.resolve({
+      events: own,
+      state: outcome.state,
+      revision: outcome.revision,
+      position: after,
+      replayed: outcome.replayed,
+    });
+  });
+}

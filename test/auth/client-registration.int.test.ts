@@ -1,0 +1,88 @@
+/**
+ * Issue 10 item 8: "Client registration accepts a plain-http, non-loopback redirect URI
+ * (http://evil.example/cb): refuse it. For native apps (RFC 8252 §7.3) accept a loopback
+ * redirect on any port and private-use URI schemes (com.example.app:/cb), which are refused today."
+ */
+import { expect } from 'chai';
+import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { authorizeOverHttp } from './support/browserless.js';
+import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+const register = (h: Harness, metadata: Record<string, unknown>) =>
+  fetch(`${h.base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }),
+  });
+
+describe('When a client registers its redirect URIs', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ ...feedbackAuthPreset });
+  });
+  after(() => h.close());
+
+  it('refuses a plain-http redirect URI on another host with invalid_redirect_uri', async () => {
+    for (const uri of ['http://evil.example/cb', 'http://10.0.0.8:8080/cb']) {
+      const res = await register(h, { redirect_uris: [uri] });
+      expect(res.status, uri).to.equal(400);
+      const body = (await res.json()) as Record<string, string>;
+      expect(body.error).to.equal('invalid_redirect_uri');
+      expect(body.error_description).to.include('loopback');
+    }
+  });
+
+  it('refuses a body that is not JSON with invalid_client_metadata', async () => {
+    const res = await fetch(`${h.base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"redirect_uris": [',
+    });
+    expect(res.status).to.equal(400);
+    expect(((await res.json()) as { error: string }).error).to.equal('invalid_client_metadata');
+  });
+
+  it('accepts a loopback redirect and lets a native app use it on any port (RFC 8252 §7.3)', async () => {
+    // registered on port 9; the app comes back on whatever port it opened, here the harness's
+    const config = await registerClient(h.base, { redirectUri: 'http://127.0.0.1:9/cb' });
+    expect(config.clientMetadata().application_type).to.equal('native');
+    const pending = await startAuthorization(config, h.base, 'openid');
+    const callback = await authorizeOverHttp({
+      authUrl: pending.url,
+      base: h.base,
+      email: 'native@example.com',
+      mailboxPath: h.mailboxPath,
+    });
+    expect(callback.port).to.equal(new URL(h.base).port);
+    const tokens = await exchange(config, callback, pending);
+    expect(tokens.access_token).to.be.a('string');
+  });
+
+  it('accepts a private-use URI scheme and redirects to it with the code', async () => {
+    const redirect = 'com.example.app:/cb';
+    const config = await registerClient(h.base, { redirectUri: redirect });
+    expect(config.clientMetadata().redirect_uris).to.deep.equal([redirect]);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirect,
+      scope: 'openid',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    const callback = await authorizeOverHttp({
+      authUrl: url.href,
+      base: h.base,
+      email: 'app@example.com',
+      mailboxPath: h.mailboxPath,
+    });
+    expect(`${callback.protocol}${callback.pathname}`).to.equal(redirect);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    expect(tokens.access_token).to.be.a('string');
+  });
+});

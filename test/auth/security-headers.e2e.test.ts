@@ -1,0 +1,105 @@
+/**
+ * Issue 10 item 11: "HTML pages (sign-in, consent, errors, /docs, the dev mailbox) send no
+ * security headers. Use helmet: a CSP with frame-ancestors 'none', X-Content-Type-Options,
+ * Referrer-Policy; cookies Secure when the base URL is https."
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
+import { CookieJar, formIn, request } from './support/browserless.js';
+import { registerClient, startAuthorization } from './support/client.js';
+
+function expectHardened(res: Response, page: string): void {
+  const csp = res.headers.get('content-security-policy') ?? '';
+  expect(csp, `${page}: CSP`).to.include("frame-ancestors 'none'");
+  expect(csp, `${page}: CSP`).to.include("default-src 'self'");
+  expect(res.headers.get('x-content-type-options'), page).to.equal('nosniff');
+  expect(res.headers.get('referrer-policy'), page).to.equal('no-referrer');
+}
+
+describe('When a browser loads the HTML pages of the feedback service', () => {
+  let fb: FeedbackHarness;
+  before(async () => {
+    fb = await startFeedback();
+    await fb.createMaker('max@acme.io');
+  });
+  after(() => fb.stop());
+
+  it('sends a CSP forbidding framing, nosniff and a referrer policy on every page', async () => {
+    const config = await registerClient(fb.url);
+    const pending = await startAuthorization(config, fb.url, 'openid');
+    const jar = new CookieJar();
+    const interaction = new URL(
+      (await request(jar, pending.url)).headers.get('location') ?? '',
+      fb.url,
+    ).href;
+    const signIn = await request(jar, interaction);
+    expectHardened(signIn, 'sign-in');
+    const emailForm = formIn(await signIn.text(), fb.url, '/email');
+    await request(jar, emailForm.action, { ...emailForm.fields, email: 'max@acme.io' });
+    const codePage = await request(jar, interaction);
+    expectHardened(codePage, 'code form');
+    const error = await fetch(`${fb.url}/oauth/interaction/no-such-sign-in`);
+    expect(error.status).to.equal(400);
+    expectHardened(error, 'error page');
+    const providerError = await fetch(`${fb.url}/oauth/authorize?client_id=nobody`);
+    expectHardened(providerError, 'authorization error page');
+    expectHardened(await fetch(`${fb.url}/docs`), '/docs');
+    expectHardened(await fetch(`${fb.url}/dev/mailbox`), 'dev mailbox');
+  });
+});
+
+describe('When the service is published over https (behind a TLS proxy)', () => {
+  let fb: FeedbackHarness;
+  let local: string;
+  const BASE = 'https://feedback.example.test';
+  before(async () => {
+    const port = await freePort();
+    local = `http://127.0.0.1:${port}`;
+    fb = await startFeedback({
+      env: {
+        FEEDBACK_BASE_URL: BASE,
+        FEEDBACK_PORT: String(port),
+        DEV_MODE: 'false',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+      },
+    });
+  });
+  after(() => fb.stop());
+
+  it('marks its cookies Secure and sends HSTS', async () => {
+    const registered = await fetch(`${local}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: ['https://app.example.test/cb'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const url = new URL('/oauth/authorize', local);
+    url.search = new URLSearchParams({
+      client_id,
+      response_type: 'code',
+      redirect_uri: 'https://app.example.test/cb',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      scope: 'openid',
+    }).toString();
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).to.equal(303);
+    const cookies = res.headers.getSetCookie();
+    expect(cookies.length).to.be.greaterThan(0);
+    for (const cookie of cookies) expect(cookie.toLowerCase(), cookie).to.include('; secure');
+    expect(res.headers.get('strict-transport-security')).to.match(/max-age=\d+/);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { type WebhookEvent, webhookDecider } from '../../../commands/webhook/index.js';
+import { deciderSpec } from '../../support/decider.js';
+
+const given = deciderSpec(webhookDecider);
+const data = {
+  webhookId: 'wh_1',
+  workspaceId: 'ws1',
+  url: 'https://hooks.example.com/in',
+  description: 'CRM',
+  eventTypes: null,
+  productKeys: null,
+  secret: 'v1.sealed',
+};
+const created: WebhookEvent = { type: 'WebhookCreated', data };
+const update = (d: Record<string, unknown>) => ({ type: 'UpdateWebhook', data: d }) as const;
+const disabledBy = (reason: string | null): WebhookEvent => ({
+  type: 'WebhookDisabled',
+  data: { reason },
+});
+const deleted: WebhookEvent = { type: 'WebhookDeleted', data: {} };
+
+describe('When a webhook is created', () => {
+  it('records it with its filters sorted and without repeats', () => {
+    given([])
+      .when({
+        type: 'CreateWebhook',
+        data: {
+          ...data,
+          description: '  CRM ',
+          eventTypes: ['item.replied', 'item.created', 'item.replied'],
+        },
+      })
+      .then([
+        { type: 'WebhookCreated', data: { ...data, eventTypes: ['item.created', 'item.replied'] } },
+      ]);
+  });
+  it('refuses a description over 200 characters and empty filters', () => {
+    // issue 18: "description? (≤ 200)"
+    given([])
+      .when({ type: 'CreateWebhook', data: { ...data, description: 'x'.repeat(201) } })
+      .thenThrows(InvalidArgument);
+    given([])
+      .when({ type: 'CreateWebhook', data: { ...data, eventTypes: [] } })
+      .thenThrows(InvalidArgument);
+    given([])
+      .when({ type: 'CreateWebhook', data: { ...data, productKeys: [] } })
+      .thenThrows(InvalidArgument);
+  });
+});
+
+describe('When a webhook is updated', () => {
+  it('records only what changed', () => {
+    given([created])
+      .when(update({ url: data.url, description: 'Sales', eventTypes: null }))
+      .then([{ type: 'WebhookUpdated', data: { description: 'Sales' } }]);
+    given([created])
+      .when(update({ url: data.url }))
+      .then([]);
+  });
+  it('disables it for an admin with no reason, and enabling resumes it', () => {
+    given([created])
+      .when(update({ enabled: false }))
+      .then([disabledBy(null)]);
+    given([created])
+      .when(update({ enabled: true }))
+      .then([]);
+    given([created, disabledBy('410 Gone')])
+      .when(update({ enabled: true }))
+      .then([{ type: 'WebhookEnabled', data: {} }]);
+    given([created, disabledBy('410 Gone')])
+      .when(update({ enabled: true }))
+      .thenState((state) => expect(state.status).to.equal('enabled'));
+  });
+  it('lets the service disable it once, with its reason', () => {
+    const disable = { type: 'DisableWebhook', data: { reason: '410 Gone' } } as const;
+    given([created])
+      .when(disable)
+      .then([disabledBy('410 Gone')]);
+    given([created, disabledBy('410 Gone')])
+      .when(disable)
+      .then([]);
+  });
+});
+
+describe('When a webhook secret is rotated', () => {
+  it('keeps the replaced secret with its deadline, at most three of them', () => {
+    const rotate = (secret: string, until: number) =>
+      ({ type: 'RotateWebhookSecret', data: { secret, previousValidUntil: until } }) as const;
+    const rotated = (secret: string, until: number): WebhookEvent => ({
+      type: 'WebhookSecretRotated',
+      data: { secret, previousValidUntil: until },
+    });
+    given([created])
+      .when(rotate('v1.new', 100))
+      .then([rotated('v1.new', 100)]);
+    given([created, rotated('a', 1), rotated('b', 2), rotated('c', 3)])
+      .when(rotate('d', 4))
+      .thenState((state) => {
+        if (state.status !== 'enabled') throw new Error('expected enabled');
+        expect(state.secret).to.equal('d');
+        expect(state.previousSecrets).to.deep.equal([
+          { secret: 'c', validUntil: 4 },
+          { secret: 'b', validUntil: 3 },
+          { secret: 'a', validUntil: 2 },
+        ]);
+      });
+  });
+});
+
+describe('When a webhook is deleted', () => {
+  it('answers not found to everything afterwards', () => {
+    given([created]).when({ type: 'DeleteWebhook', data: {} }).then([deleted]);
+    given([created, deleted]).when({ type: 'DeleteWebhook', data: {} }).thenThrows(NotFound);
+    given([created, deleted])
+      .when(update({ enabled: true }))
+      .thenThrows(NotFound);
+    given([])
+      .when(update({ description: 'x' }))
+      .thenThrows(NotFound);
+  });
+});

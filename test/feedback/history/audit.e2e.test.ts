@@ -1,0 +1,103 @@
+/**
+ * list_audit_events over real HTTP (issue 15): "`{items: [Change], nextCursor}`, newest first;
+ * admin role"; "`list_audit_events` filters combine; a non-admin gets 403, a non-member 404".
+ */
+import { expect } from 'chai';
+import { expect400, expect404, expectError } from '../triage/board.js';
+import { SLUG, type Story, tellStory } from './story.js';
+
+const AUDIT = `/v1/workspaces/${SLUG}/audit`;
+
+interface ChangeBody {
+  type: string;
+  position: string;
+  occurredAt: number;
+  itemKey: string | null;
+  actor: { kind: string; id: string | null; name: string | null };
+  via?: string;
+  summary: string;
+}
+
+describe('Workspace audit trail (e2e)', () => {
+  let story: Story;
+  before(async function () {
+    this.timeout(120_000);
+    story = await tellStory();
+  });
+  after(() => story.fb.stop());
+  const owner = () => story.fb.api(story.owner.token);
+  const all = async (query = ''): Promise<ChangeBody[]> => {
+    const out: ChangeBody[] = [];
+    let cursor: string | null = null;
+    do {
+      const suffix: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const res = await owner().get(`${AUDIT}?pageSize=7${query}${suffix}`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      out.push(...res.body.items);
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    return out;
+  };
+
+  describe('When an admin reads the whole trail', () => {
+    it('lists the workspace’s events newest first, each once across pages', async () => {
+      const events = await all();
+      const positions = events.map((e) => BigInt(e.position));
+      expect(positions).to.deep.equal([...positions].sort((a, b) => (a > b ? -1 : 1)));
+      expect(new Set(positions).size).to.equal(positions.length);
+      const types = new Set(events.map((e) => e.type));
+      for (const type of ['WorkspaceCreated', 'MemberAdded', 'ProductCreated', 'PersonCreated']) {
+        expect(types).to.include(type);
+      }
+      expect(types).not.to.include('ItemNumberAllocated');
+      const history = (await owner().get(`/v1/workspaces/${SLUG}/products/APP/items/APP-1/history`))
+        .body.items as ChangeBody[];
+      // an item event reads the same in the trail as in the item's history
+      const inTrail = events.filter(
+        (e) => e.itemKey === 'APP-1' && e.type !== 'ChangelogEntryPublished',
+      );
+      expect(inTrail.reverse()).to.deep.equal(history);
+    });
+  });
+
+  describe('When filters are given', () => {
+    it('combines them: every filter must hold', async () => {
+      const everything = await all();
+      const agentReplies = await all(`&type=ItemReplied&via=${encodeURIComponent('api:Claude')}`);
+      expect(agentReplies.map((e) => e.summary)).to.deep.equal(['Claude replied: “Noted by AI”']);
+      const byOwnerStatus = await all(`&type=ItemStatusChanged&actorId=${story.owner.userId}`);
+      expect(byOwnerStatus.map((e) => e.summary)).to.deep.equal([
+        'max changed the status from planned to shipped',
+        'max changed the status from new to planned',
+      ]);
+      const personEvents = await all(`&actorId=${story.ann}`);
+      expect(personEvents.map((e) => e.type)).to.deep.equal(['ItemReplied']);
+      const product = await all('&productKey=APP');
+      expect(product.every((e) => e.itemKey?.startsWith('APP-') || e.type.startsWith('Product'))).to
+        .be.true;
+      const middle = everything[Math.floor(everything.length / 2)]!;
+      const window = await all(`&from=${middle.occurredAt}&to=${middle.occurredAt}`);
+      expect(window.length).to.be.greaterThan(0);
+      expect(window.every((e) => e.occurredAt === middle.occurredAt)).to.be.true;
+      const none = await all(`&type=ItemTagged&via=${encodeURIComponent('api:Claude')}`);
+      expect(none).to.deep.equal([]);
+    });
+
+    it('refuses bad filter values and an edited cursor with 400', async () => {
+      expect400(await owner().get(`${AUDIT}?productKey=app`));
+      expect400(await owner().get(`${AUDIT}?from=soon`));
+      expect400(await owner().get(`${AUDIT}?pageSize=0`));
+      expect400(await owner().get(`${AUDIT}?cursor=forged`));
+    });
+  });
+
+  describe('When someone other than an admin asks', () => {
+    it('answers 403 to a member and the unknown-workspace 404 to a non-member', async () => {
+      expectError(await story.fb.api(story.member.token).get(AUDIT), 403, 'permission-denied');
+      const outsider = await story.fb.api(story.outsider.token).get(AUDIT);
+      expect404(outsider);
+      const unknown = await owner().get('/v1/workspaces/nowhere-co/audit');
+      expect(outsider.body).to.deep.equal(unknown.body);
+    });
+  });
+});

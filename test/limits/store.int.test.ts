@@ -1,0 +1,56 @@
+/**
+ * The store-backed limiter: issue 10 item 1 "kept in the store so several API processes share
+ * them". Two limiter sets over one store stand in for two processes.
+ */
+import { expect } from 'chai';
+import { createLimits, type Policy } from '../../src/limits/index.js';
+import { openTestStores, type TestStores } from '../support/stores.js';
+
+const WINDOW: Policy = { kind: 'sliding-window', max: 5, windowSeconds: 900 };
+
+describe('When two processes share the limits in one store', () => {
+  let stores: TestStores;
+  let now = 1_000_000;
+  beforeEach(async () => {
+    stores = await openTestStores();
+  });
+  afterEach(() => stores.cleanup());
+
+  it('counts their takes together and never lets more than the limit through', async () => {
+    const a = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
+      'codes',
+      WINDOW,
+    );
+    const b = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
+      'codes',
+      WINDOW,
+    );
+    const verdicts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).take('ann@example.com')),
+    );
+    expect(verdicts.filter((v) => v.allowed)).to.have.length(5);
+    expect((await a.peek('ann@example.com')).allowed).to.equal(false);
+    expect((await a.peek('bob@example.com')).allowed).to.equal(true);
+  });
+
+  it('keeps the count across a restart and stores no key in clear', async () => {
+    const limiter = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
+      'codes',
+      WINDOW,
+    );
+    for (let i = 0; i < 5; i++) await limiter.take('ann@example.com');
+    await stores.reopen();
+    const again = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
+      'codes',
+      WINDOW,
+    );
+    expect(await again.take('ann@example.com')).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 900,
+    });
+    const docs = await stores.readStore.collection('rate_limits').find({});
+    expect(JSON.stringify(docs)).not.to.include('ann@example.com');
+    now += 900_000;
+    expect((await again.take('ann@example.com')).allowed).to.equal(true);
+  });
+});

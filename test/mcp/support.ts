@@ -1,0 +1,49 @@
+/**
+ * The official MCP SDK client against a service's hosted endpoint over real HTTP (Streamable
+ * HTTP transport), with a bearer credential or an OAuth client provider.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export interface Connected {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  close(): Promise<void>;
+}
+
+export async function connectMcp(
+  url: string,
+  auth: { token?: string; authProvider?: OAuthClientProvider } = {},
+): Promise<Connected> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(auth.token ? { requestInit: { headers: { authorization: `Bearer ${auth.token}` } } } : {}),
+    ...(auth.authProvider ? { authProvider: auth.authProvider } : {}),
+  });
+  const client = new Client({ name: 'mcp-test-client', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, close: () => client.close() };
+}
+
+/** Call a tool; returns the result as the SDK client checked it (outputSchema included). */
+export async function callTool(
+  c: Connected,
+  name: string,
+  args: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return (await c.client.callTool({
+    name,
+    arguments: args,
+    ...(meta ? { _meta: meta } : {}),
+  })) as CallToolResult;
+}
+
+/** The error envelope of a failed tool result. */
+export function envelopeOf(result: CallToolResult): Record<string, string> {
+  if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result)}`);
+  const first = result.content[0];
+  if (first?.type !== 'text') throw new Error('error result without text');
+  return JSON.parse(first.text) as Record<string, string>;
+}

@@ -1,0 +1,135 @@
+/**
+ * One tool input from an operation's path parameters, query and body (src/mcp/tool-input.ts):
+ * merged into one object, the clash rules, and a call's arguments split back.
+ */
+import { expect } from 'chai';
+import { z } from 'zod';
+import { InvalidArgument } from '../../commands/shared/errors.js';
+import { ToolGenerationError, toolInput } from '../../src/mcp/tool-input.js';
+import { fromOperations, type ToolSource } from '../../src/mcp/tool-source.js';
+import { defineOperation } from '../../src/http/registry.js';
+
+const source = (input: Partial<ToolSource>): ToolSource => ({
+  id: 'some_operation',
+  method: 'post',
+  path: '/v1/things/{id}',
+  summary: 'Some operation',
+  bodyRequired: false,
+  successStatus: 200,
+  ...input,
+});
+
+const object = (properties: Record<string, object>, required: string[] = [], strict = false) => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  ...(strict ? { additionalProperties: false } : {}),
+});
+
+describe('When path parameters, query and body become one tool input', () => {
+  it('lists every field of the three side by side, required as each part requires it', () => {
+    const input = toolInput(
+      source({
+        params: object({ id: { type: 'string' } }, ['id']),
+        query: object({ dryRun: { type: 'boolean' } }),
+        body: object({ name: { type: 'string' }, color: { type: 'integer' } }, ['name'], true),
+        bodyRequired: true,
+      }),
+    );
+    expect(input.nestedBody).to.equal(false);
+    expect(Object.keys(input.schema.properties as object)).to.deep.equal([
+      'id',
+      'dryRun',
+      'name',
+      'color',
+    ]);
+    expect(input.schema.required).to.deep.equal(['id', 'name']);
+    expect(input.schema.additionalProperties).to.equal(false);
+    expect(input.split({ id: 'a', dryRun: true, name: 'n' })).to.deep.equal({
+      params: { id: 'a' },
+      query: { dryRun: true },
+      body: { name: 'n' },
+    });
+  });
+
+  it('hands unknown arguments to a spread body, whose own schema refuses or drops them as over REST', () => {
+    const input = toolInput(source({ body: object({ name: { type: 'string' } }) }));
+    expect(input.split({ name: 'n', extra: 1 }).body).to.deep.equal({ name: 'n', extra: 1 });
+  });
+
+  it('sends no body when an optional body got no field', () => {
+    const input = toolInput(source({ body: object({ name: { type: 'string' } }) }));
+    expect(input.split({}).body).to.equal(undefined);
+  });
+
+  it('refuses an unknown argument of an operation without a body, naming it and what it takes', () => {
+    const input = toolInput(
+      source({ method: 'get', params: object({ id: { type: 'string' } }, ['id']) }),
+    );
+    expect(() => input.split({ id: 'a', page_size: 5 }))
+      .to.throw(InvalidArgument)
+      .with.property('message', 'unknown argument "page_size"; some_operation takes id');
+  });
+
+  describe('When a body field has the name of a parameter', () => {
+    it('makes the whole body one argument, `body`, and keeps the parameters flat', () => {
+      const input = toolInput(
+        source({
+          params: object({ id: { type: 'string' } }, ['id']),
+          body: object({ id: { type: 'string' }, name: { type: 'string' } }, ['name']),
+          bodyRequired: true,
+        }),
+      );
+      expect(input.nestedBody).to.equal(true);
+      expect(Object.keys(input.schema.properties as object)).to.deep.equal(['id', 'body']);
+      expect(input.schema.required).to.deep.equal(['id', 'body']);
+      expect(input.split({ id: 'a', body: { id: 'b', name: 'n' } })).to.deep.equal({
+        params: { id: 'a' },
+        query: {},
+        body: { id: 'b', name: 'n' },
+      });
+    });
+  });
+
+  it('makes a body that is not a plain object one argument too', () => {
+    const input = toolInput(source({ body: { type: 'array', items: { type: 'string' } } }));
+    expect(input.nestedBody).to.equal(true);
+    expect(input.split({ body: ['x'] }).body).to.deep.equal(['x']);
+  });
+
+  it('refuses, when the tools are generated, a path and a query parameter of the same name', () => {
+    expect(() =>
+      toolInput(
+        source({
+          params: object({ id: { type: 'string' } }, ['id']),
+          query: object({ id: { type: 'string' } }),
+        }),
+      ),
+    ).to.throw(ToolGenerationError, /"id" is both a path and a query parameter/);
+  });
+
+  it('inlines a named body schema (a bare $ref at the root) and keeps its definitions', () => {
+    const Named = z
+      .object({ title: z.string().min(1) })
+      .strict()
+      .meta({ id: 'ToolInputUnitBody' });
+    const [generated] = fromOperations([
+      defineOperation({
+        id: 'create_thing',
+        method: 'post',
+        path: '/v1/things',
+        summary: 'Create a thing',
+        body: Named,
+        response: z.object({ id: z.string() }),
+        errors: [400],
+        auth: 'none',
+        handler: async () => ({ body: { id: 'x' } }),
+      }),
+    ]);
+    const input = toolInput(generated!);
+    expect(input.schema.type).to.equal('object');
+    expect(input.schema.properties).to.have.keys('title');
+    expect(input.schema.required).to.deep.equal(['title']);
+    expect(input.schema.additionalProperties).to.equal(false);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Issue 11 item 6: "pino (JSON lines …) with an access log per request carrying the correlation
+ * id, operation id, status, duration and caller label; the correlation id also goes into the
+ * events' metadata so a request can be followed to its events and projections. prom-client
+ * /metrics on each service: request duration histograms per operation and status, event-store
+ * append latency and group size, projector lag and checkpoint per projector, read-your-writes
+ * wait time."
+ */
+import { rmSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { expect } from 'chai';
+import { loadConfig } from '../../src/config/load.js';
+import * as actions from '../../src/feedback/actions/index.js';
+import { createFeedbackService } from '../../src/feedback/service.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { type Runtime, startRuntime } from '../../src/platform/runtime.js';
+import { tempDir } from '../support/stores.js';
+
+describe('Logs and metrics of a running service (e2e)', () => {
+  const dir = tempDir('telemetry-');
+  const lines: Record<string, unknown>[] = [];
+  let runtime: Runtime;
+  let url: string;
+  let token: string;
+
+  before(async () => {
+    const stream = new PassThrough();
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const part of parts) if (part) lines.push(JSON.parse(part));
+    });
+    runtime = await startRuntime({
+      config: loadConfig({
+        DATA_DIR: dir,
+        FEEDBACK_PORT: '0',
+        LOG_LEVEL: 'info',
+        DEV_MODE: 'true',
+      }),
+      role: 'all',
+      services: [createFeedbackService()],
+      logger: createLogger('info', { format: 'json', destination: stream }),
+    });
+    url = runtime.urls.get('feedback')!;
+    const deps = {
+      commandHandler: runtime.context.commandHandler,
+      readStore: runtime.stores.readStore,
+    };
+    const context = { actor: null, now: Date.now() };
+    const { userId } = await actions.createUser(deps, context, {
+      email: 'ops@example.com',
+      displayName: 'Ops',
+    });
+    const { workspaceId } = await actions.createWorkspace(deps, context, {
+      slug: 'ops-team',
+      name: 'Ops',
+      ownerId: userId,
+    });
+    await actions.createProduct(deps, context, {
+      workspaceId,
+      key: 'OPS',
+      name: 'Ops',
+      visibility: 'public',
+    });
+    await runtime.context.waitFor(await runtime.stores.eventStore.headPosition());
+    ({ token } = await actions.createToken(deps, context, { ownerId: userId, name: 'cli' }));
+    await runtime.context.waitFor(await runtime.stores.eventStore.headPosition());
+  });
+  after(async () => {
+    await runtime.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('When a client writes with its own correlation id', () => {
+    it('logs one JSON access line for it and carries the id into the events', async () => {
+      const res = await fetch(`${url}/v1/public/ops-team/OPS/feedback`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-correlation-id': 'trace-me-1234',
+        },
+        body: JSON.stringify({ body: 'Trace this write' }),
+      });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('x-correlation-id')).to.equal('trace-me-1234');
+      await new Promise((resolve) => setImmediate(resolve));
+      const line = lines.find((l) => l.msg === 'request' && l.correlationId === 'trace-me-1234');
+      expect(line).to.include({
+        level: 'info',
+        service: 'feedback',
+        operation: 'submit_feedback',
+        method: 'POST',
+        path: '/v1/public/ops-team/OPS/feedback',
+        status: 200,
+      });
+      expect(line!.durationMs).to.be.a('number');
+      expect(line!.caller).to.match(/ pat:cli$/);
+      const events = await runtime.stores.eventStore.readAll();
+      const traced = events.filter((e) => e.metadata.correlationId === 'trace-me-1234');
+      expect(traced.map((e) => e.type)).to.include('ItemCaptured');
+    });
+  });
+
+  describe('When Prometheus scrapes /metrics from the machine', () => {
+    it('answers the request, append, read-your-writes and projector metrics', async () => {
+      await fetch(`${url}/v1/workspaces/ops-team/products`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const res = await fetch(`${url}/metrics`);
+      expect(res.status).to.equal(200);
+      const text = await res.text();
+      expect(text).to.match(
+        /http_request_duration_seconds_bucket\{[^}]*service="feedback",operation="list_products",method="GET",status="200"/,
+      );
+      expect(text).to.match(/eventstore_append_duration_seconds_count\{adapter="embedded"\} [1-9]/);
+      expect(text).to.match(/eventstore_append_events_bucket/);
+      expect(text).to.match(/read_your_writes_wait_seconds_count [1-9]/);
+      expect(text).to.match(/projector_lag_events\{projector="items"\} 0/);
+      expect(text).to.match(/projector_checkpoint_position\{projector="items"\} [1-9]/);
+    });
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Issue 11 item 6: "Graceful shutdown on SIGTERM/SIGINT: stop accepting, finish in-flight
+ * requests (bounded), flush the read store, exit 0 — test it with a request in flight."
+ */
+import { rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { expect } from 'chai';
+import { apiClient } from '../feedback/support/api.js';
+import { startFeedback } from '../feedback/support/harness.js';
+import { startProcess } from '../support/processes.js';
+import { tempDir } from '../support/stores.js';
+
+describe('Stopping the service (e2e)', function () {
+  this.timeout(90_000);
+  const dir = tempDir('shutdown-');
+  let token: string;
+
+  before(async () => {
+    const fb = await startFeedback({ env: { DATA_DIR: dir } });
+    const owner = await fb.createMaker('owner@stop.example', 'owner');
+    const ws = await fb.createWorkspace(owner, { slug: 'stop-team', name: 'Stop' });
+    await fb.createProduct(ws, { key: 'STP', name: 'Stop', visibility: 'public' });
+    token = owner.token;
+    await fb.stop();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('When SIGTERM arrives while a write is half-way in', () => {
+    it('refuses new connections, answers the write in full and exits 0 with it kept', async () => {
+      const { child, url } = await startProcess(dir);
+      const { port } = new URL(url);
+      const body = JSON.stringify({ body: 'Sent while the service stops' });
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(
+        'POST /v1/public/stop-team/STP/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` +
+          body.slice(0, 10),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // the port no longer takes connections
+      const refused = await fetch(`${url}/healthz`).then(
+        () => false,
+        () => true,
+      );
+      expect(refused, 'a new connection after SIGTERM').to.equal(true);
+      socket.write(body.slice(10));
+      await ended;
+      expect(answer).to.match(/^HTTP\/1\.1 200 /);
+      expect(await exited).to.equal(0);
+
+      // the write is there after a restart
+      const again = await startProcess(dir);
+      try {
+        const listed = await apiClient(again.url, token).get(
+          '/v1/workspaces/stop-team/products/STP/items',
+        );
+        expect(listed.body.items.map((i: { body: string }) => i.body)).to.include(
+          'Sent while the service stops',
+        );
+      } finally {
+        again.child.kill('SIGKILL');
+      }
+    });
+  });
+});

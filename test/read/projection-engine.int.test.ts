@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import { createCommandHandler } from '../../src/write/command-handler.js';
+import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
+import { ProjectionTimeout } from '../../src/read/waiters.js';
+import { counter, counterProjector } from '../support/counter.js';
+import { openTestStores, type TestStores } from '../support/stores.js';
+
+const ctx = { actor: 'u', now: 1 };
+
+describe('Projection engine', () => {
+  let stores: TestStores;
+  let engine: ProjectionEngine | undefined;
+  beforeEach(async () => {
+    stores = await openTestStores();
+  });
+  afterEach(async () => {
+    await engine?.stop();
+    engine = undefined;
+    await stores.cleanup();
+  });
+
+  async function increment(stream: string, by: number) {
+    return createCommandHandler(stores.eventStore).handle(
+      stream,
+      counter,
+      { type: 'Increment', by },
+      ctx,
+    );
+  }
+  function start(applied: string[] = [], name = 'counters') {
+    engine = createProjectionEngine({
+      eventStore: stores.eventStore,
+      readStore: stores.readStore,
+      projectors: [counterProjector(name, applied)],
+      logger: { info() {}, error() {} },
+    });
+    return engine.start();
+  }
+  const doc = (id: string, name = 'counters') =>
+    stores.readStore.collection(name).findOne({ _id: id });
+
+  describe('When it starts over an existing log', () => {
+    it('catches up from the beginning', async () => {
+      await increment('counter-1', 2);
+      const { position } = await increment('counter-1', 3);
+      await start();
+      await engine!.waitFor(position!);
+      expect(await doc('counter-1')).to.include({ total: 5, events: 2 });
+    });
+  });
+
+  describe('When a client writes and then waits for its position (read-your-writes)', () => {
+    it('sees its write as soon as waitFor resolves', async () => {
+      await start();
+      for (let i = 1; i <= 20; i++) {
+        const { position } = await increment('counter-2', 1);
+        await engine!.waitFor(position!);
+        expect((await doc('counter-2'))?.total).to.equal(i);
+      }
+    });
+  });
+
+  describe('When the process restarts', () => {
+    it('resumes from the stored checkpoint without re-applying anything (runs twice, changes nothing)', async () => {
+      const first: string[] = [];
+      await start(first);
+      const { position } = await increment('counter-3', 4);
+      await engine!.waitFor(position!);
+      await engine!.stop();
+      await stores.reopen();
+      const second: string[] = [];
+      await start(second);
+      const { position: later } = await increment('counter-3', 1);
+      await engine!.waitFor(later!);
+      expect(second).to.have.length(1); // only the new event
+      expect(await doc('counter-3')).to.include({ total: 5, events: 2 });
+    });
+  });
+
+  describe('When the checkpoint is lost but the documents survived', () => {
+    it('replays every event and the position guards leave the documents unchanged', async () => {
+      await start();
+      await increment('counter-4', 1);
+      const { position } = await increment('counter-4', 2);
+      await engine!.waitFor(position!);
+      await engine!.stop();
+      await stores.readStore.deleteCheckpoint('counters');
+      await stores.readStore.flush();
+      const replayed: string[] = [];
+      await start(replayed);
+      await engine!.waitFor(position!);
+      expect(replayed).to.have.length(2);
+      expect(await doc('counter-4')).to.include({ total: 3, events: 2 });
+    });
+  });
+
+  describe('When a read model is rebuilt', () => {
+    it('drops it and replays the log into the same documents', async () => {
+      await start();
+      await increment('counter-5', 7);
+      const { position } = await increment('counter-6', 8);
+      await engine!.waitFor(position!);
+      const before = await stores.readStore.collection('counters').find({}, { sort: { _id: 1 } });
+      await stores.readStore
+        .collection('counters')
+        .updateOne({ _id: 'counter-5' }, { $set: { total: -1 } });
+      await engine!.rebuild('counters');
+      await engine!.waitFor(position!);
+      const after = await stores.readStore.collection('counters').find({}, { sort: { _id: 1 } });
+      expect(after).to.deep.equal(before);
+    });
+  });
+
+  describe('When events arrive that a projector does not care about', () => {
+    it('skips them but still advances its checkpoint, so waitFor resolves', async () => {
+      await start();
+      const { position } = await stores.eventStore.appendToStream('other-1', [
+        {
+          type: 'SomethingElse',
+          data: {},
+          metadata: { actor: null, occurredAt: 1, correlationId: 'c', causationId: null },
+        },
+      ]);
+      await engine!.waitFor(position);
+      const status = await engine!.status();
+      expect(status.projectors[0]).to.include({
+        name: 'counters',
+        checkpoint: position.toString(),
+        lag: '0',
+      });
+    });
+  });
+
+  describe('When the checkpoint is flushed', () => {
+    it('is stored together with the documents it covers', async () => {
+      await start();
+      const { position } = await increment('counter-7', 9);
+      await engine!.waitFor(position!);
+      await engine!.stop();
+      engine = undefined;
+      await stores.reopen();
+      expect((await stores.readStore.checkpoints()).get('counters')).to.equal(position);
+      expect(await doc('counter-7')).to.include({ total: 9 });
+    });
+  });
+
+  describe('When the read models cannot catch up in time', () => {
+    it('fails the wait with ProjectionTimeout', async () => {
+      await start();
+      let caught: unknown;
+      try {
+        await engine!.waitFor(10_000_000n, 50);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(ProjectionTimeout);
+    });
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Issue 18, "Delivery": "Retry schedule after a failure (non-2xx, timeout 15 s, connection
+ * error): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (Svix's). `429`/`503` with `Retry-After` wait
+ * at least that long. `410 Gone` disables the webhook." And "No SSRF": the address ranges.
+ */
+import { expect } from 'chai';
+import {
+  MAX_ATTEMPTS,
+  nextAttemptAt,
+  parseRetryAfter,
+  verdictOf,
+} from '../../src/webhooks/delivery/schedule.js';
+import { addressRange, checkTarget, RefusedTarget } from '../../src/webhooks/delivery/target.js';
+import { createSecretBox, newSigningSecret, UnreadableSecret } from '../../src/webhooks/secrets.js';
+
+const S = 1000;
+const MIN = 60 * S;
+const H = 60 * MIN;
+
+describe('When a delivery attempt fails', () => {
+  it('waits 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up after the eighth attempt', () => {
+    const waits = [1, 2, 3, 4, 5, 6, 7].map((failures) => nextAttemptAt(failures, 0, null));
+    expect(waits).to.deep.equal([5 * S, 5 * MIN, 30 * MIN, 2 * H, 5 * H, 10 * H, 10 * H]);
+    expect(MAX_ATTEMPTS).to.equal(8);
+    expect(nextAttemptAt(8, 0, null)).to.equal(null);
+  });
+  it('waits at least as long as Retry-After asks, up to a day', () => {
+    expect(nextAttemptAt(1, 0, 3600 * S)).to.equal(3600 * S);
+    expect(nextAttemptAt(4, 0, 60 * S)).to.equal(2 * H);
+    expect(nextAttemptAt(1, 0, 90 * 24 * H)).to.equal(24 * H);
+  });
+  it('reads Retry-After as seconds or an HTTP date, and ignores anything else', () => {
+    expect(parseRetryAfter('120', 0)).to.equal(120 * S);
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('Wed, 01 Jan 2025 01:00:00 GMT', now)).to.equal(H);
+    expect(parseRetryAfter('soon', now)).to.equal(null);
+    expect(parseRetryAfter(undefined, now)).to.equal(null);
+  });
+  it('tells delivered, gone and failed apart; Retry-After counts on 429 and 503 only', () => {
+    expect(verdictOf(200, undefined, 0)).to.deep.equal({ kind: 'delivered' });
+    expect(verdictOf(299, undefined, 0)).to.deep.equal({ kind: 'delivered' });
+    expect(verdictOf(410, undefined, 0)).to.deep.equal({ kind: 'gone' });
+    expect(verdictOf(301, undefined, 0)).to.deep.equal({ kind: 'failed', retryAfterMs: null });
+    expect(verdictOf(null, undefined, 0)).to.deep.equal({ kind: 'failed', retryAfterMs: null });
+    expect(verdictOf(429, '10', 0)).to.deep.equal({ kind: 'failed', retryAfterMs: 10 * S });
+    expect(verdictOf(503, '10', 0)).to.deep.equal({ kind: 'failed', retryAfterMs: 10 * S });
+    expect(verdictOf(500, '10', 0)).to.deep.equal({ kind: 'failed', retryAfterMs: null });
+  });
+});
+
+describe('When a target address is classified', () => {
+  it('calls only global unicast addresses public', () => {
+    const cases: [string, string][] = [
+      ['8.8.8.8', 'public'],
+      ['2606:4700::1111', 'public'],
+      ['::ffff:8.8.8.8', 'public'],
+      ['127.0.0.1', 'loopback'],
+      ['::1', 'loopback'],
+      ['::ffff:127.0.0.1', 'loopback'],
+      ['10.0.0.1', 'private'],
+      ['172.31.255.255', 'private'],
+      ['192.168.0.1', 'private'],
+      ['fd12::1', 'uniqueLocal'],
+      ['169.254.1.1', 'linkLocal'],
+      ['fe80::1', 'linkLocal'],
+      ['100.64.0.1', 'carrierGradeNat'],
+      ['224.0.0.251', 'multicast'],
+      ['ff02::1', 'multicast'],
+      ['169.254.169.254', 'metadata'],
+      ['fd00:ec2::254', 'metadata'],
+      ['100.100.100.200', 'metadata'],
+      ['0.0.0.0', 'unspecified'],
+      ['64:ff9b::7f00:1', 'rfc6052'],
+      ['2002:7f00:1::', '6to4'],
+    ];
+    for (const [address, range] of cases) expect(addressRange(address), address).to.equal(range);
+  });
+
+  it('refuses before resolving anything: other schemes, credentials, http without the setting', async () => {
+    const policy = { allowPrivate: false, resolve: async () => ['8.8.8.8'] };
+    for (const url of ['ftp://a.example/x', 'https://u:p@a.example/', 'http://a.example/']) {
+      let error: unknown;
+      try {
+        await checkTarget(url, policy);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, url).to.be.instanceOf(RefusedTarget);
+    }
+    const ok = await checkTarget('https://a.example:8443/in?x=1', policy);
+    expect(ok).to.include({ address: '8.8.8.8', family: 4 });
+  });
+});
+
+describe('When a signing secret is sealed', () => {
+  it('opens only under the same service secret and for the same webhook', () => {
+    const box = createSecretBox('service-secret-one-0123456789abcdef');
+    const secret = newSigningSecret();
+    const sealed = box.seal(secret, 'wh_1');
+    expect(sealed).not.to.include(secret.slice(6));
+    expect(box.open(sealed, 'wh_1')).to.equal(secret);
+    expect(() => box.open(sealed, 'wh_2')).to.throw(UnreadableSecret);
+    const other = createSecretBox('service-secret-two-0123456789abcdef');
+    expect(() => other.open(sealed, 'wh_1')).to.throw(UnreadableSecret);
+    const at = sealed.length - 3;
+    const tampered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+    expect(() => box.open(tampered, 'wh_1')).to.throw(UnreadableSecret);
+  });
+});

@@ -1,0 +1,239 @@
+import { expect } from 'chai';
+import { Conflict, FailedPrecondition, Unavailable } from '../../commands/shared/errors.js';
+import { createCommandHandler } from '../../src/write/command-handler.js';
+import type { EventStore } from '../../src/eventstore/types.js';
+import { counter } from '../support/counter.js';
+import { openTestStores, type TestStores } from '../support/stores.js';
+
+const ctx = { actor: 'user-1', via: 'pat:ci', now: 1_700_000_000_000 };
+
+describe('Command handling (load → fold → decide → append)', () => {
+  let stores: TestStores;
+  beforeEach(async () => {
+    stores = await openTestStores();
+  });
+  afterEach(() => stores.cleanup());
+
+  describe('When a command is handled on a new stream', () => {
+    it('appends the decided events with the metadata of the command', async () => {
+      const commandHandler = createCommandHandler(stores.eventStore);
+      const result = await commandHandler.handle(
+        'counter-a',
+        counter,
+        { type: 'Increment', by: 2 },
+        ctx,
+      );
+      expect(result.state).to.deep.equal({ total: 2 });
+      expect(result.revision).to.equal(0);
+      const [event] = await stores.eventStore.readStream('counter-a');
+      expect(event!.type).to.equal('CounterIncremented');
+      expect(event!.metadata).to.include({ actor: 'user-1', via: 'pat:ci', occurredAt: ctx.now });
+      expect(event!.metadata.correlationId).to.be.a('string').and.not.empty;
+      expect(result.position).to.equal(event!.position);
+    });
+  });
+
+  describe('When the decider decides nothing', () => {
+    it('appends nothing and reports no position', async () => {
+      const commandHandler = createCommandHandler(stores.eventStore);
+      const result = await commandHandler.handle('counter-b', counter, { type: 'Touch' }, ctx);
+      expect(result.position).to.equal(null);
+      expect(await stores.eventStore.readStream('counter-b')).to.have.length(0);
+    });
+  });
+
+  describe('When a domain rule is violated', () => {
+    it('throws the typed error and appends nothing', async () => {
+      const commandHandler = createCommandHandler(stores.eventStore);
+      let caught: unknown;
+      try {
+        await commandHandler.handle(
+          'counter-c',
+          counter,
+          { type: 'Increment', by: 2_000_000 },
+          ctx,
+        );
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(FailedPrecondition);
+      expect(await stores.eventStore.readStream('counter-c')).to.have.length(0);
+    });
+  });
+
+  describe('When many writers with their own caches race on one stream', () => {
+    it('retries on the concurrency conflict so every command lands exactly once', async () => {
+      const handlers = Array.from({ length: 5 }, () => createCommandHandler(stores.eventStore));
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          handlers[i % handlers.length]!.handle(
+            'counter-d',
+            counter,
+            { type: 'Increment', by: 1 },
+            ctx,
+          ),
+        ),
+      );
+      const events = await stores.eventStore.readStream('counter-d');
+      expect(events.map((e) => e.revision)).to.deep.equal(events.map((_, i) => i));
+      expect(events).to.have.length(40);
+    });
+  });
+
+  describe('When another process appends to a stream the handler has cached', () => {
+    it('folds the new tail before deciding', async () => {
+      const a = createCommandHandler(stores.eventStore);
+      const b = createCommandHandler(stores.eventStore);
+      await a.handle('counter-e', counter, { type: 'Increment', by: 1 }, ctx);
+      await b.handle('counter-e', counter, { type: 'Increment', by: 10 }, ctx);
+      const result = await a.handle('counter-e', counter, { type: 'Increment', by: 100 }, ctx);
+      expect(result.state.total).to.equal(111);
+      expect(result.revision).to.equal(2);
+    });
+  });
+
+  describe('When every attempt loses to a writer in another process', () => {
+    it('retries until the deadline, then answers Unavailable (503 with Retry-After)', async () => {
+      const store = stores.eventStore;
+      // Another writer slips in before each of our appends.
+      const contended: EventStore = {
+        ...store,
+        adapter: store.adapter,
+        readStream: (s, o) => store.readStream(s, o),
+        async appendToStream(streamId, events, options) {
+          await store.appendToStream(streamId, [
+            { type: 'CounterIncremented', data: { by: 1 }, metadata: { ...events[0]!.metadata } },
+          ]);
+          return store.appendToStream(streamId, events, options);
+        },
+      };
+      const commandHandler = createCommandHandler(contended, { retryDeadlineMs: 200 });
+      let caught: unknown;
+      const started = performance.now();
+      try {
+        await commandHandler.handle('counter-f', counter, { type: 'Increment', by: 5 }, ctx);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(Unavailable);
+      expect((caught as Unavailable).retryAfterSeconds).to.equal(1);
+      // it kept trying for the whole deadline, not a fixed small count of attempts
+      expect(performance.now() - started).to.be.at.least(200);
+      const events = await store.readStream('counter-f');
+      expect(events.length).to.be.at.least(2);
+      expect(events.every((e) => (e.data as { by: number }).by === 1)).to.equal(true);
+    });
+  });
+
+  describe('When a client retries with the same Idempotency-Key', () => {
+    it('returns the first result without appending again', async () => {
+      const keyed = { ...ctx, idempotencyKey: 'key-1' };
+      const first = await createCommandHandler(stores.eventStore).handle(
+        'counter-g',
+        counter,
+        { type: 'Increment', by: 3 },
+        keyed,
+      );
+      // a fresh handler (e.g. after a restart) must find the key on the stream itself
+      const retry = await createCommandHandler(stores.eventStore).handle(
+        'counter-g',
+        counter,
+        { type: 'Increment', by: 3 },
+        keyed,
+      );
+      expect(retry.replayed).to.equal(true);
+      expect(retry.events.map((e) => e.id)).to.deep.equal(first.events.map((e) => e.id));
+      expect(await stores.eventStore.readStream('counter-g')).to.have.length(1);
+    });
+
+    it('rejects the same key with a different command as a Conflict', async () => {
+      const keyed = { ...ctx, idempotencyKey: 'key-2' };
+      const commandHandler = createCommandHandler(stores.eventStore);
+      await commandHandler.handle('counter-h', counter, { type: 'Increment', by: 3 }, keyed);
+      let caught: unknown;
+      try {
+        await commandHandler.handle('counter-h', counter, { type: 'Increment', by: 4 }, keyed);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(Conflict);
+      expect(await stores.eventStore.readStream('counter-h')).to.have.length(1);
+    });
+  });
+
+  // issue 17: "Within one process, commands on the same stream do not race each other: serialise
+  // them per stream (a keyed queue in the command handler) so that optimistic concurrency only
+  // meets writers in other processes."
+  describe('When a burst of commands hits one stream in one process', () => {
+    function counting(store: EventStore) {
+      const appends: number[] = [];
+      const wrapped: EventStore = {
+        ...store,
+        adapter: store.adapter,
+        readStream: (s, o) => store.readStream(s, o),
+        async appendToStream(streamId, events, options) {
+          appends.push(events.length);
+          return store.appendToStream(streamId, events, options);
+        },
+      };
+      return { wrapped, appends };
+    }
+
+    it('lands every command once, in arrival order, without a single conflict', async () => {
+      const { wrapped, appends } = counting(stores.eventStore);
+      const commandHandler = createCommandHandler(wrapped);
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          commandHandler.handle('counter-i', counter, { type: 'Increment', by: i + 1 }, ctx),
+        ),
+      );
+      const events = await stores.eventStore.readStream('counter-i');
+      expect(events.map((e) => (e.data as { by: number }).by)).to.deep.equal(
+        Array.from({ length: 200 }, (_, i) => i + 1),
+      );
+      // each caller sees the state right after its own command
+      expect(results.map((r) => r.revision)).to.deep.equal(events.map((e) => e.revision));
+      expect(results[199]!.state.total).to.equal((200 * 201) / 2);
+      // decided together: far fewer appends than commands
+      expect(appends.reduce((a, b) => a + b, 0)).to.equal(200);
+      expect(appends.length).to.be.lessThan(10);
+    });
+
+    it('refuses only the command that breaks a rule; the others of its batch land', async () => {
+      const commandHandler = createCommandHandler(stores.eventStore);
+      const settled = await Promise.allSettled([
+        commandHandler.handle('counter-j', counter, { type: 'Increment', by: 1 }, ctx),
+        commandHandler.handle('counter-j', counter, { type: 'Increment', by: 2 }, ctx),
+        commandHandler.handle('counter-j', counter, { type: 'Increment', by: 2_000_000 }, ctx),
+        commandHandler.handle('counter-j', counter, { type: 'Increment', by: 3 }, ctx),
+      ]);
+      expect(settled.map((s) => s.status)).to.deep.equal([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect((settled[2] as PromiseRejectedResult).reason).to.be.instanceOf(FailedPrecondition);
+      const events = await stores.eventStore.readStream('counter-j');
+      expect(events.map((e) => (e.data as { by: number }).by)).to.deep.equal([1, 2, 3]);
+    });
+
+    it('answers a repeated Idempotency-Key within one batch from the first command', async () => {
+      const keyed = { ...ctx, idempotencyKey: 'key-burst' };
+      const commandHandler = createCommandHandler(stores.eventStore);
+      const [first, second, clash] = await Promise.allSettled([
+        commandHandler.handle('counter-k', counter, { type: 'Increment', by: 7 }, keyed),
+        commandHandler.handle('counter-k', counter, { type: 'Increment', by: 7 }, keyed),
+        commandHandler.handle('counter-k', counter, { type: 'Increment', by: 8 }, keyed),
+      ]);
+      const a = (first as PromiseFulfilledResult<{ events: { id: string }[]; replayed: boolean }>)
+        .value;
+      const b = (second as PromiseFulfilledResult<{ events: { id: string }[]; replayed: boolean }>)
+        .value;
+      expect(b.replayed).to.equal(true);
+      expect(b.events.map((e) => e.id)).to.deep.equal(a.events.map((e) => e.id));
+      expect((clash as PromiseRejectedResult).reason).to.be.instanceOf(Conflict);
+      expect(await stores.eventStore.readStream('counter-k')).to.have.length(1);
+    });
+  });
+});
