@@ -118,12 +118,22 @@ describe('A crash in the middle of deliveries (e2e, kill -9 of a child process)'
       'every message after the restart',
       60_000,
     );
-    const log = await eventually(async () => {
-      const res = await apiClient(second.info.url, first.info.token).get(
-        `/v1/workspaces/acme-co/webhooks/${created.body.webhook.id}/deliveries`,
-      );
-      return res.body.items.every((d: any) => d.status === 'succeeded') && res.body.items;
-    }, 'every delivery to be recorded as succeeded');
+    // the restarted worker stands by until the killed one's lease (15 s) runs out, then sends
+    // what was in flight: allow for the lease plus a slow machine
+    let last: unknown;
+    const log = await eventually(
+      async () => {
+        const res = await apiClient(second.info.url, first.info.token).get(
+          `/v1/workspaces/acme-co/webhooks/${created.body.webhook.id}/deliveries`,
+        );
+        last = res.body;
+        return res.body.items.every((d: any) => d.status === 'succeeded') && res.body.items;
+      },
+      'every delivery to be recorded as succeeded',
+      60_000,
+    ).catch((error) => {
+      throw new Error(`${error.message}; last answer: ${JSON.stringify(last)}`);
+    });
 
     // nothing lost: one delivery per message, all delivered
     expect(log).to.have.length(6);
