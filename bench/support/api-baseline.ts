@@ -2,8 +2,8 @@
  * The baselines of `bench:api`, in their own process: bare Express (the issue's yardstick) with
  * the same 50-item JSON the service's list_items answered (serialized per request with res.json,
  * as the service does), and a small JSON answer for GET and for POST with a parsed JSON body; and
- * the same small answers from bare node:http, the floor under any framework. The service serves
- * its operations before Express (src/http/dispatch.ts), so node:http is the honest comparison.
+ * the same small answers from bare node:http, the floor under any framework (the service serves
+ * its operations through Express, so bare Express is the yardstick; node:http shows the limit).
  * Usage: api-baseline.ts <file with the captured list_items body>;
  * prints `listening <express port> <node:http port>`.
  */

@@ -12,7 +12,7 @@ import {
   feedbackEnvelope,
   type ServiceHttp,
 } from '../http/registry.js';
-import { securityHeaders } from '../platform/security-headers.js';
+import { apiSecurityHeaders, pageSecurityHeaders } from '../platform/security-headers.js';
 import type { ServiceContext } from '../platform/service.js';
 import { serviceApp } from '../platform/service-app.js';
 import { createAccountsPort } from './accounts.js';
@@ -87,8 +87,10 @@ export async function createFeedbackApp(
   });
   const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
+  const https = baseUrl.startsWith('https:');
   const http = createServiceHttp<FeedbackTypes>({
     title: 'Feedback board',
+    pageHeaders: pageSecurityHeaders({ https }),
     version: '1.0.0',
     description:
       'Workspaces, products, feedback items, replies, people, follow-up, changelog, outbound webhooks and the event feed. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, an identity-provider ID token, or a workspace integration credential (`rfi_…`).',
@@ -136,7 +138,7 @@ export async function createFeedbackApp(
 
   const app = serviceApp(ctx, {
     service: 'feedback',
-    before: [securityHeaders({ https: baseUrl.startsWith('https:') })],
+    before: [apiSecurityHeaders({ https })],
     operations: http.router,
     routes: [
       feedbackMcp({

@@ -56,6 +56,8 @@ export interface ServiceHttpOptions<S extends ServiceTypes>
   /** largest accepted JSON body (express/bytes syntax); default `1mb` */
   bodyLimit?: string | number;
   logger?: HttpLogger;
+  /** headers for every answer that is not an operation's (docs, the service's pages, errors) */
+  pageHeaders?: RequestHandler;
 }
 
 export interface ServiceHttp<S extends ServiceTypes> {
@@ -167,6 +169,7 @@ export function createServiceHttp<S extends ServiceTypes>(
   const router = Router();
   // operations first: every other route of the router is a regex test an operation skips
   router.use(serveOperations);
+  if (options.pageHeaders) router.use(options.pageHeaders);
   router.get(options.openapiPath, (_req, res) => {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.end(openapiJson);

@@ -12,7 +12,7 @@ import {
   notesEnvelope,
   type ServiceHttp,
 } from '../http/registry.js';
-import { securityHeaders } from '../platform/security-headers.js';
+import { apiSecurityHeaders, pageSecurityHeaders } from '../platform/security-headers.js';
 import type { Listening, ServiceContext } from '../platform/service.js';
 import { serviceApp } from '../platform/service-app.js';
 import { createNotesAuth, notesBaseUrls } from './auth.js';
@@ -69,8 +69,10 @@ export async function createNotesApp(
         error: error instanceof Error ? { message: error.message, stack: error.stack } : error,
       }),
   };
+  const https = primary.startsWith('https:');
   const http = createServiceHttp<NotesTypes>({
     title: 'Notes',
+    pageHeaders: pageSecurityHeaders({ https }),
     version: '1.0.0',
     description: DESCRIPTION,
     operations,
@@ -107,7 +109,7 @@ export async function createNotesApp(
 
   const app = serviceApp(ctx, {
     service: 'notes',
-    before: [securityHeaders({ https: primary.startsWith('https:') })],
+    before: [apiSecurityHeaders({ https })],
     operations: http.router,
     // at the root: oidc-provider reads req.baseUrl as its mount path
     routes: [notesMcp({ http, auth, logger: httpLogger }), auth.server.router],

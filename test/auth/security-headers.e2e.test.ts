@@ -48,6 +48,22 @@ describe('When a browser loads the HTML pages of the feedback service', () => {
     expectHardened(await fetch(`${fb.url}/docs`), '/docs');
     expectHardened(await fetch(`${fb.url}/dev/mailbox`), 'dev mailbox');
   });
+
+  it('answers operations with the API set: nothing may load or frame a JSON answer', async () => {
+    for (const res of [
+      await fetch(`${fb.url}/v1/me/tokens`),
+      await fetch(`${fb.url}/v1/public/no-such/WEB/roadmap`),
+    ]) {
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect(res.headers.get('content-security-policy')).to.equal(
+        "default-src 'none';frame-ancestors 'none'",
+      );
+      expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(res.headers.get('referrer-policy')).to.equal('no-referrer');
+      // the page set is for documents only: it would double a small answer on the wire
+      expect(res.headers.get('x-dns-prefetch-control')).to.equal(null);
+    }
+  });
 });
 
 describe('When the service is published over https (behind a TLS proxy)', () => {

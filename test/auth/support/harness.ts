@@ -18,7 +18,7 @@ import {
   type AuthorizationServerOptions,
   DEFAULT_SIGN_IN_LIMITS,
 } from '../../../src/auth/options.js';
-import { securityHeaders } from '../../../src/platform/security-headers.js';
+import { pageSecurityHeaders } from '../../../src/platform/security-headers.js';
 import { openEmbeddedReadStore } from '../../../src/readstore/embedded/index.js';
 import type { ReadStore } from '../../../src/readstore/types.js';
 
@@ -72,7 +72,7 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
   let current: express.Router | null = null;
   const app = express();
   // as the services mount it (src/platform/security-headers.ts)
-  app.use(securityHeaders({ https: false }));
+  app.use(pageSecurityHeaders({ https: false }));
   app.use((req, res, next) => (current ? current(req, res, next) : res.status(503).end()));
   app.get('/cb', (_req, res) => {
     res
