@@ -5,7 +5,7 @@ import type { Projector } from '../shared/projector.js';
 import { asRecorded } from '../shared/recorded.js';
 
 /** A published changelog entry (public: the product's changelog page shows it). */
-export interface ChangelogEntryDoc extends Doc {
+export interface StoredChangelogEntry {
   id: string;
   productId: string;
   itemId: string;
@@ -16,6 +16,9 @@ export interface ChangelogEntryDoc extends Doc {
   requestedByCount: number;
   publishedAt: number;
   updatedAt: number;
+}
+
+export interface ChangelogEntryDoc extends Doc, StoredChangelogEntry {
   _ws: string;
 }
 

@@ -1,18 +1,13 @@
 import type { ReadStore } from '../../src/readstore/types.js';
-import { type ChangelogEntryDoc, changelogDocId, changelogOf } from './projector.js';
+import {
+  type ChangelogEntryDoc,
+  changelogDocId,
+  changelogOf,
+  type StoredChangelogEntry,
+} from './projector.js';
 
-/** A changelog entry as the public changelog shows it. */
-export interface ChangelogEntry {
-  id: string;
-  productId: string;
-  itemIds: string[];
-  title: string;
-  body: string;
-  requestedByNames: string[];
-  requestedByCount: number;
-  publishedAt: number;
-  updatedAt: number;
-}
+/** A changelog entry as the public changelog shows it (the item ids, not the first alone). */
+export type ChangelogEntry = Omit<StoredChangelogEntry, 'itemId'>;
 
 export function toChangelogEntry(doc: ChangelogEntryDoc): ChangelogEntry {
   const { id, productId, itemIds, title, body, requestedByNames, requestedByCount } = doc;

@@ -4,18 +4,11 @@
  * text our adapters stored) without a log hash.
  */
 import { isEmbeddedEventStore } from '../../eventstore/embedded/index.js';
+import type { StoredRow } from '../../eventstore/embedded/reader.js';
 import type { EventStore } from '../../eventstore/types.js';
 
-export interface SourceRow {
-  position: bigint;
-  streamId: string;
-  revision: number;
-  id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  logHash: string | null;
-}
+/** A stored row; `logHash` is the embedded log's chain hash, null from another adapter. */
+export type SourceRow = Omit<StoredRow, 'hash'> & { logHash: string | null };
 
 const PAGE = 2_000;
 

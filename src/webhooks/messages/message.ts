@@ -7,22 +7,12 @@
  */
 import type { ItemStatus } from '../../../commands/item/index.js';
 import type { WebhookEventType } from '../../../commands/webhook/index.js';
+import type { StoredChangelogEntry as ChangelogEntry } from '../../../projections/changelog/projector.js';
 import type { Item } from '../../../projections/items/document.js';
 import type { Reply } from '../../../projections/replies/queries.js';
 import type { ActorView } from '../../feedback/activity/actor.js';
 
-export interface ChangelogEntry {
-  id: string;
-  productId: string;
-  itemId: string;
-  itemIds: string[];
-  title: string;
-  body: string;
-  requestedByNames: string[];
-  requestedByCount: number;
-  publishedAt: number;
-  updatedAt: number;
-}
+export type { ChangelogEntry };
 
 export interface ItemMessageData {
   messageId: string;
