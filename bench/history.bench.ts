@@ -50,7 +50,7 @@ async function timed(url: string, token: string): Promise<number> {
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-history-'));
 const runtime = await startRuntime({
-  config: loadConfig({ DATA_DIR: dir, FEEDBACK_PORT: '0', LOG_LEVEL: 'error' }),
+  config: loadConfig({ DATA_DIR: dir, FEEDBACK_PORT: '0', LOG_LEVEL: 'error', DEV_MODE: 'true' }),
   role: 'all',
   services: [createFeedbackService()],
   logger: silentLogger,

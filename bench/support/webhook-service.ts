@@ -58,6 +58,8 @@ export async function startService(dir: string): Promise<Service> {
     NOTES_PORT: '0',
     LOG_LEVEL: 'error',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // sign-in mail is not exercised: the dev mailbox keeps the runtime from asking for SMTP
+    DEV_MODE: 'true',
   });
   const feedback = pausableFeedback();
   const runtime = await startRuntime({
