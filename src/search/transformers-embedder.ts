@@ -8,7 +8,8 @@
  * model is an EmbedderUnavailableError and create-embedder.ts falls back.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { type Embedder, EmbedderUnavailableError, normalize } from './embedder.js';
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/all-MiniLM-L6-v2';
@@ -30,6 +31,12 @@ type Extractor = (
   options: { pooling: 'mean'; normalize: boolean },
 ) => Promise<Tensor>;
 
+/** transformers.js' own cache folder (`<package>/.cache/`), found without importing it. */
+function defaultCacheDir(): string {
+  const entry = createRequire(import.meta.url).resolve('@xenova/transformers');
+  return join(dirname(dirname(entry)), '.cache');
+}
+
 export async function loadTransformersEmbedder(
   options: TransformersOptions = {},
 ): Promise<Embedder> {
@@ -37,15 +44,11 @@ export async function loadTransformersEmbedder(
   const provider = `transformers:${basename(modelId)}`;
   const unavailable = (reason: string) => new EmbedderUnavailableError(provider, reason);
 
-  let transformers: typeof import('@xenova/transformers');
-  try {
-    transformers = await import('@xenova/transformers');
-  } catch (error) {
-    throw unavailable(`@xenova/transformers did not load: ${(error as Error).message}`);
-  }
-  const root = options.modelDir ?? transformers.env.cacheDir;
+  // The model folder is checked BEFORE transformers.js is imported: importing it loads
+  // onnxruntime-node and sharp (native libraries, tens of MB), which a process without the
+  // model must not pay for (issue 10 item 18: idle memory).
+  const root = options.modelDir ?? defaultCacheDir();
   const folder = join(root, modelId);
-  // Checked up front so a missing model is one clear reason, not transformers.js' warnings.
   const quantized = existsSync(join(folder, 'onnx', 'model_quantized.onnx'));
   const required = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
   const missing = required.filter((file) => !existsSync(join(folder, file)));
@@ -59,6 +62,13 @@ export async function loadTransformersEmbedder(
     hidden = Number(JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')).hidden_size);
   } catch (error) {
     throw unavailable(`unreadable config.json: ${(error as Error).message}`);
+  }
+
+  let transformers: typeof import('@xenova/transformers');
+  try {
+    transformers = await import('@xenova/transformers');
+  } catch (error) {
+    throw unavailable(`@xenova/transformers did not load: ${(error as Error).message}`);
   }
 
   // transformers.js keeps its settings in one process-wide `env`; these writes only ever
