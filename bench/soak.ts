@@ -6,7 +6,10 @@
  * /metrics (RSS and heap) every SOAK_SAMPLE_SECONDS. Prints the figures after warm-up and at the
  * end and checks: growth after warm-up < 10 %; idle RSS with the embedder loaded ≤ 350 MB.
  * Env: SOAK_MINUTES (default 10), SOAK_WARMUP_MINUTES (1), SOAK_CLIENTS (16),
- * SOAK_SAMPLE_SECONDS (30), SOAK_PAUSE_MS (think time per client between requests, 20).
+ * SOAK_SAMPLE_SECONDS (30), SOAK_PAUSE_MS (think time per client between requests, 20),
+ * SOAK_MIX (`steady`, the default: writes change existing items, so the growth target measures
+ * what the process holds on to; `growing`: submissions and replies add documents, and RSS grows
+ * with the data — see support/soak-load.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,13 +18,14 @@ import { loadConfig } from '../src/config/load.js';
 import { settled } from './support/api-report.js';
 import { BENCH_BOARD, seedBenchBoard, seedHotspot } from './support/api-seed.js';
 import { type Child, startChild } from './support/child.js';
-import { memoryOf, mixedRequest } from './support/soak-load.js';
+import { memoryOf, mixedRequest, type SoakMix } from './support/soak-load.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES ?? 1);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 16);
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
 const PAUSE_MS = Number(process.env.SOAK_PAUSE_MS ?? 20);
+const MIX: SoakMix = process.env.SOAK_MIX === 'growing' ? 'growing' : 'steady';
 const MB = 1024 * 1024;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`.padStart(7);
@@ -31,7 +35,7 @@ async function main(): Promise<void> {
   let service: Child | undefined;
   try {
     log(
-      `soak — ${MINUTES} min of mixed load by ${CLIENTS} clients after ${WARMUP_MINUTES} min warm-up`,
+      `soak — ${MINUTES} min of mixed load (${MIX}) by ${CLIENTS} clients after ${WARMUP_MINUTES} min warm-up`,
     );
     const config = loadConfig({ DATA_DIR: dir });
     const { token, itemKeys } = await seedBenchBoard(config);
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
     const target = { origin, token, itemKeys, callerTokens, board: BENCH_BOARD };
     const clients = Array.from({ length: CLIENTS }, async (_, c) => {
       for (let n = c; Date.now() < stopAt; n += CLIENTS) {
-        const outcome = await mixedRequest(target, n);
+        const outcome = await mixedRequest(target, n, MIX);
         counts.requests++;
         if (outcome.write) counts.writes++;
         if (!outcome.ok) counts.failures++;

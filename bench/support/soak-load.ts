@@ -14,17 +14,25 @@ const QUERIES = ['faster loading', 'export to csv', 'dark mode', 'slow search', 
 
 /**
  * Out of every 20 requests: 10 list/get reads, 4 searches, 2 submissions, 2 replies and 2
- * status changes — a read-heavy board with a steady trickle of writes.
+ * status changes — a read-heavy board with a steady trickle of writes (mix `growing`). Mix
+ * `steady` makes the submissions and replies status changes too: the data stays the same size,
+ * so what the process still gains is what it holds on to (the leak check). With `growing`,
+ * every submission and reply is a new document in the in-memory read models and the search
+ * indexes: RSS grows with the data, as it should.
  */
+export type SoakMix = 'steady' | 'growing';
+
 export async function mixedRequest(
   target: SoakTarget,
   n: number,
+  mix: SoakMix = 'growing',
 ): Promise<{ ok: boolean; write: boolean }> {
   const items = `${target.origin}/v1/workspaces/${target.board.slug}/products/${target.board.product}/items`;
   const item = `${items}/${target.itemKeys[n % target.itemKeys.length]}`;
   const auth = { authorization: `Bearer ${target.token}` };
   const json = { ...auth, 'content-type': 'application/json' };
   const slot = n % 20;
+  const adds = mix === 'growing';
   let response: Response;
   let write = false;
   if (slot < 5) response = await fetch(`${items}?pageSize=50`, { headers: auth });
@@ -32,7 +40,7 @@ export async function mixedRequest(
   else if (slot < 14) {
     const q = encodeURIComponent(QUERIES[n % QUERIES.length]!);
     response = await fetch(`${items}/search?q=${q}&limit=10`, { headers: auth });
-  } else if (slot < 16) {
+  } else if (slot < 16 && adds) {
     write = true;
     const caller = target.callerTokens[n % target.callerTokens.length];
     response = await fetch(
@@ -43,7 +51,7 @@ export async function mixedRequest(
         body: JSON.stringify({ body: `Soak submission ${n}: the page ${n % 7} is slow` }),
       },
     );
-  } else if (slot < 18) {
+  } else if (slot < 18 && adds) {
     write = true;
     response = await fetch(`${item}/replies`, {
       method: 'POST',
