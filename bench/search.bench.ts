@@ -1,8 +1,11 @@
 /**
  * `npm run bench:search` — search quality and speed on the bundled encoder (or on
  * all-MiniLM-L6-v2 when SEARCH_MODEL_DIR holds it):
- *   1. recall@5 of feedback search over the labelled fixture (target ≥ 0.8);
- *   2. the notes weak-match threshold on its calibration fixture (related found, unrelated empty);
+ *   1. recall@5 and MRR@10 of feedback search over the labelled fixture, for the semantic and
+ *      the lexical ranking alone and for the hybrid one the services use (issue 14 targets:
+ *      hybrid recall@5 ≥ 0.95, MRR@10 ≥ 0.85);
+ *   2. the notes weak-match threshold on its calibration fixture (related found, unrelated empty),
+ *      for the same three rankings (targets ≥ 90 % each);
  *   3. 10 000 synthetic feedback items (variations of the fixture) in the vector index over the
  *      embedded read store, then search latency vs embedding the query alone, median and p99
  *      over 100 queries (target: search ≤ 1.5 × embedding).
@@ -89,26 +92,41 @@ async function main(): Promise<void> {
     `embedder: ${embedder.provider} (${embedder.dimensions} dimensions), loaded in ${ms(performance.now() - started)}`,
   );
 
-  log('\n== 1. feedback relevance (labelled fixture) ==');
-  const { recall, perQuery } = await feedbackRecallAt(5, embedder);
-  for (const q of perQuery.filter((q) => q.recall < 1))
-    log(`  partial: "${q.query}" (${q.recall.toFixed(2)}) → ${q.top.join(', ')}`);
-  log(
-    `recall@5 over ${perQuery.length} queries: ${recall.toFixed(3)}  (target ≥ 0.8: ${verdict(recall >= 0.8)})`,
-  );
-
-  log('\n== 2. notes weak-match threshold ==');
-  const threshold = notesWeakMatchThreshold(embedder.provider);
-  const notes = await notesAtThreshold(threshold, embedder);
-  for (const r of notes.related.filter((r) => !r.found))
-    log(`  missed:  "${r.query}" (meant ${r.note})`);
-  for (const u of notes.unrelated.filter((u) => u.hits.length > 0)) {
-    log(`  leaked:  "${u.query}" → ${u.hits[0].id} ${u.hits[0].score.toFixed(3)}`);
+  log('\n== 1. feedback relevance (labelled fixture), by ranking ==');
+  const modes = ['semantic', 'lexical', 'hybrid'] as const;
+  for (const mode of modes) {
+    const { recall, mrr, perQuery } = await feedbackRecallAt(5, embedder, mode);
+    if (mode === 'hybrid') {
+      for (const q of perQuery.filter((q) => q.recall < 1))
+        log(`  hybrid partial: "${q.query}" (${q.recall.toFixed(2)}) → ${q.top.join(', ')}`);
+    }
+    log(
+      `  ${mode.padEnd(8)} recall@5 ${recall.toFixed(3)}  MRR@10 ${mrr.toFixed(3)}  (${perQuery.length} queries)` +
+        (mode === 'hybrid'
+          ? `  targets recall@5 ≥ 0.95: ${verdict(recall >= 0.95)}, MRR@10 ≥ 0.85: ${verdict(mrr >= 0.85)}`
+          : ''),
+    );
   }
-  log(
-    `threshold ${threshold}: related found ${notes.related.filter((r) => r.found).length}/${notes.related.length}, ` +
-      `unrelated empty ${notes.unrelated.filter((u) => u.hits.length === 0).length}/${notes.unrelated.length}`,
-  );
+
+  log('\n== 2. notes weak-match threshold, by ranking ==');
+  const threshold = notesWeakMatchThreshold(embedder.provider);
+  for (const mode of modes) {
+    const notes = await notesAtThreshold(threshold, embedder, mode);
+    if (mode === 'hybrid') {
+      for (const r of notes.related.filter((r) => !r.found))
+        log(`  hybrid missed:  "${r.query}" (meant ${r.note})`);
+      for (const u of notes.unrelated.filter((u) => u.hits.length > 0))
+        log(`  hybrid leaked:  "${u.query}" → ${u.hits[0].id} ${u.hits[0].score.toFixed(3)}`);
+    }
+    const found = notes.related.filter((r) => r.found).length;
+    const empty = notes.unrelated.filter((u) => u.hits.length === 0).length;
+    log(
+      `  ${mode.padEnd(8)} threshold ${threshold}: related found ${found}/${notes.related.length}, unrelated empty ${empty}/${notes.unrelated.length}` +
+        (mode === 'hybrid'
+          ? `  targets ≥ 90 % each: ${verdict(notes.foundRate >= 0.9)}, ${verdict(notes.emptyRate >= 0.9)}`
+          : ''),
+    );
+  }
 
   log(`\n== 3. latency at ${ITEMS} items ==`);
   const texts = syntheticItems(ITEMS);

@@ -7,7 +7,7 @@
  * approximate index is needed.
  */
 import { createDotKernel, type DotKernel, type KernelChoice } from './kernel/dot-kernel.js';
-import { exactTop, norm } from './kernel/exact-top.js';
+import { exactDot, exactTop, norm } from './kernel/exact-top.js';
 import { cosineToScore } from './vector-codec.js';
 
 export interface SearchHit {
@@ -27,6 +27,8 @@ export interface ScopeArena {
    * (so the answer does not depend on insertion or deletion history)
    */
   top(query: Float32Array, limit: number, minScore: number, allow?: IdFilter): SearchHit[];
+  /** the score of one id against the query, as `top` computes it; 0 when the id has no vector */
+  score(id: string, query: Float32Array): number;
 }
 
 export interface ScopeArenaOptions {
@@ -81,6 +83,11 @@ export function createScopeArena(
       ids.pop();
       slots.delete(id);
       return true;
+    },
+    score(id, query) {
+      const slot = slots.get(id);
+      if (slot === undefined || query.length !== dimensions) return 0;
+      return cosineToScore(exactDot(kernel.vectors, slot * kernel.stride, query, dimensions));
     },
     top(query, limit, minScore, allow) {
       if (limit <= 0 || query.length !== dimensions) return [];

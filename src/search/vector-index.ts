@@ -13,12 +13,18 @@
  * meta document names another provider, every document is marked pending and re-embedded from
  * its stored text: the rebuild is incremental and search keeps answering meanwhile.
  *
- * Search is brute-force cosine over a per-scope in-memory arena (scope-arena.ts), loaded from
- * the read store on first use and kept current by this index's own writes.
+ * Search is hybrid (hybrid.ts): brute-force cosine over a per-scope in-memory arena
+ * (scope-arena.ts) fused with BM25 over a per-scope lexical index of the same texts
+ * (lexical-index.ts). Both are loaded from the read store on first use and kept current by this
+ * index's own writes — the lexical one when a text is STAGED, so a new or edited text is found
+ * by its words as soon as its write's projection ran (before the write answers), and by its
+ * meaning once the indexer has embedded it.
  */
 import type { Logger } from '../platform/logger.js';
 import type { Collection, Doc, ReadStore } from '../readstore/types.js';
 import type { Embedder } from './embedder.js';
+import { fuse, type SearchMode } from './hybrid.js';
+import { createScopeLexicon, type ScopeLexicon } from './lexical-index.js';
 import { createScopeArena, type IdFilter, type ScopeArena, type SearchHit } from './scope-arena.js';
 import { decodeVector, encodeVector, textHash } from './vector-codec.js';
 
@@ -48,6 +54,8 @@ export interface SearchOptions {
   minScore?: number;
   /** only these ids may be returned (e.g. items matching a status filter) */
   filter?: IdFilter;
+  /** `hybrid` (default); one ranking alone for bench:search's comparison */
+  mode?: SearchMode;
 }
 
 export interface VectorIndexStatus {
@@ -95,6 +103,9 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
   const meta = () => readStore.collection<MetaDoc>(collectionName);
   let opened: Promise<Embedder> | undefined;
   const arenas = new Map<string, { loadedAt: number; arena: Promise<ScopeArena> }>();
+  const lexicons = new Map<string, { loadedAt: number; lexicon: Promise<ScopeLexicon> }>();
+  const fresh = (loadedAt: number) =>
+    cacheTtlMs === undefined || Date.now() - loadedAt <= cacheTtlMs;
 
   async function setup(): Promise<void> {
     await docs().createIndex({ keys: { scope: 1 } });
@@ -137,10 +148,24 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     return opened;
   }
 
+  function lexiconFor(scope: string): Promise<ScopeLexicon> {
+    const cached = lexicons.get(scope);
+    if (cached && fresh(cached.loadedAt)) return cached.lexicon;
+    const lexicon = loadLexicon(docs(), scope);
+    lexicons.set(scope, { loadedAt: Date.now(), lexicon });
+    lexicon.catch(() => lexicons.delete(scope));
+    return lexicon;
+  }
+
+  /** Applies a change to a scope's lexical index if that scope is loaded. */
+  async function touchLexicon(scope: string, change: (lexicon: ScopeLexicon) => void) {
+    const cached = lexicons.get(scope);
+    if (cached) change(await cached.lexicon);
+  }
+
   function arenaFor(scope: string, embedder: Embedder): Promise<ScopeArena> {
     const cached = arenas.get(scope);
-    if (cached && (cacheTtlMs === undefined || Date.now() - cached.loadedAt <= cacheTtlMs))
-      return cached.arena;
+    if (cached && fresh(cached.loadedAt)) return cached.arena;
     const arena = loadArena(docs(), scope, embedder);
     arenas.set(scope, { loadedAt: Date.now(), arena });
     arena.catch(() => arenas.delete(scope));
@@ -195,12 +220,17 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
           pending: true,
         };
         await docs().replaceOne({ _id: id }, doc, { upsert: true });
+        await touchLexicon(scope, (lexicon) => lexicon.set(id, text));
         return true;
       }
       if (existing.textHash === hash && existing.scope === scope) return false;
-      if (existing.scope !== scope) await touchArena(existing.scope, (arena) => arena.delete(id));
+      if (existing.scope !== scope) {
+        await touchArena(existing.scope, (arena) => arena.delete(id));
+        await touchLexicon(existing.scope, (lexicon) => lexicon.delete(id));
+      }
       // An edited text keeps its old vector until re-embedded, so the item stays findable.
       await docs().updateOne({ _id: id }, { $set: { scope, text, textHash: hash, pending: true } });
+      await touchLexicon(scope, (lexicon) => lexicon.set(id, text));
       return true;
     });
   }
@@ -211,6 +241,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       if (!doc || doc._id === META_ID) return;
       await docs().deleteOne({ _id: id });
       await touchArena(doc.scope, (arena) => arena.delete(id));
+      await touchLexicon(doc.scope, (lexicon) => lexicon.delete(id));
     });
   }
 
@@ -232,17 +263,25 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       return batch.length;
     },
     async search(scope, query, searchOptions = {}) {
+      const { filter, mode } = searchOptions;
+      const limit = searchOptions.limit ?? 10;
       const embedder = await open();
-      const [[vector], arena] = await Promise.all([
+      const [[vector], arena, lexicon] = await Promise.all([
         embedder.embed([query]),
         arenaFor(scope, embedder),
+        lexiconFor(scope),
       ]);
-      return arena.top(
-        vector,
-        searchOptions.limit ?? 10,
-        searchOptions.minScore ?? 0,
-        searchOptions.filter,
-      );
+      const allow =
+        filter && (typeof filter === 'function' ? filter : (id: string) => filter.has(id));
+      return fuse({
+        // a wider semantic list than asked for: a lexical match may lift one from below the cut
+        semantic: arena.top(vector, Math.max(limit * 4, 40), 0, filter),
+        lexical: lexicon.search(query, allow),
+        semanticOf: (id) => arena.score(id, vector),
+        limit,
+        minScore: searchOptions.minScore ?? 0,
+        mode,
+      });
     },
     async status() {
       const embedder = await open();
@@ -255,6 +294,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     reset() {
       opened = undefined;
       arenas.clear();
+      lexicons.clear();
     },
   };
 }
@@ -271,4 +311,15 @@ async function loadArena(
   const arena = createScopeArena(embedder.dimensions, Math.max(64, rows.length));
   for (const row of rows) if (row.vector) arena.set(row._id, decodeVector(row.vector));
   return arena;
+}
+
+/** Every staged text of a scope, embedded or not: words are searchable before meaning is. */
+async function loadLexicon(
+  collection: Collection<VectorDoc>,
+  scope: string,
+): Promise<ScopeLexicon> {
+  const rows = await collection.find({ scope }, { projection: { _id: 1, text: 1 } });
+  const lexicon = createScopeLexicon();
+  for (const row of rows) lexicon.set(row._id, row.text);
+  return lexicon;
 }

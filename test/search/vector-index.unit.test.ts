@@ -17,7 +17,7 @@ describe('Vector index', () => {
       await index.upsert('a', 'ws1', 'export to csv file');
       await index.upsert('b', 'ws1', 'dark mode please');
       await index.upsert('c', 'ws1', 'dark theme for the night');
-      const hits = await index.search('ws1', 'dark mode');
+      const hits = await index.search('ws1', 'dark mode', { mode: 'semantic' });
       expect(hits.map((h) => h.id)).to.deep.equal(['b', 'c']);
       // DESIGN.md "Search": Scores are in [0, 1]
       expect(hits[0].score).to.be.closeTo(2 / Math.sqrt(2 * 3), 1e-6); // cosine of the word bags
@@ -134,7 +134,7 @@ describe('Vector index', () => {
         pending: 2,
       });
       // old vectors (another provider, another size) never mix into the new search
-      expect(await rebuilt.search('ws', 'dark mode')).to.deep.equal([]);
+      expect(await rebuilt.search('ws', 'dark mode', { mode: 'semantic' })).to.deep.equal([]);
       while ((await rebuilt.embedPending(1)) > 0) {}
       expect(next.embedded).to.include.members(['dark mode', 'csv export']);
       expect(await rebuilt.status()).to.deep.equal({

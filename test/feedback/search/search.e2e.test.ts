@@ -112,7 +112,39 @@ describe('search_items and search_people over HTTP (bundled encoder)', function 
     });
   });
 
+  describe('When a maker searches by the exact words of an item', () => {
+    // issue 14: "an exact product term or code ranks its item first even when the encoder ranks
+    // it low"; "an item ... is findable by its words in the answer of the write's read-your-writes"
+    it('finds a new item by an error code at once, first, before its vector exists', async () => {
+      const { itemKey } = await world.submit({
+        email: 'ivy@example.com',
+        name: 'Ivy',
+        title: 'Desktop client stuck',
+        body: 'It shows ERR_4013 after the laptop wakes up and nothing moves until I log out.',
+      });
+      const res = await searchItems('q=ERR_4013&limit=3');
+      expect(res.status).to.equal(200);
+      expect(res.body.hits[0]?.item.id).to.equal(itemKey);
+      expect(res.body.hits[0].score).to.be.within(0.7, 1);
+    });
+  });
+
   describe('When people are searched', () => {
+    it('finds a person by part of their e-mail address, at once', async () => {
+      // issue 14: "search_people finds a person by part of their e-mail"
+      const { personId } = await world.submit({
+        email: 'k.nakamura@globex-corp.example',
+        name: 'Kim',
+        title: 'Shortcuts',
+        body: 'Keyboard shortcuts for the board view.',
+      });
+      for (const q of ['nakamura', 'globex', 'globex-corp']) {
+        const res = await searchPeople(`q=${q}&limit=3`);
+        expect(res.status).to.equal(200);
+        expect(res.body.hits[0]?.person.id, q).to.equal(personId);
+      }
+    });
+
     it('finds a person by the topic they raised and by their name', async () => {
       await world.search.whenIdle();
       const topic = await searchPeople('q=sign%20in%20without%20a%20password');

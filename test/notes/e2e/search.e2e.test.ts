@@ -51,6 +51,19 @@ describe('When a user searches their notes by meaning', function () {
     for (const r of results) expect(r.score).to.be.within(0.4, 1);
   });
 
+  it('finds a note by its words in the very next request after POST /v1/notes answered', async () => {
+    // issue 10 item 17 / issue 14: "a note is found by its words right after POST /v1/notes
+    // answers" — the words are indexed with the write's projection, the vector follows
+    const created = await api('POST', '/v1/notes', {
+      title: 'Boiler',
+      content: 'Vaillant ecoTEC plus: yearly service due in March, code F28 last winter',
+    });
+    expect(created.status, created.text).to.equal(201);
+    const results = await search('vaillant F28');
+    expect(results.map((r) => r.note.id)).to.include(created.body.id);
+    expect(results[0]?.note.id).to.equal(created.body.id);
+  });
+
   it('returns an empty list for a query about nothing in the notes', async () => {
     // spec: "drops weak matches, so an unrelated query returns an empty list"
     expect(await search('quantum chromodynamics lecture')).to.deep.equal([]);

@@ -5,6 +5,7 @@
 import { feedbackItems, itemText, relevanceQueries } from '../../fixtures/search/feedback.js';
 import { meaningQueries, noteText, notes, unrelatedQueries } from '../../fixtures/search/notes.js';
 import type { Embedder } from '../../../src/search/embedder.js';
+import type { SearchMode } from '../../../src/search/hybrid.js';
 import { createVectorIndex, type VectorIndex } from '../../../src/search/vector-index.js';
 import { memoryReadStore } from './memory-read-store.js';
 
@@ -26,8 +27,12 @@ export interface QueryRecall {
   top: string[];
 }
 
-/** recall@k = |relevant ∩ top k| / |relevant|, per query and averaged over the queries */
-export async function feedbackRecallAt(k: number, embedder: Embedder) {
+/**
+ * recall@k = |relevant ∩ top k| / |relevant|, per query and averaged over the queries; and
+ * MRR@10 = the mean over queries of 1 / the rank of the first relevant item in the top 10 (0 when
+ * none is there).
+ */
+export async function feedbackRecallAt(k: number, embedder: Embedder, mode?: SearchMode) {
   const index = await indexTexts(
     embedder,
     'feedback_fixture',
@@ -35,8 +40,14 @@ export async function feedbackRecallAt(k: number, embedder: Embedder) {
     feedbackItems.map((item) => ({ id: item.id, text: itemText(item) })),
   );
   const perQuery: QueryRecall[] = [];
+  let reciprocalRanks = 0;
   for (const { query, relevant } of relevanceQueries) {
-    const top = (await index.search('ws', query, { limit: k })).map((hit) => hit.id);
+    const ten = (await index.search('ws', query, { limit: Math.max(k, 10), mode })).map(
+      (hit) => hit.id,
+    );
+    const top = ten.slice(0, k);
+    const first = ten.findIndex((id) => relevant.includes(id));
+    if (first >= 0) reciprocalRanks += 1 / (first + 1);
     perQuery.push({
       query,
       top,
@@ -45,20 +56,22 @@ export async function feedbackRecallAt(k: number, embedder: Embedder) {
   }
   return {
     recall: perQuery.reduce((sum, q) => sum + q.recall, 0) / perQuery.length,
+    mrr: reciprocalRanks / perQuery.length,
     perQuery,
     index,
   };
 }
 
 /** what notes search returns at `threshold` for each fixture query */
-export async function notesAtThreshold(threshold: number, embedder: Embedder) {
+export async function notesAtThreshold(threshold: number, embedder: Embedder, mode?: SearchMode) {
   const index = await indexTexts(
     embedder,
     'notes_fixture',
     'user',
     notes.map((note) => ({ id: note.id, text: noteText(note) })),
   );
-  const search = (query: string) => index.search('user', query, { limit: 10, minScore: threshold });
+  const search = (query: string) =>
+    index.search('user', query, { limit: 10, minScore: threshold, mode });
   const related = [];
   for (const { query, note } of meaningQueries) {
     const hits = await search(query);

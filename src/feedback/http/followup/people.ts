@@ -52,7 +52,7 @@ export function peopleOperations(
     id: 'search_people',
     method: 'get',
     path: '/v1/workspaces/{slug}/people/search',
-    summary: 'Find people by meaning: their name, e-mail and the topics they raised',
+    summary: 'Find people by their name, e-mail and the topics they raised',
     tags: ['People'],
     params: WorkspaceParams,
     query: z.object({
@@ -64,7 +64,7 @@ export function peopleOperations(
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
-      "Semantic, not substring: a person's score is the best of their name and e-mail against `q` and of the items they submitted, +1'd or replied to against `q` (score in [0, 1], higher is closer). Not paged. New people and items become findable within about a second (embedding runs in the background).",
+      "Hybrid (by meaning and by words, as search_items): a person's score is the best of their name and e-mail address (each part of it a word: `nakamura`, `globex` find k.nakamura@globex.example) against `q` and of the items they submitted, +1'd or replied to against `q` (score in [0, 1], higher is closer). Not paged. New people and items are found by their words as soon as the write has answered, by meaning about a second later.",
     async handler(ctx) {
       const { workspaceId } = accessOf(ctx.access);
       const hits = await searchPeople(deps.readStore, search, { workspaceId, ...ctx.query });

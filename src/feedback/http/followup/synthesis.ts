@@ -56,7 +56,7 @@ export function synthesisOperations(
     id: 'search_items',
     method: 'get',
     path: '/v1/workspaces/{slug}/products/{key}/items/search',
-    summary: 'Find items of a product by meaning',
+    summary: 'Find items of a product by meaning and by their words',
     tags: ['Items'],
     params: ProductParams,
     query: z.object({
@@ -69,7 +69,7 @@ export function synthesisOperations(
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
-      'Semantic ranking over each item\'s title and body: "dark mode" finds "please add a night theme". `score` is in [0, 1], higher is closer; best first; not paged. Items merged into another item are not returned. Embedding runs in the background, off the write path: a new or edited item is found within about a second (100 ms batching plus the embedding of the batches ahead of it).',
+      'Hybrid ranking over each item\'s title and body: by meaning ("dark mode" finds "please add a night theme") and by its words (BM25 with English stemming, accent folding, a typo tolerated in longer words and the last word matched as a prefix), so an error code or a product term finds its item first. `score` is in [0, 1], higher is closer: 1 − (1 − semantic) · (1 − 0.7 · coverage³), where coverage is the share of the query\'s words the item holds. Best first; not paged. Items merged into another item are not returned. A new or edited item is found by its words as soon as its write has answered; by meaning once it is embedded in the background (about a second).',
     async handler(ctx) {
       const { workspaceId } = accessOf(ctx.access);
       const { key } = ctx.params;

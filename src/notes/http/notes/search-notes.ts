@@ -14,7 +14,7 @@ export function searchNotesOperation(deps: NotesHttpDeps): NotesOperation {
     id: 'search_notes',
     method: 'get',
     path: '/v1/notes/search',
-    summary: 'Search your active notes by meaning',
+    summary: 'Search your active notes by meaning and by their words',
     tags: ['Notes'],
     query: z.object({
       q: z
@@ -29,7 +29,7 @@ export function searchNotesOperation(deps: NotesHttpDeps): NotesOperation {
     errors: [400, 401, 403],
     auth: 'bearer',
     extraDescription:
-      'Semantic search over title and content (not substring matching), best first. Weak matches are dropped, so a query about nothing in your notes returns an empty list. Trashed notes are never returned. A new or edited note is searchable within about a second (it is embedded in the background).',
+      'Hybrid search over title and content: by meaning and by words (BM25 with English stemming, accent folding, a typo tolerated in longer words, the last word matched as a prefix), best first; `score` in [0, 1]. Weak matches are dropped, so a query about nothing in your notes returns an empty list. Trashed notes are never returned. A new or edited note is found by its words in the very next request after the write answered, and by meaning once it is embedded in the background (about a second).',
     async handler(ctx) {
       const { userId } = ctx.principal;
       const hits = await deps.search.search(userId, ctx.query.q, ctx.query.limit);

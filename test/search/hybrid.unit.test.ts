@@ -1,0 +1,108 @@
+/**
+ * Issue 14: "Hybrid ranking ... a lexical index (BM25 ... with stemming/normalisation for
+ * English, accent folding, prefix matching for the last query word) ... fused with the semantic
+ * ranking. Scores stay in [0, 1], higher is closer"; "Fresh at once: an item or note is findable
+ * by its words in the answer of the write's read-your-writes ... nothing is ever missing from
+ * results while it waits."
+ */
+import { expect } from 'chai';
+import { type Embedder, normalize } from '../../src/search/embedder.js';
+import { createScopeLexicon } from '../../src/search/lexical-index.js';
+import { createVectorIndex } from '../../src/search/vector-index.js';
+import { memoryReadStore } from './support/memory-read-store.js';
+
+/** An encoder that places texts where the test says, so it can rank a text low on purpose. */
+function placedEmbedder(place: (text: string) => [number, number]): Embedder {
+  return {
+    provider: 'fake:placed',
+    dimensions: 2,
+    async embed(texts) {
+      return texts.map((text) => normalize(Float32Array.from(place(text))));
+    },
+  };
+}
+
+describe('Lexical index', () => {
+  const lexicon = createScopeLexicon();
+  lexicon.set('theme', 'Please add a night theme. The screen is blinding in the evening');
+  lexicon.set('cafe', 'Crash with error E-1042 when saving the Café menu');
+  lexicon.set('ada', 'Ada Lovelace · ada.lovelace@analytical.example');
+  const ids = (query: string) => lexicon.search(query).map((hit) => hit.id);
+
+  it('stems English words: "themes" finds "theme", "saved" finds "saving"', () => {
+    expect(ids('themes')).to.deep.equal(['theme']);
+    expect(ids('saved')).to.deep.equal(['cafe']);
+  });
+
+  it('folds accents both ways', () => {
+    expect(ids('cafe')).to.deep.equal(['cafe']);
+    expect(ids('évening')).to.deep.equal(['theme']);
+  });
+
+  it('matches the last word as a prefix, and a word of five letters or more with a typo', () => {
+    expect(ids('analyt')).to.deep.equal(['ada']);
+    expect(ids('lovelce')).to.deep.equal(['ada']);
+  });
+
+  it('finds codes and parts of an e-mail address', () => {
+    expect(ids('E-1042')).to.deep.equal(['cafe']);
+    expect(ids('lovelace')).to.deep.equal(['ada']);
+  });
+
+  it('ignores stop words and says how much of the query a text covers', () => {
+    expect(ids('the of and')).to.deep.equal([]);
+    const [hit] = lexicon.search('night theme spaceship');
+    expect(hit.id).to.equal('theme');
+    expect(hit.coverage).to.be.closeTo(2 / 3, 1e-9);
+  });
+});
+
+describe('Hybrid search in the vector index', () => {
+  it('finds a staged text by its words before it has a vector, and forgets a removed one', async () => {
+    const index = createVectorIndex({
+      name: 'items',
+      embedder: placedEmbedder(() => [1, 0]),
+      readStore: memoryReadStore(),
+    });
+    await index.stage('a', 'ws', 'Sync stops with ERR_4013');
+    const [hit] = await index.search('ws', 'err_4013');
+    expect(hit.id).to.equal('a');
+    expect(hit.score).to.be.within(0.7, 1);
+    await index.stage('a', 'ws', 'Sync stops with a timeout');
+    expect(await index.search('ws', 'err_4013')).to.deep.equal([]);
+    expect((await index.search('ws', 'timeout')).map((h) => h.id)).to.deep.equal(['a']);
+    await index.remove('a');
+    expect(await index.search('ws', 'timeout')).to.deep.equal([]);
+  });
+
+  it('ranks the text holding an exact code first even when the encoder ranks it low', async () => {
+    // the query and "close" are near (cosine 0.6); "code" is far (cosine 0.1)
+    const index = createVectorIndex({
+      name: 'items',
+      embedder: placedEmbedder((text) => {
+        if (text === 'ERR_4013') return [1, 0];
+        return text.includes('4013') ? [0.1, 0.995] : [0.6, 0.8];
+      }),
+      readStore: memoryReadStore(),
+    });
+    await index.upsert('close', 'ws', 'Desktop sync problems after sleep');
+    await index.upsert('code', 'ws', 'The client shows ERR_4013 and stops');
+    const semantic = await index.search('ws', 'ERR_4013', { mode: 'semantic' });
+    expect(semantic.map((h) => h.id)).to.deep.equal(['close', 'code']);
+    const hybrid = await index.search('ws', 'ERR_4013');
+    expect(hybrid.map((h) => h.id)).to.deep.equal(['code', 'close']);
+    for (const hit of hybrid) expect(hit.score).to.be.within(0, 1);
+  });
+
+  it('keeps the semantic score of a paraphrase that shares no word with the query', async () => {
+    const index = createVectorIndex({
+      name: 'items',
+      embedder: placedEmbedder((text) => (text.includes('night') ? [0.8, 0.6] : [1, 0])),
+      readStore: memoryReadStore(),
+    });
+    await index.upsert('theme', 'ws', 'Please add a night theme');
+    const [hit] = await index.search('ws', 'dark mode');
+    expect(hit.id).to.equal('theme');
+    expect(hit.score).to.be.closeTo(0.8, 1e-6);
+  });
+});
