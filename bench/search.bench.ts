@@ -94,7 +94,8 @@ async function main(): Promise<void> {
 
   log('\n== 1. feedback relevance (labelled fixture), by ranking ==');
   const modes = ['semantic', 'lexical', 'hybrid'] as const;
-  for (const mode of modes) {
+  // reciprocal rank fusion beside the score mix the services use (issue 14: "measure which")
+  for (const mode of [...modes.slice(0, 2), 'rrf', 'hybrid'] as const) {
     const { recall, mrr, perQuery } = await feedbackRecallAt(5, embedder, mode);
     if (mode === 'hybrid') {
       for (const q of perQuery.filter((q) => q.recall < 1))

@@ -24,10 +24,13 @@ export const LEXICAL_WEIGHT = 0.7;
  */
 const COVERAGE_POWER = 3;
 
-export type SearchMode = 'hybrid' | 'semantic' | 'lexical';
+/** `hybrid` serves; the others are for bench:search's comparison (`rrf`: ranks only, no scale) */
+export type SearchMode = 'hybrid' | 'semantic' | 'lexical' | 'rrf';
 
 export function fuse(input: {
+  /** the semantic ranking, best first, cut at `semanticLimit` hits */
   semantic: readonly SearchHit[];
+  semanticLimit: number;
   lexical: readonly LexicalHit[];
   /** the semantic score of a text the semantic ranking did not return */
   semanticOf(id: string): number;
@@ -36,28 +39,49 @@ export function fuse(input: {
   mode?: SearchMode;
 }): SearchHit[] {
   const mode = input.mode ?? 'hybrid';
-  const rows = new Map<string, { semantic: number; coverage: number; bm25: number }>();
-  if (mode !== 'lexical') {
-    for (const hit of input.semantic)
-      rows.set(hit.id, { semantic: hit.score, coverage: 0, bm25: 0 });
-  }
-  if (mode !== 'semantic') {
-    for (const hit of input.lexical) {
-      const row = rows.get(hit.id);
-      if (row) {
-        row.coverage = hit.coverage;
-        row.bm25 = hit.score;
-      } else {
-        const semantic = mode === 'lexical' ? 0 : input.semanticOf(hit.id);
-        rows.set(hit.id, { semantic, coverage: hit.coverage, bm25: hit.score });
-      }
+  if (mode === 'rrf') return reciprocalRankFusion(input.semantic, input.lexical, input.limit);
+  const lift = (coverage: number) => LEXICAL_WEIGHT * coverage ** COVERAGE_POWER;
+  const fused = (semantic: number, coverage: number) => 1 - (1 - semantic) * (1 - lift(coverage));
+  const useSemantic = mode !== 'lexical';
+  const useLexical = mode !== 'semantic';
+  const lexicalById = new Map(useLexical ? input.lexical.map((hit) => [hit.id, hit]) : []);
+  const scored: { id: string; score: number; bm25: number }[] = [];
+  const seen = new Set<string>();
+  if (useSemantic) {
+    for (const hit of input.semantic) {
+      const lexical = lexicalById.get(hit.id);
+      seen.add(hit.id);
+      scored.push({
+        id: hit.id,
+        score: fused(hit.score, lexical?.coverage ?? 0),
+        bm25: lexical?.score ?? 0,
+      });
     }
   }
-  const scored = [...rows].map(([id, row]) => ({
-    id,
-    bm25: row.bm25,
-    score: 1 - (1 - row.semantic) * (1 - LEXICAL_WEIGHT * row.coverage ** COVERAGE_POWER),
-  }));
+  // A text the semantic list left out scores at most the list's lowest semantic score (all of
+  // them when the list is shorter than asked for: then 0 bounds nothing, so every one is scored).
+  // Lexical-only texts are taken by coverage, best first, and scored exactly only while they
+  // can still reach the top `limit`: on 10 000 texts a common word matches thousands.
+  const full = input.semantic.length >= input.semanticLimit;
+  const semanticCut = useSemantic && full ? input.semantic[input.semantic.length - 1]!.score : 0;
+  const rest = (useLexical ? input.lexical : [])
+    .filter((hit) => !seen.has(hit.id))
+    .sort((a, b) => b.coverage - a.coverage || b.score - a.score);
+  // the best `limit` scores so far, ascending: the bar a new text must reach is best[0]
+  const best = scored
+    .map((hit) => hit.score)
+    .sort((a, b) => b - a)
+    .slice(0, input.limit)
+    .reverse();
+  const bar = () => Math.max(input.minScore, best.length < input.limit ? 0 : best[0]!);
+  for (const hit of rest) {
+    if (fused(semanticCut, hit.coverage) < bar()) break;
+    const score = fused(useSemantic ? input.semanticOf(hit.id) : 0, hit.coverage);
+    scored.push({ id: hit.id, score, bm25: hit.score });
+    const at = best.findIndex((s) => s > score);
+    best.splice(at < 0 ? best.length : at, 0, score);
+    if (best.length > input.limit) best.shift();
+  }
   return scored
     .filter((hit) => hit.score > 0 && hit.score >= input.minScore)
     .sort(
@@ -68,7 +92,7 @@ export function fuse(input: {
 }
 
 /** Reciprocal rank fusion (k = 60), for the bench's comparison only: ranks, not scores. */
-export function reciprocalRankFusion(
+function reciprocalRankFusion(
   semantic: readonly SearchHit[],
   lexical: readonly LexicalHit[],
   limit: number,

@@ -265,6 +265,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     async search(scope, query, searchOptions = {}) {
       const { filter, mode } = searchOptions;
       const limit = searchOptions.limit ?? 10;
+      const semanticLimit = Math.max(limit * 4, 40);
       const embedder = await open();
       const [[vector], arena, lexicon] = await Promise.all([
         embedder.embed([query]),
@@ -275,7 +276,8 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
         filter && (typeof filter === 'function' ? filter : (id: string) => filter.has(id));
       return fuse({
         // a wider semantic list than asked for: a lexical match may lift one from below the cut
-        semantic: arena.top(vector, Math.max(limit * 4, 40), 0, filter),
+        semantic: arena.top(vector, semanticLimit, 0, filter),
+        semanticLimit,
         lexical: lexicon.search(query, allow),
         semanticOf: (id) => arena.score(id, vector),
         limit,
