@@ -7,7 +7,7 @@
  * Express serves every operation: mount `router` in the service's app after anything that must
  * see operation requests (`app.use(cors())`, a request logger), then `fallback` last.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 import { NotFound } from '../../commands/shared/errors.js';

@@ -98,8 +98,9 @@ function reciprocalRankFusion(
   limit: number,
 ): SearchHit[] {
   const scores = new Map<string, number>();
-  const add = (ids: string[]) =>
-    ids.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (60 + rank + 1)));
+  const add = (ids: string[]) => {
+    for (const [rank, id] of ids.entries()) scores.set(id, (scores.get(id) ?? 0) + 1 / (61 + rank));
+  };
   add(semantic.map((hit) => hit.id));
   add(lexical.map((hit) => hit.id));
   return [...scores]

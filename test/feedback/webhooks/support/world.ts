@@ -12,7 +12,7 @@ import type {
   Workspace,
 } from '../../support/harness.js';
 import { startFeedback } from '../../support/harness.js';
-import { type Receiver, startReceiver } from './receiver.js';
+import type { Receiver } from './receiver.js';
 
 export const SLUG = 'acme-co';
 export const hooks = (slug = SLUG) => `/v1/workspaces/${slug}/webhooks`;
