@@ -160,6 +160,8 @@ export async function startRuntime(options: {
     await stores.close();
     throw error;
   }
+  // one line an operator (or a supervisor's readiness check) can wait for, in every role
+  logger.info('started', { role });
 
   return {
     stores,

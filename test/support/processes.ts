@@ -1,5 +1,5 @@
 /** The real entry point (`npm start`, src/processes/all.ts) as a child process on a data directory. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 
 export function startProcess(
   dir: string,
@@ -31,3 +31,49 @@ export function startProcess(
     child.on('exit', (code) => reject(new Error(`exited with ${code} before listening: ${out}`)));
   });
 }
+
+/** One process entry point (`src/processes/*.ts`), ready once its output matches `ready`. */
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<ChildProcess & { output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${script} not ready:\n${out}`)), 60_000);
+    const seen = (chunk: Buffer) => {
+      out += chunk;
+      Object.assign(child, { output: out });
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve(Object.assign(child, { output: out }));
+      }
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${out}`)));
+  });
+}
+
+/** The admin CLI (`npm run cli`), resolving with what it printed. */
+export function runCli(env: Record<string, string>, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(stderr || String(error))) : resolve(stdout),
+    );
+  });
+}
+
+/** The line an API process logs once its feedback service listens (pino JSON). */
+export const FEEDBACK_LISTENING = /"url":"(http[^"]+)","msg":"feedback service listening"/;
+
+/** The line every process logs once its role is fully started (src/platform/runtime.ts). */
+export const STARTED = /"msg":"started"/;
