@@ -22,6 +22,7 @@ import { startEmbedder } from '../src/search/create-embedder.js';
 import { simdSupported } from '../src/search/kernel/simd-dot-kernel.js';
 import type { Embedder } from '../src/search/embedder.js';
 import { notesWeakMatchThreshold } from '../src/search/thresholds.js';
+import { createScopeLexicon } from '../src/search/lexical-index.js';
 import { createVectorIndex } from '../src/search/vector-index.js';
 import { feedbackRecallAt, notesAtThreshold } from '../test/search/support/quality.js';
 import { benchQueries, syntheticItems } from '../test/fixtures/search/synthetic.js';
@@ -149,6 +150,15 @@ async function main(): Promise<void> {
     while ((await index.embedPending(500)) > 0) {}
     log(
       `  indexed ${ITEMS} items in ${ms(performance.now() - started)} (${JSON.stringify(await index.status())})`,
+    );
+
+    // what fresh-at-once costs a write: its text goes into the lexical index inside the write's
+    // projection (issue 10 item 17, issue 14 item 2)
+    const lexicon = createScopeLexicon();
+    started = performance.now();
+    for (const item of texts) lexicon.set(item.id, item.text);
+    log(
+      `  lexical indexing inside the write's projection: ${((1000 * (performance.now() - started)) / ITEMS).toFixed(0)} µs per text (${ITEMS} texts: searchable by their words at once)`,
     );
 
     const queries = benchQueries(QUERIES);

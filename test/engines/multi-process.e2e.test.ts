@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { removeDir } from '../cli/support.js';
 import { type Api as ApiClient, apiClient } from '../feedback/support/api.js';
-import { FEEDBACK_LISTENING, runCli, STARTED, startScript } from '../support/processes.js';
+import { FEEDBACK_LISTENING, STARTED, seedWithCli, startScript } from '../support/processes.js';
 import { tempDir } from '../support/stores.js';
 
 const eventStoreUrl = process.env.EVENTSTORE_URL;
@@ -71,23 +71,7 @@ if (!eventStoreUrl || !mongoUrl) {
     };
 
     before(async () => {
-      await runCli(env, 'create-user', '--email', EMAIL, '--name', 'Max');
-      await runCli(env, 'create-workspace', '--slug', SLUG, '--name', 'Engines', '--owner', EMAIL);
-      await runCli(
-        env,
-        'create-product',
-        '--workspace',
-        SLUG,
-        '--key',
-        'APP',
-        '--name',
-        'App',
-        '--visibility',
-        'public',
-      );
-      const token = (await runCli(env, 'create-token', '--email', EMAIL, '--name', 'ci'))
-        .split('\n')
-        .find((line) => line.startsWith('rft_service_'))!;
+      const token = await seedWithCli(env, { email: EMAIL, slug: SLUG });
       projector = await startProjector();
       const [first, second] = await Promise.all([startApi(), startApi()]);
       children.add(await startScript('src/processes/webhooks.ts', env, /webhook worker/));

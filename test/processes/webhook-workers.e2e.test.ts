@@ -16,7 +16,7 @@ import { tempDir } from '../support/stores.js';
 import { removeDir } from '../cli/support.js';
 import {
   FEEDBACK_LISTENING,
-  runCli as cli,
+  seedWithCli,
   STARTED,
   startScript as start,
 } from '../support/processes.js';
@@ -65,23 +65,7 @@ if (!url) {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         DEV_MODE: 'true',
       };
-      await cli(env, 'create-user', '--email', email, '--name', 'Max');
-      await cli(env, 'create-workspace', '--slug', slug, '--name', 'Acme', '--owner', email);
-      await cli(
-        env,
-        'create-product',
-        '--workspace',
-        slug,
-        '--key',
-        'APP',
-        '--name',
-        'App',
-        '--visibility',
-        'public',
-      );
-      const token = (await cli(env, 'create-token', '--email', email, '--name', 'laptop'))
-        .split('\n')
-        .find((line) => line.startsWith('rft_service_'))!;
+      const token = await seedWithCli(env, { email, slug });
       children.push(await start('src/processes/projector.ts', env, STARTED));
       const apiProcess = await start('src/processes/api.ts', env, FEEDBACK_LISTENING);
       children.push(apiProcess);

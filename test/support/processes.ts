@@ -77,3 +77,23 @@ export const FEEDBACK_LISTENING = /"url":"(http[^"]+)","msg":"feedback service l
 
 /** The line every process logs once its role is fully started (src/platform/runtime.ts). */
 export const STARTED = /"msg":"started"/;
+
+/**
+ * A maker, a workspace and a public product APP made with the admin CLI (as an operator of a
+ * deployment would); resolves with the maker's personal API token.
+ */
+export async function seedWithCli(
+  env: Record<string, string>,
+  board: { email: string; slug: string },
+): Promise<string> {
+  const { email, slug } = board;
+  await runCli(env, 'create-user', '--email', email, '--name', 'Max');
+  await runCli(env, 'create-workspace', '--slug', slug, '--name', slug, '--owner', email);
+  await runCli(
+    env,
+    'create-product',
+    ...['--workspace', slug, '--key', 'APP', '--name', 'App', '--visibility', 'public'],
+  );
+  const printed = await runCli(env, 'create-token', '--email', email, '--name', 'ci');
+  return printed.split('\n').find((line) => line.startsWith('rft_service_'))!;
+}
