@@ -2,8 +2,9 @@
  * Security headers (issue 10 item 11), with helmet, in two sets. Operation answers (JSON) get the
  * few that matter for an API — `Content-Security-Policy: default-src 'none'; frame-ancestors
  * 'none'`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, HSTS on https —
- * because the full page set more than doubles a small answer on the wire (bench:api: get_item
- * lost ~20 % of its throughput to it). Every other answer (the docs, the sign-in, consent and
+ * because the full page set more than doubles a small answer on the wire (an A/B of get_item on a
+ * shared machine put its cost near 20 %; bench:api did not show it beyond noise). Every other
+ * answer (the docs, the sign-in, consent and
  * error pages, the dev mailbox) gets the page set: a CSP that
  * forbids framing (`frame-ancestors 'none'`, against clickjacking of the sign-in and consent
  * pages) and scripts from elsewhere, `X-Content-Type-Options: nosniff`, `Referrer-Policy:

@@ -58,10 +58,10 @@ export function fuse(input: {
       });
     }
   }
-  // A text the semantic list left out scores at most the list's lowest semantic score (all of
-  // them when the list is shorter than asked for: then 0 bounds nothing, so every one is scored).
-  // Lexical-only texts are taken by coverage, best first, and scored exactly only while they
-  // can still reach the top `limit`: on 10 000 texts a common word matches thousands.
+  // A text the semantic list left out scores at most the list's lowest semantic score, or 0 when
+  // the list is shorter than asked for (then it held every text scoring above 0). Lexical-only
+  // texts are taken by coverage, best first, and scored exactly only while that bound can still
+  // reach the top `limit`: on 10 000 texts a common word matches thousands.
   const full = input.semantic.length >= input.semanticLimit;
   const semanticCut = useSemantic && full ? input.semantic[input.semantic.length - 1]!.score : 0;
   const rest = (useLexical ? input.lexical : [])
