@@ -105,4 +105,24 @@ describe('Hybrid search in the vector index', () => {
     expect(hit.id).to.equal('theme');
     expect(hit.score).to.be.closeTo(0.8, 1e-6);
   });
+
+  it('in a process that does not write, answers from its copy while it reloads a stale one', async () => {
+    // the API role: another process stages texts; this one re-reads them when over cacheTtlMs old
+    const readStore = memoryReadStore();
+    const embedder = placedEmbedder(() => [1, 0]);
+    const writer = createVectorIndex({ name: 'items', embedder, readStore });
+    const reader = createVectorIndex({ name: 'items', embedder, readStore, cacheTtlMs: 20 });
+    await writer.stage('a', 'ws', 'Zapier trigger for new entries');
+    expect((await reader.search('ws', 'zapier')).map((h) => h.id)).to.deep.equal(['a']);
+    await writer.stage('b', 'ws', 'Another zapier idea');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // stale: answered from the copy at once, the reload runs behind it
+    expect((await reader.search('ws', 'zapier')).map((h) => h.id)).to.deep.equal(['a']);
+    let ids: string[] = [];
+    for (let i = 0; i < 50 && ids.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      ids = (await reader.search('ws', 'zapier')).map((h) => h.id);
+    }
+    expect(ids).to.have.members(['a', 'b']);
+  });
 });
