@@ -44,7 +44,11 @@ export function startScript(
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} not ready:\n${out}`)), 60_000);
+    // a process that never got ready is killed, not left running past the test
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} not ready:\n${out}`));
+    }, 60_000);
     const seen = (chunk: Buffer) => {
       out += chunk;
       Object.assign(child, { output: out });
