@@ -1,0 +1,1 @@
+// placeholder: the embeddable widget is written on the widget branch
