@@ -8,7 +8,8 @@
  * Targets (issue 11, with Express on every operation's path): list_items ≥ 100 % of bare
  * Express serving the same 50-item JSON; get_item ≥ 80 % of bare Express small JSON;
  * update_item_status (durable: every request changes a status) ≥ 70 % of bare Express small
- * POST; p99 ≤ 30 ms at 50 connections. The small requests are also put beside bare node:http,
+ * POST; p99 ≤ 30 ms at 50 connections. Issue 12: the public board page (50 items) for an
+ * anonymous visitor ≥ 80 % of bare Express sending the same HTML string. The small requests are also put beside bare node:http,
  * with no target: the limit of the transport. Then the hot spots of issue 17 (api-hotspot.ts).
  * Env: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, 1).
  * The machine is shared, so figures are indicative.
@@ -42,7 +43,18 @@ async function main(): Promise<void> {
     const service = await startChild(
       'src/processes/all.ts',
       ['--dev'],
-      { DATA_DIR: dir, FEEDBACK_PORT: '0', NOTES_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      {
+        DATA_DIR: dir,
+        FEEDBACK_PORT: '0',
+        NOTES_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        // the hot spots measure throughput, not the public board's spam buckets
+        CAPTURE_PERSON_BURST: '100000',
+        CAPTURE_PERSON_PER_HOUR: '1000000',
+        CAPTURE_PRODUCT_BURST: '1000000',
+        CAPTURE_PRODUCT_PER_HOUR: '10000000',
+      },
       /feedback: (http:\/\/\S+)/,
     );
     children.push(service.child);
@@ -66,10 +78,18 @@ async function main(): Promise<void> {
     });
     const capturedFile = join(dir, 'list-items.json');
     writeFileSync(capturedFile, JSON.stringify(listed));
+    const boardUrl = `${service.match[1]}/${BENCH_BOARD.slug}/${BENCH_BOARD.product}`;
+    const boardPage = await (await fetch(boardUrl)).text();
+    const boardRows = (boardPage.match(/class="item"/g) ?? []).length;
+    if (boardRows !== BENCH_BOARD.items) {
+      throw new Error(`the board page showed ${boardRows} items, expected ${BENCH_BOARD.items}`);
+    }
+    const boardFile = join(dir, 'board.html');
+    writeFileSync(boardFile, boardPage);
 
     const bare = await startChild(
       'bench/support/api-baseline.ts',
-      [capturedFile],
+      [capturedFile, boardFile],
       {},
       /listening (\d+) (\d+)/,
     );
@@ -99,6 +119,12 @@ async function main(): Promise<void> {
       alternate: { itemPaths: itemKeys.map((k) => `${k}/status`), statuses: ['planned', 'new'] },
     });
     results.push(row('update_item_status (durable)', status, { base: barePost, target: 0.7 }));
+    const bareBoard = await load({ url: `${bareUrl}/board` });
+    results.push(row('bare Express, same board page HTML', bareBoard));
+    const boardRun = await load({ url: boardUrl });
+    results.push(
+      row('board page (50 items, anonymous)', boardRun, { base: bareBoard, target: 0.8 }),
+    );
     const rawSmall = await load({ url: `${rawUrl}/small` });
     results.push(row('bare node:http, small JSON (GET)', rawSmall));
     results.push(row('get_item', getItem, { base: rawSmall }));

@@ -4,7 +4,9 @@
  * as the service does), and a small JSON answer for GET and for POST with a parsed JSON body; and
  * the same small answers from bare node:http, the floor under any framework (the service serves
  * its operations through Express, so bare Express is the yardstick; node:http shows the limit).
- * Usage: api-baseline.ts <file with the captured list_items body>;
+ * Also the board page (issue 12): the HTML the service answered an anonymous visitor, sent as a
+ * string from bare Express with the same content type.
+ * Usage: api-baseline.ts <file with the captured list_items body> <file with the board page>;
  * prints `listening <express port> <node:http port>`.
  */
 import { readFileSync } from 'node:fs';
@@ -14,10 +16,15 @@ import express from 'express';
 
 const captured = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as unknown;
 const small = { status: 'planned', changed: true };
+const boardPage = readFileSync(process.argv[3]!, 'utf8');
 
 const app = express();
 app.get('/items', (_req, res) => {
   res.json(captured);
+});
+app.get('/board', (_req, res) => {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.end(boardPage);
 });
 app.get('/small', (_req, res) => {
   res.json(small);

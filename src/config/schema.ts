@@ -193,19 +193,27 @@ export const configSchema = z.object({
   CAPTURE_IP_BURST: count(100000)
     .default(10)
     .describe(
-      'public submissions (board, capture endpoint, widget, submit_feedback) one client IP may send at once',
+      'submissions from the board, the capture endpoint and the widget one client IP may send at once (submit_feedback counts per caller instead)',
     ),
   CAPTURE_IP_PER_HOUR: count(1000000)
     .default(60)
-    .describe('... and then per hour, refilled evenly (token bucket, shared by every API process)'),
+    .describe(
+      'submissions per hour one client IP may send after its burst, refilled evenly (token bucket in the store, shared by every API process)',
+    ),
   CAPTURE_PERSON_BURST: count(100000)
     .default(5)
-    .describe('public submissions one visitor or caller may send at once'),
-  CAPTURE_PERSON_PER_HOUR: count(1000000).default(30).describe('... and then per hour'),
+    .describe(
+      'public submissions one visitor, or one submit_feedback caller outside the workspace, may send at once',
+    ),
+  CAPTURE_PERSON_PER_HOUR: count(1000000)
+    .default(30)
+    .describe('public submissions per hour one visitor or caller may send after the burst'),
   CAPTURE_PRODUCT_BURST: count(1000000)
     .default(300)
     .describe('public submissions one product takes at once from everyone together'),
-  CAPTURE_PRODUCT_PER_HOUR: count(10000000).default(3000).describe('... and then per hour'),
+  CAPTURE_PRODUCT_PER_HOUR: count(10000000)
+    .default(3000)
+    .describe('public submissions per hour one product takes after the burst'),
   CAPTURE_MIN_FILL_SECONDS: z.coerce
     .number()
     .int()
@@ -222,7 +230,7 @@ export const configSchema = z.object({
     .describe('most links a public submission may hold'),
   PLUS_ONES_PER_IP_PER_HOUR: count(1000000)
     .default(300)
-    .describe('+1 toggles on the public board per client IP per hour (burst of a tenth)'),
+    .describe('public board +1 toggles per client IP per hour (bursts of a tenth of it)'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('log verbosity'),
   LOG_FORMAT: z
     .enum(['auto', 'json', 'pretty'])

@@ -307,7 +307,7 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
   });
 
   describe('When the token has the service.public scope', () => {
-    it('lists exactly submit_feedback and get_public_roadmap, and a maker tool answers the 403 REST answers', async () => {
+    it('lists exactly submit_feedback, get_public_roadmap and list_public_changelog (issue 12), and a maker tool answers the 403 REST answers', async () => {
       const connected = await connectClient(fb, {
         email: owner.email,
         name: 'Public helper',
@@ -318,6 +318,7 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
         const { tools } = await pub.client.listTools();
         expect(tools.map((t) => t.name).sort()).to.deep.equal([
           'get_public_roadmap',
+          'list_public_changelog',
           'submit_feedback',
         ]);
         const roadmap = await callTool(pub, 'get_public_roadmap', {

@@ -1,5 +1,6 @@
 /** The real entry point (`npm start`, src/processes/all.ts) as a child process on a data directory. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { WIDE_CAPTURE_LIMITS } from './runtime.js';
 
 export function startProcess(
   dir: string,
@@ -13,6 +14,7 @@ export function startProcess(
       NOTES_PORT: '0',
       LOG_LEVEL: 'error',
       DEV_MODE: 'true',
+      ...WIDE_CAPTURE_LIMITS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,7 +41,7 @@ export function startScript(
   ready: RegExp,
 ): Promise<ChildProcess & { output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...WIDE_CAPTURE_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -16,7 +16,7 @@ export function changelogAtom(input: {
 }): string {
   const { boardUrl, entries } = input;
   const feed = new Feed({
-    title: `${input.productName} changelog`,
+    title: esc(`${input.productName} changelog`),
     description: `What shipped in ${input.productName}`,
     id: `${boardUrl}/changelog`,
     link: `${boardUrl}/changelog`,
@@ -28,7 +28,8 @@ export function changelogAtom(input: {
   });
   for (const entry of entries) {
     feed.addItem({
-      title: entry.title,
+      // an entry's title goes out as type="html" too
+      title: esc(entry.title),
       id: `${boardUrl}/changelog#entry-${entry.id}`,
       link: `${boardUrl}/changelog#entry-${entry.id}`,
       date: new Date(entry.updatedAt),

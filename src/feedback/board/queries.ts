@@ -78,14 +78,16 @@ export async function boardItems(
   const { workspaceId, key: productKey } = product;
   const status = query.status ?? undefined;
   if (query.q) {
-    const hits = await searchItems(store, search, {
+    const threshold = await search.matchThreshold();
+    const found = await searchItems(store, search, {
       workspaceId,
       productKey,
       q: query.q,
       limit: SEARCH_LIMIT,
       ...(status ? { status } : {}),
     });
-    const ids = hits.map((h) => h.item.id);
+    // weak matches are left out, as summarize_feedback's `q` leaves them out
+    const ids = found.filter((h) => h.score >= threshold).map((h) => h.item.id);
     const docs = await itemsOf(store).find({
       _id: { $in: ids.map((id) => itemDocId(workspaceId, id)) },
     });

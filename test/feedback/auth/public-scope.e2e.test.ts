@@ -1,6 +1,7 @@
 /**
  * The `service.public` scope (spec "OAuth 2.1", rule 2): such a token may call submit_feedback
- * and get_public_roadmap only; every other operation of the registry answers 403
+ * and get_public_roadmap only — and list_public_changelog, which issue 12 adds to the public
+ * surface ("public-scope tokens may call it"); every other operation of the registry answers 403
  * permission-denied with `WWW-Authenticate: Bearer error="insufficient_scope"` — even for a
  * workspace admin. The token is obtained through the real flow with openid-client.
  */
@@ -46,7 +47,10 @@ describe('service.public-scoped tokens (e2e)', () => {
       const routes = fb.app().http.listRoutes();
       const refused = routes.filter((r) => {
         const op = fb.app().http.openapi.paths?.[r.path]?.[r.method];
-        return op && !['submit_feedback', 'get_public_roadmap'].includes(r.operationId);
+        return (
+          op &&
+          !['submit_feedback', 'get_public_roadmap', 'list_public_changelog'].includes(r.operationId)
+        );
       });
       expect(refused.length).to.be.greaterThan(5);
       for (const route of refused) {

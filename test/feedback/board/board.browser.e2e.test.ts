@@ -1,0 +1,141 @@
+/// <reference lib="dom" />
+/**
+ * The public board in a real browser (Debian's chromium through playwright-core), issue 12
+ * "Must show": filing with JavaScript off (the form posts and redirects) and on (no reload,
+ * suggestions while typing), +1 toggles, axe-core on every page in light and dark with no
+ * serious or critical violation, and screenshots under test-output/screenshots/.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { axe, describeInBrowser, expectAccessible, screenshot } from '../../support/browser.js';
+import type { Api } from '../support/harness.js';
+import { type BoardWorld, fillTime, startBoardWorld } from './support.js';
+
+const items = '/v1/workspaces/acme-co/products/APP/items';
+
+describeInBrowser('The public board in a browser (e2e)', (browser) => {
+  let world: BoardWorld;
+  let owner: Api;
+  let board: string;
+  let itemKey: string;
+
+  before(async () => {
+    world = await startBoardWorld();
+    owner = world.fb.api(world.owner.token);
+    board = `${world.fb.url}${world.boardPath}`;
+    const file = async (title: string, body: string) =>
+      (await world.fb.submit(world.ws, 'APP', { title, body })).itemKey;
+    itemKey = await file('Keyboard shortcuts', 'Let me use hotkeys for everything');
+    const planned = await file('Calendar view', 'See items by date');
+    const shipped = await file('Bulk edit', 'Edit many at once');
+    await owner.post(`${items}/${planned}/status`, { status: 'planned' });
+    await owner.post(`${items}/${shipped}/status`, { status: 'shipped' });
+    await owner.post(`${items}/${shipped}/changelog`, {
+      title: 'Bulk edit is here',
+      publish: true,
+    });
+    const reply = await owner.post(`${items}/${itemKey}/replies`, { body: 'On our list for May.' });
+    await owner.post(`${items}/${itemKey}/replies`, {
+      body: 'Thanks!',
+      parentId: reply.body.replyId,
+    });
+  });
+  after(() => world.fb.stop());
+
+  const find = async (title: string) =>
+    (
+      (await owner.get(`${items}?pageSize=200`)).body.items as {
+        id: string;
+        title: string;
+        via?: string;
+        author: { tier: string };
+      }[]
+    ).find((i) => i.title === title);
+
+  it('files feedback with JavaScript off: the form posts and redirects to the item, no via, tier anonymous', async () => {
+    const context = await browser().newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(board);
+    await page.fill('#capture-title', 'Works without scripts');
+    await page.fill('#capture-body', 'Filed from a plain form.');
+    fillTime(world);
+    await Promise.all([
+      page.waitForURL(/\/items\/APP-\d+$/),
+      page.click('form.capture button[type="submit"]'),
+    ]);
+    expect(await page.textContent('h1')).to.equal('Works without scripts');
+    const item = await find('Works without scripts');
+    expect(item).to.not.have.property('via');
+    expect(item!.author.tier).to.equal('anonymous');
+    await context.close();
+  });
+
+  it('files feedback with JavaScript on without reloading, suggesting existing items while the title is typed', async () => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    await page.goto(board);
+    await page.evaluate(() => {
+      (window as unknown as { marker: number }).marker = 42;
+    });
+    await page.fill('#capture-title', 'keyboard shortcut');
+    await page.waitForSelector('.suggestions:not([hidden]) a');
+    expect(await page.textContent('.suggestions a')).to.equal('Keyboard shortcuts');
+    await page.fill('#capture-title', 'Scripts on');
+    await page.fill('#capture-body', 'Filed without a reload.');
+    fillTime(world);
+    await page.click('form.capture button[type="submit"]');
+    await page.waitForSelector('.form-status a');
+    // the same document: nothing reloaded
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).to.equal(
+      42,
+    );
+    expect(await page.textContent('.form-status a')).to.equal('Scripts on');
+    const item = await find('Scripts on');
+    expect(item).to.not.have.property('via');
+    await context.close();
+  });
+
+  it('toggles a +1 without reloading and counts it once', async () => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    await page.goto(`${board}/items/${itemKey}`);
+    const button = page.locator('form.plus-one button');
+    const before = Number(await button.locator('.count').textContent());
+    await button.click();
+    await page.waitForSelector('form.plus-one button[aria-pressed="true"]');
+    expect(Number(await button.locator('.count').textContent())).to.equal(before + 1);
+    expect((await owner.get(`${items}/${itemKey}`)).body.item.plusOneCount).to.equal(before + 1);
+    await button.click();
+    await page.waitForSelector('form.plus-one button[aria-pressed="false"]');
+    expect((await owner.get(`${items}/${itemKey}`)).body.item.plusOneCount).to.equal(before);
+    await context.close();
+  });
+
+  it('has no serious or critical axe violation on any page, light or dark, and saves screenshots', async () => {
+    // issue 12: "axe-core run in the browser on every page reports no serious or critical violation"
+    const pages: [string, string][] = [
+      ['board', board],
+      ['item', `${board}/items/${itemKey}`],
+      ['roadmap', `${board}/roadmap`],
+      ['changelog', `${board}/changelog`],
+      ['identity', `${board}/identity`],
+      ['not-found', `${world.fb.url}/acme-co/SEC`],
+    ];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser().newContext({
+        colorScheme,
+        viewport: { width: 1000, height: 900 },
+      });
+      const page: Page = await context.newPage();
+      for (const [name, url] of pages) {
+        await page.goto(url);
+        const violations = await axe(page);
+        expect(violations, `${name} (${colorScheme})`).to.be.an('array');
+        expectAccessible(violations);
+        if (name === 'board' || name === 'item')
+          await screenshot(page, `board-${name}-${colorScheme}`);
+      }
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The board's pages over real HTTP (issue 12 item 1): what the API wrote shows on the board,
+ * item, roadmap and changelog pages and in the Atom feed (parsed by a feed parser); `via` is
+ * never shown; a merged item redirects to its survivor; a private product answers the same 404
+ * as an unknown one on every page, the capture endpoint, the widget and the feed, and comes back
+ * when it is public again; anonymous pages carry an ETag and answer 304.
+ */
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { expect } from 'chai';
+import type { Api } from '../support/harness.js';
+import { BoardVisitor, type BoardWorld, startBoardWorld } from './support.js';
+
+const items = '/v1/workspaces/acme-co/products/APP/items';
+
+describe('The public board pages (e2e)', () => {
+  let world: BoardWorld;
+  let owner: Api;
+  let visitor: BoardVisitor;
+  const file = async (title: string, body: string, via?: string) =>
+    (await world.fb.submit(world.ws, 'APP', { title, body, ...(via ? { via } : {}) })).itemKey;
+
+  before(async () => {
+    world = await startBoardWorld();
+    owner = world.fb.api(world.owner.token);
+    visitor = new BoardVisitor(world.fb.url);
+  });
+  after(() => world.fb.stop());
+
+  describe('When items exist', () => {
+    it('lists them with status, +1 and reply counts, sorted, filtered and paged, and never shows via', async () => {
+      const a = await file('Dark mode', 'A night theme please', 'pat:secret-token-name');
+      const b = await file('Export to CSV', 'Spreadsheets');
+      await owner.post(`${items}/${b}/status`, { status: 'planned' });
+      const page = await visitor.get(world.boardPath);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      expect(page.text).to.include('Dark mode').and.include('Export to CSV');
+      expect(page.text).to.include('Planned');
+      // spec: "the public page never shows the field"
+      expect(page.text).to.not.include('secret-token-name');
+      const planned = await visitor.get(`${world.boardPath}?status=planned`);
+      expect(planned.text).to.include('Export to CSV').and.not.include('Dark mode');
+      const newest = await visitor.get(`${world.boardPath}?sort=new`);
+      expect(newest.text.indexOf('Export to CSV')).to.be.lessThan(newest.text.indexOf('Dark mode'));
+      const item = await visitor.get(`${world.boardPath}/items/${a}`);
+      expect(item.text).to.include('A night theme please').and.not.include('secret-token-name');
+    });
+
+    it('finds items by meaning and words with the search_items ranking', async () => {
+      await file('Keyboard shortcuts', 'Let me use hotkeys for everything');
+      const found = await visitor.get(`${world.boardPath}?q=hotkeys`);
+      expect(found.status).to.equal(200);
+      expect(found.text).to.include('Keyboard shortcuts').and.not.include('Export to CSV');
+      const suggest = await visitor.get(`${world.boardPath}/suggest?q=keyboard%20shortcut`);
+      const suggested = JSON.parse(suggest.text).items.map((i: { title: string }) => i.title);
+      expect(suggested).to.include('Keyboard shortcuts');
+    });
+
+    it('pages 50 items at a time', async () => {
+      for (let i = 0; i < 50; i++) await file(`Filler ${i}`, `filler body ${i}`);
+      const first = await visitor.get(world.boardPath);
+      expect(first.text).to.include('rel="next"');
+      const second = await visitor.get(`${world.boardPath}?page=2`);
+      expect(second.text).to.include('rel="prev"');
+      const count = (html: string) => (html.match(/class="item"/g) ?? []).length;
+      expect(count(first.text)).to.equal(50);
+      expect(count(second.text)).to.be.greaterThan(0);
+    });
+
+    it('answers anonymous visitors with an ETag, 304 while nothing changed, and a new page once something did', async () => {
+      // issue 12: "`ETag`/`Cache-Control` for anonymous reads"
+      const first = await visitor.get(world.boardPath);
+      const etag = first.headers.get('etag')!;
+      expect(etag).to.match(/^W\//);
+      expect(first.headers.get('cache-control')).to.equal('no-cache');
+      expect((await visitor.get(world.boardPath, { 'if-none-match': etag })).status).to.equal(304);
+      await file('Something new', 'changes the board');
+      const after = await visitor.get(world.boardPath, { 'if-none-match': etag });
+      expect(after.status).to.equal(200);
+      expect(after.text).to.include('Something new');
+    });
+
+    it('serves pages with a strict CSP: no inline script or style, no framing', async () => {
+      // issue 12 item 6: "strict CSP on pages"
+      const page = await visitor.get(world.boardPath);
+      const csp = page.headers.get('content-security-policy')!;
+      expect(csp).to.include("default-src 'none'").and.include("script-src 'self'");
+      expect(csp).to.include("frame-ancestors 'none'").and.not.include('unsafe-inline');
+      expect(page.text).to.not.match(/<script>|<style>| on[a-z]+="/);
+    });
+  });
+
+  describe('When a maker replies and merges', () => {
+    it('shows the reply on the item page at once, marked, and threads answers under it', async () => {
+      // spec: "A reply is public immediately, on the item's page and in the feed"
+      const key = await file('Slow sync', 'Sync takes minutes');
+      const reply = await owner.post(`${items}/${key}/replies`, { body: 'Looking into it now.' });
+      expect(reply.status).to.equal(200);
+      await owner.post(`${items}/${key}/replies`, {
+        body: 'Fixed in 2.1',
+        parentId: reply.body.replyId,
+      });
+      const page = await visitor.get(`${world.boardPath}/items/${key}`);
+      expect(page.text).to.include('Looking into it now.').and.include('Fixed in 2.1');
+      expect(page.text).to.include('reply-maker').and.include('Team');
+      expect(page.text).to.match(/class="thread nested"/);
+    });
+
+    it('redirects a merged item to its survivor', async () => {
+      // issue 12: "A merged item's page redirects to its survivor"
+      const survivor = await file('Dark theme', 'dark please');
+      const merged = await file('Night mode', 'night please');
+      expect(
+        (await owner.post(`${items}/${survivor}/merge`, { mergedKeys: [merged] })).status,
+      ).to.equal(200);
+      const res = await visitor.get(`${world.boardPath}/items/${merged}`);
+      expect(res.status).to.equal(302);
+      expect(res.headers.get('location')).to.equal(
+        `${world.fb.url}${world.boardPath}/items/${survivor}`,
+      );
+    });
+  });
+
+  describe('When items are planned and shipped and a changelog entry is published', () => {
+    it('shows them on the roadmap and changelog pages, in the Atom feed and in list_public_changelog', async () => {
+      const planned = await file('Calendar view', 'see items by date');
+      const shipped = await file('Bulk edit', 'edit many <b>at once</b>');
+      await owner.post(`${items}/${planned}/status`, { status: 'planned' });
+      await owner.post(`${items}/${shipped}/status`, { status: 'shipped' });
+      const published = await owner.post(`${items}/${shipped}/changelog`, {
+        title: 'Bulk edit is here',
+        body: 'Select many items & edit <them> together.',
+        publish: true,
+      });
+      expect(published.status, JSON.stringify(published.body)).to.equal(200);
+      const roadmap = await visitor.get(`${world.boardPath}/roadmap`);
+      const plannedAt = roadmap.text.indexOf('Calendar view');
+      expect(plannedAt).to.be.greaterThan(roadmap.text.indexOf('id="col-planned"'));
+      expect(roadmap.text.indexOf('Bulk edit')).to.be.greaterThan(
+        roadmap.text.indexOf('id="col-shipped"'),
+      );
+      const changelog = await visitor.get(`${world.boardPath}/changelog`);
+      expect(changelog.text).to.include('Bulk edit is here');
+      // user text is escaped, never markup
+      expect(changelog.text).to.include('&lt;them>').and.not.include('<them>');
+      const atom = await visitor.get(`${world.boardPath}/changelog.atom`);
+      expect(atom.headers.get('content-type')).to.match(/^application\/atom\+xml/);
+      const feed = parseFeed(atom.text);
+      expect(feed.title).to.equal('Acme App changelog');
+      expect(feed.items.map((i) => i.title)).to.include('Bulk edit is here');
+      // the feed carries HTML content: the text is escaped inside it, never raw markup
+      expect(atom.text).to.include('&lt;them&gt;').and.not.include('<them>');
+      const api = await owner.get('/v1/public/acme-co/APP/changelog');
+      expect(api.status).to.equal(200);
+      expect(api.body.items.map((e: { title: string }) => e.title)).to.include('Bulk edit is here');
+      expect(api.body.nextCursor).to.equal(null);
+    });
+  });
+
+  describe('When the product turns private', () => {
+    it('answers the same 404 as an unknown product everywhere, and the board comes back when public again', async () => {
+      // spec: "the product's page, roadmap and changelog answer 404 to everyone outside the
+      // workspace; submissions are refused; the embeddable widget ... ha[s] nothing to reach"
+      const key = await file('Before private', 'still here after');
+      const paths = (slug: string, product: string) => [
+        `/${slug}/${product}`,
+        `/${slug}/${product}/items/${key}`,
+        `/${slug}/${product}/roadmap`,
+        `/${slug}/${product}/changelog`,
+        `/${slug}/${product}/changelog.atom`,
+        `/capture/${slug}/${product}`,
+      ];
+      expect(
+        (await owner.patch('/v1/workspaces/acme-co/products/APP', { visibility: 'private' }))
+          .status,
+      ).to.equal(200);
+      for (const [priv, unknown] of paths('acme-co', 'APP').map((p, i) => [
+        p,
+        paths('acme-co', 'NOPE')[i]!,
+      ])) {
+        const a = await visitor.get(priv!);
+        const b = await visitor.get(unknown);
+        expect(a.status, priv).to.equal(404);
+        expect(a.text, priv).to.equal(b.text);
+      }
+      const post = await visitor.post(
+        '/capture/acme-co/APP',
+        { body: 'refused', formToken: 'x' },
+        { json: true },
+      );
+      expect(post.status).to.equal(404);
+      expect((await owner.get('/v1/public/acme-co/APP/changelog')).status).to.equal(200);
+      expect(
+        (await owner.patch('/v1/workspaces/acme-co/products/APP', { visibility: 'public' })).status,
+      ).to.equal(200);
+      const back = await visitor.get(`/acme-co/APP/items/${key}`);
+      expect(back.status).to.equal(200);
+      expect(back.text).to.include('still here after');
+    });
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Board visitors over real HTTP (issue 12 item 2): a signed cookie identity (tier anonymous),
+ * +1 as a toggle counted once per person, and an e-mail address that makes the visitor tier
+ * `email` only once they confirmed the code sent to it.
+ */
+import { expect } from 'chai';
+import { latestCode } from '../../auth/support/browserless.js';
+import type { Api } from '../support/harness.js';
+import { BoardVisitor, type BoardWorld, field, fillTime, startBoardWorld } from './support.js';
+
+const items = '/v1/workspaces/acme-co/products/APP/items';
+
+describe('Board visitors: +1s and a confirmed e-mail address (e2e)', () => {
+  let world: BoardWorld;
+  let owner: Api;
+
+  before(async () => {
+    world = await startBoardWorld();
+    owner = world.fb.api(world.owner.token);
+  });
+  after(() => world.fb.stop());
+
+  const item = async (key: string) => (await owner.get(`${items}/${key}`)).body;
+
+  describe('When a visitor presses +1 twice, and another visitor once', () => {
+    it('counts each person once, toggles off on the second press, and makes them participants', async () => {
+      // issue 12: "One +1 per person per item (toggle); it counts in plusOneCount and makes the
+      // visitor a participant"
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Vote for me' });
+      const ana = new BoardVisitor(world.fb.url);
+      const ben = new BoardVisitor(world.fb.url);
+      const press = async (v: BoardVisitor, json = false) => {
+        const page = await v.get(`${world.boardPath}/items/${itemKey}`);
+        return v.post(
+          `${world.boardPath}/items/${itemKey}/plus-one`,
+          { csrf: field(page.text, 'csrf') },
+          { json },
+        );
+      };
+      const first = await press(ana);
+      expect(first.status).to.equal(303);
+      expect(first.headers.get('location')).to.match(new RegExp(`/items/${itemKey}$`));
+      expect((await item(itemKey)).item.plusOneCount).to.equal(1);
+      const mine = await ana.get(`${world.boardPath}/items/${itemKey}`);
+      expect(mine.text).to.include('aria-pressed="true"');
+      expect(mine.headers.get('cache-control')).to.include('private');
+      const benAnswer = JSON.parse((await press(ben, true)).text);
+      expect(benAnswer).to.include({ itemId: itemKey, plusOneCount: 2, plusOned: true });
+      const detail = await item(itemKey);
+      expect(detail.item.plusOneCount).to.equal(2);
+      expect(
+        detail.participants.filter((p: { role: string }) => p.role === 'plus-one'),
+      ).to.have.length(2);
+      const off = JSON.parse((await press(ana, true)).text);
+      expect(off).to.include({ plusOneCount: 1, plusOned: false });
+      expect((await item(itemKey)).item.plusOneCount).to.equal(1);
+    });
+
+    it('refuses a +1 carrying the cookie but not its CSRF token', async () => {
+      // issue 12 item 6: "CSRF protection on cookie-authenticated forms"
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Forged votes' });
+      const v = new BoardVisitor(world.fb.url);
+      await v.post(`${world.boardPath}/items/${itemKey}/plus-one`, { csrf: '' });
+      expect(v.cookie).to.not.equal('');
+      const forged = await v.post(`${world.boardPath}/items/${itemKey}/plus-one`, {
+        csrf: 'guess',
+      });
+      expect(forged.status).to.equal(403);
+      expect((await item(itemKey)).item.plusOneCount).to.equal(1);
+    });
+  });
+
+  describe('When a visitor confirms an e-mail address', () => {
+    it('files as tier email only after the right code; a typed address alone stays anonymous', async () => {
+      // issue 12: "becomes tier `email` only after the visitor confirms a code or link sent to
+      // it (...never by merely typing it)"
+      const v = new BoardVisitor(world.fb.url);
+      const board = await v.get(world.boardPath);
+      fillTime(world);
+      const typed = await v.post('/capture/acme-co/APP', {
+        formToken: field(board.text, 'formToken'),
+        csrf: field(board.text, 'csrf'),
+        body: 'Typed an address only',
+        email: 'kim@customer.example',
+      });
+      expect(typed.status).to.equal(303);
+      const typedKey = typed.headers.get('location')!.split('/').pop()!;
+      expect((await item(typedKey)).item.author.tier).to.equal('anonymous');
+
+      const form = await v.get(`${world.boardPath}/identity`);
+      const sent = await v.post(`${world.boardPath}/identity`, {
+        csrf: field(form.text, 'csrf'),
+        email: 'kim@customer.example',
+      });
+      expect(sent.status).to.equal(200);
+      expect(sent.text).to.include('kim@customer.example');
+      const wrong = await v.post(`${world.boardPath}/identity/code`, {
+        csrf: field(sent.text, 'csrf'),
+        code: '000000',
+      });
+      expect(wrong.status).to.equal(400);
+      const code = latestCode(world.fb.mailboxPath, 'kim@customer.example');
+      const right = await v.post(`${world.boardPath}/identity/code`, {
+        csrf: field(sent.text, 'csrf'),
+        code,
+      });
+      expect(right.status).to.equal(303);
+
+      const again = await v.get(world.boardPath);
+      expect(again.text).to.include('kim@customer.example');
+      fillTime(world);
+      const proven = await v.post('/capture/acme-co/APP', {
+        formToken: field(again.text, 'formToken'),
+        csrf: field(again.text, 'csrf'),
+        body: 'Now with a confirmed address',
+      });
+      const key = proven.headers.get('location')!.split('/').pop()!;
+      const filed = await item(key);
+      expect(filed.item.author.tier).to.equal('email');
+      const person = (
+        await owner.get(`/v1/workspaces/acme-co/people/${filed.participants[0].personId}`)
+      ).body;
+      expect(person.email).to.equal('kim@customer.example');
+    });
+  });
+});
