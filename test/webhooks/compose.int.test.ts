@@ -137,7 +137,14 @@ describe('Composing webhook messages from the log (integration)', () => {
     const input = { workspaceId, itemKey: keys[0]!, personId };
     await actions.addPlusOne(deps, context, input);
     await actions.withdrawPlusOne(deps, context, input);
-    const [given, withdrawn] = ((await messagesOf(keys[0]!)) as any[]).slice(-2);
+    type Message = {
+      type: string;
+      data: { changedFields: string[]; item: { plusOneCount: number } };
+    };
+    const [given, withdrawn] = ((await messagesOf(keys[0]!)) as Message[]).slice(-2) as [
+      Message,
+      Message,
+    ];
     for (const message of [given, withdrawn]) {
       expect(message.type).to.equal('item.updated');
       expect(message.data.changedFields).to.deep.equal(['plusOneCount']);
