@@ -122,4 +122,33 @@ describe('Composing webhook messages from the log (integration)', () => {
     for (const e of [...events].reverse()) reversed.unshift(await backwards.compose(e));
     expect(reversed).to.deep.equal(inOrder);
   });
+
+  it('sends a withdrawn +1 as item.updated, like the +1 it undoes', async () => {
+    // README, webhooks: item.updated is "title or body edited, or a +1 given or withdrawn"
+    const deps = {
+      commandHandler: createCommandHandler(stores.eventStore),
+      readStore: stores.readStore,
+    };
+    const context = { actor: 'u1', now: 2_000 };
+    const { personId } = await actions.registerPerson(deps, context, {
+      workspaceId,
+      requester: { email: 'ana@example.com', displayName: 'Ana' },
+    });
+    const input = { workspaceId, itemKey: keys[0]!, personId };
+    await actions.addPlusOne(deps, context, input);
+    await actions.withdrawPlusOne(deps, context, input);
+    type Message = {
+      type: string;
+      data: { changedFields: string[]; item: { plusOneCount: number } };
+    };
+    const [given, withdrawn] = ((await messagesOf(keys[0]!)) as Message[]).slice(-2) as [
+      Message,
+      Message,
+    ];
+    for (const message of [given, withdrawn]) {
+      expect(message.type).to.equal('item.updated');
+      expect(message.data.changedFields).to.deep.equal(['plusOneCount']);
+    }
+    expect(given.data.item.plusOneCount).to.equal(withdrawn.data.item.plusOneCount + 1);
+  });
 });

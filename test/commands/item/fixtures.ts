@@ -22,6 +22,19 @@ export const plusOne = (personId: string, addressedTo = 'ACME-1'): ItemEvent => 
   data: { personId, addressedTo },
 });
 
+type Standing = Pick<
+  Extract<ItemEvent, { type: 'PlusOneWithdrawn' }>['data'],
+  'plusOneAt' | 'participant'
+>;
+/** where a person whose only role was the +1 stands after withdrawing it: nowhere */
+export const gone: Standing = { plusOneAt: null, participant: null };
+
+export const withdrawn = (
+  personId: string,
+  addressedTo = 'ACME-1',
+  standing: Standing = gone,
+): ItemEvent => ({ type: 'PlusOneWithdrawn', data: { personId, addressedTo, ...standing } });
+
 export function replied(
   replyId: string,
   authorId: string,

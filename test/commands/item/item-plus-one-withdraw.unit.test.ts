@@ -17,7 +17,7 @@ import {
 } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
-import { captured, plusOne, replied } from './fixtures.js';
+import { captured, gone, plusOne, replied, withdrawn } from './fixtures.js';
 
 const given = deciderSpec(itemDecider);
 const fold = (events: readonly ItemEvent[]): ItemState =>
@@ -30,16 +30,6 @@ const withdraw = (personId: string, addressedTo?: string): ItemCommand => ({
   type: 'WithdrawPlusOne',
   data: { personId, ...(addressedTo ? { addressedTo } : {}) },
 });
-type Standing = Pick<
-  Extract<ItemEvent, { type: 'PlusOneWithdrawn' }>['data'],
-  'plusOneAt' | 'participant'
->;
-const withdrawn = (personId: string, addressedTo: string, standing: Standing): ItemEvent => ({
-  type: 'PlusOneWithdrawn',
-  data: { personId, addressedTo, ...standing },
-});
-const gone: Standing = { plusOneAt: null, participant: null };
-
 describe('When a person withdraws their +1', () => {
   it('records the withdrawal, and they no longer count nor take part', () => {
     given([captured(), plusOne('p2')])
@@ -72,13 +62,16 @@ describe('When a person withdraws their +1', () => {
         expect((state as ItemFacts).plusOnes).to.deep.equal(['p2']);
       });
   });
-  it('keeps a person who also replied on the item, as a replier, in the place they came', () => {
+  it('keeps a person who also replied on the item, as a replier, placed where their reply came', () => {
     // p2 +1'd first, then p3 replied, then p2 replied: p2 now first came by replying, after p3
     const events = [captured(), plusOne('p2'), replied('r1', 'p3'), replied('r2', 'p2')];
-    const standing = { plusOneAt: null, participant: { at: 2, role: 'replied', context: null } };
+    const standing = {
+      plusOneAt: null,
+      participant: { at: 2, role: 'replied' as const, context: null },
+    };
     given(events)
       .when(withdraw('p2'))
-      .then([withdrawn('p2', 'ACME-1', standing as Standing)]);
+      .then([withdrawn('p2', 'ACME-1', standing)]);
     const after = facts([...events, ...decide(events, withdraw('p2'))]);
     expect(participantsOf(after.contributions).map((p) => [p.personId, p.role])).to.deep.equal([
       ['p1', 'submitted'],
