@@ -49,7 +49,9 @@ describe('service.public-scoped tokens (e2e)', () => {
         const op = fb.app().http.openapi.paths?.[r.path]?.[r.method];
         return (
           op &&
-          !['submit_feedback', 'get_public_roadmap', 'list_public_changelog'].includes(r.operationId)
+          !['submit_feedback', 'get_public_roadmap', 'list_public_changelog'].includes(
+            r.operationId,
+          )
         );
       });
       expect(refused.length).to.be.greaterThan(5);
