@@ -1,7 +1,7 @@
 /*
  * The embeddable feedback widget (issue 12 item 4). Plain ES2020, no dependencies, no build:
  *   <script src="{PUBLIC_BASE_URL}/widget.js" data-product="{slug}/{KEY}" async></script>
- * Size: SIZE bytes gzipped (`gzip -c src/feedback/board/assets/widget.js | wc -c`).
+ * Size: 3551 bytes gzipped (`gzip -c src/feedback/board/assets/widget.js | wc -c`).
  *
  * Everything lives in a shadow root on a host element styled `all: initial !important` inline:
  * page rules cannot reach inside (selectors stop at the shadow boundary, the host inherits
@@ -52,14 +52,14 @@ textarea{min-height:90px;resize:vertical}
 .send{justify-self:start;margin-top:4px}.send:disabled{opacity:.7;cursor:wait}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--ring);outline-offset:2px}
-.hp{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
+.vh{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
 </style><div class="w"><button class="fab" type="button" aria-haspopup="dialog" aria-expanded="false">Feedback</button>
 <div class="dlg" role="dialog" aria-modal="true" aria-labelledby="h" hidden>
-<h2 id="h" tabindex="-1">Feedback</h2><button class="x" type="button" aria-label="Close">×</button>
+<h2 id="h" tabindex="-1">Feedback</h2><button class="x" type="button"><span aria-hidden="true">\u00d7</span><span class="vh">Close</span></button>
 <form hidden><label for="t">Title <span>(optional)</span></label><input id="t" name="title" maxlength="200">
 <label for="b">Your feedback</label><textarea id="b" name="body" required maxlength="5000"></textarea>
 <label for="e">E-mail <span>(optional, to hear back)</span></label><input id="e" name="email" type="email" autocomplete="email">
-<div class="hp" aria-hidden="true"><label for="w">Website</label><input id="w" name="website" tabindex="-1" autocomplete="off"></div>
+<div class="vh" aria-hidden="true"><label for="w">Website</label><input id="w" name="website" tabindex="-1" autocomplete="off"></div>
 <button class="send" type="submit">Send feedback</button></form>
 <p class="msg" role="status" aria-live="polite"></p><a class="board" target="_blank" rel="noopener" hidden>See the board</a></div></div>`;
   const $ = (selector) => root.querySelector(selector);
@@ -86,7 +86,7 @@ a{color:var(--accent)}
   };
 
   const load = async () => {
-    say('Loading…');
+    say('Loading\u2026');
     try {
       const res = await fetch(endpoint, { credentials: 'omit' });
       if (res.status === 404) return say('This feedback board is not available.');
@@ -152,7 +152,7 @@ a{color:var(--accent)}
     const visitor = store();
     if (visitor) data.visitor = visitor;
     send.disabled = true;
-    say('Sending…');
+    say('Sending\u2026');
     try {
       const res = await fetch(endpoint, {
         method: 'POST',
@@ -168,6 +168,8 @@ a{color:var(--accent)}
         // a fresh form token on the next open
         info = null;
         say('Thank you! Your feedback was filed.', safe(answer.url), 'View it on the board');
+        // the focused button just disappeared with the form: keep focus inside the dialog
+        heading.focus();
       } else if (res.status === 429) {
         const wait = res.headers.get('Retry-After');
         say(`Too many submissions: try again ${wait ? `in ${wait} s` : 'later'}.`);
