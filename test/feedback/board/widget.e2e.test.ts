@@ -264,6 +264,36 @@ describeInBrowser('The embeddable widget (e2e)', (browser) => {
     });
   });
 
+  describe('When the capture endpoint refuses with 429', () => {
+    it('tells the visitor how long to wait, from Retry-After', async () => {
+      // the answer is stood in by the browser (the service's own limits have their own tests):
+      // what is checked here is that the widget reads the header across origins and says it
+      const { page, widget } = await openWidget();
+      await widget.body.waitFor({ state: 'visible' });
+      await page.route(`${board.fb.url}/capture/**`, (route) =>
+        route.request().method() === 'POST'
+          ? route.fulfill({
+              status: 429,
+              headers: {
+                'content-type': 'application/json',
+                'retry-after': '42',
+                'access-control-allow-origin': '*',
+                'access-control-expose-headers': 'Retry-After',
+              },
+              body: JSON.stringify({ error: 'too many submissions', code: 'resource-exhausted' }),
+            })
+          : route.continue(),
+      );
+      await widget.body.fill('One more thing');
+      await widget.host.getByRole('button', { name: 'Send feedback' }).click();
+      expect(await settledStatus(widget.status)).to.equal(
+        'Too many submissions: try again in 42 s.',
+      );
+      // the form stays, with what the visitor typed, for when the wait is over
+      expect(await widget.body.inputValue()).to.equal('One more thing');
+    });
+  });
+
   describe('When the product is private', () => {
     it('says the board is not available and offers no form', async () => {
       // issue 12: "Private product: every page, the capture endpoint, the widget … answer 404"
