@@ -12,7 +12,7 @@
 import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
 import { decideRecordMerge, type MergeSnapshot } from './merge.js';
-import { hasPlusOne } from './people.js';
+import { hasPlusOne, type ContributionSource, standingOf, withoutPlusOne } from './people.js';
 import { decideUnmark, decideUnmerge } from './unmerge.js';
 import { type NotifyCandidate, planNotification, shouldRecordNotification } from './notify.js';
 import { itemKeyOf } from '../product/keys.js';
@@ -41,6 +41,8 @@ export type ReplyToItem = Cmd<
 >;
 /** `addressedTo`: the merged item the +1 was given on, when it lands on its survivor */
 export type AddPlusOne = Cmd<'AddPlusOne', { personId: string; addressedTo?: string }>;
+/** `addressedTo`: the merged item the withdrawn +1 was given on, when it landed on its survivor */
+export type WithdrawPlusOne = Cmd<'WithdrawPlusOne', { personId: string; addressedTo?: string }>;
 export type MarkMergedInto = Cmd<'MarkMergedInto', { survivorKey: string }>;
 export type RecordMerge = Cmd<'RecordMerge', { merged: MergeSnapshot[] }>;
 /** On the survivor: give the merged items back. */
@@ -56,6 +58,7 @@ export type ItemCommand =
   | TagItem
   | ReplyToItem
   | AddPlusOne
+  | WithdrawPlusOne
   | MarkMergedInto
   | RecordMerge
   | RecordUnmerge
@@ -153,6 +156,25 @@ function decideOpen(
       )
         return [];
       return [{ type: 'PlusOneAdded', data: { personId, addressedTo } }];
+    }
+    case 'WithdrawPlusOne': {
+      const { personId } = command.data;
+      const addressedTo = command.data.addressedTo ?? state.itemKey;
+      const own = addressedTo === state.itemKey;
+      // issue 12: "One +1 per person per item (toggle)". The submitter's own request is not a +1,
+      // so there is nothing of theirs to withdraw; nor is there when no +1 was recorded (again).
+      if (own && personId === state.submitterId) return [];
+      const [source, from]: [ContributionSource, string | null] = own
+        ? ['own', null]
+        : ['addressed', addressedTo];
+      if (!hasPlusOne(state.contributions, personId, source, from)) return [];
+      const after = withoutPlusOne(state.contributions, personId, source, from);
+      return [
+        {
+          type: 'PlusOneWithdrawn',
+          data: { personId, addressedTo, ...standingOf(after, personId, state.submitterId) },
+        },
+      ];
     }
     case 'RecordMerge':
       return decideRecordMerge(command.data.merged, state);

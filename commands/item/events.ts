@@ -56,6 +56,26 @@ export const PlusOneAddedData = z.object({
   personId: z.string().min(1),
   addressedTo: z.string(),
 });
+/**
+ * The reverse of one PlusOneAdded: the +1 the person gave on `addressedTo` (this item, or a
+ * merged item whose +1 landed here). The read models cannot tell whether the person still
+ * counts or stays on the item through another contribution (another +1, a reply, a merge), so
+ * the decider records where they stand afterwards, as ItemsUnmerged does for its people.
+ */
+export const PlusOneWithdrawnData = z.object({
+  personId: z.string().min(1),
+  addressedTo: z.string(),
+  /** the person's place among the item's +1s afterwards; null: they no longer count */
+  plusOneAt: z.number().int().min(0).nullable(),
+  /** the person as a participant afterwards; null: the +1 was their only role and they leave */
+  participant: z
+    .object({
+      at: z.number().int().min(0),
+      role: ParticipantRole,
+      context: z.string().nullable(),
+    })
+    .nullable(),
+});
 /** On the merged item's stream: it now lives on in the survivor. */
 export const ItemMergedIntoData = z.object({ survivorKey: z.string() });
 const MergedPerson = z.object({ personId: z.string().min(1), role: ParticipantRole });
@@ -123,6 +143,7 @@ export type ItemStatusChanged = DomainEvent<
 export type ItemTagged = DomainEvent<'ItemTagged', Data<typeof ItemTaggedData>>;
 export type ItemReplied = DomainEvent<'ItemReplied', Data<typeof ItemRepliedData>>;
 export type PlusOneAdded = DomainEvent<'PlusOneAdded', Data<typeof PlusOneAddedData>>;
+export type PlusOneWithdrawn = DomainEvent<'PlusOneWithdrawn', Data<typeof PlusOneWithdrawnData>>;
 export type ItemMergedInto = DomainEvent<'ItemMergedInto', Data<typeof ItemMergedIntoData>>;
 export type ItemsMerged = DomainEvent<'ItemsMerged', Data<typeof ItemsMergedData>>;
 export type ItemsUnmerged = DomainEvent<'ItemsUnmerged', Data<typeof ItemsUnmergedData>>;
@@ -136,6 +157,7 @@ export type ItemEvent =
   | ItemTagged
   | ItemReplied
   | PlusOneAdded
+  | PlusOneWithdrawn
   | ItemMergedInto
   | ItemsMerged
   | ItemsUnmerged
@@ -149,6 +171,7 @@ export const itemEventSchemas = {
   ItemTagged: ItemTaggedData,
   ItemReplied: ItemRepliedData,
   PlusOneAdded: PlusOneAddedData,
+  PlusOneWithdrawn: PlusOneWithdrawnData,
   ItemMergedInto: ItemMergedIntoData,
   ItemsMerged: ItemsMergedData,
   ItemsUnmerged: ItemsUnmergedData,

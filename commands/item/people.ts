@@ -79,3 +79,37 @@ export function hasPlusOne(
       c.personId === personId && c.role === 'plus-one' && c.source === source && c.from === from,
   );
 }
+
+/** The contributions without the person's +1 through this source (a withdrawn +1). */
+export function withoutPlusOne(
+  contributions: readonly Contribution[],
+  personId: string,
+  source: ContributionSource,
+  from: string | null,
+): Contribution[] {
+  return contributions.filter(
+    (c) =>
+      !(c.personId === personId && c.role === 'plus-one' && c.source === source && c.from === from),
+  );
+}
+
+/** Where a person stands on the item: their place among its +1s and its participants. */
+export interface Standing {
+  plusOneAt: number | null;
+  participant: (Omit<ItemParticipant, 'personId'> & { at: number }) | null;
+}
+
+export function standingOf(
+  contributions: readonly Contribution[],
+  personId: string,
+  submitterId: string,
+): Standing {
+  const plusOneAt = plusOnesOf(contributions, submitterId).indexOf(personId);
+  const participants = participantsOf(contributions);
+  const at = participants.findIndex((p) => p.personId === personId);
+  const found = participants[at];
+  return {
+    plusOneAt: plusOneAt < 0 ? null : plusOneAt,
+    participant: found ? { at, role: found.role, context: found.context } : null,
+  };
+}

@@ -1,5 +1,5 @@
 import type { ItemEvent, ItemStatus, ParticipantRole } from './events.js';
-import { type Contribution, rolesOf, plusOnesOf } from './people.js';
+import { type Contribution, plusOnesOf, rolesOf, withoutPlusOne } from './people.js';
 
 /** What an item knows about itself once captured; shared by the open and merged states. */
 export interface ItemFacts {
@@ -93,6 +93,20 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
           from: own ? null : addressedTo,
         },
       ]);
+    }
+    case 'PlusOneWithdrawn': {
+      // only the withdrawn +1 goes: the person's other contributions keep them on the item
+      const { personId, addressedTo } = event.data;
+      const own = addressedTo === state.itemKey;
+      return derived(
+        state,
+        withoutPlusOne(
+          state.contributions,
+          personId,
+          own ? 'own' : 'addressed',
+          own ? null : addressedTo,
+        ),
+      );
     }
     case 'ItemMergedInto':
       return { ...state, status: 'merged', survivorKey: event.data.survivorKey };

@@ -142,6 +142,26 @@ export function changes(
         },
       };
     }
+    case 'PlusOneWithdrawn': {
+      const { personId, plusOneAt, participant } = event.data;
+      // the decider says where the person stands afterwards (other +1s, a reply, a merge)
+      const plusOnes = doc._plusOnes.filter((id) => id !== personId);
+      if (plusOneAt !== null) plusOnes.splice(plusOneAt, 0, personId);
+      const participants = doc._participants.filter((p) => p.personId !== personId);
+      if (participant) {
+        const { at: index, role, context } = participant;
+        participants.splice(index, 0, { personId, role, context });
+      }
+      return {
+        $set: {
+          plusOneCount: plusOnes.length,
+          _plusOnes: plusOnes,
+          _participants: participants,
+          _people: participants.map((p) => p.personId),
+          updatedAt: at,
+        },
+      };
+    }
     case 'ItemMergedInto':
       return {
         $set: { _mergedInto: event.data.survivorKey, _mergeRecorded: false, updatedAt: at },

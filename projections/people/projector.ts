@@ -1,7 +1,7 @@
 import type { ItemEvent, ParticipantRole } from '../../commands/item/index.js';
 import type { PersonEvent, PersonTier } from '../../commands/person/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
-import { guardedUpdate } from '../shared/guard.js';
+import { guardedUpdate, positionKey } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded, type Recorded } from '../shared/recorded.js';
 
@@ -50,6 +50,7 @@ export function peopleProjector(): Projector {
         'PersonUpdated',
         'ItemCaptured',
         'PlusOneAdded',
+        'PlusOneWithdrawn',
         'ItemReplied',
         'ItemsMerged',
         'ItemsUnmerged',
@@ -145,6 +146,24 @@ async function applyItem(event: Recorded<ItemEvent>, store: ReadStore): Promise<
       return involve(event.data.author.personId, 'submitted', true);
     case 'PlusOneAdded':
       return involve(event.data.personId, 'plus-one', true);
+    case 'PlusOneWithdrawn': {
+      // a withdrawal is not a contact; the person leaves unless another role keeps them
+      const id = `${event.data.personId}|${workspaceId}.${itemKey}`;
+      const { participant } = event.data;
+      if (!participant) {
+        // guarded like an update: a replay must not remove a row a later +1 brought back
+        const older = { $lt: positionKey(event.position) };
+        await personItemsOf(store).deleteOne({
+          _id: id,
+          $or: [{ _pos: older }, { _pos: { $exists: false } }],
+        });
+      } else {
+        await guardedUpdate(personItemsOf(store), id, event.position, {
+          $set: { role: participant.role },
+        });
+      }
+      return;
+    }
     case 'ItemReplied':
       if (event.data.authorKind === 'person') await involve(event.data.authorId, 'replied', true);
       return;

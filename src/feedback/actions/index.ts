@@ -3,6 +3,7 @@ export * from './deps.js';
 export * from './integrations.js';
 export * from './merge.js';
 export * from './people.js';
+export * from './plus-ones.js';
 export * from './products.js';
 export * from './submit.js';
 export * from './tokens.js';

@@ -1,5 +1,5 @@
 /**
- * submit_feedback and +1s: the public side that creates items.
+ * submit_feedback: the public side that creates items (+1s: plus-ones.ts).
  *
  * Submitting touches three streams, in an order that converges after a crash at any point:
  *   1. person-<id>    RegisterPerson (upsert; repeating it appends nothing)
@@ -79,38 +79,4 @@ export async function submitFeedback(
     personId: person.personId,
     position: latest(person.position, allocation.position, captured.position),
   };
-}
-
-/**
- * A person's +1. On a merged item it lands on the survivor (following the chain), because the
- * merged item lives on there and refuses changes of its own; it is recorded there as given on
- * the merged item (`addressedTo`), so an unmerge gives it back. A +1 the merged item already
- * counts (its submitter, its own +1s) adds nothing.
- */
-export async function addPlusOne(
-  deps: CommandDeps,
-  context: CommandContext,
-  input: { workspaceId: string; itemKey: string; personId: string },
-): Promise<{ itemKey: string; changed: boolean; position: bigint | null }> {
-  let itemKey = input.itemKey;
-  for (let hops = 0; hops < 20; hops++) {
-    const { state } = await deps.commandHandler.load(
-      itemStreamId(input.workspaceId, itemKey),
-      itemDecider,
-    );
-    if (state.status !== 'merged') break;
-    if (itemKey === input.itemKey) {
-      const counted =
-        state.submitterId === input.personId || state.plusOnes.includes(input.personId);
-      if (counted) return { itemKey: state.survivorKey, changed: false, position: null };
-    }
-    itemKey = state.survivorKey;
-  }
-  const result = await deps.commandHandler.handle(
-    itemStreamId(input.workspaceId, itemKey),
-    itemDecider,
-    { type: 'AddPlusOne', data: { personId: input.personId, addressedTo: input.itemKey } },
-    context,
-  );
-  return { itemKey, changed: result.events.length > 0, position: result.position };
 }

@@ -65,7 +65,9 @@ export async function itemChanges(
 /** People whose names a sentence about this event uses. */
 function namedIn(raw: RecordedEvent): string[] {
   const event = asRecorded<ItemEvent>(raw);
-  if (event.type === 'PlusOneAdded') return [event.data.personId];
+  if (event.type === 'PlusOneAdded' || event.type === 'PlusOneWithdrawn') {
+    return [event.data.personId];
+  }
   if (event.type === 'ItemCaptured') return [event.data.author.personId];
   return [];
 }

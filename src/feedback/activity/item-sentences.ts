@@ -63,6 +63,12 @@ export function itemSentence(event: Recorded<ItemEvent>, ctx: SentenceContext): 
       if (addressedTo === ctx.itemKey) return `${name} gave a +1`;
       return `${name} gave a +1 on ${addressedTo}, which lives on in this item`;
     }
+    case 'PlusOneWithdrawn': {
+      const { personId, addressedTo } = event.data;
+      const name = ctx.personName(personId) ?? 'Someone';
+      if (addressedTo === ctx.itemKey) return `${name} withdrew their +1`;
+      return `${name} withdrew the +1 they gave on ${addressedTo}, which lives on in this item`;
+    }
     case 'ItemMergedInto':
       return `${who} merged this item into ${event.data.survivorKey}`;
     case 'ItemsMerged': {

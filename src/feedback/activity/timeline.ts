@@ -161,6 +161,7 @@ function peopleNamedBy(raw: RecordedEvent): string[] {
     case 'ItemCaptured':
       return [event.data.author.personId];
     case 'PlusOneAdded':
+    case 'PlusOneWithdrawn':
       return [event.data.personId];
     case 'ItemReplied':
       return event.data.authorKind === 'person' ? [event.data.authorId] : [];

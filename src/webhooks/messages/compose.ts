@@ -112,6 +112,7 @@ function itemData(
     case 'ItemEdited':
       return { ...data, changedFields: Object.keys(event.data).sort() };
     case 'PlusOneAdded':
+    case 'PlusOneWithdrawn':
       return { ...data, changedFields: ['plusOneCount'] };
     case 'ItemTagged':
       return { ...data, tagIds: event.data.tagIds, previousTagIds: before?.tagIds ?? [] };

@@ -1,7 +1,7 @@
 /**
  * Which message an event of the log becomes. Every event of an item's stream is one message, so
- * the item's `sequence` has no holes a receiver could mistake for a lost message; +1s and title
- * or body edits are `item.updated`, and a merge is `item.merged` on both the survivor and each
+ * the item's `sequence` has no holes a receiver could mistake for a lost message; +1s (given or
+ * withdrawn) and title or body edits are `item.updated`, and a merge is `item.merged` on both the survivor and each
  * merged item (an unmerge likewise `item.unmerged`). Changelog publications (first or revised) are `changelog.published`.
  */
 import type { ChangelogEvent } from '../../../commands/changelog/index.js';
@@ -20,6 +20,7 @@ export function itemMessageType(type: ItemEvent['type']): FeedEventType | null {
       return 'item.replied';
     case 'ItemEdited':
     case 'PlusOneAdded':
+    case 'PlusOneWithdrawn':
       return 'item.updated';
     case 'ItemTagged':
       return 'item.tagged';

@@ -4,6 +4,7 @@
  * 15 wants one truth ("unmerge returns both items to exactly their pre-merge get_item answers,
  * people's item lists included"), so for any sequence of +1s, replies, merges and unmerges the
  * two must agree: participants (order, role, context), +1s, and each person's role per item.
+ * Withdrawn +1s (issue 12's toggle) are part of the mix.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -30,12 +31,14 @@ const PEOPLE = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
 
 type Op =
   | { op: 'plusOne'; item: number; person: number }
+  | { op: 'withdraw'; item: number; person: number }
   | { op: 'reply'; item: number; person: number }
   | { op: 'merge'; item: number }
   | { op: 'unmerge'; item: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('plusOne' as const), item: fc.nat(2), person: fc.nat(5) }),
+  fc.record({ op: fc.constant('withdraw' as const), item: fc.nat(2), person: fc.nat(5) }),
   fc.record({ op: fc.constant('reply' as const), item: fc.nat(2), person: fc.nat(5) }),
   fc.record({ op: fc.constant('merge' as const), item: fc.integer({ min: 1, max: 2 }) }),
   fc.record({ op: fc.constant('unmerge' as const), item: fc.integer({ min: 1, max: 2 }) }),
@@ -95,6 +98,19 @@ function simulate(ops: readonly Op[]) {
           } else run(key, { type: 'AddPlusOne', data: { personId } });
           break;
         }
+        case 'withdraw': {
+          // as withdrawPlusOne does: on a merged item, from its survivor, addressed to it
+          const personId = PEOPLE[step.person]!;
+          const target = facts(key);
+          if (target.status === 'merged') {
+            if (target.submitterId === personId || target.plusOnes.includes(personId)) break;
+            run(target.survivorKey, {
+              type: 'WithdrawPlusOne',
+              data: { personId, addressedTo: key },
+            });
+          } else run(key, { type: 'WithdrawPlusOne', data: { personId } });
+          break;
+        }
         case 'reply':
           run(key, {
             type: 'ReplyToItem',
@@ -130,7 +146,7 @@ function simulate(ops: readonly Op[]) {
   return { log, facts };
 }
 
-describe('When any mix of +1s, replies, merges and unmerges happens', () => {
+describe('When any mix of +1s given and withdrawn, replies, merges and unmerges happens', () => {
   it('the read models list exactly the people the item state derives', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 30 }), async (ops) => {
@@ -160,6 +176,36 @@ describe('When any mix of +1s, replies, merges and unmerges happens', () => {
               { op: 'merge', item: 1 },
               { op: 'reply', item: 0, person: 1 },
               { op: 'plusOne', item: 1, person: 4 },
+              { op: 'unmerge', item: 1 },
+            ],
+          ],
+          // p2's +1 then reply, the +1 withdrawn: p2 stays as a replier, between p3 and p4
+          [
+            [
+              { op: 'plusOne', item: 0, person: 1 },
+              { op: 'reply', item: 0, person: 2 },
+              { op: 'reply', item: 0, person: 1 },
+              { op: 'reply', item: 0, person: 3 },
+              { op: 'withdraw', item: 0, person: 1 },
+            ],
+          ],
+          // p5's own +1 withdrawn; the one p5 gave on the merged item (after p6's) still counts
+          [
+            [
+              { op: 'merge', item: 1 },
+              { op: 'plusOne', item: 0, person: 4 },
+              { op: 'plusOne', item: 0, person: 5 },
+              { op: 'plusOne', item: 1, person: 4 },
+              { op: 'plusOne', item: 0, person: 3 },
+              { op: 'withdraw', item: 0, person: 4 },
+            ],
+          ],
+          // a +1 on the merged item withdrawn, then the unmerge
+          [
+            [
+              { op: 'merge', item: 1 },
+              { op: 'plusOne', item: 1, person: 4 },
+              { op: 'withdraw', item: 1, person: 4 },
               { op: 'unmerge', item: 1 },
             ],
           ],

@@ -1,0 +1,101 @@
+/**
+ * +1s from the public side: one per person per item, a toggle (issue 12: "One +1 per person per
+ * item (toggle); it counts in plusOneCount and makes the visitor a participant").
+ *
+ * A merged item lives on in its survivor and refuses changes of its own, so a +1 given or
+ * withdrawn on it is recorded on the survivor (following the chain) as addressed to the merged
+ * item (`addressedTo`). That is what lets an unmerge give back exactly the +1s still standing.
+ */
+import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import { FailedPrecondition } from '../../../commands/shared/errors.js';
+import type { CommandContext, CommandDeps } from './deps.js';
+
+export interface PlusOneInput {
+  workspaceId: string;
+  itemKey: string;
+  personId: string;
+}
+
+export interface PlusOneResult {
+  /** the item that recorded it: the item itself, or the survivor of a merged one */
+  itemKey: string;
+  changed: boolean;
+  position: bigint | null;
+}
+
+/**
+ * A person's +1. On a merged item it lands on the survivor (following the chain), because the
+ * merged item lives on there and refuses changes of its own; it is recorded there as given on
+ * the merged item (`addressedTo`), so an unmerge gives it back. A +1 the merged item already
+ * counts (its submitter, its own +1s) adds nothing.
+ */
+export async function addPlusOne(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: PlusOneInput,
+): Promise<PlusOneResult> {
+  let itemKey = input.itemKey;
+  for (let hops = 0; hops < 20; hops++) {
+    const state = await loadItem(deps, input.workspaceId, itemKey);
+    if (state.status !== 'merged') break;
+    if (itemKey === input.itemKey) {
+      const counted =
+        state.submitterId === input.personId || state.plusOnes.includes(input.personId);
+      if (counted) return { itemKey: state.survivorKey, changed: false, position: null };
+    }
+    itemKey = state.survivorKey;
+  }
+  const result = await deps.commandHandler.handle(
+    itemStreamId(input.workspaceId, itemKey),
+    itemDecider,
+    { type: 'AddPlusOne', data: { personId: input.personId, addressedTo: input.itemKey } },
+    context,
+  );
+  return { itemKey, changed: result.events.length > 0, position: result.position };
+}
+
+/**
+ * Withdraws the person's +1 (the other half of the toggle). On a merged item it is withdrawn
+ * from the survivor, where the +1 given on the merged item landed. A +1 the merged item counts
+ * on its own stream (given before the merge) cannot change while it is merged: the merged item
+ * is read-only and gets it back as it was on an unmerge. Withdrawing what was never given, or
+ * the submitter's own request, changes nothing.
+ */
+export async function withdrawPlusOne(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: PlusOneInput,
+): Promise<PlusOneResult> {
+  let itemKey = input.itemKey;
+  for (let hops = 0; hops < 20; hops++) {
+    const state = await loadItem(deps, input.workspaceId, itemKey);
+    if (state.status !== 'merged') break;
+    if (itemKey === input.itemKey) {
+      if (state.submitterId === input.personId) {
+        return { itemKey: state.survivorKey, changed: false, position: null };
+      }
+      if (state.plusOnes.includes(input.personId)) {
+        throw new FailedPrecondition(
+          `${itemKey} was merged into ${state.survivorKey}; a +1 given on it before the merge stays until it is unmerged`,
+        );
+      }
+    }
+    itemKey = state.survivorKey;
+  }
+  const result = await deps.commandHandler.handle(
+    itemStreamId(input.workspaceId, itemKey),
+    itemDecider,
+    { type: 'WithdrawPlusOne', data: { personId: input.personId, addressedTo: input.itemKey } },
+    context,
+  );
+  return { itemKey, changed: result.events.length > 0, position: result.position };
+}
+
+async function loadItem(
+  deps: CommandDeps,
+  workspaceId: string,
+  itemKey: string,
+): Promise<ItemState> {
+  const { state } = await deps.commandHandler.load(itemStreamId(workspaceId, itemKey), itemDecider);
+  return state;
+}
