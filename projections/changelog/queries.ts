@@ -45,3 +45,38 @@ export async function getChangelogEntry(
   });
   return doc ? toChangelogEntry(doc) : null;
 }
+
+/** Where a changelog page ends: the next page starts after this entry (newest first). */
+export interface ChangelogMark {
+  publishedAt: number;
+  id: string;
+}
+
+/** One page of a product's changelog, newest first; stable while entries are published. */
+export async function changelogPage(
+  store: ReadStore,
+  query: { workspaceId: string; productKey: string; after?: ChangelogMark | null; limit: number },
+): Promise<{ entries: ChangelogEntry[]; next: ChangelogMark | null }> {
+  const { after } = query;
+  const docs = await changelogOf(store).find(
+    {
+      _ws: query.workspaceId,
+      productId: query.productKey,
+      ...(after
+        ? {
+            $or: [
+              { publishedAt: { $lt: after.publishedAt } },
+              { publishedAt: after.publishedAt, id: { $gt: after.id } },
+            ],
+          }
+        : {}),
+    },
+    { sort: { publishedAt: -1, id: 1 }, limit: query.limit + 1 },
+  );
+  const entries = docs.slice(0, query.limit).map(toChangelogEntry);
+  const last = entries.at(-1);
+  return {
+    entries,
+    next: docs.length > query.limit && last ? { publishedAt: last.publishedAt, id: last.id } : null,
+  };
+}

@@ -22,6 +22,7 @@ import { interactionRouter } from './interaction/routes.js';
 import { createUpstreamSignIn } from './interaction/upstream.js';
 import { renderMailbox } from './interaction/views.js';
 import { chooseMail, isLocalRequest } from './mail/choose.js';
+import type { MailPort } from './mail/port.js';
 import type { AuthorizationServerOptions } from './options.js';
 import { createProvider } from './provider.js';
 import { createSignInThrottle } from './interaction/throttle.js';
@@ -72,6 +73,8 @@ export interface AuthorizationServer {
   protectedResourceMetadata: ProtectedResourceMetadata;
   wwwAuthenticate(error?: BearerError, scope?: string, scheme?: 'Bearer' | 'DPoP'): string;
   listConnectedApps(userId: string): Promise<ConnectedApp[]>;
+  /** where this server sends sign-in codes (the public board confirms addresses through it) */
+  mail: MailPort;
   revokeConnectedApp(userId: string, clientId: string): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -251,6 +254,7 @@ export async function createAuthorizationServer(
   return {
     router,
     provider,
+    mail,
     verifyAccessToken,
     verifierAt(path) {
       const verifier = pathVerifiers.get(path);

@@ -47,6 +47,11 @@ export const configSchema = z.object({
   NOTES_ALT_BASE_URL: url
     .optional()
     .describe('second host answering the notes API; default http://localhost:NOTES_PORT'),
+  PUBLIC_BASE_URL: url
+    .optional()
+    .describe(
+      'base URL of the public board pages, the capture endpoint and widget.js; default the feedback base URL',
+    ),
   TRUST_PROXY: bool
     .default(false)
     .describe('take client IPs from X-Forwarded-For (only behind your own proxy)'),
@@ -185,6 +190,39 @@ export const configSchema = z.object({
     .max(100)
     .default(8)
     .describe('most delivery attempts in flight per webhook'),
+  CAPTURE_IP_BURST: count(100000)
+    .default(10)
+    .describe(
+      'public submissions (board, capture endpoint, widget, submit_feedback) one client IP may send at once',
+    ),
+  CAPTURE_IP_PER_HOUR: count(1000000)
+    .default(60)
+    .describe('... and then per hour, refilled evenly (token bucket, shared by every API process)'),
+  CAPTURE_PERSON_BURST: count(100000)
+    .default(5)
+    .describe('public submissions one visitor or caller may send at once'),
+  CAPTURE_PERSON_PER_HOUR: count(1000000).default(30).describe('... and then per hour'),
+  CAPTURE_PRODUCT_BURST: count(1000000)
+    .default(300)
+    .describe('public submissions one product takes at once from everyone together'),
+  CAPTURE_PRODUCT_PER_HOUR: count(10000000).default(3000).describe('... and then per hour'),
+  CAPTURE_MIN_FILL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600)
+    .default(3)
+    .describe('a board or widget form sent sooner than this after it was shown is refused (bots)'),
+  CAPTURE_MAX_LINKS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(3)
+    .describe('most links a public submission may hold'),
+  PLUS_ONES_PER_IP_PER_HOUR: count(1000000)
+    .default(300)
+    .describe('+1 toggles on the public board per client IP per hour (burst of a tenth)'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('log verbosity'),
   LOG_FORMAT: z
     .enum(['auto', 'json', 'pretty'])

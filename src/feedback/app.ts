@@ -16,6 +16,8 @@ import { apiSecurityHeaders, pageSecurityHeaders } from '../platform/security-he
 import type { ServiceContext } from '../platform/service.js';
 import { serviceApp } from '../platform/service-app.js';
 import { createAccountsPort } from './accounts.js';
+import { publicBoard } from './board/index.js';
+import { captureLimitsFrom, createCaptureGuard } from './capture/guard.js';
 import { createItemTimelines } from './activity/timeline.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { createAuthorizer, PUBLIC_SCOPE, WORKSPACE_NOT_FOUND } from './auth/authorize.js';
@@ -72,6 +74,7 @@ export async function createFeedbackApp(
     }),
   );
 
+  const guard = createCaptureGuard({ readStore, now, limits: captureLimitsFrom(ctx.config) });
   const operations = feedbackOperations({
     config: ctx.config,
     commandHandler: ctx.commandHandler,
@@ -84,6 +87,7 @@ export async function createFeedbackApp(
     eventStore: ctx.stores.eventStore,
     timelines: createItemTimelines({ eventStore: ctx.stores.eventStore }),
     webhooks: options.webhooks,
+    guard,
   });
   const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
@@ -125,7 +129,7 @@ export async function createFeedbackApp(
             tokenUrl: `${baseUrl}/oauth/token`,
             refreshUrl: `${baseUrl}/oauth/token`,
             scopes: {
-              [PUBLIC_SCOPE]: 'only submit_feedback and get_public_roadmap',
+              [PUBLIC_SCOPE]: 'only submit_feedback, get_public_roadmap and list_public_changelog',
               offline_access: 'a refresh token',
             },
           },
@@ -152,6 +156,7 @@ export async function createFeedbackApp(
         logger: ctx.logger,
       }),
       auth.router,
+      publicBoard(ctx, { mail: auth.mail, search: options.search, guard, now, baseUrl }),
     ],
     fallback: http.fallback,
   });

@@ -118,6 +118,7 @@ export async function startRuntime(options: {
     }),
     waitFor: timedWait(waitFor, metrics),
     catchUp: catchUpFor(stores, engine),
+    readVersion: readVersionFor(stores, engine),
     health,
     secret: loadSecret(config),
     logger,
@@ -227,6 +228,23 @@ function catchUpFor(stores: Stores, engine: ProjectionEngine | undefined): () =>
     if (head <= engine.position()) return;
     stores.eventStore.pollNow?.();
     await engine.waitFor(head);
+  };
+}
+
+/**
+ * The position this process's read models have reached, after catching up — a version that
+ * changes whenever any read model may have (pages cache on it). Only in-process projections over
+ * the embedded store know it; with MongoDB another process applies the events: null.
+ */
+function readVersionFor(
+  stores: Stores,
+  engine: ProjectionEngine | undefined,
+): () => Promise<string | null> {
+  if (!engine || stores.readStore.adapter !== 'embedded') return async () => null;
+  const catchUp = catchUpFor(stores, engine);
+  return async () => {
+    await catchUp();
+    return engine.position().toString();
   };
 }
 

@@ -32,6 +32,11 @@ export interface ServiceContext {
    * revocation, removal or role change made elsewhere applies to the very next request.
    */
   catchUp(): Promise<void>;
+  /**
+   * Caught up as `catchUp`, the position the read models are at: equal values mean equal read
+   * models. null where another process applies the events (MongoDB): nothing to cache on.
+   */
+  readVersion(): Promise<string | null>;
   health(): Promise<HealthReport>;
   secret: string;
   logger: Logger;

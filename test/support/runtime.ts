@@ -32,6 +32,14 @@ export async function startTestRuntime(
     DEV_MODE: 'true',
     SIGNIN_CODES_PER_ADDRESS: '1000',
     SIGNIN_CODES_PER_IP: '10000',
+    // the public board's buckets likewise (every test client is 127.0.0.1); the spam tests set
+    // their own figures
+    CAPTURE_IP_BURST: '100000',
+    CAPTURE_IP_PER_HOUR: '1000000',
+    CAPTURE_PERSON_BURST: '100000',
+    CAPTURE_PERSON_PER_HOUR: '1000000',
+    CAPTURE_PRODUCT_BURST: '1000000',
+    CAPTURE_PRODUCT_PER_HOUR: '10000000',
     ...env,
     DATA_DIR: dir,
   });

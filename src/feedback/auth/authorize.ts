@@ -32,7 +32,7 @@ export function assertScope(meta: FeedbackMeta, caller: Caller): void {
   if (!scopeReaches(meta, caller)) {
     throw withResponseHeaders(
       new PermissionDenied(
-        'a token with the service.public scope may only call submit_feedback and get_public_roadmap',
+        'a token with the service.public scope may only call submit_feedback, get_public_roadmap and list_public_changelog',
       ),
       { 'WWW-Authenticate': INSUFFICIENT_SCOPE },
     );

@@ -4,11 +4,13 @@
  * description here, from the same `meta` that authorize() reads, so the two cannot disagree.
  */
 import type { EventStore } from '../../eventstore/types.js';
+import type { CaptureGuard } from '../capture/guard.js';
 import { accessNote } from '../auth/authorize.js';
 import { type AccountHttpDeps, accountOperations } from './account/index.js';
 import { type FollowupHttpDeps, followupOperations } from './followup/index.js';
 import { type HistoryHttpDeps, historyOperations } from './history/index.js';
 import { integrationOperations } from './integrations/index.js';
+import { publicChangelogOperation } from './public/changelog.js';
 import { roadmapOperation } from './public/roadmap.js';
 import { triageOperations } from './triage/index.js';
 import type { FeedbackOperation } from './types.js';
@@ -17,12 +19,13 @@ import { type WebhookHttpDeps, webhookOperations } from './webhooks/index.js';
 export type FeedbackOperationDeps = AccountHttpDeps &
   FollowupHttpDeps &
   HistoryHttpDeps &
-  WebhookHttpDeps & { eventStore: EventStore };
+  WebhookHttpDeps & { eventStore: EventStore; guard: CaptureGuard };
 
 export function feedbackOperations(deps: FeedbackOperationDeps): FeedbackOperation[] {
   return [
     ...triageOperations(deps),
     roadmapOperation(deps),
+    publicChangelogOperation(deps),
     ...followupOperations(deps),
     ...historyOperations(deps),
     ...accountOperations(deps),

@@ -4,8 +4,7 @@
  * src/feedback/http/triage/submit.ts), any valid bearer, no membership, private products 404.
  */
 import { expect } from 'chai';
-import { SUBMIT_RATE } from '../../../src/feedback/http/triage/index.js';
-import type { Api } from '../support/harness.js';
+import { type Api, startFeedback } from '../support/harness.js';
 import { connectClient } from '../support/oauth.js';
 import {
   type Board,
@@ -211,22 +210,67 @@ describe('submit_feedback (e2e)', () => {
   });
 
   describe('When one caller submits too fast', () => {
-    it('answers 429 resource-exhausted with retry-after, and accepts again after the window', async () => {
+    it('answers 429 resource-exhausted with Retry-After past the per-caller bucket, and accepts again once it refilled', async () => {
       // spec: "submit_feedback uses the same spam and rate-limit handling as the capture box";
-      // our figure: SUBMIT_RATE per caller per window
-      const { fb } = board;
-      const burst = fb.api((await fb.createMaker('burst@else.io')).token);
-      for (let i = 0; i < SUBMIT_RATE.limit; i++) {
-        expect((await burst.post(feedback(), { body: `burst ${i}` })).status).to.equal(200);
+      // issue 12 item 5: per-person and per-product token buckets, kept in the store
+      const fb = await startFeedback({
+        env: { CAPTURE_PERSON_BURST: '3', CAPTURE_PERSON_PER_HOUR: '6' },
+      });
+      try {
+        const owner = await fb.createMaker('owner@tight.io');
+        const ws = await fb.createWorkspace(owner, { slug: 'tight-co', name: 'Tight' });
+        await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
+        const burst = fb.api((await fb.createMaker('burst@else.io')).token);
+        const other = fb.api((await fb.createMaker('other@else.io')).token);
+        const path = feedback('tight-co');
+        for (let i = 0; i < 3; i++) {
+          expect((await burst.post(path, { body: `burst ${i}` })).status).to.equal(200);
+        }
+        const before = (await fb.api(owner.token).get(items('APP', 'tight-co'))).body.items.length;
+        const refused = await burst.post(path, { body: 'one too many' });
+        expectError(refused, 429, 'resource-exhausted');
+        // one token every 3600 / 6 = 600 s
+        expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 600);
+        // nothing refused reaches the log
+        const after = (await fb.api(owner.token).get(items('APP', 'tight-co'))).body.items.length;
+        expect(after).to.equal(before);
+        // another caller, and a member of the workspace, are not affected
+        expect((await other.post(path, { body: 'still fine' })).status).to.equal(200);
+        for (let i = 0; i < 5; i++) {
+          const res = await fb.api(owner.token).post(path, { body: `maker ${i}` });
+          expect(res.status).to.equal(200);
+        }
+        fb.clock.advance(600_000);
+        expect((await burst.post(path, { body: 'later' })).status).to.equal(200);
+      } finally {
+        await fb.stop();
       }
-      const refused = await burst.post(feedback(), { body: 'one too many' });
-      expectError(refused, 429, 'resource-exhausted');
-      const retryAfter = Number(refused.headers.get('retry-after'));
-      expect(retryAfter).to.be.within(1, SUBMIT_RATE.windowMs / 1000);
-      // another caller is not affected
-      expect((await outsider.post(feedback(), { body: 'still fine' })).status).to.equal(200);
-      fb.clock.advance(SUBMIT_RATE.windowMs);
-      expect((await burst.post(feedback(), { body: 'later' })).status).to.equal(200);
+    });
+  });
+
+  describe('When the same person sends the same body twice, or too many links', () => {
+    it('answers the first item again instead of filing a second one', async () => {
+      // issue 12 item 5: "the same body from the same visitor within 10 minutes is folded into the first item"
+      const first = await outsider.post(feedback(), { body: 'Folded twice, please' });
+      const second = await outsider.post(feedback(), { body: 'Folded twice, please' });
+      expect(second.status).to.equal(200);
+      expect(second.body.itemId).to.equal(first.body.itemId);
+      board.fb.clock.advance(10 * 60_000 + 1);
+      const later = await outsider.post(feedback(), { body: 'Folded twice, please' });
+      expect(later.body.itemId).to.not.equal(first.body.itemId);
+    });
+
+    it('refuses more than CAPTURE_MAX_LINKS links with 400', async () => {
+      // issue 12 item 5: "limits on links and length" (default 3 links)
+      const links = [
+        'https://a.example',
+        'http://b.example',
+        'www.c-example.com',
+        'https://d.example',
+      ];
+      expect400(await outsider.post(feedback(), { body: links.join(' ') }));
+      const three = await outsider.post(feedback(), { body: links.slice(0, 3).join(' ') });
+      expect(three.status).to.equal(200);
     });
   });
 });

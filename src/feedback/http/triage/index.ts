@@ -4,30 +4,22 @@
  *   - a write refused because of the item's state (merged, already merged) -> 400 (shared.ts);
  *   - merge_items: self-merge / merged again -> 400, unknown key -> 404 (merge.ts);
  *   - resolve_item declares no 400: a malformed key answers 404 (read-item.ts);
- *   - submit_feedback: 201, rate limit 429 with Retry-After (submit.ts).
+ *   - submit_feedback: 200; the public board's spam and rate limits, 429 with Retry-After
+ *     (submit.ts, src/feedback/capture).
  * Admin-only: update_product. Every other workspace operation is open to any member.
  */
+import type { CaptureGuard } from '../../capture/guard.js';
 import type { FeedbackHttpDeps, FeedbackOperation } from '../types.js';
 import { itemEditOperations } from './item-edits.js';
 import { listItemsOperation } from './list-items.js';
 import { mergeOperation } from './merge.js';
 import { productOperations } from './products.js';
-import type { RateLimit } from './rate-limit.js';
 import { readItemOperations } from './read-item.js';
 import { replyOperation } from './reply.js';
-import { SUBMIT_RATE, submitOperation } from './submit.js';
-
-export { SUBMIT_RATE } from './submit.js';
-export type { RateLimit } from './rate-limit.js';
-
-export interface TriageOptions {
-  /** submit_feedback's per-caller limit (default SUBMIT_RATE) */
-  submitRate?: RateLimit;
-}
+import { submitOperation } from './submit.js';
 
 export function triageOperations(
-  deps: FeedbackHttpDeps,
-  options: TriageOptions = {},
+  deps: FeedbackHttpDeps & { guard: CaptureGuard },
 ): FeedbackOperation[] {
   return [
     ...productOperations(deps),
@@ -36,6 +28,6 @@ export function triageOperations(
     ...itemEditOperations(deps),
     mergeOperation(deps),
     replyOperation(deps),
-    submitOperation(deps, options.submitRate ?? SUBMIT_RATE),
+    submitOperation(deps),
   ];
 }

@@ -26,14 +26,17 @@
  * ("submissions are refused"); members may file into their own private product, except with a
  * `service.public` token — membership never widens such a token.
  *
- * Rate limit (the spec's figure is not shown): `SUBMIT_RATE` submissions per caller per window,
- * counted per process; past it 429 resource-exhausted with Retry-After.
+ * Spam and rate limits: the public board's (src/feedback/capture): per account and per product
+ * token buckets in the store, at most CAPTURE_MAX_LINKS links, and the same body from the same
+ * person within 10 minutes answered with the first item instead of a second one. Members of the
+ * workspace are not limited. Past a bucket: 429 resource-exhausted with Retry-After.
  */
 import { z } from 'zod';
-import { deriveTitle } from '../../../../commands/item/index.js';
-import { NotFound, ResourceExhausted } from '../../../../commands/shared/errors.js';
+import { NotFound } from '../../../../commands/shared/errors.js';
 import { userById } from '../../../../projections/users/queries.js';
-import { type Requester, submitFeedback } from '../../actions/index.js';
+import type { Requester } from '../../actions/index.js';
+import { captureFeedback } from '../../capture/file.js';
+import type { CaptureGuard } from '../../capture/guard.js';
 import { boardFor, NO_BOARD } from '../public/board.js';
 import { ItemKey, ItemStatus, ProductParams } from '../schemas.js';
 import {
@@ -42,10 +45,7 @@ import {
   type FeedbackHttpDeps,
   type FeedbackOperation,
 } from '../types.js';
-import { createFixedWindowLimiter, type RateLimit } from './rate-limit.js';
 import { contextOf } from './shared.js';
-
-export const SUBMIT_RATE: RateLimit = { limit: 30, windowMs: 60_000 };
 
 const SubmitFeedbackBody = z
   .object({
@@ -71,10 +71,9 @@ const SubmittedFeedback = z
   .meta({ id: 'SubmittedFeedback' });
 
 export function submitOperation(
-  deps: FeedbackHttpDeps,
-  rate: RateLimit = SUBMIT_RATE,
+  deps: FeedbackHttpDeps & { guard: CaptureGuard },
 ): FeedbackOperation {
-  const limiter = createFixedWindowLimiter(rate, deps.now);
+  const { limits } = deps.guard;
 
   async function requesterOf(
     caller: Caller,
@@ -114,38 +113,36 @@ export function submitOperation(
       'unverified person of the caller and that address (author tier `anonymous`). ' +
       'A private product answers 404 to ' +
       'everyone outside its workspace, like an unknown address. ' +
-      `At most ${rate.limit} submissions per caller per ${rate.windowMs / 1000} s; ` +
-      'past that 429 `resource-exhausted` with `Retry-After`. Send `Idempotency-Key` to make a ' +
-      'retry return the first item instead of filing a second one.',
+      "Spam and rate limits are the public board's: a caller outside the workspace may send " +
+      `${limits.personBurst} at once and then ${limits.personPerHour} per hour, a product takes ` +
+      `${limits.productBurst} at once and then ${limits.productPerHour} per hour from everyone ` +
+      `together (past that 429 \`resource-exhausted\` with \`Retry-After\`); at most ` +
+      `${limits.maxLinks} links (else 400); the same body from the same person on the same ` +
+      'product within 10 minutes answers the first item instead of filing a second one. ' +
+      'Members of the workspace are not limited. Send `Idempotency-Key` to make a retry return ' +
+      'the first item instead of filing a second one.',
     async handler(ctx) {
       const caller = ctx.principal;
-      const decision = limiter.take(caller.userId);
-      if (!decision.allowed) {
-        throw new ResourceExhausted(
-          `too many submissions; try again in ${decision.retryAfterSeconds} s`,
-          decision.retryAfterSeconds,
-        );
-      }
       const { slug, key } = ctx.params;
       const board = await boardFor(deps.readStore, caller, slug, key);
       if (!board) throw new NotFound(NO_BOARD);
       const { body, title, email, displayName } = ctx.body;
       const requester = await requesterOf(caller, board.member, { email, displayName });
-      const { itemKey, position } = await submitFeedback(deps, contextOf(deps, ctx), {
+      const captured = await captureFeedback(deps, contextOf(deps, ctx), {
         workspaceId: board.workspaceId,
         productKey: key,
         body,
         title: title ?? null,
         requester,
-        allowPrivate: board.member,
+        member: board.member,
+        ...(board.member ? {} : { asker: { person: `user:${caller.userId}` } }),
       }).catch((error: unknown) => {
         // the product turned private between the look-up and the allocation
         throw error instanceof NotFound ? new NotFound(NO_BOARD) : error;
       });
-      const shownTitle = title?.trim() ? title.trim() : deriveTitle(body);
       return {
-        body: { itemId: itemKey, title: shownTitle, status: 'new' as const },
-        position,
+        body: { itemId: captured.itemKey, title: captured.title, status: 'new' as const },
+        position: captured.position,
       };
     },
   });

@@ -1,0 +1,48 @@
+/**
+ * The board's static files, read once at start: `/_board/board.css`, `/_board/board.js` (the
+ * progressive enhancement of the pages) and `/widget.js` (embedded on other sites, so served with
+ * CORS and a cross-origin resource policy). Each has a strong ETag from its content.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Router } from 'express';
+
+const here = new URL('./assets/', import.meta.url);
+
+interface Asset {
+  body: Buffer;
+  etag: string;
+  type: string;
+}
+
+function load(name: string, type: string): Asset {
+  const body = readFileSync(new URL(name, here));
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { body, etag, type };
+}
+
+export function assetRouter(): Router {
+  const router = Router();
+  const files: [string, Asset, boolean][] = [
+    ['/_board/board.css', load('board.css', 'text/css; charset=utf-8'), false],
+    ['/_board/board.js', load('board.js', 'text/javascript; charset=utf-8'), false],
+    ['/widget.js', load('widget.js', 'text/javascript; charset=utf-8'), true],
+  ];
+  for (const [path, asset, embeddable] of files) {
+    router.get(path, (req, res) => {
+      res.setHeader('Content-Type', asset.type);
+      res.setHeader('ETag', asset.etag);
+      res.setHeader('Cache-Control', 'public, max-age=300, must-revalidate');
+      if (embeddable) {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      }
+      if (req.headers['if-none-match'] === asset.etag) {
+        res.status(304).end();
+        return;
+      }
+      res.end(asset.body);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,125 @@
+// The board without reloads: the capture box and the +1 buttons post with fetch, and while a
+// title is typed the closest existing items are suggested. Without this script the same forms
+// post and redirect. No dependencies; served from the board's origin (the CSP allows no other).
+(() => {
+  const announce = (text) => {
+    const region = document.getElementById('announce');
+    if (region) region.textContent = text;
+  };
+  const setCsrf = (csrf) => {
+    if (!csrf) return;
+    for (const input of document.querySelectorAll('input[name="csrf"]')) input.value = csrf;
+  };
+  const failure = async (res) => {
+    let message = 'That did not work; try again.';
+    try {
+      message = (await res.json()).error || message;
+    } catch {}
+    const wait = res.headers.get('Retry-After');
+    return wait && !/\d+ s\b/.test(message) ? `${message} (try again in ${wait} s)` : message;
+  };
+
+  for (const form of document.querySelectorAll('form[data-plus-one]')) {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const button = form.querySelector('button');
+      button.disabled = true;
+      try {
+        const res = await fetch(form.action, {
+          method: 'POST',
+          headers: { Accept: 'application/json' },
+          body: new URLSearchParams(new FormData(form)),
+        });
+        if (!res.ok) return announce(await failure(res));
+        const answer = await res.json();
+        setCsrf(answer.csrf);
+        button.setAttribute('aria-pressed', String(answer.plusOned));
+        button.querySelector('.count').textContent = String(answer.plusOneCount);
+        const label = button.getAttribute('aria-label') || '';
+        button.setAttribute(
+          'aria-label',
+          label.replace(
+            /\(\d+ votes?\)/,
+            `(${answer.plusOneCount} ${answer.plusOneCount === 1 ? 'vote' : 'votes'})`,
+          ),
+        );
+        announce(answer.plusOned ? '+1 added' : '+1 withdrawn');
+      } catch {
+        announce('No connection; try again.');
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+
+  const capture = document.querySelector('form[data-capture]');
+  if (!capture) return;
+  const status = capture.querySelector('.form-status');
+  const say = (text) => {
+    status.textContent = text;
+  };
+  capture.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const button = capture.querySelector('button[type="submit"]');
+    button.disabled = true;
+    try {
+      const res = await fetch(capture.action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(Object.fromEntries(new FormData(capture))),
+      });
+      if (!res.ok) return say(await failure(res));
+      const answer = await res.json();
+      setCsrf(answer.csrf);
+      capture.querySelector('#capture-title').value = '';
+      capture.querySelector('#capture-body').value = '';
+      status.textContent = 'Thanks! Your feedback is posted: ';
+      const link = document.createElement('a');
+      link.href = answer.url;
+      link.textContent = answer.title;
+      status.append(link);
+    } catch {
+      say('No connection; try again.');
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  const title = capture.querySelector('#capture-title');
+  const box = capture.querySelector('.suggestions');
+  const list = box.querySelector('ul');
+  let timer = 0;
+  let asked = '';
+  title.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const q = title.value.trim();
+      if (q === asked) return;
+      asked = q;
+      if (q.length < 3) {
+        box.hidden = true;
+        return;
+      }
+      try {
+        const res = await fetch(`${capture.dataset.suggest}?q=${encodeURIComponent(q)}`, {
+          headers: { Accept: 'application/json' },
+        });
+        if (!res.ok || q !== asked) return;
+        const { items } = await res.json();
+        list.replaceChildren(
+          ...items.map((item) => {
+            const li = document.createElement('li');
+            const a = document.createElement('a');
+            a.href = item.url;
+            a.textContent = item.title;
+            li.append(a, ` (▲ ${item.plusOneCount})`);
+            return li;
+          }),
+        );
+        box.hidden = items.length === 0;
+        if (items.length)
+          announce(`${items.length} similar ${items.length === 1 ? 'item' : 'items'} found`);
+      } catch {}
+    }, 250);
+  });
+})();

@@ -1,0 +1,40 @@
+/**
+ * The changelog's Atom feed (`/{slug}/{key}/changelog.atom`), written with the `feed` package.
+ * Entries are plain text: the feed carries them as HTML content, so the text is escaped and
+ * its line breaks become <br> — nothing a maker typed turns into markup in a feed reader.
+ */
+import { Feed } from 'feed';
+import type { ChangelogEntry } from '../../../projections/changelog/queries.js';
+import { esc } from '../../auth/interaction/views.js';
+
+const asHtml = (text: string) => esc(text).replaceAll('\n', '<br>');
+
+export function changelogAtom(input: {
+  productName: string;
+  boardUrl: string;
+  entries: ChangelogEntry[];
+}): string {
+  const { boardUrl, entries } = input;
+  const feed = new Feed({
+    title: `${input.productName} changelog`,
+    description: `What shipped in ${input.productName}`,
+    id: `${boardUrl}/changelog`,
+    link: `${boardUrl}/changelog`,
+    language: 'en',
+    updated: new Date(entries[0]?.updatedAt ?? 0),
+    generator: 'feedback board',
+    feedLinks: { atom: `${boardUrl}/changelog.atom` },
+    copyright: '',
+  });
+  for (const entry of entries) {
+    feed.addItem({
+      title: entry.title,
+      id: `${boardUrl}/changelog#entry-${entry.id}`,
+      link: `${boardUrl}/changelog#entry-${entry.id}`,
+      date: new Date(entry.updatedAt),
+      published: new Date(entry.publishedAt),
+      content: asHtml(entry.body),
+    });
+  }
+  return feed.atom1();
+}

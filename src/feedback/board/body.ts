@@ -1,0 +1,39 @@
+/**
+ * Reading a board form: JSON (the widget, board.js, in-app capture boxes) or
+ * application/x-www-form-urlencoded (a plain HTML form, without JavaScript), at most 32 kB, then
+ * checked with a zod schema. Anything else is a 400 in the service's envelope, never a 500.
+ */
+import express, { type Request, type Response } from 'express';
+import type { z } from 'zod';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
+
+const json = express.json({ limit: '32kb' });
+const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
+
+export async function readForm<T extends z.ZodType>(
+  req: Request,
+  res: Response,
+  schema: T,
+): Promise<z.infer<T>> {
+  const parser = req.is('application/json')
+    ? json
+    : req.is('application/x-www-form-urlencoded')
+      ? form
+      : null;
+  if (!parser) {
+    throw new InvalidArgument(
+      'send the form as application/json or application/x-www-form-urlencoded',
+    );
+  }
+  await new Promise<void>((resolve, reject) => {
+    parser(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
+  const raw: unknown = req.body;
+  const parsed = schema.safeParse(raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new InvalidArgument(`${where}${issue?.message ?? 'invalid form'}`);
+  }
+  return parsed.data;
+}

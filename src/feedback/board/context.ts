@@ -1,0 +1,102 @@
+/**
+ * What the public board's routes share: the stores and handler, the guard, the signed tokens,
+ * the mail port and code store for e-mail confirmation, where the board lives, and the small
+ * request helpers (the visitor from the cookie, the client IP, answering as JSON or as a page).
+ */
+import type { Request, Response } from 'express';
+import { parse as parseCookies, serialize } from 'cookie';
+import { clientIp } from '../../auth/index.js';
+import type { SignInThrottle } from '../../auth/interaction/throttle.js';
+import type { MailPort } from '../../auth/mail/port.js';
+import type { Config } from '../../config/schema.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { CommandHandler } from '../../write/command-handler.js';
+import type { Requester } from '../actions/index.js';
+import type { CaptureGuard } from '../capture/guard.js';
+import type { FeedbackSearch } from '../search/search.js';
+import type { BoardTokens, Visitor } from './tokens.js';
+
+export const VISITOR_COOKIE = 'board_visitor';
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+export interface EmailCodes {
+  issue(uid: string, email: string): Promise<string>;
+  check(
+    uid: string,
+    code: string,
+  ): Promise<
+    | { status: 'ok'; email: string }
+    | { status: 'wrong'; email: string; attemptsLeft: number }
+    | { status: 'expired' }
+  >;
+  pendingEmail(uid: string): Promise<string | null>;
+}
+
+export interface BoardDeps {
+  config: Config;
+  readStore: ReadStore;
+  commandHandler: CommandHandler;
+  search: FeedbackSearch;
+  guard: CaptureGuard;
+  tokens: BoardTokens;
+  mail: MailPort;
+  codes: EmailCodes;
+  throttle: SignInThrottle;
+  now(): number;
+  waitFor(position: bigint): Promise<void>;
+  readVersion(): Promise<string | null>;
+  logger: Logger;
+  /** PUBLIC_BASE_URL without a trailing slash */
+  publicBaseUrl: string;
+}
+
+export const boardUrlOf = (deps: BoardDeps, slug: string, key: string): string =>
+  `${deps.publicBaseUrl}/${slug}/${key}`;
+
+export const assetsUrl = (deps: BoardDeps): string => `${deps.publicBaseUrl}/_board`;
+
+/** The visitor the board's cookie names, or null (no cookie, or one that was tampered with). */
+export function cookieVisitor(deps: BoardDeps, req: Request): Visitor | null {
+  const header = req.headers.cookie;
+  if (!header?.includes(VISITOR_COOKIE)) return null;
+  return deps.tokens.openVisitor(parseCookies(header)[VISITOR_COOKIE]);
+}
+
+export function setVisitorCookie(deps: BoardDeps, res: Response, visitor: Visitor): void {
+  res.append(
+    'Set-Cookie',
+    serialize(VISITOR_COOKIE, deps.tokens.sealVisitor(visitor), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.publicBaseUrl.startsWith('https:'),
+      path: '/',
+      maxAge: YEAR_SECONDS,
+    }),
+  );
+}
+
+/**
+ * Who a visitor files and votes as. An address they proved: the person of that address (tier
+ * `email`). An address merely typed proves nothing (the impersonation rule of issue 10 item 3):
+ * the item goes to an unverified person of this visitor and that address, tier `anonymous`.
+ */
+export function requesterOf(
+  visitor: Visitor,
+  given: { email?: string | null; displayName?: string | null } = {},
+): Requester {
+  const displayName = given.displayName?.trim() || null;
+  if (visitor.email) return { email: visitor.email, displayName };
+  const typed = given.email?.trim().toLowerCase();
+  if (typed) return { email: typed, unprovenBy: `visitor:${visitor.id}`, displayName };
+  return { anonymousId: `visitor:${visitor.id}`, displayName };
+}
+
+export const ipOf = (deps: BoardDeps, req: Request): string =>
+  clientIp(req, deps.config.TRUST_PROXY);
+
+/** The request wants a JSON answer: a JSON body, or an Accept that prefers JSON (board.js). */
+export function wantsJson(req: Request): boolean {
+  if (req.is('application/json')) return true;
+  return req.accepts(['html', 'json']) === 'json';
+}

@@ -1,0 +1,73 @@
+/**
+ * The public board (issue 12): pages, the capture endpoint, visitors' +1s and e-mail
+ * confirmation, and the static files (board.css, board.js, widget.js). Mounted on the feedback
+ * app after its own routes, before the fallback; every path either starts with a segment no
+ * workspace slug can be (`/_board`, `/widget.js`) or has a product key after the slug.
+ */
+import { Router } from 'express';
+import { signInLimitsFrom } from '../../auth/from-config.js';
+import { createEmailCodes } from '../../auth/interaction/email-code.js';
+import { createSignInThrottle } from '../../auth/interaction/throttle.js';
+import type { MailPort } from '../../auth/mail/port.js';
+import type { ServiceContext } from '../../platform/service.js';
+import type { CaptureGuard } from '../capture/guard.js';
+import type { FeedbackSearch } from '../search/search.js';
+import { assetRouter } from './assets.js';
+import { captureRouter } from './capture.js';
+import type { BoardDeps } from './context.js';
+import { pageRouter } from './pages.js';
+import { visitorRouter } from './visitor-routes.js';
+
+import { createBoardTokens } from './tokens.js';
+
+export type { BoardDeps } from './context.js';
+
+/** The board of the feedback app, over the service's stores, mail port, search and guard. */
+export function publicBoard(
+  ctx: ServiceContext,
+  parts: {
+    mail: MailPort;
+    search: FeedbackSearch;
+    guard: CaptureGuard;
+    now: () => number;
+    baseUrl: string;
+  },
+): Router {
+  const { readStore } = ctx.stores;
+  const { now } = parts;
+  return boardRouter({
+    config: ctx.config,
+    readStore,
+    commandHandler: ctx.commandHandler,
+    search: parts.search,
+    guard: parts.guard,
+    tokens: createBoardTokens(ctx.secret, now),
+    mail: parts.mail,
+    codes: createEmailCodes({
+      readStore,
+      collection: 'feedback_board_email_codes',
+      secret: `board-codes:${ctx.secret}`,
+      now,
+    }),
+    throttle: createSignInThrottle({
+      readStore,
+      prefix: 'feedback_board',
+      limits: signInLimitsFrom(ctx.config),
+      now,
+    }),
+    now,
+    waitFor: ctx.waitFor,
+    readVersion: ctx.readVersion,
+    logger: ctx.logger,
+    publicBaseUrl: (ctx.config.PUBLIC_BASE_URL ?? parts.baseUrl).replace(/\/+$/, ''),
+  });
+}
+
+export function boardRouter(deps: BoardDeps): Router {
+  const router = Router();
+  router.use(assetRouter());
+  router.use(captureRouter(deps));
+  router.use(visitorRouter(deps));
+  router.use(pageRouter(deps));
+  return router;
+}

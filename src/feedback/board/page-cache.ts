@@ -1,0 +1,37 @@
+/**
+ * Rendered board pages for visitors without a cookie (most of a public board's traffic), kept
+ * per address and read-model version (ServiceContext.readVersion: equal versions, equal read
+ * models), so a page is rendered once per change instead of once per view. The form token, the
+ * one per-view value, is cut out at a slot and put back fresh on every answer. Bounded: the least
+ * recently used address goes first.
+ */
+export const TOKEN_SLOT = 'form-token-slot-3f9c2a';
+
+export interface CachedPage {
+  version: string;
+  parts: string[];
+}
+
+export function createPageCache(max = 500) {
+  const pages = new Map<string, CachedPage>();
+  return {
+    get(key: string, version: string): CachedPage | null {
+      const page = pages.get(key);
+      if (!page || page.version !== version) return null;
+      pages.delete(key);
+      pages.set(key, page);
+      return page;
+    },
+    set(key: string, version: string, html: string): CachedPage {
+      const page = { version, parts: html.split(TOKEN_SLOT) };
+      pages.delete(key);
+      pages.set(key, page);
+      if (pages.size > max) pages.delete(pages.keys().next().value as string);
+      return page;
+    },
+  };
+}
+
+export function fill(page: CachedPage, token: string): string {
+  return page.parts.join(token);
+}

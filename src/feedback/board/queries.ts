@@ -1,0 +1,110 @@
+/**
+ * What the board pages read: the public product at an address, and the board's list of items —
+ * sorted by top (+1s), new, or trending (activity over age, derived at read time like every
+ * value that depends on "now"), filtered by status, or found by search (the search_items
+ * ranking), a page at a time.
+ */
+import type { ItemStatus } from '../../../commands/item/index.js';
+import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
+import { itemsFilter } from '../../../projections/items/queries.js';
+import { getProduct } from '../../../projections/products/queries.js';
+import { workspaceBySlug } from '../../../projections/workspaces/queries.js';
+import type { ReadStore, Sort } from '../../readstore/types.js';
+import { searchItems } from '../search/queries.js';
+import type { FeedbackSearch } from '../search/search.js';
+import type { BoardSort } from './views/board.js';
+
+export const BOARD_PAGE_SIZE = 50;
+/** search answers one page of the closest items */
+const SEARCH_LIMIT = 50;
+const SLUG = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){4,19}$/;
+const KEY = /^[A-Z]{3,5}$/;
+
+export interface PublicProduct {
+  workspaceId: string;
+  slug: string;
+  key: string;
+  name: string;
+  /** `<workspaceId>.<KEY>`: the product's bucket and form scope */
+  scope: string;
+}
+
+/** `/<slug>/<key>` can name a board (else the path is left to the app's fallback). */
+export const isBoardAddress = (slug: string, key: string): boolean =>
+  SLUG.test(slug) && KEY.test(key);
+
+/** The product at `/<slug>/<key>` when it is public; null for unknown and private alike. */
+export async function publicProduct(
+  store: ReadStore,
+  slug: string,
+  key: string,
+): Promise<PublicProduct | null> {
+  if (!SLUG.test(slug) || !KEY.test(key)) return null;
+  const workspace = await workspaceBySlug(store, slug);
+  if (!workspace) return null;
+  const product = await getProduct(store, { workspaceId: workspace.workspaceId, key });
+  if (product?.visibility !== 'public') return null;
+  const { workspaceId } = workspace;
+  return { workspaceId, slug, key, name: product.name, scope: `${workspaceId}.${key}` };
+}
+
+export interface BoardQuery {
+  sort: BoardSort;
+  status: ItemStatus | null;
+  q: string;
+  page: number;
+}
+
+/**
+ * Trending: activity (+1s, replies, the item itself) over age, with gravity — an item with a
+ * few fresh +1s outranks an old one with many. Hours since capture; the +2 keeps new items from
+ * dividing by nothing.
+ */
+export function trendingScore(
+  doc: Pick<ItemDoc, 'plusOneCount' | 'replyCount' | 'createdAt'>,
+  now: number,
+): number {
+  const hours = Math.max(0, now - doc.createdAt) / 3_600_000;
+  return (doc.plusOneCount + doc.replyCount / 2 + 1) / (hours + 2) ** 1.5;
+}
+
+export async function boardItems(
+  store: ReadStore,
+  search: FeedbackSearch,
+  product: PublicProduct,
+  query: BoardQuery,
+  now: number,
+): Promise<{ docs: ItemDoc[]; hasNext: boolean }> {
+  const { workspaceId, key: productKey } = product;
+  const status = query.status ?? undefined;
+  if (query.q) {
+    const hits = await searchItems(store, search, {
+      workspaceId,
+      productKey,
+      q: query.q,
+      limit: SEARCH_LIMIT,
+      ...(status ? { status } : {}),
+    });
+    const ids = hits.map((h) => h.item.id);
+    const docs = await itemsOf(store).find({
+      _id: { $in: ids.map((id) => itemDocId(workspaceId, id)) },
+    });
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    return { docs: ids.flatMap((id) => byId.get(id) ?? []), hasNext: false };
+  }
+  const filter = itemsFilter(workspaceId, productKey, status ? { status } : {});
+  const skip = (query.page - 1) * BOARD_PAGE_SIZE;
+  if (query.sort === 'trending') {
+    const all = await itemsOf(store).find(filter);
+    const ranked = all
+      .map((doc) => ({ doc, score: trendingScore(doc, now) }))
+      .sort((a, b) => b.score - a.score || (a.doc.rank < b.doc.rank ? -1 : 1));
+    return {
+      docs: ranked.slice(skip, skip + BOARD_PAGE_SIZE).map((r) => r.doc),
+      hasNext: ranked.length > skip + BOARD_PAGE_SIZE,
+    };
+  }
+  const sort: Sort = query.sort === 'top' ? { plusOneCount: -1, rank: 1 } : { rank: 1 };
+  const docs = await itemsOf(store).find(filter, { sort, skip, limit: BOARD_PAGE_SIZE + 1 });
+  return { docs: docs.slice(0, BOARD_PAGE_SIZE), hasNext: docs.length > BOARD_PAGE_SIZE };
+}

@@ -1,0 +1,88 @@
+/**
+ * The board's signed values (issue 12 items 2, 5 and 6), all HMAC-SHA256 under a key derived
+ * from the service secret, compared in constant time:
+ *
+ *  - visitor: who a board visitor is — a random id, and the e-mail address once the visitor
+ *    proved it with a code (never merely typed). The board keeps it in an HttpOnly SameSite=Lax
+ *    cookie; the widget, which has no cookie on the board's origin, keeps the same token in the
+ *    host page's localStorage and sends it back in the body.
+ *  - csrf: bound to the visitor id; every cookie-authenticated form carries it.
+ *  - form: when a capture form was shown, and where (the board's own page or the widget), so a
+ *    form sent sooner than the minimum fill time, or a stale one, is refused.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface Visitor {
+  id: string;
+  /** an address the visitor proved with a code; null until then */
+  email: string | null;
+}
+
+export type FormSource = 'board' | 'widget';
+
+export interface FormStamp {
+  source: FormSource;
+  issuedAt: number;
+}
+
+/** a form older than this is refused as stale (the page is reloaded for a fresh one) */
+export const FORM_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
+
+export interface BoardTokens {
+  newVisitor(): Visitor;
+  sealVisitor(visitor: Visitor): string;
+  openVisitor(token: unknown): Visitor | null;
+  csrf(visitor: Visitor): string;
+  checkCsrf(visitor: Visitor, token: unknown): boolean;
+  /** a form shown now for the product (`<workspaceId>.<KEY>`) */
+  form(source: FormSource, product: string, issuedAt?: number): string;
+  openForm(token: unknown, product: string): FormStamp | null;
+}
+
+const equal = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export function createBoardTokens(secret: string, now: () => number): BoardTokens {
+  const key = createHmac('sha256', secret).update('public-board').digest();
+  const mac = (kind: string, payload: string) =>
+    createHmac('sha256', key).update(`${kind}\0${payload}`).digest('base64url');
+  const seal = (kind: string, value: unknown): string => {
+    const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
+    return `${payload}.${mac(kind, payload)}`;
+  };
+  const open = (kind: string, token: unknown): unknown => {
+    if (typeof token !== 'string' || token.length > 1024) return null;
+    const [payload, signature, extra] = token.split('.');
+    if (!payload || !signature || extra !== undefined) return null;
+    if (!equal(signature, mac(kind, payload))) return null;
+    try {
+      return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    newVisitor: () => ({ id: randomBytes(12).toString('base64url'), email: null }),
+    sealVisitor: (visitor) => seal('visitor', { v: visitor.id, e: visitor.email }),
+    openVisitor(token) {
+      const value = open('visitor', token) as { v?: unknown; e?: unknown } | null;
+      if (!value || typeof value.v !== 'string' || value.v.length > 64) return null;
+      return { id: value.v, email: typeof value.e === 'string' ? value.e : null };
+    },
+    csrf: (visitor) => mac('csrf', visitor.id),
+    checkCsrf: (visitor, token) =>
+      typeof token === 'string' && equal(token, mac('csrf', visitor.id)),
+    form: (source, product, issuedAt = now()) =>
+      seal('form', { s: source, p: product, t: issuedAt }),
+    openForm(token, product) {
+      const value = open('form', token) as { s?: unknown; p?: unknown; t?: unknown } | null;
+      if (!value || value.p !== product || typeof value.t !== 'number') return null;
+      if (value.s !== 'board' && value.s !== 'widget') return null;
+      return { source: value.s, issuedAt: value.t };
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/** The board: the capture box on top, then the items — sort, status filter, search, paging. */
+import type { ItemStatus } from '../../../../commands/item/index.js';
+import { Layout, type BoardNav } from './layout.js';
+import {
+  CaptureForm,
+  type CaptureFormProps,
+  type FormAuth,
+  PlusOneButton,
+  STATUS_LABEL,
+  Status,
+} from './parts.js';
+
+export type BoardSort = 'top' | 'new' | 'trending';
+
+export interface BoardRow {
+  key: string;
+  title: string;
+  status: ItemStatus;
+  plusOneCount: number;
+  replyCount: number;
+  url: string;
+  plusOned: boolean;
+}
+
+export interface BoardView {
+  nav: BoardNav;
+  rows: BoardRow[];
+  sort: BoardSort;
+  status: ItemStatus | null;
+  q: string;
+  page: number;
+  hasNext: boolean;
+  capture: CaptureFormProps;
+  auth: FormAuth;
+}
+
+const SORTS: [BoardSort, string][] = [
+  ['top', 'Top'],
+  ['new', 'New'],
+  ['trending', 'Trending'],
+];
+
+export function BoardPage(v: BoardView) {
+  const query = (page: number) => {
+    const params = new URLSearchParams();
+    if (v.q) params.set('q', v.q);
+    if (v.sort !== 'top') params.set('sort', v.sort);
+    if (v.status) params.set('status', v.status);
+    if (page > 1) params.set('page', String(page));
+    const text = params.toString();
+    return text ? `${v.nav.boardUrl}?${text}` : v.nav.boardUrl;
+  };
+  return (
+    <Layout title={`${v.nav.productName} feedback`} nav={v.nav}>
+      <h1>{v.nav.productName} feedback</h1>
+      <CaptureForm {...v.capture} />
+      <form method="get" action={v.nav.boardUrl} class="filters" aria-label="Search and sort">
+        <label for="q">Search</label>
+        <input id="q" name="q" type="search" value={v.q} maxLength={500} />
+        <label for="sort">Sort</label>
+        <select id="sort" name="sort">
+          {SORTS.map(([value, label]) => (
+            <option value={value} selected={v.sort === value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <label for="status">Status</label>
+        <select id="status" name="status">
+          <option value="">Any</option>
+          {(Object.keys(STATUS_LABEL) as ItemStatus[]).map((s) => (
+            <option value={s} selected={v.status === s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Show</button>
+      </form>
+      <h2 class="visually-hidden">Items</h2>
+      {v.rows.length === 0 ? (
+        <p class="empty">{v.q ? 'Nothing matches that search yet.' : 'No feedback here yet.'}</p>
+      ) : (
+        <ol class="items">
+          {v.rows.map((row) => (
+            <li class="item">
+              <PlusOneButton
+                action={`${row.url}/plus-one`}
+                count={row.plusOneCount}
+                given={row.plusOned}
+                title={row.title}
+                auth={v.auth}
+              />
+              <div>
+                <a class="title" href={row.url}>
+                  {row.title}
+                </a>
+                <p class="meta">
+                  <Status status={row.status} /> · {row.replyCount}{' '}
+                  {row.replyCount === 1 ? 'reply' : 'replies'}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      <nav class="pager" aria-label="Pages">
+        {v.page > 1 ? (
+          <a href={query(v.page - 1)} rel="prev">
+            Previous
+          </a>
+        ) : null}
+        {v.hasNext ? (
+          <a href={query(v.page + 1)} rel="next">
+            Next
+          </a>
+        ) : null}
+      </nav>
+    </Layout>
+  );
+}

@@ -1,0 +1,49 @@
+/** The changelog page: published entries, newest first, with a link to the Atom feed. */
+import type { ChangelogEntry } from '../../../../projections/changelog/queries.js';
+import { type BoardNav, Layout } from './layout.js';
+
+export function ChangelogPage(v: {
+  nav: BoardNav;
+  entries: ChangelogEntry[];
+  itemUrl: (key: string) => string;
+  nextUrl: string | null;
+}) {
+  return (
+    <Layout title={`${v.nav.productName} changelog`} nav={v.nav}>
+      <h1>{v.nav.productName} changelog</h1>
+      <p>
+        <a href={`${v.nav.boardUrl}/changelog.atom`}>Follow the changelog (Atom feed)</a>
+      </p>
+      {v.entries.length === 0 ? <p class="empty">Nothing shipped yet.</p> : null}
+      {v.entries.map((entry) => (
+        <article class="entry" id={`entry-${entry.id}`}>
+          <h2>{entry.title}</h2>
+          <p class="meta">
+            <time dateTime={new Date(entry.publishedAt).toISOString()}>
+              {new Date(entry.publishedAt).toISOString().slice(0, 10)}
+            </time>
+            {entry.requestedByCount > 0
+              ? ` · asked for by ${entry.requestedByCount} ${entry.requestedByCount === 1 ? 'person' : 'people'}`
+              : null}
+          </p>
+          <p class="text">{entry.body}</p>
+          <p class="meta">
+            {entry.itemIds.map((key, i) => (
+              <>
+                {i > 0 ? ', ' : ''}
+                <a href={v.itemUrl(key)}>{key}</a>
+              </>
+            ))}
+          </p>
+        </article>
+      ))}
+      {v.nextUrl ? (
+        <nav class="pager" aria-label="Pages">
+          <a href={v.nextUrl} rel="next">
+            Older entries
+          </a>
+        </nav>
+      ) : null}
+    </Layout>
+  );
+}

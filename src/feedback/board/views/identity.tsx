@@ -1,0 +1,66 @@
+/**
+ * Confirming an e-mail address (issue 12 item 2): the visitor gives an address, a 6-digit code
+ * is sent to it, and only the right code makes the visitor tier `email`. Typing an address
+ * proves nothing.
+ */
+import { type BoardNav, Layout } from './layout.js';
+import type { FormAuth } from './parts.js';
+
+export function EmailForm(v: { nav: BoardNav; action: string; auth: FormAuth; error?: string }) {
+  return (
+    <Layout title="Confirm your e-mail address" nav={v.nav}>
+      <h1>Confirm your e-mail address</h1>
+      <p>
+        We send a code to the address; once you enter it, your feedback shows who it is from and you
+        hear when it ships.
+      </p>
+      {v.error ? (
+        <p class="error" role="alert">
+          {v.error}
+        </p>
+      ) : null}
+      <form method="post" action={v.action}>
+        <input type="hidden" name="csrf" value={v.auth.csrf} />
+        <label for="email">E-mail address</label>
+        <input id="email" name="email" type="email" required maxLength={254} autocomplete="email" />
+        <button type="submit">Send me a code</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function CodeForm(v: {
+  nav: BoardNav;
+  action: string;
+  auth: FormAuth;
+  email: string;
+  error?: string;
+}) {
+  return (
+    <Layout title="Enter your code" nav={v.nav}>
+      <h1>Check your e-mail</h1>
+      <p>
+        We sent a 6-digit code to <strong>{v.email}</strong>. It is valid for 10 minutes.
+      </p>
+      {v.error ? (
+        <p class="error" role="alert">
+          {v.error}
+        </p>
+      ) : null}
+      <form method="post" action={v.action}>
+        <input type="hidden" name="csrf" value={v.auth.csrf} />
+        <label for="code">Code</label>
+        <input
+          id="code"
+          name="code"
+          inputMode="numeric"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          required
+          autocomplete="one-time-code"
+        />
+        <button type="submit">Confirm</button>
+      </form>
+    </Layout>
+  );
+}

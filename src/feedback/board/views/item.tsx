@@ -1,0 +1,97 @@
+/**
+ * An item's page: title, status, body, the +1 button, and the replies as a thread (each reply
+ * under its parent; maker and agent replies marked). Text is shown as text, line breaks kept by
+ * CSS; nothing a user wrote becomes HTML. The `via` field is never shown.
+ */
+import type { Item } from '../../../../projections/items/document.js';
+import type { Reply } from '../../../../projections/replies/queries.js';
+import { type BoardNav, Layout } from './layout.js';
+import { type FormAuth, PlusOneButton, Status } from './parts.js';
+
+export interface ItemView {
+  nav: BoardNav;
+  item: Item;
+  url: string;
+  replies: Reply[];
+  plusOned: boolean;
+  auth: FormAuth;
+}
+
+const KIND_LABEL: Record<Reply['authorKind'], string | null> = {
+  maker: 'Team',
+  agent: 'Assistant',
+  person: null,
+};
+
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+type Children = Map<string | null, Reply[]>;
+
+function childrenOf(replies: Reply[]): Children {
+  const children: Children = new Map();
+  for (const reply of replies) {
+    const list = children.get(reply.parentId) ?? [];
+    list.push(reply);
+    children.set(reply.parentId, list);
+  }
+  return children;
+}
+
+function Thread(props: { tree: Children; parent: string | null; depth: number }) {
+  const here = props.tree.get(props.parent);
+  if (!here) return null;
+  return (
+    <ol class={props.depth === 0 ? 'thread' : 'thread nested'}>
+      {here.map((reply) => {
+        const kind = KIND_LABEL[reply.authorKind];
+        return (
+          <li class={`reply reply-${reply.authorKind}`} id={`reply-${reply.id}`}>
+            <p class="meta">
+              <strong>{reply.authorName ?? 'Someone'}</strong>
+              {kind ? <span class={`badge badge-${reply.authorKind}`}>{kind}</span> : null} ·{' '}
+              <time dateTime={new Date(reply.createdAt).toISOString()}>
+                {dateOf(reply.createdAt)}
+              </time>
+            </p>
+            <p class="text">{reply.body}</p>
+            <Thread tree={props.tree} parent={reply.id} depth={props.depth + 1} />
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function ItemPage(v: ItemView) {
+  const { item } = v;
+  const author = item.author.displayName ?? 'Anonymous';
+  return (
+    <Layout title={`${item.title} · ${v.nav.productName}`} nav={v.nav}>
+      <article class="item-page">
+        <div class="item-head">
+          <PlusOneButton
+            action={`${v.url}/plus-one`}
+            count={item.plusOneCount}
+            given={v.plusOned}
+            title={item.title}
+            auth={v.auth}
+          />
+          <div>
+            <h1>{item.title}</h1>
+            <p class="meta">
+              <Status status={item.status} /> · {item.id} · by {author} on{' '}
+              <time dateTime={new Date(item.createdAt).toISOString()}>
+                {dateOf(item.createdAt)}
+              </time>
+            </p>
+          </div>
+        </div>
+        <p class="text">{item.body}</p>
+        <h2>
+          {v.replies.length} {v.replies.length === 1 ? 'reply' : 'replies'}
+        </h2>
+        <Thread tree={childrenOf(v.replies)} parent={null} depth={0} />
+      </article>
+    </Layout>
+  );
+}

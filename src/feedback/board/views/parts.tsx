@@ -1,0 +1,102 @@
+/** Pieces several board pages share: status badges, the +1 button, the capture form. */
+import type { ItemStatus } from '../../../../commands/item/index.js';
+
+export const STATUS_LABEL: Record<ItemStatus, string> = {
+  new: 'New',
+  planned: 'Planned',
+  'in-progress': 'In progress',
+  shipped: 'Shipped',
+  declined: 'Declined',
+};
+
+export function Status(props: { status: ItemStatus }) {
+  return <span class={`status status-${props.status}`}>{STATUS_LABEL[props.status]}</span>;
+}
+
+/** What a form posted with the visitor's cookie carries (CSRF, issue 12 item 6). */
+export interface FormAuth {
+  csrf: string;
+}
+
+export function PlusOneButton(props: {
+  action: string;
+  count: number;
+  given: boolean;
+  title: string;
+  auth: FormAuth;
+}) {
+  const { count, given } = props;
+  return (
+    <form method="post" action={props.action} class="plus-one" data-plus-one="">
+      <input type="hidden" name="csrf" value={props.auth.csrf} />
+      <button
+        type="submit"
+        aria-pressed={given ? 'true' : 'false'}
+        aria-label={`+1 ${props.title} (${count} ${count === 1 ? 'vote' : 'votes'})`}
+      >
+        <span aria-hidden="true">▲</span> <span class="count">{count}</span>
+      </button>
+    </form>
+  );
+}
+
+export interface CaptureFormProps {
+  action: string;
+  auth: FormAuth;
+  formToken: string;
+  /** the address the visitor proved, shown instead of the e-mail field */
+  visitorEmail: string | null;
+  identityUrl: string;
+  /** where the suggestions come from while a title is typed (board.js) */
+  suggestUrl: string;
+}
+
+export function CaptureForm(props: CaptureFormProps) {
+  return (
+    <form
+      method="post"
+      action={props.action}
+      class="capture"
+      data-capture=""
+      data-suggest={props.suggestUrl}
+    >
+      <h2 id="capture-heading">Share an idea or a problem</h2>
+      <input type="hidden" name="csrf" value={props.auth.csrf} />
+      <input type="hidden" name="formToken" value={props.formToken} />
+      <label for="capture-title">Title</label>
+      <input
+        id="capture-title"
+        name="title"
+        maxLength={200}
+        autocomplete="off"
+        aria-describedby="suggestions-heading"
+      />
+      <section class="suggestions" aria-labelledby="suggestions-heading" hidden>
+        <h3 id="suggestions-heading">Already asked? Add your +1 instead</h3>
+        <ul />
+      </section>
+      <label for="capture-body">Details</label>
+      <textarea id="capture-body" name="body" required maxLength={5000} rows={4} />
+      <div class="hp" aria-hidden="true">
+        <label for="capture-website">Leave this empty</label>
+        <input id="capture-website" name="website" tabIndex={-1} autocomplete="off" />
+      </div>
+      {props.visitorEmail ? (
+        <p class="muted">
+          You post as <strong>{props.visitorEmail}</strong> (confirmed).
+        </p>
+      ) : (
+        <>
+          <label for="capture-name">Your name (optional)</label>
+          <input id="capture-name" name="displayName" maxLength={100} autocomplete="name" />
+          <p class="muted">
+            Posting anonymously. <a href={props.identityUrl}>Confirm your e-mail address</a> to be
+            told when it ships.
+          </p>
+        </>
+      )}
+      <button type="submit">Post feedback</button>
+      <p class="form-status" role="status" />
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * Spam and rate limits for everything the public files (issue 12 item 5): the board page's
+ * capture box, the capture endpoint, the widget and submit_feedback ("uses the same spam and
+ * rate-limit handling as the capture box on the public page") all pass through this one guard.
+ *
+ *  - three token buckets kept in the store (src/limits), so every API process shares them:
+ *    per client IP, per person (visitor or caller) and per product — a burst, then a steady rate;
+ *  - content: at most `maxLinks` links, and never only whitespace;
+ *  - bots: a honeypot field that must stay empty, and a minimum fill time carried by the signed
+ *    form token (tokens.ts) — checked by the surfaces that show a form.
+ *
+ * A refusal throws before anything is appended: ResourceExhausted (429 with Retry-After) or
+ * InvalidArgument (400). The buckets are only drawn from when all three have a token, so a
+ * refused request costs the others nothing.
+ */
+import { InvalidArgument, ResourceExhausted } from '../../../commands/shared/errors.js';
+import type { Config } from '../../config/schema.js';
+import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
+import type { ReadStore } from '../../readstore/types.js';
+
+export interface CaptureLimits {
+  ipBurst: number;
+  ipPerHour: number;
+  personBurst: number;
+  personPerHour: number;
+  productBurst: number;
+  productPerHour: number;
+  minFillSeconds: number;
+  maxLinks: number;
+  plusOnesPerIpPerHour: number;
+}
+
+export function captureLimitsFrom(config: Config): CaptureLimits {
+  return {
+    ipBurst: config.CAPTURE_IP_BURST,
+    ipPerHour: config.CAPTURE_IP_PER_HOUR,
+    personBurst: config.CAPTURE_PERSON_BURST,
+    personPerHour: config.CAPTURE_PERSON_PER_HOUR,
+    productBurst: config.CAPTURE_PRODUCT_BURST,
+    productPerHour: config.CAPTURE_PRODUCT_PER_HOUR,
+    minFillSeconds: config.CAPTURE_MIN_FILL_SECONDS,
+    maxLinks: config.CAPTURE_MAX_LINKS,
+    plusOnesPerIpPerHour: config.PLUS_ONES_PER_IP_PER_HOUR,
+  };
+}
+
+/** Who is asking, for the buckets. */
+export interface Asker {
+  /** the client IP; absent for bearer callers of the API (see file.ts) */
+  ip?: string;
+  /** the visitor id, the calling user, … — one key per person */
+  person: string;
+  /** `<workspaceId>.<KEY>` */
+  product: string;
+}
+
+export interface CaptureGuard {
+  readonly limits: CaptureLimits;
+  /** throws InvalidArgument when the text breaks a content rule */
+  checkContent(text: { title?: string | null; body: string }): void;
+  /** takes one submission from each bucket, or throws ResourceExhausted */
+  takeSubmission(asker: Asker): Promise<void>;
+  /** one +1 toggle from the client IP's bucket, or throws ResourceExhausted */
+  takePlusOne(ip: string): Promise<void>;
+  /** one confirmation code sent for the visitor's bucket, or throws ResourceExhausted */
+  readonly codes: Limiter;
+}
+
+const LINK = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]{2,}/gi;
+
+export function countLinks(text: string): number {
+  return text.match(LINK)?.length ?? 0;
+}
+
+export function tooMany(what: string, seconds: number): ResourceExhausted {
+  return new ResourceExhausted(`too many ${what}; try again in ${seconds} s`, seconds);
+}
+
+export function createCaptureGuard(deps: {
+  readStore: ReadStore;
+  now: () => number;
+  limits: CaptureLimits;
+}): CaptureGuard {
+  const { limits } = deps;
+  const store = createLimits({ readStore: deps.readStore, now: deps.now });
+  const bucket = (name: string, burst: number, perHour: number): Limiter =>
+    store.limiter(`capture:${name}`, {
+      kind: 'token-bucket',
+      capacity: burst,
+      refillEverySeconds: 3600 / perHour,
+    });
+  const byIp = bucket('ip', limits.ipBurst, limits.ipPerHour);
+  const byPerson = bucket('person', limits.personBurst, limits.personPerHour);
+  const byProduct = bucket('product', limits.productBurst, limits.productPerHour);
+  const plusOnes = bucket(
+    'plus-one-ip',
+    Math.max(1, Math.round(limits.plusOnesPerIpPerHour / 10)),
+    limits.plusOnesPerIpPerHour,
+  );
+  const codes = bucket('codes-visitor', 3, 6);
+
+  return {
+    limits,
+    codes,
+    checkContent({ title, body }) {
+      if (!body.trim()) throw new InvalidArgument('body must not be empty');
+      const links = countLinks(`${title ?? ''}\n${body}`);
+      if (links > limits.maxLinks) {
+        throw new InvalidArgument(
+          `feedback may hold at most ${limits.maxLinks} links (this has ${links})`,
+        );
+      }
+    },
+    async takeSubmission(asker) {
+      const pairs: [Limiter, string][] = [
+        ...(asker.ip ? [[byIp, asker.ip] as [Limiter, string]] : []),
+        [byPerson, asker.person],
+        [byProduct, asker.product],
+      ];
+      const wait = longestWait(await Promise.all(pairs.map(([l, key]) => l.peek(key))));
+      if (wait !== null) throw tooMany('submissions', wait);
+      const taken = longestWait(await Promise.all(pairs.map(([l, key]) => l.take(key))));
+      if (taken !== null) throw tooMany('submissions', taken);
+    },
+    async takePlusOne(ip) {
+      const verdict = await plusOnes.take(ip);
+      if (!verdict.allowed) throw tooMany('+1s', verdict.retryAfterSeconds);
+    },
+  };
+}
