@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { type Board, items, startBoard } from '../triage/board.js';
+import { type Board, items, product, startBoard } from '../triage/board.js';
 import { axe, describeInBrowser, expectAccessible, screenshot } from '../../support/browser.js';
 
 /** issue 12 item 5: "a minimum fill time (signed form token)" — 3 s in the capture contract */
@@ -313,6 +313,22 @@ describeInBrowser('The embeddable widget (e2e)', (browser) => {
       expect(await widget.host.getByRole('link', { name: 'See the board' }).isVisible()).to.equal(
         false,
       );
+    });
+
+    it('offers the form again once the product is back to public', async () => {
+      // issue 12: "Private product: … the widget … answer 404; back to public restores them"
+      const owner = board.fb.api(board.owner.token);
+      const visibility = (value: string) => owner.patch(product('SEC'), { visibility: value });
+      expect((await visibility('public')).status).to.equal(200);
+      try {
+        const { widget } = await openWidget('/private');
+        await widget.body.waitFor({ state: 'visible' });
+        expect(await widget.host.getByRole('heading').textContent()).to.equal(
+          'Feedback for Secret',
+        );
+      } finally {
+        expect((await visibility('private')).status).to.equal(200);
+      }
     });
   });
 });
