@@ -117,8 +117,10 @@ async function capture(
     throw new PermissionDenied('the page is out of date; reload it and send the form again');
   }
   const visitor = fromCookie ?? deps.tokens.openVisitor(form.visitor) ?? deps.tokens.newVisitor();
+  // an Origin of "null" (privacy settings, a no-referrer page) says nothing, like none at all
   const origin = req.get('origin');
-  const fromBoard = stamp.source === 'board' && (!origin || origin === publicOrigin);
+  const fromBoard =
+    stamp.source === 'board' && (!origin || origin === 'null' || origin === publicOrigin);
   const requester = requesterOf(visitor, form);
   const base = { now, correlationId: randomUUID() };
   const actor = personIdFor(product.workspaceId, requester, { actor: null, ...base });

@@ -29,12 +29,10 @@ export function PlusOneButton(props: {
   return (
     <form method="post" action={props.action} class="plus-one" data-plus-one="">
       <input type="hidden" name="csrf" value={props.auth.csrf} />
-      <button
-        type="submit"
-        aria-pressed={given ? 'true' : 'false'}
-        aria-label={`+1 ${props.title} (${count} ${count === 1 ? 'vote' : 'votes'})`}
-      >
+      <button type="submit" aria-pressed={given ? 'true' : 'false'}>
+        <span class="visually-hidden">+1 {props.title}: </span>
         <span aria-hidden="true">▲</span> <span class="count">{count}</span>
+        <span class="visually-hidden"> {count === 1 ? 'vote' : 'votes'}</span>
       </button>
     </form>
   );
