@@ -24,7 +24,7 @@ export type PageAnswers = ReturnType<typeof createPageAnswers>;
 export function createPageAnswers(deps: BoardDeps) {
   const cache = createPageCache();
 
-  function send(res: Response, type: string, body: string): void {
+  function send(res: Response, type: string, body: string | Buffer): void {
     if (type.startsWith('text/html')) {
       sendPage(res, 200, body);
       return;

@@ -2,14 +2,15 @@
  * Rendered board pages for visitors without a cookie (most of a public board's traffic), kept
  * per address and read-model version (ServiceContext.readVersion: equal versions, equal read
  * models), so a page is rendered once per change instead of once per view. The form token, the
- * one per-view value, is cut out at a slot and put back fresh on every answer. Bounded: the least
- * recently used address goes first.
+ * one per-view value, is cut out at a slot and put back fresh on every answer. The parts are kept
+ * as UTF-8 bytes, so an answer copies them instead of encoding the whole page again. Bounded: the
+ * least recently used address goes first.
  */
 export const TOKEN_SLOT = 'form-token-slot-3f9c2a';
 
 export interface CachedPage {
   version: string;
-  parts: string[];
+  parts: Buffer[];
 }
 
 export function createPageCache(max = 500) {
@@ -23,7 +24,7 @@ export function createPageCache(max = 500) {
       return page;
     },
     set(key: string, version: string, html: string): CachedPage {
-      const page = { version, parts: html.split(TOKEN_SLOT) };
+      const page = { version, parts: html.split(TOKEN_SLOT).map((part) => Buffer.from(part)) };
       pages.delete(key);
       pages.set(key, page);
       if (pages.size > max) pages.delete(pages.keys().next().value as string);
@@ -32,6 +33,12 @@ export function createPageCache(max = 500) {
   };
 }
 
-export function fill(page: CachedPage, token: string): string {
-  return page.parts.join(token);
+export function fill(page: CachedPage, token: string): Buffer {
+  const value = Buffer.from(token);
+  const chunks: Buffer[] = [];
+  page.parts.forEach((part, i) => {
+    if (i > 0) chunks.push(value);
+    chunks.push(part);
+  });
+  return Buffer.concat(chunks);
 }

@@ -26,7 +26,7 @@ export const BOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-export function sendPage(res: Response, status: number, html: string): void {
+export function sendPage(res: Response, status: number, html: string | Buffer): void {
   res.status(status);
   res.setHeader('Content-Security-Policy', BOARD_CSP);
   // the board's own forms then carry their Origin (no-referrer makes browsers send "null")
