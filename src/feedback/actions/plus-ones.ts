@@ -29,29 +29,16 @@ export interface PlusOneResult {
  * the merged item (`addressedTo`), so an unmerge gives it back. A +1 the merged item already
  * counts (its submitter, its own +1s) adds nothing.
  */
-export async function addPlusOne(
+export function addPlusOne(
   deps: CommandDeps,
   context: CommandContext,
   input: PlusOneInput,
 ): Promise<PlusOneResult> {
-  let itemKey = input.itemKey;
-  for (let hops = 0; hops < 20; hops++) {
-    const state = await loadItem(deps, input.workspaceId, itemKey);
-    if (state.status !== 'merged') break;
-    if (itemKey === input.itemKey) {
-      const counted =
-        state.submitterId === input.personId || state.plusOnes.includes(input.personId);
-      if (counted) return { itemKey: state.survivorKey, changed: false, position: null };
-    }
-    itemKey = state.survivorKey;
-  }
-  const result = await deps.commandHandler.handle(
-    itemStreamId(input.workspaceId, itemKey),
-    itemDecider,
-    { type: 'AddPlusOne', data: { personId: input.personId, addressedTo: input.itemKey } },
-    context,
-  );
-  return { itemKey, changed: result.events.length > 0, position: result.position };
+  return onSurvivor(deps, context, input, 'AddPlusOne', (state) => {
+    // a +1 the merged item already counts (its submitter, its own +1s) adds nothing
+    const counted = state.submitterId === input.personId || state.plusOnes.includes(input.personId);
+    return counted ? 'nothing' : 'go on';
+  });
 }
 
 /**
@@ -61,31 +48,49 @@ export async function addPlusOne(
  * is read-only and gets it back as it was on an unmerge. Withdrawing what was never given, or
  * the submitter's own request, changes nothing.
  */
-export async function withdrawPlusOne(
+export function withdrawPlusOne(
   deps: CommandDeps,
   context: CommandContext,
   input: PlusOneInput,
+): Promise<PlusOneResult> {
+  return onSurvivor(deps, context, input, 'WithdrawPlusOne', (state) => {
+    if (state.submitterId === input.personId) return 'nothing';
+    if (state.plusOnes.includes(input.personId)) {
+      throw new FailedPrecondition(
+        `${input.itemKey} was merged into ${state.survivorKey}; a +1 given on it before the merge stays until it is unmerged`,
+      );
+    }
+    return 'go on';
+  });
+}
+
+type MergedState = Extract<ItemState, { status: 'merged' }>;
+
+/**
+ * Runs the +1 command on the item, or — when it was merged — on its survivor (following the
+ * chain), addressed to the item the person pressed. `onMerged` looks at the pressed item when
+ * it is merged: 'nothing' answers without a command.
+ */
+async function onSurvivor(
+  deps: CommandDeps,
+  context: CommandContext,
+  input: PlusOneInput,
+  type: 'AddPlusOne' | 'WithdrawPlusOne',
+  onMerged: (state: MergedState) => 'nothing' | 'go on',
 ): Promise<PlusOneResult> {
   let itemKey = input.itemKey;
   for (let hops = 0; hops < 20; hops++) {
     const state = await loadItem(deps, input.workspaceId, itemKey);
     if (state.status !== 'merged') break;
-    if (itemKey === input.itemKey) {
-      if (state.submitterId === input.personId) {
-        return { itemKey: state.survivorKey, changed: false, position: null };
-      }
-      if (state.plusOnes.includes(input.personId)) {
-        throw new FailedPrecondition(
-          `${itemKey} was merged into ${state.survivorKey}; a +1 given on it before the merge stays until it is unmerged`,
-        );
-      }
+    if (itemKey === input.itemKey && onMerged(state) === 'nothing') {
+      return { itemKey: state.survivorKey, changed: false, position: null };
     }
     itemKey = state.survivorKey;
   }
   const result = await deps.commandHandler.handle(
     itemStreamId(input.workspaceId, itemKey),
     itemDecider,
-    { type: 'WithdrawPlusOne', data: { personId: input.personId, addressedTo: input.itemKey } },
+    { type, data: { personId: input.personId, addressedTo: input.itemKey } },
     context,
   );
   return { itemKey, changed: result.events.length > 0, position: result.position };

@@ -26,6 +26,7 @@ import {
 import { navOf } from './nav.js';
 import { publicProduct } from './queries.js';
 import { answerError } from './respond.js';
+import type { BoardNav } from './views/layout.js';
 import { FORM_MAX_AGE_MS } from './tokens.js';
 
 export const CAPTURE_TITLE_MAX = 200;
@@ -80,12 +81,11 @@ export function captureRouter(deps: BoardDeps): Router {
 
   router.post('/capture/:slug/:key', async (req, res) => {
     openCors(res);
-    const product = await publicProduct(deps.readStore, req.params.slug, req.params.key).catch(
-      () => null,
-    );
-    const nav = product ? navOf(deps, product, 'board') : null;
+    let nav: BoardNav | null = null;
     try {
+      const product = await publicProduct(deps.readStore, req.params.slug, req.params.key);
       if (!product) throw new NotFound('no public product at this address');
+      nav = navOf(deps, product, 'board');
       await capture(deps, req, res, product, publicOrigin);
     } catch (error) {
       answerError(deps, req, res, error, nav);
@@ -117,8 +117,10 @@ async function capture(
     throw new PermissionDenied('the page is out of date; reload it and send the form again');
   }
   const visitor = fromCookie ?? deps.tokens.openVisitor(form.visitor) ?? deps.tokens.newVisitor();
+  // an Origin of "null" (privacy settings, a no-referrer page) says nothing, like none at all
   const origin = req.get('origin');
-  const fromBoard = stamp.source === 'board' && (!origin || origin === publicOrigin);
+  const fromBoard =
+    stamp.source === 'board' && (!origin || origin === 'null' || origin === publicOrigin);
   const requester = requesterOf(visitor, form);
   const base = { now, correlationId: randomUUID() };
   const actor = personIdFor(product.workspaceId, requester, { actor: null, ...base });

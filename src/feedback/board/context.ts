@@ -31,6 +31,7 @@ export interface EmailCodes {
     | { status: 'expired' }
   >;
   pendingEmail(uid: string): Promise<string | null>;
+  forget(uid: string): Promise<void>;
 }
 
 export interface BoardDeps {

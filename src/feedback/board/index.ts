@@ -16,7 +16,8 @@ import { assetRouter } from './assets.js';
 import { captureRouter } from './capture.js';
 import type { BoardDeps } from './context.js';
 import { pageRouter } from './pages.js';
-import { visitorRouter } from './visitor-routes.js';
+import { identityRouter } from './identity-routes.js';
+import { plusOneRouter } from './plus-one-route.js';
 
 import { createBoardTokens } from './tokens.js';
 
@@ -67,7 +68,8 @@ export function boardRouter(deps: BoardDeps): Router {
   const router = Router();
   router.use(assetRouter());
   router.use(captureRouter(deps));
-  router.use(visitorRouter(deps));
+  router.use(plusOneRouter(deps));
+  router.use(identityRouter(deps));
   router.use(pageRouter(deps));
   return router;
 }

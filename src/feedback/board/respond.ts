@@ -7,7 +7,7 @@
 import type { Request, Response } from 'express';
 import { resolveError } from '../../http/errors.js';
 import { feedbackEnvelope } from '../../http/envelopes.js';
-import { type BoardDeps, wantsJson } from './context.js';
+import { assetsUrl, type BoardDeps, wantsJson } from './context.js';
 import { type BoardNav, documentOf, MessagePage } from './views/layout.js';
 
 const envelope = feedbackEnvelope();
@@ -29,6 +29,8 @@ export const BOARD_CSP =
 export function sendPage(res: Response, status: number, html: string): void {
   res.status(status);
   res.setHeader('Content-Security-Policy', BOARD_CSP);
+  // the board's own forms then carry their Origin (no-referrer makes browsers send "null")
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.end(html);
 }
@@ -60,6 +62,14 @@ export function answerError(
   sendPage(
     res,
     status,
-    documentOf(MessagePage({ title, nav: status === 404 ? null : nav, message, back })),
+    documentOf(
+      MessagePage({
+        title,
+        nav: status === 404 ? null : nav,
+        assets: assetsUrl(deps),
+        message,
+        back,
+      }),
+    ),
   );
 }

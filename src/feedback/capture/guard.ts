@@ -62,6 +62,8 @@ export interface CaptureGuard {
   takeSubmission(asker: Asker): Promise<void>;
   /** one +1 toggle from the client IP's bucket, or throws ResourceExhausted */
   takePlusOne(ip: string): Promise<void>;
+  /** one board search (a page's `q`, a suggestion) from the client IP's bucket */
+  takeSearch(ip: string): Promise<void>;
   /** one confirmation code sent for the visitor's bucket, or throws ResourceExhausted */
   readonly codes: Limiter;
 }
@@ -98,6 +100,8 @@ export function createCaptureGuard(deps: {
     limits.plusOnesPerIpPerHour,
   );
   const codes = bucket('codes-visitor', 3, 6);
+  // a search embeds its query: at a typing pace, not a flood (60 at once, then 10 a minute)
+  const searches = bucket('search-ip', 60, 600);
 
   return {
     limits,
@@ -121,6 +125,10 @@ export function createCaptureGuard(deps: {
       if (wait !== null) throw tooMany('submissions', wait);
       const taken = longestWait(await Promise.all(pairs.map(([l, key]) => l.take(key))));
       if (taken !== null) throw tooMany('submissions', taken);
+    },
+    async takeSearch(ip) {
+      const verdict = await searches.take(ip);
+      if (!verdict.allowed) throw tooMany('searches', verdict.retryAfterSeconds);
     },
     async takePlusOne(ip) {
       const verdict = await plusOnes.take(ip);

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { latestCode } from '../../auth/support/browserless.js';
 import { axe, describeInBrowser, expectAccessible, screenshot } from '../../support/browser.js';
 import type { Api } from '../support/harness.js';
 import { type BoardWorld, fillTime, startBoardWorld } from './support.js';
@@ -95,6 +96,29 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
     await context.close();
   });
 
+  it('files as tier email once the visitor confirmed the code sent to the address', async () => {
+    // issue 12: "with the e-mail confirmed, tier `email`"
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    await page.goto(board);
+    await Promise.all([
+      page.waitForURL(/\/identity$/),
+      page.click('text=Confirm your e-mail address'),
+    ]);
+    await page.fill('#email', 'lee@customer.example');
+    await Promise.all([page.waitForSelector('#code'), page.click('button[type="submit"]')]);
+    await page.fill('#code', latestCode(world.fb.mailboxPath, 'lee@customer.example'));
+    await Promise.all([page.waitForURL(board), page.click('button[type="submit"]')]);
+    expect(await page.textContent('form.capture')).to.include('lee@customer.example');
+    await page.fill('#capture-title', 'Confirmed in a browser');
+    await page.fill('#capture-body', 'Filed with a proven address.');
+    fillTime(world);
+    await page.click('form.capture button[type="submit"]');
+    await page.waitForSelector('.form-status a');
+    expect((await find('Confirmed in a browser'))!.author.tier).to.equal('email');
+    await context.close();
+  });
+
   it('toggles a +1 without reloading and counts it once', async () => {
     const context = await browser().newContext();
     const page = await context.newPage();
@@ -122,9 +146,11 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
       ['not-found', `${world.fb.url}/acme-co/SEC`],
     ];
     for (const colorScheme of ['light', 'dark'] as const) {
+      // axe is injected as an inline script, which the pages' CSP rightly refuses
       const context = await browser().newContext({
         colorScheme,
         viewport: { width: 1000, height: 900 },
+        bypassCSP: true,
       });
       const page: Page = await context.newPage();
       for (const [name, url] of pages) {

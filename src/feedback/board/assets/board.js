@@ -35,14 +35,8 @@
         setCsrf(answer.csrf);
         button.setAttribute('aria-pressed', String(answer.plusOned));
         button.querySelector('.count').textContent = String(answer.plusOneCount);
-        const label = button.getAttribute('aria-label') || '';
-        button.setAttribute(
-          'aria-label',
-          label.replace(
-            /\(\d+ votes?\)/,
-            `(${answer.plusOneCount} ${answer.plusOneCount === 1 ? 'vote' : 'votes'})`,
-          ),
-        );
+        const unit = button.querySelector('.count + .visually-hidden');
+        if (unit) unit.textContent = answer.plusOneCount === 1 ? ' vote' : ' votes';
         announce(answer.plusOned ? '+1 added' : '+1 withdrawn');
       } catch {
         announce('No connection; try again.');

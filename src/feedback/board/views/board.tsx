@@ -84,6 +84,7 @@ export function BoardPage(v: BoardView) {
           {v.rows.map((row) => (
             <li class="item">
               <PlusOneButton
+                back="board"
                 action={`${row.url}/plus-one`}
                 count={row.plusOneCount}
                 given={row.plusOned}

@@ -70,6 +70,7 @@ export function ItemPage(v: ItemView) {
       <article class="item-page">
         <div class="item-head">
           <PlusOneButton
+            back="item"
             action={`${v.url}/plus-one`}
             count={item.plusOneCount}
             given={v.plusOned}

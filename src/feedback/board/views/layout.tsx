@@ -19,9 +19,12 @@ export interface BoardNav {
 export function Layout(props: {
   title: string;
   nav: BoardNav | null;
+  /** where board.css lives when there is no nav (the 404 page) */
+  assets?: string;
   children: ComponentChildren;
 }) {
   const { nav } = props;
+  const assets = nav?.assets ?? props.assets;
   const link = (to: BoardNav['current'], href: string, label: string) => (
     <a href={href} aria-current={nav?.current === to ? 'page' : undefined}>
       {label}
@@ -34,7 +37,7 @@ export function Layout(props: {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{props.title}</title>
-        {nav ? <link rel="stylesheet" href={`${nav.assets}/board.css`} /> : null}
+        {assets ? <link rel="stylesheet" href={`${assets}/board.css`} /> : null}
         {nav ? (
           <link
             rel="alternate"
@@ -77,11 +80,12 @@ export function documentOf(node: preact.VNode): string {
 export function MessagePage(props: {
   title: string;
   nav: BoardNav | null;
+  assets?: string;
   message: string;
   back?: { href: string; label: string };
 }) {
   return (
-    <Layout title={props.title} nav={props.nav}>
+    <Layout title={props.title} nav={props.nav} assets={props.assets}>
       <h1>{props.title}</h1>
       <p>{props.message}</p>
       {props.back ? (

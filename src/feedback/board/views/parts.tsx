@@ -24,17 +24,18 @@ export function PlusOneButton(props: {
   given: boolean;
   title: string;
   auth: FormAuth;
+  /** where a form without JavaScript returns: the board, or the item page */
+  back: 'board' | 'item';
 }) {
   const { count, given } = props;
   return (
     <form method="post" action={props.action} class="plus-one" data-plus-one="">
       <input type="hidden" name="csrf" value={props.auth.csrf} />
-      <button
-        type="submit"
-        aria-pressed={given ? 'true' : 'false'}
-        aria-label={`+1 ${props.title} (${count} ${count === 1 ? 'vote' : 'votes'})`}
-      >
+      <input type="hidden" name="back" value={props.back} />
+      <button type="submit" aria-pressed={given ? 'true' : 'false'}>
+        <span class="visually-hidden">+1 {props.title}: </span>
         <span aria-hidden="true">▲</span> <span class="count">{count}</span>
+        <span class="visually-hidden"> {count === 1 ? 'vote' : 'votes'}</span>
       </button>
     </form>
   );

@@ -1,0 +1,118 @@
+/**
+ * The board (issue 12 item 1): the capture box on top, then the items — sort (top, new,
+ * trending), status filter, search by meaning and words, 50 a page — and the suggestions
+ * board.js shows while a title is typed (the same search; weak matches left out).
+ */
+import type { Request } from 'express';
+import { Router } from 'express';
+import type { ItemStatus } from '../../../commands/item/index.js';
+import { searchItems } from '../search/queries.js';
+import { type BoardDeps, ipOf } from './context.js';
+import { navOf } from './nav.js';
+import type { PageAnswers } from './page-answer.js';
+import { boardItems, type BoardQuery } from './queries.js';
+import { BoardPage, type BoardSort } from './views/board.js';
+import { documentOf } from './views/layout.js';
+import { STATUS_LABEL } from './views/parts.js';
+
+const SORTS: BoardSort[] = ['top', 'new', 'trending'];
+const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+
+export function boardQueryOf(query: Request['query']): BoardQuery {
+  const sort = SORTS.find((s) => s === query.sort) ?? 'top';
+  const status = text(query.status, 20);
+  const page = Number.parseInt(text(query.page, 6), 10);
+  return {
+    sort,
+    status: status in STATUS_LABEL ? (status as ItemStatus) : null,
+    q: text(query.q, 500),
+    page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1,
+  };
+}
+
+export function boardPageRouter(deps: BoardDeps, pages: PageAnswers): Router {
+  const router = Router();
+  const { page } = pages;
+  router.get(
+    '/:slug/:key',
+    page(async (req, res, view) => {
+      const { product, visitor } = view;
+      const query = boardQueryOf(req.query);
+      if (query.q) await deps.guard.takeSearch(ipOf(deps, req));
+      const nav = navOf(deps, product, 'board');
+      const key = `board:${product.scope}:${query.sort}:${query.status}:${query.page}`;
+      await pages.answer(req, res, view, key, !visitor && !query.q, async (formToken) => {
+        const { docs, hasNext } = await boardItems(
+          deps.readStore,
+          deps.search,
+          product,
+          query,
+          deps.now(),
+        );
+        const person = pages.personOf(product, visitor);
+        const auth = pages.authOf(visitor);
+        return documentOf(
+          <BoardPage
+            nav={nav}
+            {...query}
+            hasNext={hasNext}
+            auth={auth}
+            rows={docs.map((doc) => ({
+              key: doc.id,
+              title: doc.title,
+              status: doc.status,
+              plusOneCount: doc.plusOneCount,
+              replyCount: doc.replyCount,
+              url: `${nav.boardUrl}/items/${doc.id}`,
+              plusOned: person !== null && doc._plusOnes.includes(person),
+            }))}
+            capture={{
+              action: `${deps.publicBaseUrl}/capture/${product.slug}/${product.key}`,
+              auth,
+              formToken,
+              visitorEmail: visitor?.email ?? null,
+              identityUrl: `${nav.boardUrl}/identity`,
+              suggestUrl: `${nav.boardUrl}/suggest`,
+            }}
+          />,
+        );
+      });
+    }),
+  );
+
+  router.get(
+    '/:slug/:key/suggest',
+    page(async (req, res, view) => {
+      const { product } = view;
+      const q = text(req.query.q, 200);
+      res.setHeader('Cache-Control', 'no-store');
+      if (q.length < 3) {
+        res.json({ items: [] });
+        return;
+      }
+      await deps.guard.takeSearch(ipOf(deps, req));
+      const [hits, threshold] = await Promise.all([
+        searchItems(deps.readStore, deps.search, {
+          workspaceId: product.workspaceId,
+          productKey: product.key,
+          q,
+          limit: 5,
+        }),
+        deps.search.matchThreshold(),
+      ]);
+      const boardUrl = navOf(deps, product, 'board').boardUrl;
+      res.json({
+        items: hits
+          .filter((h) => h.score >= threshold)
+          .map(({ item }) => ({
+            key: item.id,
+            title: item.title,
+            status: item.status,
+            plusOneCount: item.plusOneCount,
+            url: `${boardUrl}/items/${item.id}`,
+          })),
+      });
+    }),
+  );
+  return router;
+}

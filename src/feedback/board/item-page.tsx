@@ -1,0 +1,56 @@
+/**
+ * An item's page (issue 12 item 1): the item and its thread, the +1 button; a merged item
+ * redirects to its survivor (302: an unmerge may bring it back).
+ */
+import { Router } from 'express';
+import { NotFound } from '../../../commands/shared/errors.js';
+import { findItem } from '../../../projections/items/queries.js';
+import { listReplies } from '../../../projections/replies/queries.js';
+import type { BoardDeps } from './context.js';
+import { navOf } from './nav.js';
+import type { PageAnswers } from './page-answer.js';
+import { ItemPage } from './views/item.js';
+import { documentOf } from './views/layout.js';
+
+const ITEM_KEY = /^[A-Z]{3,5}-[1-9]\d{0,15}$/;
+
+export function itemPageRouter(deps: BoardDeps, pages: PageAnswers): Router {
+  const router = Router();
+  const { page } = pages;
+  router.get(
+    '/:slug/:key/items/:itemKey',
+    page(async (req, res, view) => {
+      const { product, visitor } = view;
+      const itemKey = String(req.params.itemKey);
+      if (!ITEM_KEY.test(itemKey) || !itemKey.startsWith(`${product.key}-`))
+        throw new NotFound('item not found');
+      const doc = await findItem(deps.readStore, { workspaceId: product.workspaceId, itemKey });
+      if (!doc) throw new NotFound('item not found');
+      const nav = navOf(deps, product, 'item');
+      if (doc._mergedInto) {
+        res.setHeader('Cache-Control', 'no-cache');
+        res.redirect(302, `${nav.boardUrl}/items/${doc._mergedInto}`);
+        return;
+      }
+      await pages.answer(req, res, view, `item:${product.scope}:${itemKey}`, !visitor, async () => {
+        const replies = await listReplies(deps.readStore, {
+          workspaceId: product.workspaceId,
+          itemKey,
+        });
+        const person = pages.personOf(product, visitor);
+        return documentOf(
+          <ItemPage
+            nav={nav}
+            item={doc}
+            url={`${nav.boardUrl}/items/${itemKey}`}
+            replies={replies}
+            plusOned={person !== null && doc._plusOnes.includes(person)}
+            auth={pages.authOf(visitor)}
+          />,
+        );
+      });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,87 @@
+/**
+ * How a board page is answered: from the cache when it is the same for everyone (no cookie, no
+ * search) and the read models have a version — with a weak ETag, a conditional GET answering
+ * 304 — else freshly rendered as a private answer. The form token, the one value that differs
+ * per view, is put in fresh every time (page-cache.ts).
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { personIdFor } from '../actions/index.js';
+import { type BoardDeps, cookieVisitor, requesterOf } from './context.js';
+import { createPageCache, fill, TOKEN_SLOT } from './page-cache.js';
+import type { PublicProduct } from './queries.js';
+import { sendPage } from './respond.js';
+import type { Visitor } from './tokens.js';
+import { boardRoute } from './visitor-http.js';
+
+export interface View {
+  product: PublicProduct;
+  visitor: Visitor | null;
+  version: string | null;
+}
+
+export type PageAnswers = ReturnType<typeof createPageAnswers>;
+
+export function createPageAnswers(deps: BoardDeps) {
+  const cache = createPageCache();
+
+  function send(res: Response, type: string, body: string): void {
+    if (type.startsWith('text/html')) {
+      sendPage(res, 200, body);
+      return;
+    }
+    res.setHeader('Content-Type', type);
+    res.end(body);
+  }
+
+  return {
+    /** a board route whose handler gets the view: product, visitor, read-model version */
+    page(handler: (req: Request, res: Response, view: View) => Promise<void>): RequestHandler {
+      return boardRoute(deps, async (req, res, product) => {
+        const view = {
+          product,
+          visitor: cookieVisitor(deps, req),
+          version: await deps.readVersion(),
+        };
+        await handler(req, res, view);
+      });
+    },
+    /** the visitor's person on this product's workspace (for their own +1s) */
+    personOf(product: PublicProduct, visitor: Visitor | null): string | null {
+      return visitor
+        ? personIdFor(product.workspaceId, requesterOf(visitor), { actor: null, now: 0 })
+        : null;
+    },
+    authOf(visitor: Visitor | null) {
+      return { csrf: visitor ? deps.tokens.csrf(visitor) : '' };
+    },
+    /** `shared`: the page is the same for everyone who has no cookie; `render` embeds the token */
+    async answer(
+      req: Request,
+      res: Response,
+      view: View,
+      key: string,
+      shared: boolean,
+      render: (formToken: string) => Promise<string>,
+      type = 'text/html; charset=utf-8',
+    ): Promise<void> {
+      const formToken = () => deps.tokens.form('board', view.product.scope);
+      res.setHeader('Vary', 'Cookie');
+      if (!shared || view.version === null) {
+        res.setHeader('Cache-Control', 'private, no-cache');
+        send(res, type, await render(formToken()));
+        return;
+      }
+      // the day is in the tag so a page held by a browser never outlives its form token
+      const etag = `W/"${view.version}.${Math.floor(deps.now() / 86_400_000)}"`;
+      res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
+      res.setHeader('ETag', etag);
+      if (req.headers['if-none-match'] === etag) {
+        res.status(304).end();
+        return;
+      }
+      const page =
+        cache.get(key, view.version) ?? cache.set(key, view.version, await render(TOKEN_SLOT));
+      send(res, type, fill(page, formToken()));
+    },
+  };
+}
