@@ -145,6 +145,9 @@ export async function createFeedbackApp(
     before: [apiSecurityHeaders({ https })],
     operations: http.router,
     routes: [
+      // the board first: its pages are most of a public service's traffic, and a path that
+      // cannot name a board (`/oauth/…`, `/mcp`, `/.well-known/…`) passes straight through
+      publicBoard(ctx, { mail: auth.mail, search: options.search, guard, now, baseUrl }),
       feedbackMcp({
         http,
         auth,
@@ -156,7 +159,6 @@ export async function createFeedbackApp(
         logger: ctx.logger,
       }),
       auth.router,
-      publicBoard(ctx, { mail: auth.mail, search: options.search, guard, now, baseUrl }),
     ],
     fallback: http.fallback,
   });

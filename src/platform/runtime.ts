@@ -232,18 +232,28 @@ function catchUpFor(stores: Stores, engine: ProjectionEngine | undefined): () =>
 }
 
 /**
- * The position this process's read models have reached, after catching up — a version that
- * changes whenever any read model may have (pages cache on it). Only in-process projections over
- * the embedded store know it; with MongoDB another process applies the events: null.
+ * The position this process's read models have reached — a version that changes whenever any
+ * read model may have (the board's pages cache on it). Writes of this process show at once (the
+ * engine's position moves before their answer); the shared log is asked for other processes'
+ * writes (the CLI, a second API process on the same file) at most every READ_VERSION_POLL_MS,
+ * so a busy page does not cost a log read per view. Only in-process projections over the
+ * embedded store know their position; with MongoDB another process applies the events: null.
  */
+const READ_VERSION_POLL_MS = 50;
+
 function readVersionFor(
   stores: Stores,
   engine: ProjectionEngine | undefined,
 ): () => Promise<string | null> {
   if (!engine || stores.readStore.adapter !== 'embedded') return async () => null;
   const catchUp = catchUpFor(stores, engine);
+  let askedAt = 0;
   return async () => {
-    await catchUp();
+    const now = Date.now();
+    if (now - askedAt >= READ_VERSION_POLL_MS) {
+      askedAt = now;
+      await catchUp();
+    }
     return engine.position().toString();
   };
 }

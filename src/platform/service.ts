@@ -33,8 +33,9 @@ export interface ServiceContext {
    */
   catchUp(): Promise<void>;
   /**
-   * Caught up as `catchUp`, the position the read models are at: equal values mean equal read
-   * models. null where another process applies the events (MongoDB): nothing to cache on.
+   * The position the read models are at: equal values mean equal read models. This process's
+   * writes show at once, other processes' within 50 ms (runtime.ts). null where another process
+   * applies the events (MongoDB): nothing to cache on.
    */
   readVersion(): Promise<string | null>;
   health(): Promise<HealthReport>;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Router } from 'express';
+import type { Router } from 'express';
 
 const here = new URL('./assets/', import.meta.url);
 
@@ -21,8 +21,7 @@ function load(name: string, type: string): Asset {
   return { body, etag, type };
 }
 
-export function assetRouter(): Router {
-  const router = Router();
+export function mountAssets(router: Router): void {
   const files: [string, Asset, boolean][] = [
     ['/_board/board.css', load('board.css', 'text/css; charset=utf-8'), false],
     ['/_board/board.js', load('board.js', 'text/javascript; charset=utf-8'), false],
@@ -44,5 +43,4 @@ export function assetRouter(): Router {
       res.end(asset.body);
     });
   }
-  return router;
 }

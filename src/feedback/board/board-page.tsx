@@ -4,7 +4,7 @@
  * board.js shows while a title is typed (the same search; weak matches left out).
  */
 import type { Request } from 'express';
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { ItemStatus } from '../../../commands/item/index.js';
 import { searchItems } from '../search/queries.js';
 import { type BoardDeps, ipOf } from './context.js';
@@ -30,8 +30,7 @@ export function boardQueryOf(query: Request['query']): BoardQuery {
   };
 }
 
-export function boardPageRouter(deps: BoardDeps, pages: PageAnswers): Router {
-  const router = Router();
+export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
   router.get(
     '/:slug/:key',
@@ -114,5 +113,4 @@ export function boardPageRouter(deps: BoardDeps, pages: PageAnswers): Router {
       });
     }),
   );
-  return router;
 }

@@ -8,7 +8,7 @@
  * (capture/file.ts). Nothing refused is appended.
  */
 import { randomUUID } from 'node:crypto';
-import { type Request, type Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { InvalidArgument, NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
 import { personIdFor } from '../actions/index.js';
@@ -52,8 +52,7 @@ function openCors(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
 }
 
-export function captureRouter(deps: BoardDeps): Router {
-  const router = Router();
+export function mountCapture(router: Router, deps: BoardDeps): void {
   const publicOrigin = new URL(deps.publicBaseUrl).origin;
 
   router.options('/capture/:slug/:key', (_req, res) => {
@@ -91,7 +90,6 @@ export function captureRouter(deps: BoardDeps): Router {
       answerError(deps, req, res, error, nav);
     }
   });
-  return router;
 }
 
 async function capture(

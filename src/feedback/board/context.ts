@@ -15,6 +15,7 @@ import type { CommandHandler } from '../../write/command-handler.js';
 import type { Requester } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
+import type { ProductLookup } from './queries.js';
 import type { BoardTokens, Visitor } from './tokens.js';
 
 export const VISITOR_COOKIE = 'board_visitor';
@@ -47,6 +48,8 @@ export interface BoardDeps {
   now(): number;
   waitFor(position: bigint): Promise<void>;
   readVersion(): Promise<string | null>;
+  /** the public product at an address and the read-model version (queries.ts) */
+  products: ProductLookup;
   logger: Logger;
   /** PUBLIC_BASE_URL without a trailing slash */
   publicBaseUrl: string;

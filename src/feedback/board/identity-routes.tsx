@@ -4,7 +4,7 @@
  * per address and IP (plus a per-visitor bucket). Only the right code makes the visitor tier
  * `email`; typing an address proves nothing.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { ResourceExhausted, Unavailable } from '../../../commands/shared/errors.js';
 import { readForm } from './body.js';
@@ -26,8 +26,7 @@ const CodeFormBody = z.object({
     .regex(/^\d{6}$/, 'the code is 6 digits'),
 });
 
-export function identityRouter(deps: BoardDeps): Router {
-  const router = Router();
+export function mountIdentity(router: Router, deps: BoardDeps): void {
   const identityAction = (product: PublicProduct) =>
     `${navOf(deps, product, 'identity').boardUrl}/identity`;
   const codeUid = (visitor: Visitor) => `board:${visitor.id}`;
@@ -147,5 +146,4 @@ export function identityRouter(deps: BoardDeps): Router {
       );
     }),
   );
-  return router;
 }

@@ -12,12 +12,13 @@ import type { MailPort } from '../../auth/mail/port.js';
 import type { ServiceContext } from '../../platform/service.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
-import { assetRouter } from './assets.js';
-import { captureRouter } from './capture.js';
+import { mountAssets } from './assets.js';
+import { mountCapture } from './capture.js';
 import type { BoardDeps } from './context.js';
-import { pageRouter } from './pages.js';
-import { identityRouter } from './identity-routes.js';
-import { plusOneRouter } from './plus-one-route.js';
+import { mountPages } from './pages.js';
+import { createProductLookup } from './queries.js';
+import { mountIdentity } from './identity-routes.js';
+import { mountPlusOne } from './plus-one-route.js';
 
 import { createBoardTokens } from './tokens.js';
 
@@ -59,17 +60,19 @@ export function publicBoard(
     now,
     waitFor: ctx.waitFor,
     readVersion: ctx.readVersion,
+    products: createProductLookup(readStore, ctx.readVersion),
     logger: ctx.logger,
     publicBaseUrl: (ctx.config.PUBLIC_BASE_URL ?? parts.baseUrl).replace(/\/+$/, ''),
   });
 }
 
+/** One flat router (a nested one is a layer more to walk on every request). */
 export function boardRouter(deps: BoardDeps): Router {
   const router = Router();
-  router.use(assetRouter());
-  router.use(captureRouter(deps));
-  router.use(plusOneRouter(deps));
-  router.use(identityRouter(deps));
-  router.use(pageRouter(deps));
+  mountPages(router, deps);
+  mountCapture(router, deps);
+  mountPlusOne(router, deps);
+  mountIdentity(router, deps);
+  mountAssets(router);
   return router;
 }

@@ -2,7 +2,7 @@
  * An item's page (issue 12 item 1): the item and its thread, the +1 button; a merged item
  * redirects to its survivor (302: an unmerge may bring it back).
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { NotFound } from '../../../commands/shared/errors.js';
 import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
@@ -14,8 +14,7 @@ import { documentOf } from './views/layout.js';
 
 const ITEM_KEY = /^[A-Z]{3,5}-[1-9]\d{0,15}$/;
 
-export function itemPageRouter(deps: BoardDeps, pages: PageAnswers): Router {
-  const router = Router();
+export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
   router.get(
     '/:slug/:key/items/:itemKey',
@@ -51,6 +50,4 @@ export function itemPageRouter(deps: BoardDeps, pages: PageAnswers): Router {
       });
     }),
   );
-
-  return router;
 }

@@ -7,18 +7,17 @@
  * A private or unknown product answers the same 404 page; answers are cached as page-answer.ts
  * says.
  */
-import { Router } from 'express';
-import { boardPageRouter } from './board-page.js';
+import type { Router } from 'express';
+import { mountBoardPage } from './board-page.js';
 import type { BoardDeps } from './context.js';
-import { itemPageRouter } from './item-page.js';
+import { mountItemPage } from './item-page.js';
 import { createPageAnswers } from './page-answer.js';
-import { productPagesRouter } from './product-pages.js';
+import { mountProductPages } from './product-pages.js';
 
-export function pageRouter(deps: BoardDeps): Router {
+/** The board page first: it is most of the traffic, and each route walked costs a match. */
+export function mountPages(router: Router, deps: BoardDeps): void {
   const pages = createPageAnswers(deps);
-  const router = Router();
-  router.use(itemPageRouter(deps, pages));
-  router.use(productPagesRouter(deps, pages));
-  router.use(boardPageRouter(deps, pages));
-  return router;
+  mountBoardPage(router, deps, pages);
+  mountItemPage(router, deps, pages);
+  mountProductPages(router, deps, pages);
 }

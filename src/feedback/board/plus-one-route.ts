@@ -4,7 +4,7 @@
  * client IP. A form is redirected back (to the board or the item); board.js asks for JSON.
  */
 import { randomUUID } from 'node:crypto';
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { NotFound } from '../../../commands/shared/errors.js';
 import { findItem } from '../../../projections/items/queries.js';
@@ -25,8 +25,7 @@ const PlusOneForm = z.object({
   back: z.enum(['board', 'item']).optional(),
 });
 
-export function plusOneRouter(deps: BoardDeps): Router {
-  const router = Router();
+export function mountPlusOne(router: Router, deps: BoardDeps): void {
   router.post(
     '/:slug/:key/items/:itemKey/plus-one',
     boardRoute(deps, async (req, res, product) => {
@@ -70,6 +69,4 @@ export function plusOneRouter(deps: BoardDeps): Router {
       res.redirect(303, form.back === 'board' ? navOf(deps, product, 'board').boardUrl : url);
     }),
   );
-
-  return router;
 }

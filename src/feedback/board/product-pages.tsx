@@ -2,7 +2,7 @@
  * The roadmap, the changelog and its Atom feed (issue 12 item 1): the same for every visitor,
  * so always answered from the cache while the read models stay the same.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { changelogPage } from '../../../projections/changelog/queries.js';
 import { roadmapOf } from '../../../projections/roadmap/queries.js';
 import { changelogAtom } from './atom.js';
@@ -16,8 +16,7 @@ import { RoadmapPage } from './views/roadmap.js';
 const CHANGELOG_PAGE = 20;
 const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 
-export function productPagesRouter(deps: BoardDeps, pages: PageAnswers): Router {
-  const router = Router();
+export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
   router.get(
     '/:slug/:key/roadmap',
@@ -103,8 +102,6 @@ export function productPagesRouter(deps: BoardDeps, pages: PageAnswers): Router 
       );
     }),
   );
-
-  return router;
 }
 
 /** `?after=<publishedAt>.<entry id>`; anything else is the first page */

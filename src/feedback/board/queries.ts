@@ -48,6 +48,36 @@ export async function publicProduct(
   return { workspaceId, slug, key, name: product.name, scope: `${workspaceId}.${key}` };
 }
 
+/**
+ * The public product at an address, with the read-model version it was read at — remembered per
+ * version, so the pages' hot path reads the store only after a change.
+ */
+export type ProductLookup = (
+  slug: string,
+  key: string,
+) => Promise<{ product: PublicProduct | null; version: string | null }>;
+
+export function createProductLookup(
+  store: ReadStore,
+  readVersion: () => Promise<string | null>,
+  max = 1000,
+): ProductLookup {
+  const known = new Map<string, { version: string; product: PublicProduct | null }>();
+  return async (slug, key) => {
+    const version = await readVersion();
+    const address = `${slug}/${key}`;
+    const hit = known.get(address);
+    if (hit && hit.version === version) return { product: hit.product, version };
+    const product = await publicProduct(store, slug, key);
+    if (version !== null) {
+      known.delete(address);
+      known.set(address, { version, product });
+      if (known.size > max) known.delete(known.keys().next().value as string);
+    }
+    return { product, version };
+  };
+}
+
 export interface BoardQuery {
   sort: BoardSort;
   status: ItemStatus | null;

@@ -34,7 +34,7 @@ export interface BoardTokens {
   openVisitor(token: unknown): Visitor | null;
   csrf(visitor: Visitor): string;
   checkCsrf(visitor: Visitor, token: unknown): boolean;
-  /** a form shown now for the product (`<workspaceId>.<KEY>`) */
+  /** a form shown now (or at `issuedAt`) for the product (`<workspaceId>.<KEY>`) */
   form(source: FormSource, product: string, issuedAt?: number): string;
   openForm(token: unknown, product: string): FormStamp | null;
 }
@@ -64,6 +64,8 @@ export function createBoardTokens(secret: string, now: () => number): BoardToken
       return null;
     }
   };
+
+  const forms = new Map<string, { second: number; token: string }>();
 
   return {
     newVisitor: () => ({ id: randomBytes(12).toString('base64url'), email: null }),

@@ -9,22 +9,28 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
 import { type BoardDeps, cookieVisitor, setVisitorCookie } from './context.js';
 import { navOf } from './nav.js';
-import { isBoardAddress, type PublicProduct, publicProduct } from './queries.js';
+import { isBoardAddress, type PublicProduct } from './queries.js';
 import { answerError } from './respond.js';
 import type { Visitor } from './tokens.js';
 
 export function boardRoute(
   deps: BoardDeps,
-  handler: (req: Request, res: Response, product: PublicProduct) => Promise<void>,
+  handler: (
+    req: Request,
+    res: Response,
+    product: PublicProduct,
+    version: string | null,
+  ) => Promise<void>,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const { slug, key } = req.params as { slug: string; key: string };
     if (!isBoardAddress(slug, key)) return next();
     let product: PublicProduct | null = null;
     try {
-      product = await publicProduct(deps.readStore, slug, key);
+      const found = await deps.products(slug, key);
+      product = found.product;
       if (!product) throw new NotFound('no public product at this address');
-      await handler(req, res, product);
+      await handler(req, res, product, found.version);
     } catch (error) {
       answerError(deps, req, res, error, product ? navOf(deps, product, 'none') : null);
     }

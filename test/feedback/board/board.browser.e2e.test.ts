@@ -146,11 +146,9 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
       ['not-found', `${world.fb.url}/acme-co/SEC`],
     ];
     for (const colorScheme of ['light', 'dark'] as const) {
-      // axe is injected as an inline script, which the pages' CSP rightly refuses
       const context = await browser().newContext({
         colorScheme,
         viewport: { width: 1000, height: 900 },
-        bypassCSP: true,
       });
       const page: Page = await context.newPage();
       for (const [name, url] of pages) {
