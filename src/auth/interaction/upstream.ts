@@ -1,25 +1,15 @@
 /**
- * "Sign in with <upstream IdP>": authorization-code flow with PKCE against an upstream OpenID
- * provider, using openid-client. The upstream redirects to the fixed /oauth/upstream/callback,
- * which hands over to /oauth/interaction/:uid/upstream-done, where the interaction cookie
- * (path-scoped by oidc-provider) is sent again.
+ * "Sign in with <upstream IdP>" on the sign-in page: the upstream redirects to the fixed
+ * /oauth/upstream/callback, which hands over to /oauth/interaction/:uid/upstream-done, where the
+ * interaction cookie (path-scoped by oidc-provider) is sent again. The OpenID client part (PKCE,
+ * state, nonce, verified e-mail) is upstream-client.ts's.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import * as oidc from 'openid-client';
-import type { Doc, ReadStore } from '../../readstore/types.js';
+import type { ReadStore } from '../../readstore/types.js';
 import type { UpstreamIdpOptions } from '../options.js';
+import { createUpstreamClient } from '../upstream-client.js';
 import { type InteractionContext, loadInteraction, sendHtml } from './context.js';
 import { renderErrorPage } from './views.js';
-
-const STATE_TTL_MS = 10 * 60 * 1000;
-
-interface UpstreamState extends Doc {
-  uid: string;
-  verifier: string;
-  nonce: string;
-  callbackUrl: string;
-  expiresAt: number;
-}
 
 type Guard = (h: (req: Request, res: Response) => Promise<void>) => RequestHandler;
 
@@ -38,23 +28,7 @@ export function createUpstreamSignIn(deps: {
   now: () => number;
 }): UpstreamSignIn {
   const { options, ctx } = deps;
-  const states = deps.readStore.collection<UpstreamState>(deps.collection);
-  let config: Promise<oidc.Configuration> | null = null;
-  const configuration = () => {
-    config ??= oidc
-      .discovery(
-        new URL(options.issuer),
-        options.clientId,
-        options.clientSecret,
-        options.clientSecret ? undefined : oidc.None(),
-        options.allowInsecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
-      )
-      .catch((err: unknown) => {
-        config = null; // try discovery again next time
-        throw err;
-      });
-    return config;
-  };
+  const client = createUpstreamClient(deps);
   const failed = (res: Response, why: string) =>
     sendHtml(res, 502, renderErrorPage(`Sign-in with ${options.name} failed`, why));
 
@@ -67,43 +41,18 @@ export function createUpstreamSignIn(deps: {
         guarded(async (req, res) => {
           const details = await loadInteraction(ctx, req, res);
           if (!details) return;
-          let cfg: oidc.Configuration;
-          try {
-            cfg = await configuration();
-          } catch {
-            return failed(res, `${options.name} cannot be reached right now.`);
-          }
-          const verifier = oidc.randomPKCECodeVerifier();
-          const state = oidc.randomState();
-          const nonce = oidc.randomNonce();
-          const callbackUrl = `${deps.baseUrlOf(req)}/oauth/upstream/callback`;
-          await states.insertOne({
-            _id: state,
-            uid: details.uid,
-            verifier,
-            nonce,
-            callbackUrl,
-            expiresAt: deps.now() + STATE_TTL_MS,
+          const url = await client.begin({
+            subject: details.uid,
+            callbackUrl: `${deps.baseUrlOf(req)}/oauth/upstream/callback`,
           });
-          await deps.readStore.flush();
-          const url = oidc.buildAuthorizationUrl(cfg, {
-            redirect_uri: callbackUrl,
-            scope: ['openid', 'email', 'profile', ...(options.scopes ?? [])].join(' '),
-            code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-            code_challenge_method: 'S256',
-            state,
-            nonce,
-          });
-          res.redirect(303, url.href);
+          if (!url) return failed(res, `${options.name} cannot be reached right now.`);
+          res.redirect(303, url);
         }),
       );
 
       router.get('/oauth/upstream/callback', async (req, res) => {
-        const state =
-          typeof req.query.state === 'string'
-            ? await states.findOne({ _id: req.query.state })
-            : null;
-        if (!state || state.expiresAt <= deps.now()) {
+        const state = await client.pending(req.query.state);
+        if (!state) {
           sendHtml(
             res,
             400,
@@ -114,7 +63,7 @@ export function createUpstreamSignIn(deps: {
         const query = new URL(req.originalUrl, 'http://x').search;
         res.redirect(
           303,
-          `/oauth/interaction/${encodeURIComponent(state.uid)}/upstream-done${query}`,
+          `/oauth/interaction/${encodeURIComponent(state.subject)}/upstream-done${query}`,
         );
       });
 
@@ -122,25 +71,18 @@ export function createUpstreamSignIn(deps: {
         const details = await loadInteraction(ctx, req, res);
         if (!details) return;
         const stateId = typeof req.query.state === 'string' ? req.query.state : '';
-        const state = await states.findOne({ _id: stateId, uid: details.uid });
-        if (!state || state.expiresAt <= deps.now())
-          return failed(res, 'The sign-in took too long. Start again.');
-        await states.deleteOne({ _id: stateId });
-        await deps.readStore.flush();
-        try {
-          const current = new URL(state.callbackUrl);
-          current.search = new URL(req.originalUrl, 'http://x').search;
-          const cfg = await configuration();
-          const tokens = await oidc.authorizationCodeGrant(cfg, current, {
-            pkceCodeVerifier: state.verifier,
-            expectedState: stateId,
-            expectedNonce: state.nonce,
-          });
-          const claims = await identityClaims(cfg, tokens);
-          const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
-          if (!email || claims.email_verified !== true)
+        const search = new URL(req.originalUrl, 'http://x').search;
+        const identity = await client.finish(stateId, search, details.uid);
+        if (!identity.ok) {
+          if (identity.reason === 'expired')
+            return failed(res, 'The sign-in took too long. Start again.');
+          if (identity.reason === 'unverified')
             return failed(res, `${options.name} did not share a verified e-mail address.`);
-          const name = typeof claims.name === 'string' ? claims.name : null;
+          ctx.log(`[auth] upstream sign-in failed: ${identity.detail ?? identity.reason}`);
+          return failed(res, 'The answer from the identity provider was not accepted.');
+        }
+        try {
+          const { email, name } = identity;
           const account = await ctx.accounts.findOrCreateByEmail(email, { displayName: name });
           await ctx
             .pickProvider(req)
@@ -159,22 +101,4 @@ export function createUpstreamSignIn(deps: {
       });
     },
   };
-}
-
-/**
- * The user's claims: the ID token's, completed from the UserInfo endpoint when the ID token
- * carries no e-mail — OpenID Connect Core 5.4 puts scope-requested claims in UserInfo whenever
- * an access token is issued too, and conformant providers (node-oidc-provider among them) do so.
- */
-async function identityClaims(
-  cfg: oidc.Configuration,
-  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
-): Promise<Record<string, unknown>> {
-  const fromIdToken: Record<string, unknown> = { ...(tokens.claims() ?? {}) };
-  if (typeof fromIdToken.email === 'string' || typeof fromIdToken.sub !== 'string') {
-    return fromIdToken;
-  }
-  // fetchUserInfo checks that UserInfo speaks of the same subject as the ID token
-  const info = await oidc.fetchUserInfo(cfg, tokens.access_token, fromIdToken.sub);
-  return { ...info, ...fromIdToken };
 }

@@ -8,6 +8,7 @@ import { parse as parseCookies, serialize } from 'cookie';
 import { clientIp } from '../../auth/index.js';
 import type { SignInThrottle } from '../../auth/interaction/throttle.js';
 import type { MailPort } from '../../auth/mail/port.js';
+import type { UpstreamClient } from '../../auth/upstream-client.js';
 import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -45,6 +46,8 @@ export interface BoardDeps {
   mail: MailPort;
   codes: EmailCodes;
   throttle: SignInThrottle;
+  /** "sign in with" the upstream OpenID provider (tier `google`), when one is configured */
+  upstream: UpstreamClient | null;
   now(): number;
   waitFor(position: bigint): Promise<void>;
   readVersion(): Promise<string | null>;
@@ -90,7 +93,9 @@ export function requesterOf(
   given: { email?: string | null; displayName?: string | null } = {},
 ): Requester {
   const displayName = given.displayName?.trim() || null;
-  if (visitor.email) return { email: visitor.email, displayName };
+  if (visitor.email) {
+    return { email: visitor.email, displayName, ...(visitor.upstream ? { tier: 'google' } : {}) };
+  }
   const typed = given.email?.trim().toLowerCase();
   if (typed) return { email: typed, unprovenBy: `visitor:${visitor.id}`, displayName };
   return { anonymousId: `visitor:${visitor.id}`, displayName };

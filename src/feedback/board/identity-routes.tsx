@@ -6,17 +6,26 @@
  */
 import type { Router } from 'express';
 import { z } from 'zod';
-import { ResourceExhausted, Unavailable } from '../../../commands/shared/errors.js';
+import {
+  InvalidArgument,
+  NotFound,
+  ResourceExhausted,
+  Unavailable,
+} from '../../../commands/shared/errors.js';
 import { readForm } from './body.js';
 import { type BoardDeps, cookieVisitor, ipOf, setVisitorCookie } from './context.js';
 import { navOf } from './nav.js';
 import type { PublicProduct } from './queries.js';
-import { sendPage } from './respond.js';
+import { answerError, sendPage } from './respond.js';
 import type { Visitor } from './tokens.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 import { CodeForm, EmailForm } from './views/identity.js';
 import { documentOf } from './views/layout.js';
 
+/** where the upstream provider sends the visitor back (register it there with this path) */
+export const UPSTREAM_CALLBACK = '/_board/upstream/callback';
+
+const UpstreamFormBody = z.object({ csrf: z.string().max(200).optional() });
 const EmailFormBody = z.object({ csrf: z.string().max(200).optional(), email: z.email().max(254) });
 const CodeFormBody = z.object({
   csrf: z.string().max(200).optional(),
@@ -45,7 +54,14 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       sendPage(
         res,
         200,
-        documentOf(<EmailForm nav={nav} action={identityAction(product)} auth={auth} />),
+        documentOf(
+          <EmailForm
+            nav={nav}
+            action={identityAction(product)}
+            auth={auth}
+            upstream={deps.upstream?.name ?? null}
+          />,
+        ),
       );
     }),
   );
@@ -108,7 +124,13 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
           res,
           400,
           documentOf(
-            <EmailForm nav={nav} action={identityAction(product)} auth={auth} error={error} />,
+            <EmailForm
+              nav={nav}
+              action={identityAction(product)}
+              auth={auth}
+              error={error}
+              upstream={deps.upstream?.name ?? null}
+            />,
           ),
         );
       if (!email) return again('That code has expired. Ask for a new one.');
@@ -146,4 +168,49 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       );
     }),
   );
+
+  // "sign in with" the upstream provider: the visitor's address, verified there, tier google
+  router.post(
+    '/:slug/:key/identity/upstream',
+    boardRoute(deps, async (req, res, product) => {
+      const form = await readForm(req, res, UpstreamFormBody);
+      const visitor = visitorFor(deps, req, res, form.csrf);
+      if (!deps.upstream) throw new NotFound('no identity provider is configured');
+      const url = await deps.upstream.begin({
+        subject: visitor.id,
+        callbackUrl: `${deps.publicBaseUrl}${UPSTREAM_CALLBACK}`,
+        returnTo: navOf(deps, product, 'board').boardUrl,
+      });
+      if (!url) throw new Unavailable(`${deps.upstream.name} cannot be reached right now`, 60);
+      res.redirect(303, url);
+    }),
+  );
+
+  router.get(UPSTREAM_CALLBACK, async (req, res) => {
+    try {
+      const visitor = cookieVisitor(deps, req);
+      const pending = deps.upstream ? await deps.upstream.pending(req.query.state) : null;
+      // only the browser that started it may finish it (a sign-in started elsewhere is refused)
+      if (!deps.upstream || !visitor || !pending || pending.subject !== visitor.id) {
+        throw new InvalidArgument('this sign-in has expired; start again from the board');
+      }
+      const search = new URL(req.originalUrl, 'http://x').search;
+      const identity = await deps.upstream.finish(String(req.query.state), search, visitor.id);
+      if (!identity.ok) {
+        if (identity.reason === 'unverified') {
+          throw new InvalidArgument(
+            `${deps.upstream.name} did not share a verified e-mail address`,
+          );
+        }
+        deps.logger.warn('a board upstream sign-in failed', {
+          reason: identity.detail ?? identity.reason,
+        });
+        throw new InvalidArgument('the answer from the identity provider was not accepted');
+      }
+      setVisitorCookie(deps, res, { id: visitor.id, email: identity.email, upstream: true });
+      res.redirect(303, pending.returnTo ?? deps.publicBaseUrl);
+    } catch (error) {
+      answerError(deps, req, res, error, null);
+    }
+  });
 }

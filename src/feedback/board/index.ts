@@ -5,7 +5,8 @@
  * workspace slug can be (`/_board`, `/widget.js`) or has a product key after the slug.
  */
 import { Router } from 'express';
-import { signInLimitsFrom } from '../../auth/from-config.js';
+import { signInLimitsFrom, upstreamFrom as upstreamOf } from '../../auth/from-config.js';
+import { createUpstreamClient } from '../../auth/upstream-client.js';
 import { createEmailCodes } from '../../auth/interaction/email-code.js';
 import { createSignInThrottle } from '../../auth/interaction/throttle.js';
 import type { MailPort } from '../../auth/mail/port.js';
@@ -37,6 +38,7 @@ export function publicBoard(
 ): Router {
   const { readStore } = ctx.stores;
   const { now } = parts;
+  const upstream = upstreamOf(ctx.config);
   return boardRouter({
     config: ctx.config,
     readStore,
@@ -57,6 +59,14 @@ export function publicBoard(
       limits: signInLimitsFrom(ctx.config),
       now,
     }),
+    upstream: upstream
+      ? createUpstreamClient({
+          options: upstream,
+          readStore,
+          collection: 'feedback_board_upstream_states',
+          now,
+        })
+      : null,
     now,
     waitFor: ctx.waitFor,
     readVersion: ctx.readVersion,

@@ -14,8 +14,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface Visitor {
   id: string;
-  /** an address the visitor proved with a code; null until then */
+  /** an address the visitor proved — with a code, or through the upstream provider; null until then */
   email: string | null;
+  /** true: the address came from the upstream OpenID provider (tier `google`) */
+  upstream?: boolean;
 }
 
 export type FormSource = 'board' | 'widget';
@@ -69,11 +71,13 @@ export function createBoardTokens(secret: string, now: () => number): BoardToken
 
   return {
     newVisitor: () => ({ id: randomBytes(12).toString('base64url'), email: null }),
-    sealVisitor: (visitor) => seal('visitor', { v: visitor.id, e: visitor.email }),
+    sealVisitor: (visitor) =>
+      seal('visitor', { v: visitor.id, e: visitor.email, ...(visitor.upstream ? { g: 1 } : {}) }),
     openVisitor(token) {
-      const value = open('visitor', token) as { v?: unknown; e?: unknown } | null;
+      const value = open('visitor', token) as { v?: unknown; e?: unknown; g?: unknown } | null;
       if (!value || typeof value.v !== 'string' || value.v.length > 64) return null;
-      return { id: value.v, email: typeof value.e === 'string' ? value.e : null };
+      const email = typeof value.e === 'string' ? value.e : null;
+      return { id: value.v, email, ...(email && value.g === 1 ? { upstream: true } : {}) };
     },
     csrf: (visitor) => mac('csrf', visitor.id),
     checkCsrf: (visitor, token) =>

@@ -6,7 +6,14 @@
 import { type BoardNav, Layout } from './layout.js';
 import type { FormAuth } from './parts.js';
 
-export function EmailForm(v: { nav: BoardNav; action: string; auth: FormAuth; error?: string }) {
+export function EmailForm(v: {
+  nav: BoardNav;
+  action: string;
+  auth: FormAuth;
+  error?: string;
+  /** the upstream OpenID provider's name, when one is configured */
+  upstream?: string | null;
+}) {
   return (
     <Layout title="Confirm your e-mail address" nav={v.nav}>
       <h1>Confirm your e-mail address</h1>
@@ -18,6 +25,15 @@ export function EmailForm(v: { nav: BoardNav; action: string; auth: FormAuth; er
         <p class="error" role="alert">
           {v.error}
         </p>
+      ) : null}
+      {v.upstream ? (
+        <>
+          <form method="post" action={`${v.action}/upstream`}>
+            <input type="hidden" name="csrf" value={v.auth.csrf} />
+            <button type="submit">Sign in with {v.upstream}</button>
+          </form>
+          <p class="muted">or confirm an address with a code:</p>
+        </>
       ) : null}
       <form method="post" action={v.action}>
         <input type="hidden" name="csrf" value={v.auth.csrf} />
