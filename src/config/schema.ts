@@ -178,6 +178,15 @@ export const configSchema = z.object({
     .max(120000)
     .default(10000)
     .describe('how long a write waits for its read models before answering 503'),
+  PROJECTOR_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(600000)
+    .default(5000)
+    .describe(
+      'projector role: lease length; a second projector stands by and takes over this long after the first dies',
+    ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool
     .default(false)
     .describe(

@@ -2,7 +2,8 @@
  * Boots a process in one of four roles over the configured stores:
  *  - `all` (embedded default): every service's HTTP app, the projections and the workers;
  *  - `api`: the HTTP apps only; read-your-writes waits on the projector checkpoints;
- *  - `projector`: the projections and background workers only;
+ *  - `projector`: the projections and background workers only, under a lease in the read
+ *    store (one projector applies at a time; a second stands by and takes over);
  *  - `webhooks`: the outbound webhook worker only (it waits on the projector checkpoints).
  */
 import type { Server } from 'node:http';
@@ -15,6 +16,7 @@ import { createProjectionEngine, type ProjectionEngine } from '../read/projectio
 import type { Logger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
 import { closeGracefully, listenWhileBooting } from './http-server.js';
+import { type HeldLease, holdProjectorLease } from '../read/projector-lease.js';
 import { ProjectionTimeout } from '../read/waiters.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecret } from './secret.js';
@@ -40,6 +42,8 @@ export async function startRuntime(options: {
   role: Role;
   services: readonly ServiceModule[];
   logger: Logger;
+  /** a `projector` lost its lease to another (it was paused past it): the process should end */
+  onLeaseLost?: () => void;
 }): Promise<Runtime> {
   const { config, role, services, logger } = options;
   // before anything opens: an HTTP service without a way to send sign-in codes does not start
@@ -66,6 +70,7 @@ export async function startRuntime(options: {
   const projectors = booted.flatMap(({ instance }) => instance.projectors);
 
   let engine: ProjectionEngine | undefined;
+  let lease: HeldLease | undefined;
   let waitFor: (position: bigint) => Promise<void>;
   if (role === 'api' || role === 'webhooks') {
     const waiter = createCheckpointWaiter(
@@ -77,6 +82,18 @@ export async function startRuntime(options: {
     );
     waitFor = (position) => waiter.waitFor(position);
   } else {
+    if (role === 'projector') {
+      // one projector at a time over the shared read models; a second one stands by here
+      lease = await holdProjectorLease({
+        store: stores.readStore,
+        leaseMs: config.PROJECTOR_LEASE_MS,
+        logger,
+        onLost: () => {
+          void engine?.stop();
+          options.onLeaseLost?.();
+        },
+      });
+    }
     engine = createProjectionEngine({
       eventStore: stores.eventStore,
       readStore: stores.readStore,
@@ -157,6 +174,7 @@ export async function startRuntime(options: {
   } catch (error) {
     await stopAll(true);
     await engine?.stop();
+    await lease?.release();
     await embedder.close();
     await stores.close();
     throw error;
@@ -172,6 +190,7 @@ export async function startRuntime(options: {
     async stop() {
       await stopAll(false);
       await engine?.stop();
+      await lease?.release();
       await embedder.close();
       await stores.close();
     },

@@ -15,7 +15,16 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
   try {
     const config = loadConfig();
     const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
-    runtime = await startRuntime({ config, role, services: serviceModules(), logger });
+    runtime = await startRuntime({
+      config,
+      role,
+      services: serviceModules(),
+      logger,
+      // a projector that lost its lease ends; its supervisor restarts it, and it stands by
+      onLeaseLost: () => {
+        void runtime?.stop().finally(() => process.exit(1));
+      },
+    });
     await onStarted?.(runtime);
   } catch (error) {
     const known =

@@ -45,6 +45,7 @@ if (!eventStoreUrl || !mongoUrl) {
       LOG_LEVEL: 'info',
       DEV_MODE: 'true',
       PROJECTION_WAIT_MS: '2000',
+      PROJECTOR_LEASE_MS: '3000',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     };
     const children = new Set<ChildProcess>();
@@ -124,6 +125,50 @@ if (!eventStoreUrl || !mongoUrl) {
       expect(items).to.have.length(before + 3);
       const numbers = items.map((item) => Number(item.id.split('-')[1])).sort((x, y) => x - y);
       expect(numbers).to.deep.equal(numbers.map((_, i) => i + 1));
+    });
+
+    it('keeps a second projector standing by, and lets it take over within seconds of a kill -9', async () => {
+      // issue 13: "a second projector started beside the first stands by (a lease in the store)
+      // and takes over within a few seconds when the first is killed; never two active at once"
+      const standby = await startScript('src/processes/projector.ts', env, /"msg":"standing by/);
+      children.add(standby);
+      const visible = async (api: ApiClient, title: string, timeoutMs: number) => {
+        const deadline = Date.now() + timeoutMs;
+        while (Date.now() < deadline) {
+          if ((await allItems(api)).some((item) => item.title === title)) return true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return false;
+      };
+      // the first still applies; the standby has taken nothing
+      expect(
+        (await b.post(SUBMIT, { title: 'Before the kill', body: 'first projector' })).status,
+      ).to.equal(200);
+      expect(await visible(a, 'Before the kill', 5_000)).to.equal(true);
+      expect(standby.output).to.not.include('projector lease taken');
+      const replies = async () =>
+        (await b.get(`${ITEMS}/${itemKey}`)).body.item.replyCount as number;
+      const repliesBefore = await replies();
+
+      projector.kill('SIGKILL');
+      await new Promise((resolve) => projector.once('exit', resolve));
+      const killedAt = Date.now();
+      const during = await b.post(SUBMIT, { title: 'After the kill', body: 'standby takes over' });
+      expect(during.status, JSON.stringify(during.body)).to.be.oneOf([200, 503]);
+      expect(await visible(b, 'After the kill', 15_000), 'the standby applies the write').to.equal(
+        true,
+      );
+      const tookOver = Date.now() - killedAt;
+      expect(tookOver, 'takeover within the lease and a few seconds').to.be.below(3_000 + 6_000);
+      expect(standby.output).to.include('projector lease taken');
+      projector = standby;
+      // nothing applied twice: one reply more is one more on the count
+      expect(
+        (await a.post(`${ITEMS}/${itemKey}/replies`, { body: 'counted once' })).status,
+      ).to.equal(200);
+      expect(await replies()).to.equal(repliesBefore + 1);
+      const items = await allItems(a);
+      expect(new Set(items.map((i) => i.id)).size).to.equal(items.length);
     });
 
     it('keeps serving on B when A is killed under load, with no acknowledged write lost', async () => {

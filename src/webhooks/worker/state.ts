@@ -5,12 +5,9 @@
  * run out can take over; it is renewed well before it runs out.
  */
 import type { Doc, ReadStore } from '../../readstore/types.js';
-import { DuplicateKeyError } from '../../readstore/types.js';
+import { leaseIn } from '../../platform/lease.js';
 
 interface WorkerDoc extends Doc {
-  holder?: string;
-  /** lease end, real milliseconds since the epoch */
-  until?: number;
   /** checkpoint: the last position handled, as a decimal string */
   position?: string;
 }
@@ -20,26 +17,18 @@ const LEASE = 'lease';
 const CHECKPOINT = 'checkpoint';
 const workerOf = (store: ReadStore) => store.collection<WorkerDoc>(WORKER);
 
+const lease = (store: ReadStore) => leaseIn(store, WORKER, LEASE);
+
 /** Take or renew the lease; false while another holder's lease runs. */
-export async function takeLease(
+export function takeLease(
   store: ReadStore,
   input: { holder: string; now: number; ttlMs: number },
 ): Promise<boolean> {
-  try {
-    const result = await workerOf(store).updateOne(
-      { _id: LEASE, $or: [{ holder: input.holder }, { until: { $lt: input.now } }] },
-      { $set: { holder: input.holder, until: input.now + input.ttlMs } },
-      { upsert: true },
-    );
-    return result.matchedCount + result.upsertedCount > 0;
-  } catch (error) {
-    if (error instanceof DuplicateKeyError) return false;
-    throw error;
-  }
+  return lease(store).take(input.holder, input.now, input.ttlMs);
 }
 
-export async function releaseLease(store: ReadStore, holder: string): Promise<void> {
-  await workerOf(store).updateOne({ _id: LEASE, holder }, { $set: { until: 0 } });
+export function releaseLease(store: ReadStore, holder: string): Promise<void> {
+  return lease(store).release(holder);
 }
 
 export async function loadCheckpoint(store: ReadStore): Promise<bigint> {

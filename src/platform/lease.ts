@@ -1,0 +1,42 @@
+/**
+ * A lease in the read store: one holder at a time. The holder renews it well before it runs out;
+ * anyone may take it once it has run out. The webhook worker and the projector each hold one, so
+ * a second process of their kind stands by and takes over when the first dies.
+ */
+import type { Doc, ReadStore } from '../readstore/types.js';
+import { DuplicateKeyError } from '../readstore/types.js';
+
+interface LeaseDoc extends Doc {
+  holder?: string;
+  /** lease end, real milliseconds since the epoch */
+  until?: number;
+}
+
+export interface Lease {
+  /** take or renew; false while another holder's lease runs */
+  take(holder: string, now: number, ttlMs: number): Promise<boolean>;
+  /** end it now, so a standby need not wait for it to run out */
+  release(holder: string): Promise<void>;
+}
+
+export function leaseIn(store: ReadStore, collection: string, id = 'lease'): Lease {
+  const col = store.collection<LeaseDoc>(collection);
+  return {
+    async take(holder, now, ttlMs) {
+      try {
+        const result = await col.updateOne(
+          { _id: id, $or: [{ holder }, { until: { $lt: now } }] },
+          { $set: { holder, until: now + ttlMs } },
+          { upsert: true },
+        );
+        return result.matchedCount + result.upsertedCount > 0;
+      } catch (error) {
+        if (error instanceof DuplicateKeyError) return false;
+        throw error;
+      }
+    },
+    async release(holder) {
+      await col.updateOne({ _id: id, holder }, { $set: { until: 0 } });
+    },
+  };
+}

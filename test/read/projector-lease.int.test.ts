@@ -1,0 +1,63 @@
+/**
+ * One projector at a time (issue 13: "a second projector started beside the first stands by (a
+ * lease in the store) and takes over within a few seconds when the first is killed; never two
+ * active at once"), over a real read store. The multi-process run of the same rule is in
+ * test/engines/multi-process.e2e.test.ts (it needs the engine stand-ins).
+ */
+import { expect } from 'chai';
+import { silentLogger } from '../../src/platform/logger.js';
+import { leaseIn } from '../../src/platform/lease.js';
+import { holdProjectorLease, PROJECTOR_LEASE } from '../../src/read/projector-lease.js';
+import { openTestStores, type TestStores } from '../support/stores.js';
+
+describe('The projector lease (integration)', () => {
+  let stores: TestStores;
+  beforeEach(async () => {
+    stores = await openTestStores();
+  });
+  afterEach(() => stores.cleanup());
+
+  const hold = (onLost = () => {}) =>
+    holdProjectorLease({ store: stores.readStore, leaseMs: 600, logger: silentLogger, onLost });
+
+  it('keeps a second holder waiting until the first releases it', async () => {
+    const first = await hold();
+    let secondHeld = false;
+    const second = hold().then((lease) => {
+      secondHeld = true;
+      return lease;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // the first renews every 200 ms: the second is still standing by after more than a lease
+    expect(secondHeld).to.equal(false);
+    await first.release();
+    const taken = await second;
+    expect(secondHeld).to.equal(true);
+    await taken.release();
+  });
+
+  it('passes to the standby once the holder stops renewing (killed), within about one lease', async () => {
+    // a holder that died: its lease document stays, and runs out
+    expect(await leaseIn(stores.readStore, PROJECTOR_LEASE).take('dead', Date.now(), 600)).to.equal(
+      true,
+    );
+    const started = Date.now();
+    const lease = await hold();
+    expect(Date.now() - started).to.be.within(400, 1_500);
+    await lease.release();
+  });
+
+  it('tells a holder that lost its lease (paused past it) to stop', async () => {
+    let lost = false;
+    const lease = await hold(() => {
+      lost = true;
+    });
+    // another process found it run out and took it
+    await stores.readStore
+      .collection<{ _id: string; holder?: string; until?: number }>(PROJECTOR_LEASE)
+      .updateOne({ _id: 'lease' }, { $set: { holder: 'other', until: Date.now() + 60_000 } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(lost).to.equal(true);
+    await lease.release();
+  });
+});
