@@ -159,6 +159,7 @@ if (!eventStoreUrl || !mongoUrl) {
         true,
       );
       const tookOver = Date.now() - killedAt;
+      console.log(`      the standby applied the first write ${tookOver} ms after the kill`);
       expect(tookOver, 'takeover within the lease and a few seconds').to.be.below(3_000 + 6_000);
       expect(standby.output).to.include('projector lease taken');
       projector = standby;
