@@ -4,14 +4,10 @@
  * per address and IP (plus a per-visitor bucket). Only the right code makes the visitor tier
  * `email`; typing an address proves nothing.
  */
-import type { Router } from 'express';
+import type { Response, Router } from 'express';
 import { z } from 'zod';
-import {
-  InvalidArgument,
-  NotFound,
-  ResourceExhausted,
-  Unavailable,
-} from '../../../commands/shared/errors.js';
+import { InvalidArgument, NotFound, Unavailable } from '../../../commands/shared/errors.js';
+import { tooMany } from '../capture/guard.js';
 import { readForm } from './body.js';
 import { type BoardDeps, cookieVisitor, ipOf, setVisitorCookie } from './context.js';
 import { navOf } from './nav.js';
@@ -39,6 +35,42 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
   const identityAction = (product: PublicProduct) =>
     `${navOf(deps, product, 'identity').boardUrl}/identity`;
   const codeUid = (visitor: Visitor) => `board:${visitor.id}`;
+  /** the address form (and the upstream button), or the code form for `email` */
+  const formPage = (
+    res: Response,
+    status: number,
+    product: PublicProduct,
+    visitor: Visitor,
+    form: { email?: string; error?: string },
+  ) => {
+    const nav = navOf(deps, product, 'identity');
+    const auth = { csrf: deps.tokens.csrf(visitor) };
+    const action = identityAction(product);
+    res.setHeader('Cache-Control', 'private, no-store');
+    sendPage(
+      res,
+      status,
+      documentOf(
+        form.email ? (
+          <CodeForm
+            nav={nav}
+            action={`${action}/code`}
+            auth={auth}
+            email={form.email}
+            error={form.error}
+          />
+        ) : (
+          <EmailForm
+            nav={nav}
+            action={action}
+            auth={auth}
+            error={form.error}
+            upstream={deps.upstream?.name ?? null}
+          />
+        ),
+      ),
+    );
+  };
 
   router.get(
     '/:slug/:key/identity',
@@ -48,40 +80,20 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         visitor = deps.tokens.newVisitor();
         setVisitorCookie(deps, res, visitor);
       }
-      res.setHeader('Cache-Control', 'private, no-store');
-      const nav = navOf(deps, product, 'identity');
-      const auth = { csrf: deps.tokens.csrf(visitor) };
-      sendPage(
-        res,
-        200,
-        documentOf(
-          <EmailForm
-            nav={nav}
-            action={identityAction(product)}
-            auth={auth}
-            upstream={deps.upstream?.name ?? null}
-          />,
-        ),
-      );
+      formPage(res, 200, product, visitor, {});
     }),
   );
 
   router.post(
     '/:slug/:key/identity',
     boardRoute(deps, async (req, res, product) => {
-      const nav = navOf(deps, product, 'identity');
       const form = await readForm(req, res, EmailFormBody);
       const visitor = visitorFor(deps, req, res, form.csrf);
       const email = form.email.trim().toLowerCase();
-      const ip = ipOf(deps, req);
-      const wait = await deps.throttle.beforeIssue(email, ip);
-      if (wait !== null)
-        throw new ResourceExhausted(`too many codes; try again in ${wait} s`, wait);
+      const wait = await deps.throttle.beforeIssue(email, ipOf(deps, req));
+      if (wait !== null) throw tooMany('codes', wait);
       const perVisitor = await deps.guard.codes.take(visitor.id);
-      if (!perVisitor.allowed) {
-        const seconds = perVisitor.retryAfterSeconds;
-        throw new ResourceExhausted(`too many codes; try again in ${seconds} s`, seconds);
-      }
+      if (!perVisitor.allowed) throw tooMany('codes', perVisitor.retryAfterSeconds);
       const code = await deps.codes.issue(codeUid(visitor), email);
       try {
         await deps.mail.send({
@@ -94,78 +106,37 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         deps.logger.warn('a board confirmation code could not be sent', { error: String(error) });
         throw new Unavailable('the code could not be sent just now; try again in a minute', 60);
       }
-      res.setHeader('Cache-Control', 'private, no-store');
-      const auth = { csrf: deps.tokens.csrf(visitor) };
-      sendPage(
-        res,
-        200,
-        documentOf(
-          <CodeForm
-            nav={nav}
-            action={`${identityAction(product)}/code`}
-            auth={auth}
-            email={email}
-          />,
-        ),
-      );
+      formPage(res, 200, product, visitor, { email });
     }),
   );
 
   router.post(
     '/:slug/:key/identity/code',
     boardRoute(deps, async (req, res, product) => {
-      const nav = navOf(deps, product, 'identity');
       const form = await readForm(req, res, CodeFormBody);
       const visitor = visitorFor(deps, req, res, form.csrf);
-      const auth = { csrf: deps.tokens.csrf(visitor) };
       const email = await deps.codes.pendingEmail(codeUid(visitor));
-      const again = (error: string) =>
-        sendPage(
-          res,
-          400,
-          documentOf(
-            <EmailForm
-              nav={nav}
-              action={identityAction(product)}
-              auth={auth}
-              error={error}
-              upstream={deps.upstream?.name ?? null}
-            />,
-          ),
-        );
-      if (!email) return again('That code has expired. Ask for a new one.');
+      const expired = 'That code has expired. Ask for a new one.';
+      if (!email) return formPage(res, 400, product, visitor, { error: expired });
       const ip = ipOf(deps, req);
       const locked = await deps.throttle.beforeCheck(email, ip);
-      if (locked !== null)
-        throw new ResourceExhausted(`too many wrong codes; try again in ${locked} s`, locked);
+      if (locked !== null) throw tooMany('wrong codes', locked);
       const check = await deps.codes.check(codeUid(visitor), form.code);
       if (check.status === 'ok') {
         setVisitorCookie(deps, res, { id: visitor.id, email: check.email });
-        res.redirect(303, nav.boardUrl);
+        res.redirect(303, navOf(deps, product, 'board').boardUrl);
         return;
       }
-      if (check.status === 'expired') return again('That code has expired. Ask for a new one.');
+      if (check.status === 'expired')
+        return formPage(res, 400, product, visitor, { error: expired });
       const lockout = await deps.throttle.afterWrong(email, ip);
-      if (lockout !== null)
-        throw new ResourceExhausted(`too many wrong codes; try again in ${lockout} s`, lockout);
+      if (lockout !== null) throw tooMany('wrong codes', lockout);
       const left = check.attemptsLeft;
-      sendPage(
-        res,
-        400,
-        documentOf(
-          <CodeForm
-            nav={nav}
-            action={`${identityAction(product)}/code`}
-            auth={auth}
-            email={email}
-            error={
-              left > 0
-                ? `That code is not right; ${left} ${left === 1 ? 'try' : 'tries'} left.`
-                : 'That code is not right. Ask for a new one.'
-            }
-          />,
-        ),
-      );
+      const error =
+        left > 0
+          ? `That code is not right; ${left} ${left === 1 ? 'try' : 'tries'} left.`
+          : 'That code is not right. Ask for a new one.';
+      formPage(res, 400, product, visitor, { email, error });
     }),
   );
 
