@@ -21,6 +21,7 @@ import { fetchOk, load, RUN, row, settled } from './support/api-report.js';
 import { BENCH_BOARD, seedBenchBoard, seedHotspot } from './support/api-seed.js';
 import { type Child, startChild } from './support/child.js';
 import { hotspotRuns } from './support/api-hotspot.js';
+import { enginesRun } from './support/api-engines.js';
 import { loadConfig } from '../src/config/load.js';
 
 const { seconds: SECONDS, connections: CONNECTIONS, warmup: WARMUP } = RUN;
@@ -29,6 +30,12 @@ const log = (line = '') => process.stdout.write(`${line}\n`);
 const HOTSPOT = { products: 50, callers: 600 };
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--engines')) {
+    log(
+      `bench:api --engines — ${SECONDS} s per run after ${WARMUP} s warm-up, ${CONNECTIONS} connections`,
+    );
+    return enginesRun(log);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   const children: Child[] = [];
   try {

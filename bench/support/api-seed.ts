@@ -35,16 +35,18 @@ function benchRows(count: number) {
   }));
 }
 
+/** `slug`: another workspace than `bench-co` (a KurrentDB keeps its log between runs) */
 export async function seedBenchBoard(
   config: Config,
+  slug: string = BENCH_BOARD.slug,
 ): Promise<{ token: string; itemKeys: string[] }> {
   return withSession(config, async ({ deps, context, caughtUp }) => {
     const { userId } = await createUser(deps, context(), {
-      email: 'bench@example.com',
+      email: `bench@${slug}.example`,
       displayName: 'Bench Maker',
     });
     const { workspaceId } = await createWorkspace(deps, context(), {
-      slug: BENCH_BOARD.slug,
+      slug,
       name: 'Bench',
       ownerId: userId,
     });

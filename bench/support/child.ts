@@ -44,10 +44,9 @@ export function startChild(
         resolve({ child, match });
       }
     };
+    // readiness may be printed on either stream (the logger writes to stderr)
     proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
+    proc.stderr!.on('data', onData);
     proc.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${script} exited with code ${code} before it was ready:\n${out}`));

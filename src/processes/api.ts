@@ -1,4 +1,5 @@
 // Stateless API process (KurrentDB + MongoDB deployments): the HTTP services, no projectors.
 import { boot } from './boot.js';
 
-await boot('api');
+const runtime = await boot('api');
+for (const [name, url] of runtime?.urls ?? []) console.log(`${name}: ${url}`);

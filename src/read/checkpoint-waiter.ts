@@ -1,18 +1,30 @@
 /**
- * Read-your-writes for an API process that runs no projectors (KurrentDB + MongoDB mode):
- * poll the projector checkpoints in the shared read store until all of them reach the position.
- * Bounded: past the timeout the caller gets ProjectionTimeout (the HTTP layer answers 503).
+ * Read-your-writes for an API process that runs no projectors (KurrentDB + MongoDB mode): wait
+ * until every projector checkpoint in the shared read store reaches the position. One watcher per
+ * process reads the checkpoints for every waiting request — a single query every `pollMs` while
+ * anyone waits, however many wait — instead of one poll loop per request (issue 13 item 3).
+ * Bounded: past its timeout a waiter gets ProjectionTimeout (the HTTP layer answers 503).
  */
 import type { ReadStore } from '../readstore/types.js';
 import { ProjectionTimeout } from './waiters.js';
+
+interface Waiter {
+  position: bigint;
+  deadline: number;
+  timeoutMs: number;
+  resolve(): void;
+  reject(error: Error): void;
+}
 
 export function createCheckpointWaiter(
   readStore: ReadStore,
   projectorNames: readonly string[],
   options: { pollMs?: number; timeoutMs?: number } = {},
 ) {
-  const pollMs = options.pollMs ?? 20;
+  const pollMs = options.pollMs ?? 10;
   let reached = 0n;
+  const waiting = new Set<Waiter>();
+  let watching = false;
 
   async function lowest(): Promise<bigint> {
     const stored = await readStore.checkpoints();
@@ -24,19 +36,49 @@ export function createCheckpointWaiter(
     return low ?? 0n;
   }
 
-  return {
-    async waitFor(position: bigint, timeoutMs = options.timeoutMs ?? 10_000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
-      while (reached < position) {
-        reached = await lowest();
-        if (reached >= position) return;
-        if (Date.now() >= deadline) {
-          throw new ProjectionTimeout(
-            `the read models did not reach position ${position} within ${timeoutMs} ms`,
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
+  function settle(): void {
+    const now = Date.now();
+    for (const waiter of waiting) {
+      if (reached >= waiter.position) {
+        waiting.delete(waiter);
+        waiter.resolve();
+      } else if (now >= waiter.deadline) {
+        waiting.delete(waiter);
+        waiter.reject(
+          new ProjectionTimeout(
+            `the read models did not reach position ${waiter.position} within ${waiter.timeoutMs} ms`,
+          ),
+        );
       }
+    }
+  }
+
+  async function watch(): Promise<void> {
+    if (watching) return;
+    watching = true;
+    try {
+      while (waiting.size > 0) {
+        try {
+          const low = await lowest();
+          if (low > reached) reached = low;
+        } catch {
+          // the store did not answer: the waiters wait on, up to their deadlines
+        }
+        settle();
+        if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    } finally {
+      watching = false;
+    }
+  }
+
+  return {
+    waitFor(position: bigint, timeoutMs = options.timeoutMs ?? 10_000): Promise<void> {
+      if (reached >= position) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        waiting.add({ position, deadline: Date.now() + timeoutMs, timeoutMs, resolve, reject });
+        void watch();
+      });
     },
   };
 }
