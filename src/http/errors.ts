@@ -3,7 +3,8 @@
  * (src/http/envelopes.ts); the envelope fixes the status and body for every error kind.
  */
 import { Conflict, DomainError, type DomainErrorKind } from '../../commands/shared/errors.js';
-import { WrongExpectedRevisionError } from '../eventstore/types.js';
+import { EventStoreUnavailableError, WrongExpectedRevisionError } from '../eventstore/types.js';
+import { ReadStoreUnavailableError } from '../readstore/types.js';
 
 /**
  * Error kinds the HTTP layer answers: the domain kinds, plus transport problems that never reach
@@ -106,6 +107,14 @@ export function resolveError(err: unknown): ResolvedError {
   }
   if (err instanceof HttpProblem) {
     return { kind: err.kind, message: err.message, headers: { ...err.headers, ...headers } };
+  }
+  if (err instanceof ReadStoreUnavailableError || err instanceof EventStoreUnavailableError) {
+    // the driver reconnects by itself: the request may be sent again shortly
+    return {
+      kind: 'unavailable',
+      message: 'the service cannot reach its database right now; try again shortly',
+      headers: { ...headers, 'Retry-After': '5' },
+    };
   }
   if (err instanceof WrongExpectedRevisionError) {
     return { kind: 'conflict', message: 'a concurrent change won; retry the request', headers };

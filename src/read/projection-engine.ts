@@ -7,12 +7,26 @@
  *
  * `waitFor(position)` resolves once every projector has applied the log up to that position;
  * the HTTP layer awaits it before answering a write, which gives clients read-your-writes.
+ *
+ * A store that cannot be reached (ReadStoreUnavailableError, EventStoreUnavailableError: a
+ * MongoDB or KurrentDB restart) pauses the engine instead of stopping it: it subscribes again
+ * from its checkpoints after a backoff (250 ms doubling to 5 s) until the store answers, and
+ * the projectors' position guards skip what a projector had already applied. Any other error
+ * stops it (a bug to see, not to retry).
  */
 import type { Projector } from '../../projections/shared/projector.js';
 import type { EventStore, RecordedEvent, Subscription } from '../eventstore/types.js';
 import { matchesFilter } from '../eventstore/types.js';
+import { EventStoreUnavailableError } from '../eventstore/types.js';
+import { ReadStoreUnavailableError } from '../readstore/types.js';
 import type { ReadStore } from '../readstore/types.js';
 import { ProjectionTimeout, WaiterList } from './waiters.js';
+
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5_000;
+
+const unreachable = (error: unknown): boolean =>
+  error instanceof ReadStoreUnavailableError || error instanceof EventStoreUnavailableError;
 
 export interface ProjectionEngineOptions {
   eventStore: EventStore;
@@ -63,14 +77,24 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
   async function flush(): Promise<void> {
     if (unflushed === 0) return;
+    const pending = unflushed;
     unflushed = 0;
     lastFlushAt = performance.now();
-    await readStore.flush(new Map(checkpoints));
+    try {
+      await readStore.flush(new Map(checkpoints));
+    } catch (error) {
+      unflushed += pending; // flushed with the next one
+      throw error;
+    }
   }
 
   function runQuietFlush(): void {
     quietFlush = undefined;
-    flush().catch((error) => fail(error as Error));
+    flush().catch((error) => {
+      if (!unreachable(error)) return fail(error as Error);
+      logger.error(`projection engine: flush failed (${(error as Error).message}); retrying`);
+      quietFlush = { timer: setTimeout(runQuietFlush, RETRY_MAX_MS), immediate: false };
+    });
   }
 
   function scheduleQuietFlush(): void {
@@ -109,12 +133,30 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     else scheduleQuietFlush();
   }
 
+  let closing = false;
+
   async function run(from: bigint): Promise<void> {
-    subscription = eventStore.subscribeToAll(from > 0n ? { after: from } : {});
-    try {
-      for await (const event of subscription) await apply(event);
-    } catch (error) {
-      fail(error as Error);
+    let delay = RETRY_FIRST_MS;
+    let after = from;
+    for (;;) {
+      subscription = eventStore.subscribeToAll(after > 0n ? { after } : {});
+      try {
+        for await (const event of subscription) {
+          await apply(event);
+          delay = RETRY_FIRST_MS;
+        }
+        return;
+      } catch (error) {
+        if (closing || !unreachable(error)) return fail(error as Error);
+        logger.error(
+          `projection engine paused: ${(error as Error).message}; resuming in ${delay} ms`,
+        );
+        await subscription.close().catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (closing) return;
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
+        after = lowestCheckpoint();
+      }
     }
   }
 
@@ -128,12 +170,14 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   }
 
   async function subscribe(): Promise<void> {
+    closing = false;
     const from = lowestCheckpoint();
     seen = from;
     loop = run(from);
   }
 
   async function unsubscribe(): Promise<void> {
+    closing = true;
     await subscription?.close();
     await loop;
     cancelQuietFlush();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
 import { ProjectionTimeout } from '../../src/read/waiters.js';
+import { ReadStoreUnavailableError } from '../../src/readstore/types.js';
 import { counter, counterProjector } from '../support/counter.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
@@ -154,6 +155,41 @@ describe('Projection engine', () => {
         caught = error;
       }
       expect(caught).to.be.instanceOf(ProjectionTimeout);
+    });
+  });
+
+  describe('When the read store cannot be reached for a while (a MongoDB restart, issue 13)', () => {
+    it('pauses, resumes from its checkpoints once the store answers, and applies each event once', async () => {
+      let down = false;
+      const real = stores.readStore;
+      const flaky = Object.assign(Object.create(real), {
+        collection(name: string) {
+          const inner = real.collection(name);
+          return Object.assign(Object.create(inner), {
+            updateOne: (...args: Parameters<typeof inner.updateOne>) =>
+              down
+                ? Promise.reject(new ReadStoreUnavailableError('MongoDB cannot be reached'))
+                : inner.updateOne(...args),
+          });
+        },
+      });
+      engine = createProjectionEngine({
+        eventStore: stores.eventStore,
+        readStore: flaky,
+        projectors: [counterProjector('counters', [])],
+        logger: { info() {}, error() {} },
+      });
+      await engine.start();
+      await engine.waitFor((await increment('counter-9', 1)).position!);
+      down = true;
+      const positions = [];
+      for (let i = 0; i < 5; i++) positions.push((await increment('counter-9', 1)).position!);
+      const waited = await engine.waitFor(positions.at(-1)!, 300).catch((error: unknown) => error);
+      expect(waited, 'no answer while the store is down').to.be.instanceOf(ProjectionTimeout);
+      down = false;
+      await engine.waitFor(positions.at(-1)!, 10_000);
+      // six increments, each applied once: nothing lost, nothing doubled
+      expect(await doc('counter-9')).to.include({ total: 6, events: 6 });
     });
   });
 });

@@ -22,7 +22,7 @@ import {
   decodeCheckpoint,
   encodeCheckpoint,
   isNamespaceNotFound,
-  mapWriteError,
+  mapDriverError,
 } from './mapping.js';
 
 export interface MongoReadStoreOptions {
@@ -72,18 +72,20 @@ class MongoReadStore implements ReadStore {
   }
 
   async checkpoints(): Promise<Map<string, bigint>> {
-    const docs = await this.checkpointCollection().find({}).toArray();
+    const docs = await reachable(() => this.checkpointCollection().find({}).toArray());
     return new Map(docs.map((doc) => decodeCheckpoint(doc)));
   }
 
   async flush(checkpoints: ReadonlyMap<string, bigint> = new Map()): Promise<void> {
     if (checkpoints.size === 0) return;
-    await this.checkpointCollection().bulkWrite(
-      [...checkpoints].map(([projector, position]) => {
-        const doc = encodeCheckpoint(projector, position);
-        return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
-      }),
-      { ordered: false },
+    await reachable(() =>
+      this.checkpointCollection().bulkWrite(
+        [...checkpoints].map(([projector, position]) => {
+          const doc = encodeCheckpoint(projector, position);
+          return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
+        }),
+        { ordered: false },
+      ),
     );
   }
 
@@ -115,7 +117,7 @@ class MongoBackedCollection<T extends Doc> implements Collection<T> {
   ) {}
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    return (await this.inner.findOne(filter, options)) as T | null;
+    return (await this.guard(() => this.inner.findOne(filter, options))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -124,19 +126,21 @@ class MongoBackedCollection<T extends Doc> implements Collection<T> {
       options.sort && Object.keys(options.sort).length > 0
         ? { ...options.sort, _id: options.sort._id ?? 1 }
         : undefined;
-    return (await this.inner.find(filter, { ...options, sort }).toArray()) as unknown as T[];
+    return (await this.guard(() =>
+      this.inner.find(filter, { ...options, sort }).toArray(),
+    )) as unknown as T[];
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
-    return this.inner.countDocuments(filter);
+    return this.guard(() => this.inner.countDocuments(filter));
   }
 
   async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
-    return (await this.inner.aggregate(pipeline).toArray()) as R[];
+    return (await this.guard(() => this.inner.aggregate(pipeline).toArray())) as R[];
   }
 
   async insertOne(doc: T): Promise<void> {
-    await this.write(() => this.inner.insertOne({ ...doc } as Document));
+    await this.guard(() => this.inner.insertOne({ ...doc } as Document));
   }
 
   async replaceOne(
@@ -144,7 +148,7 @@ class MongoBackedCollection<T extends Doc> implements Collection<T> {
     doc: T,
     options: { upsert?: boolean } = {},
   ): Promise<WriteResult> {
-    return counts(await this.write(() => this.inner.replaceOne(filter, doc, options)));
+    return counts(await this.guard(() => this.inner.replaceOne(filter, doc, options)));
   }
 
   async updateOne(
@@ -152,34 +156,44 @@ class MongoBackedCollection<T extends Doc> implements Collection<T> {
     update: Update,
     options: { upsert?: boolean } = {},
   ): Promise<WriteResult> {
-    return counts(await this.write(() => this.inner.updateOne(filter, update, options)));
+    return counts(await this.guard(() => this.inner.updateOne(filter, update, options)));
   }
 
   async updateMany(filter: Filter, update: Update): Promise<WriteResult> {
-    return counts(await this.write(() => this.inner.updateMany(filter, update)));
+    return counts(await this.guard(() => this.inner.updateMany(filter, update)));
   }
 
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    const { deletedCount } = await this.inner.deleteOne(filter);
+    const { deletedCount } = await this.guard(() => this.inner.deleteOne(filter));
     return { deletedCount };
   }
 
   async deleteMany(filter: Filter): Promise<{ deletedCount: number }> {
-    const { deletedCount } = await this.inner.deleteMany(filter);
+    const { deletedCount } = await this.guard(() => this.inner.deleteMany(filter));
     return { deletedCount };
   }
 
   async createIndex(spec: IndexSpec): Promise<string> {
     const options = { unique: spec.unique ?? false, ...(spec.name ? { name: spec.name } : {}) };
-    return this.write(() => this.inner.createIndex(spec.keys, options));
+    return this.guard(() => this.inner.createIndex(spec.keys, options));
   }
 
-  private async write<R>(operation: () => Promise<R>): Promise<R> {
+  /** every driver call: a duplicate key or an unreachable server becomes the port's error */
+  private async guard<R>(operation: () => Promise<R>): Promise<R> {
     try {
       return await operation();
     } catch (error) {
-      throw mapWriteError(this.name, error);
+      throw mapDriverError(this.name, error);
     }
+  }
+}
+
+/** a driver call on the store itself: an unreachable server becomes ReadStoreUnavailableError */
+async function reachable<R>(operation: () => Promise<R>): Promise<R> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw mapDriverError(CHECKPOINTS_COLLECTION, error);
   }
 }
 

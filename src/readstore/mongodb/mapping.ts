@@ -2,7 +2,14 @@
  * Pure translations between the read-store port and MongoDB, kept apart from the driver calls
  * so they are unit-tested without a server.
  */
-import { DuplicateKeyError } from '../types.js';
+import {
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerClosedError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
+import { DuplicateKeyError, ReadStoreUnavailableError } from '../types.js';
 
 /** Collection holding one document per projector: `{ _id: projector, position: '<decimal>' }`. */
 export const CHECKPOINTS_COLLECTION = '_checkpoints';
@@ -39,8 +46,28 @@ export function isDuplicateKey(error: unknown): boolean {
   );
 }
 
-/** The port's DuplicateKeyError for a driver error, or the error unchanged. */
-export function mapWriteError(collection: string, error: unknown): unknown {
+/**
+ * The driver cannot reach the server (refused, reset, timed out, no server selectable, the
+ * client closed): the store is unavailable, not the request wrong — the driver reconnects by
+ * itself, so the caller may try again shortly.
+ */
+export function isUnreachable(error: unknown): boolean {
+  return (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoServerClosedError
+  );
+}
+
+/** The port's error for a driver error (duplicate key, unreachable), or the error unchanged. */
+export function mapDriverError(collection: string, error: unknown): unknown {
+  if (isUnreachable(error)) {
+    return new ReadStoreUnavailableError(
+      `MongoDB cannot be reached (${(error as Error).message}); the driver reconnects by itself`,
+    );
+  }
   if (!isDuplicateKey(error)) return error;
   const keyValue = (error as { keyValue?: unknown }).keyValue;
   const key = keyValue !== undefined ? JSON.stringify(keyValue) : describe(error);

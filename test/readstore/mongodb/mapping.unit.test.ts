@@ -3,15 +3,17 @@
  * real adapters compile and their unit-level mapping code is tested").
  */
 import { expect } from 'chai';
-import { MongoServerError } from 'mongodb';
+import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { feedbackEnvelope } from '../../../src/http/envelopes.js';
+import { resolveError } from '../../../src/http/errors.js';
 import {
   decodeCheckpoint,
   encodeCheckpoint,
   isNamespaceNotFound,
-  mapWriteError,
+  mapDriverError,
 } from '../../../src/readstore/mongodb/mapping.js';
 import { redact } from '../../../src/readstore/mongodb/index.js';
-import { DuplicateKeyError } from '../../../src/readstore/types.js';
+import { DuplicateKeyError, ReadStoreUnavailableError } from '../../../src/readstore/types.js';
 
 describe('MongoDB read store: mapping', () => {
   describe('When the driver reports a duplicate key (E11000)', () => {
@@ -22,27 +24,43 @@ describe('MongoDB read store: mapping', () => {
         code: 11000,
         keyValue: { email: 'a@x.io' },
       });
-      const mapped = mapWriteError('people', driverError);
+      const mapped = mapDriverError('people', driverError);
       expect(mapped).to.be.instanceOf(DuplicateKeyError);
       expect((mapped as DuplicateKeyError).collection).to.equal('people');
       expect((mapped as DuplicateKeyError).key).to.equal('{"email":"a@x.io"}');
     });
 
     it('reads the key from the message when keyValue is absent, and from bulk write errors', () => {
-      const fromMessage = mapWriteError('c', {
+      const fromMessage = mapDriverError('c', {
         code: 11000,
         message: 'E11000 ... dup key: { _id: "x" }',
       });
       expect((fromMessage as DuplicateKeyError).key).to.equal('{ _id: "x" }');
-      const bulk = mapWriteError('c', { writeErrors: [{ code: 11000 }], message: 'bulk' });
+      const bulk = mapDriverError('c', { writeErrors: [{ code: 11000 }], message: 'bulk' });
       expect(bulk).to.be.instanceOf(DuplicateKeyError);
+    });
+  });
+
+  describe('When the server cannot be reached (issue 13: "the stand-ins restarted under load")', () => {
+    it('becomes ReadStoreUnavailableError, which the HTTP layer answers 503 with Retry-After', () => {
+      for (const error of [
+        new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27018'),
+        new MongoServerSelectionError('Server selection timed out after 30000 ms', {} as never),
+      ]) {
+        const mapped = mapDriverError('items', error);
+        expect(mapped).to.be.instanceOf(ReadStoreUnavailableError);
+        const resolved = resolveError(mapped);
+        expect(resolved.kind).to.equal('unavailable');
+        expect(resolved.headers['Retry-After']).to.equal('5');
+        expect(feedbackEnvelope().status(resolved.kind)).to.equal(503);
+      }
     });
   });
 
   describe('When the driver reports anything else', () => {
     it('passes the error through unchanged', () => {
       const other = new MongoServerError({ message: 'not primary', code: 10107 });
-      expect(mapWriteError('c', other)).to.equal(other);
+      expect(mapDriverError('c', other)).to.equal(other);
     });
   });
 
