@@ -3,8 +3,7 @@
  * trending), status filter, search by meaning and words, 50 a page — and the suggestions
  * board.js shows while a title is typed (the same search; weak matches left out).
  */
-import type { Request } from 'express';
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import type { ItemStatus } from '../../../commands/item/index.js';
 import { searchItems } from '../search/queries.js';
 import { type BoardDeps, ipOf } from './context.js';
@@ -24,7 +23,7 @@ export function boardQueryOf(query: Request['query']): BoardQuery {
   const page = Number.parseInt(text(query.page, 6), 10);
   return {
     sort,
-    status: status in STATUS_LABEL ? (status as ItemStatus) : null,
+    status: Object.hasOwn(STATUS_LABEL, status) ? (status as ItemStatus) : null,
     q: text(query.q, 500),
     page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1,
   };
