@@ -5,7 +5,8 @@
  */
 import type { Request, Router } from 'express';
 import type { ItemStatus } from '../../../commands/item/index.js';
-import { searchItems } from '../search/queries.js';
+import { searchItemDocs } from '../search/queries.js';
+import { queryText } from './body.js';
 import { type BoardDeps, ipOf } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
@@ -15,16 +16,15 @@ import { documentOf } from './views/layout.js';
 import { STATUS_LABEL } from './views/parts.js';
 
 const SORTS: BoardSort[] = ['top', 'new', 'trending'];
-const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 
 export function boardQueryOf(query: Request['query']): BoardQuery {
   const sort = SORTS.find((s) => s === query.sort) ?? 'top';
-  const status = text(query.status, 20);
-  const page = Number.parseInt(text(query.page, 6), 10);
+  const status = queryText(query.status, 20);
+  const page = Number.parseInt(queryText(query.page, 6), 10);
   return {
     sort,
     status: Object.hasOwn(STATUS_LABEL, status) ? (status as ItemStatus) : null,
-    q: text(query.q, 500),
+    q: queryText(query.q, 500),
     page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1,
   };
 }
@@ -82,33 +82,29 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
     '/:slug/:key/suggest',
     page(async (req, res, view) => {
       const { product } = view;
-      const q = text(req.query.q, 200);
+      const q = queryText(req.query.q, 200);
       res.setHeader('Cache-Control', 'no-store');
       if (q.length < 3) {
         res.json({ items: [] });
         return;
       }
       await deps.guard.takeSearch(ipOf(deps, req));
-      const [hits, threshold] = await Promise.all([
-        searchItems(deps.readStore, deps.search, {
-          workspaceId: product.workspaceId,
-          productKey: product.key,
-          q,
-          limit: 5,
-        }),
-        deps.search.matchThreshold(),
-      ]);
+      const hits = await searchItemDocs(deps.readStore, deps.search, {
+        workspaceId: product.workspaceId,
+        productKey: product.key,
+        q,
+        limit: 5,
+        minScore: await deps.search.matchThreshold(),
+      });
       const boardUrl = navOf(deps, product, 'board').boardUrl;
       res.json({
-        items: hits
-          .filter((h) => h.score >= threshold)
-          .map(({ item }) => ({
-            key: item.id,
-            title: item.title,
-            status: item.status,
-            plusOneCount: item.plusOneCount,
-            url: `${boardUrl}/items/${item.id}`,
-          })),
+        items: hits.map(({ doc }) => ({
+          key: doc.id,
+          title: doc.title,
+          status: doc.status,
+          plusOneCount: doc.plusOneCount,
+          url: `${boardUrl}/items/${doc.id}`,
+        })),
       });
     }),
   );

@@ -5,20 +5,19 @@
  * ranking), a page at a time.
  */
 import type { ItemStatus } from '../../../commands/item/index.js';
-import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
+import { type ItemDoc, itemsOf } from '../../../projections/items/document.js';
 import { itemsFilter } from '../../../projections/items/queries.js';
 import { getProduct } from '../../../projections/products/queries.js';
 import { workspaceBySlug } from '../../../projections/workspaces/queries.js';
 import type { ReadStore, Sort } from '../../readstore/types.js';
-import { searchItems } from '../search/queries.js';
+import { ProductKey, Slug } from '../http/schemas.js';
+import { searchItemDocs } from '../search/queries.js';
 import type { FeedbackSearch } from '../search/search.js';
 import type { BoardSort } from './views/board.js';
 
 export const BOARD_PAGE_SIZE = 50;
 /** search answers one page of the closest items */
 const SEARCH_LIMIT = 50;
-const SLUG = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){4,19}$/;
-const KEY = /^[A-Z]{3,5}$/;
 
 export interface PublicProduct {
   workspaceId: string;
@@ -31,7 +30,7 @@ export interface PublicProduct {
 
 /** `/<slug>/<key>` can name a board (else the path is left to the app's fallback). */
 export const isBoardAddress = (slug: string, key: string): boolean =>
-  SLUG.test(slug) && KEY.test(key);
+  Slug.safeParse(slug).success && ProductKey.safeParse(key).success;
 
 /** The product at `/<slug>/<key>` when it is public; null for unknown and private alike. */
 export async function publicProduct(
@@ -39,7 +38,7 @@ export async function publicProduct(
   slug: string,
   key: string,
 ): Promise<PublicProduct | null> {
-  if (!SLUG.test(slug) || !KEY.test(key)) return null;
+  if (!isBoardAddress(slug, key)) return null;
   const workspace = await workspaceBySlug(store, slug);
   if (!workspace) return null;
   const product = await getProduct(store, { workspaceId: workspace.workspaceId, key });
@@ -108,21 +107,16 @@ export async function boardItems(
   const { workspaceId, key: productKey } = product;
   const status = query.status ?? undefined;
   if (query.q) {
-    const threshold = await search.matchThreshold();
-    const found = await searchItems(store, search, {
+    // weak matches are left out, as summarize_feedback's `q` leaves them out
+    const found = await searchItemDocs(store, search, {
       workspaceId,
       productKey,
       q: query.q,
       limit: SEARCH_LIMIT,
+      minScore: await search.matchThreshold(),
       ...(status ? { status } : {}),
     });
-    // weak matches are left out, as summarize_feedback's `q` leaves them out
-    const ids = found.filter((h) => h.score >= threshold).map((h) => h.item.id);
-    const docs = await itemsOf(store).find({
-      _id: { $in: ids.map((id) => itemDocId(workspaceId, id)) },
-    });
-    const byId = new Map(docs.map((d) => [d.id, d]));
-    return { docs: ids.flatMap((id) => byId.get(id) ?? []), hasNext: false };
+    return { docs: found.map((hit) => hit.doc), hasNext: false };
   }
   const filter = itemsFilter(workspaceId, productKey, status ? { status } : {});
   const skip = (query.page - 1) * BOARD_PAGE_SIZE;

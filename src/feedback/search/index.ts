@@ -13,7 +13,7 @@ import type { ServiceContext } from '../../platform/service.js';
 import type { EmbedderHandle } from '../../search/create-embedder.js';
 import { createFeedbackSearch, type FeedbackSearch } from './search.js';
 
-export { itemsMatching, searchItems, searchPeople } from './queries.js';
+export { itemsMatching, searchItemDocs, searchItems, searchPeople } from './queries.js';
 export { createFeedbackSearch, type FeedbackSearch, type FeedbackSearchOptions } from './search.js';
 export { feedbackSearchProjector } from './projector.js';
 

@@ -3,7 +3,7 @@
  * Scores are in [0, 1], higher is closer (cosine similarity floored at 0). Hits are always
  * re-read from the items / people read models, so a merged item or a stale vector never shows.
  */
-import { type Item, itemsOf, toItem } from '../../../projections/items/document.js';
+import { type Item, type ItemDoc, itemsOf, toItem } from '../../../projections/items/document.js';
 import { type ItemFilters, itemsFilter } from '../../../projections/items/queries.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { type PersonSummary, toPersonSummary } from '../../../projections/people/queries.js';
@@ -32,15 +32,25 @@ async function allowedIds(
   return new Set(docs.map((d) => d._id));
 }
 
-/** search_items: the `limit` closest listed items of the product (optionally of one status). */
-export async function searchItems(
+/**
+ * The `limit` closest listed items of the product (optionally of one status) as their stored
+ * documents, best first; with `minScore`, only those scoring at least that (the public board
+ * leaves weak matches out).
+ */
+export async function searchItemDocs(
   store: ReadStore,
   search: FeedbackSearch,
-  query: { workspaceId: string; productKey: string; q: string; limit: number } & ItemFilters,
-): Promise<{ item: Item; score: number }[]> {
-  const { workspaceId, productKey, q, limit } = query;
+  query: {
+    workspaceId: string;
+    productKey: string;
+    q: string;
+    limit: number;
+    minScore?: number;
+  } & ItemFilters,
+): Promise<{ doc: ItemDoc; score: number }[]> {
+  const { workspaceId, productKey, q, limit, minScore } = query;
   const allow = await allowedIds(store, workspaceId, productKey, query);
-  const hits = await search.searchItems(store, { workspaceId, q, limit, allow });
+  const hits = await search.searchItems(store, { workspaceId, q, limit, allow, minScore });
   const docs = await itemsOf(store).find({
     ...itemsFilter(workspaceId, productKey, query),
     _id: { $in: hits.map((h) => h.id) },
@@ -48,8 +58,18 @@ export async function searchItems(
   const byId = new Map(docs.map((d) => [d._id, d]));
   return hits.flatMap((hit) => {
     const doc = byId.get(hit.id);
-    return doc ? [{ item: toItem(doc), score: hit.score }] : [];
+    return doc ? [{ doc, score: hit.score }] : [];
   });
+}
+
+/** search_items: the `limit` closest listed items of the product (optionally of one status). */
+export async function searchItems(
+  store: ReadStore,
+  search: FeedbackSearch,
+  query: { workspaceId: string; productKey: string; q: string; limit: number } & ItemFilters,
+): Promise<{ item: Item; score: number }[]> {
+  const found = await searchItemDocs(store, search, query);
+  return found.map(({ doc, score }) => ({ item: toItem(doc), score }));
 }
 
 /**
