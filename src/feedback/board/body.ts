@@ -37,3 +37,7 @@ export async function readForm<T extends z.ZodType>(
   }
   return parsed.data;
 }
+
+/** A query parameter as trimmed text of at most `max` characters ('' when absent or repeated). */
+export const queryText = (value: unknown, max: number): string =>
+  typeof value === 'string' ? value.trim().slice(0, max) : '';

@@ -6,13 +6,12 @@ import type { Router } from 'express';
 import { NotFound } from '../../../commands/shared/errors.js';
 import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
+import { ItemKey } from '../http/schemas.js';
 import type { BoardDeps } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
 import { ItemPage } from './views/item.js';
 import { documentOf } from './views/layout.js';
-
-const ITEM_KEY = /^[A-Z]{3,5}-[1-9]\d{0,15}$/;
 
 export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
@@ -21,7 +20,7 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
     page(async (req, res, view) => {
       const { product, visitor } = view;
       const itemKey = String(req.params.itemKey);
-      if (!ITEM_KEY.test(itemKey) || !itemKey.startsWith(`${product.key}-`))
+      if (!ItemKey.safeParse(itemKey).success || !itemKey.startsWith(`${product.key}-`))
         throw new NotFound('item not found');
       const doc = await findItem(deps.readStore, { workspaceId: product.workspaceId, itemKey });
       if (!doc) throw new NotFound('item not found');

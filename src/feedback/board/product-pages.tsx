@@ -6,6 +6,7 @@ import type { Router } from 'express';
 import { changelogPage } from '../../../projections/changelog/queries.js';
 import { roadmapOf } from '../../../projections/roadmap/queries.js';
 import { changelogAtom } from './atom.js';
+import { queryText } from './body.js';
 import type { BoardDeps } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
@@ -14,7 +15,6 @@ import { documentOf } from './views/layout.js';
 import { RoadmapPage } from './views/roadmap.js';
 
 const CHANGELOG_PAGE = 20;
-const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 
 export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
@@ -106,7 +106,7 @@ export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAn
 
 /** `?after=<publishedAt>.<entry id>`; anything else is the first page */
 function markOf(value: unknown): { publishedAt: number; id: string } | null {
-  const raw = text(value, 200);
+  const raw = queryText(value, 200);
   const dot = raw.indexOf('.');
   if (dot < 1) return null;
   const publishedAt = Number(raw.slice(0, dot));

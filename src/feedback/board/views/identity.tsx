@@ -4,7 +4,7 @@
  * proves nothing.
  */
 import { type BoardNav, Layout } from './layout.js';
-import type { FormAuth } from './parts.js';
+import { Alert, CsrfField, type FormAuth } from './parts.js';
 
 export function EmailForm(v: {
   nav: BoardNav;
@@ -21,22 +21,18 @@ export function EmailForm(v: {
         We send a code to the address; once you enter it, your feedback shows who it is from and you
         hear when it ships.
       </p>
-      {v.error ? (
-        <p class="error" role="alert">
-          {v.error}
-        </p>
-      ) : null}
+      <Alert message={v.error} />
       {v.upstream ? (
         <>
           <form method="post" action={`${v.action}/upstream`}>
-            <input type="hidden" name="csrf" value={v.auth.csrf} />
+            <CsrfField auth={v.auth} />
             <button type="submit">Sign in with {v.upstream}</button>
           </form>
           <p class="muted">or confirm an address with a code:</p>
         </>
       ) : null}
       <form method="post" action={v.action}>
-        <input type="hidden" name="csrf" value={v.auth.csrf} />
+        <CsrfField auth={v.auth} />
         <label for="email">E-mail address</label>
         <input id="email" name="email" type="email" required maxLength={254} autocomplete="email" />
         <button type="submit">Send me a code</button>
@@ -58,13 +54,9 @@ export function CodeForm(v: {
       <p>
         We sent a 6-digit code to <strong>{v.email}</strong>. It is valid for 10 minutes.
       </p>
-      {v.error ? (
-        <p class="error" role="alert">
-          {v.error}
-        </p>
-      ) : null}
+      <Alert message={v.error} />
       <form method="post" action={v.action}>
-        <input type="hidden" name="csrf" value={v.auth.csrf} />
+        <CsrfField auth={v.auth} />
         <label for="code">Code</label>
         <input
           id="code"

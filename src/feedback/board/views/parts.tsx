@@ -18,6 +18,20 @@ export interface FormAuth {
   csrf: string;
 }
 
+/** The visitor's CSRF token, in every cookie-authenticated form. */
+export function CsrfField(props: { auth: FormAuth }) {
+  return <input type="hidden" name="csrf" value={props.auth.csrf} />;
+}
+
+/** A refusal shown on a form page (read out at once). */
+export function Alert(props: { message?: string }) {
+  return props.message ? (
+    <p class="error" role="alert">
+      {props.message}
+    </p>
+  ) : null;
+}
+
 export function PlusOneButton(props: {
   action: string;
   count: number;
@@ -30,7 +44,7 @@ export function PlusOneButton(props: {
   const { count, given } = props;
   return (
     <form method="post" action={props.action} class="plus-one" data-plus-one="">
-      <input type="hidden" name="csrf" value={props.auth.csrf} />
+      <CsrfField auth={props.auth} />
       <input type="hidden" name="back" value={props.back} />
       <button type="submit" aria-pressed={given ? 'true' : 'false'}>
         <span class="visually-hidden">+1 {props.title}: </span>
@@ -62,7 +76,7 @@ export function CaptureForm(props: CaptureFormProps) {
       data-suggest={props.suggestUrl}
     >
       <h2 id="capture-heading">Share an idea or a problem</h2>
-      <input type="hidden" name="csrf" value={props.auth.csrf} />
+      <CsrfField auth={props.auth} />
       <input type="hidden" name="formToken" value={props.formToken} />
       <label for="capture-title">Title</label>
       <input
