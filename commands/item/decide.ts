@@ -12,7 +12,7 @@
 import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
 import { decideRecordMerge, type MergeSnapshot } from './merge.js';
-import { hasPlusOne, type ContributionSource, standingOf, withoutPlusOne } from './people.js';
+import { hasPlusOne, plusOneVia, standingOf, withoutPlusOne } from './people.js';
 import { decideUnmark, decideUnmerge } from './unmerge.js';
 import { type NotifyCandidate, planNotification, shouldRecordNotification } from './notify.js';
 import { itemKeyOf } from '../product/keys.js';
@@ -146,15 +146,8 @@ function decideOpen(
       // another way than the ones already recorded (own, on a merged item, from a merge) is
       // recorded without changing the count: it is what keeps them here after an unmerge.
       if (own && personId === state.submitterId) return [];
-      if (
-        hasPlusOne(
-          state.contributions,
-          personId,
-          own ? 'own' : 'addressed',
-          own ? null : addressedTo,
-        )
-      )
-        return [];
+      const via = plusOneVia(state.itemKey, addressedTo);
+      if (hasPlusOne(state.contributions, personId, ...via)) return [];
       return [{ type: 'PlusOneAdded', data: { personId, addressedTo } }];
     }
     case 'WithdrawPlusOne': {
@@ -164,11 +157,9 @@ function decideOpen(
       // issue 12: "One +1 per person per item (toggle)". The submitter's own request is not a +1,
       // so there is nothing of theirs to withdraw; nor is there when no +1 was recorded (again).
       if (own && personId === state.submitterId) return [];
-      const [source, from]: [ContributionSource, string | null] = own
-        ? ['own', null]
-        : ['addressed', addressedTo];
-      if (!hasPlusOne(state.contributions, personId, source, from)) return [];
-      const after = withoutPlusOne(state.contributions, personId, source, from);
+      const via = plusOneVia(state.itemKey, addressedTo);
+      if (!hasPlusOne(state.contributions, personId, ...via)) return [];
+      const after = withoutPlusOne(state.contributions, personId, ...via);
       return [
         {
           type: 'PlusOneWithdrawn',

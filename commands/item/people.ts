@@ -67,6 +67,11 @@ export function plusOnesOf(contributions: readonly Contribution[], submitterId: 
   return [...plusOnes];
 }
 
+/** the person's +1 through this source */
+const plusOneOf =
+  (personId: string, source: ContributionSource, from: string | null) => (c: Contribution) =>
+    c.personId === personId && c.role === 'plus-one' && c.source === source && c.from === from;
+
 /** Whether the person already +1'd through this source (a repeat adds nothing). */
 export function hasPlusOne(
   contributions: readonly Contribution[],
@@ -74,10 +79,18 @@ export function hasPlusOne(
   source: ContributionSource,
   from: string | null,
 ): boolean {
-  return contributions.some(
-    (c) =>
-      c.personId === personId && c.role === 'plus-one' && c.source === source && c.from === from,
-  );
+  return contributions.some(plusOneOf(personId, source, from));
+}
+
+/**
+ * Where a +1 addressed to `addressedTo` is recorded on the item `itemKey`: its own, or one given
+ * on a merged item that lives on here.
+ */
+export function plusOneVia(
+  itemKey: string,
+  addressedTo: string,
+): [source: ContributionSource, from: string | null] {
+  return addressedTo === itemKey ? ['own', null] : ['addressed', addressedTo];
 }
 
 /** The contributions without the person's +1 through this source (a withdrawn +1). */
@@ -87,10 +100,8 @@ export function withoutPlusOne(
   source: ContributionSource,
   from: string | null,
 ): Contribution[] {
-  return contributions.filter(
-    (c) =>
-      !(c.personId === personId && c.role === 'plus-one' && c.source === source && c.from === from),
-  );
+  const theirs = plusOneOf(personId, source, from);
+  return contributions.filter((c) => !theirs(c));
 }
 
 /** Where a person stands on the item: their place among its +1s and its participants. */

@@ -1,5 +1,5 @@
 import type { ItemEvent, ItemStatus, ParticipantRole } from './events.js';
-import { type Contribution, plusOnesOf, rolesOf, withoutPlusOne } from './people.js';
+import { type Contribution, plusOnesOf, plusOneVia, rolesOf, withoutPlusOne } from './people.js';
 
 /** What an item knows about itself once captured; shared by the open and merged states. */
 export interface ItemFacts {
@@ -97,16 +97,8 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
     case 'PlusOneWithdrawn': {
       // only the withdrawn +1 goes: the person's other contributions keep them on the item
       const { personId, addressedTo } = event.data;
-      const own = addressedTo === state.itemKey;
-      return derived(
-        state,
-        withoutPlusOne(
-          state.contributions,
-          personId,
-          own ? 'own' : 'addressed',
-          own ? null : addressedTo,
-        ),
-      );
+      const via = plusOneVia(state.itemKey, addressedTo);
+      return derived(state, withoutPlusOne(state.contributions, personId, ...via));
     }
     case 'ItemMergedInto':
       return { ...state, status: 'merged', survivorKey: event.data.survivorKey };
