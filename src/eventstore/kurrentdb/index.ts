@@ -121,10 +121,16 @@ export function createKurrentEventStore(client: KurrentDBClient): EventStore {
   }
 
   /**
-   * The append response carries a position for the write as a whole, but the port promises the
-   * position of the last event as `$all` reports it (read-your-writes waits on exactly that value)
-   * and the two are not documented to agree for multi-event writes. Reading that one event back
-   * from the leader is exact, at the cost of one round trip per append.
+   * The append response carries a position, but not the one the port promises (the last event's
+   * position as `$all` reports it, which read-your-writes waits on). The server fills both halves
+   * of it with the log position of the write's commit acknowledgement — "not technically correct,
+   * but matches current behavior", says its request manager (EventStore/EventStore,
+   * src/EventStore.Core/Services/RequestManager/Managers/WriteEvents.cs, `ClientSuccessMsg`) —
+   * while each event's `$all` position pairs the transaction's commit position with the event's
+   * own prepare position. Neither the client's AppendResult docs nor the gRPC contract promise
+   * more. So the adapter reads the last event back from the leader: exact, for one round trip per
+   * append (issue 13 item 4; the response's position is only the fallback when that read finds
+   * nothing, e.g. the stream was deleted in between).
    */
   async function positionOf(streamId: string, revision: number): Promise<bigint | undefined> {
     for await (const resolved of client.readStream(streamId, {
