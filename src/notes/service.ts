@@ -44,7 +44,7 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
           // In an API-only process the projector never runs here: another process embeds.
           search.bind(ctx.stores.readStore, { foreignWriter: true });
           search.warm();
-          ctx.reportHealth('embedder', () => search.embedderStatus());
+          ctx.reportHealth('search', () => search.health());
           const built = await createNotesApp(ctx, listening, {
             places,
             search,
@@ -56,7 +56,7 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
         async startWorkers(ctx) {
           search.bind(ctx.stores.readStore);
           search.startIndexing();
-          ctx.reportHealth('embedder', () => search.embedderStatus());
+          ctx.reportHealth('search', () => search.health());
           return { stop: () => search.stop() };
         },
       };

@@ -119,7 +119,7 @@ export async function startRuntime(options: {
       stores: stores.describe(),
       projections,
     };
-    for (const [key, value] of extras) report[key] = value();
+    for (const [key, value] of extras) report[key] = await value();
     return report;
   }
 

@@ -42,7 +42,7 @@ export interface ServiceContext {
   secret: string;
   logger: Logger;
   metrics: Metrics;
-  /** extra values for the health output, registered by components (e.g. the embedder) */
+  /** extra values for the health output, registered by components (e.g. search); may be async */
   reportHealth(key: string, value: () => unknown): void;
 }
 

@@ -34,7 +34,28 @@ export interface Indexer {
   /** resolves when nothing is staged, scheduled or being embedded (tests, graceful shutdown) */
   whenIdle(): Promise<void>;
   stop(): Promise<void>;
+  /** texts embedded per second over the last RATE_WINDOW_MS (0 when nothing was embedded in it) */
+  textsPerSecond(): number;
 }
+
+/** What `/readyz` shows of one index while it fills (a rebuild, a bulk import) and after. */
+export interface IndexProgress {
+  indexed: number;
+  pending: number;
+  textsPerSecond: number;
+  /** pending ÷ the current rate; null while nothing is pending or nothing has been embedded yet */
+  etaSeconds: number | null;
+}
+
+export async function indexProgress(index: VectorIndex, indexer: Indexer): Promise<IndexProgress> {
+  const { indexed, pending } = await index.status();
+  // one decimal, and the estimate from that same figure, so the report adds up as printed
+  const textsPerSecond = Math.round(indexer.textsPerSecond() * 10) / 10;
+  const etaSeconds = pending > 0 && textsPerSecond > 0 ? Math.ceil(pending / textsPerSecond) : null;
+  return { indexed, pending, textsPerSecond, etaSeconds };
+}
+
+const RATE_WINDOW_MS = 10_000;
 
 export function createIndexer(options: IndexerOptions): Indexer {
   const { index, logger } = options;
@@ -49,6 +70,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let staged = 0;
   let stagesInFlight = 0;
   let idleWaiters: (() => void)[] = [];
+  /** [started, ended, texts] of each embedding call that ended within the rate window */
+  const recent: [number, number, number][] = [];
+  const embedded = (started: number, count: number) => {
+    const now = performance.now();
+    recent.push([started, now, count]);
+    while (recent.length > 0 && recent[0][1] < now - RATE_WINDOW_MS) recent.shift();
+  };
 
   const idle = () => !timer && !running && stagesInFlight === 0;
   const settle = () => {
@@ -83,7 +111,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
       try {
         do {
           again = false;
-          while (!stopped && (await index.embedPending(batchSize)) === batchSize) {}
+          for (let taken = batchSize; !stopped && taken === batchSize; ) {
+            const started = performance.now();
+            taken = await index.embedPending(batchSize);
+            if (taken > 0) embedded(started, taken);
+          }
         } while (again && !stopped);
       } catch (error) {
         logger?.warn('search indexer could not embed; will retry', {
@@ -135,6 +167,15 @@ export function createIndexer(options: IndexerOptions): Indexer {
       timer = undefined;
       await running;
       settle();
+    },
+    textsPerSecond() {
+      // over the time since the first counted call began: a fill that started 2 s ago is not
+      // diluted by the 8 idle seconds before it
+      const now = performance.now();
+      const counted = recent.filter(([, ended]) => ended >= now - RATE_WINDOW_MS);
+      if (counted.length === 0) return 0;
+      const texts = counted.reduce((sum, [, , count]) => sum + count, 0);
+      return texts / (Math.max(1, now - Math.max(counted[0][0], now - RATE_WINDOW_MS)) / 1000);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Embedder } from '../../src/search/embedder.js';
-import { createIndexer } from '../../src/search/indexer.js';
+import { createIndexer, indexProgress } from '../../src/search/indexer.js';
 import { createVectorIndex } from '../../src/search/vector-index.js';
 import { fakeEmbedder } from './support/fake-embedder.js';
 import { memoryReadStore } from './support/memory-read-store.js';
@@ -72,6 +72,47 @@ describe('Background indexer', () => {
       expect(batches.reduce((a, b) => a + b, 0)).to.equal(30);
       expect(Math.max(...batches)).to.be.at.most(8);
       expect(await index.status()).to.include({ indexed: 30, pending: 0 });
+      await indexer.stop();
+    });
+  });
+
+  describe('While a backlog drains (issue 14: "report progress of a full (re)index")', () => {
+    it('reports indexed, pending, the rate and the seconds left at that rate', async () => {
+      const inner = fakeEmbedder();
+      const slow: Embedder = {
+        ...inner,
+        async embed(texts) {
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          return inner.embed(texts);
+        },
+      };
+      const index = createVectorIndex({
+        name: 'items',
+        embedder: slow,
+        readStore: memoryReadStore(),
+      });
+      const indexer = createIndexer({ index, delayMs: 1, batchSize: 8 });
+      for (let i = 0; i < 40; i++) await index.stage(`i${i}`, 'ws', `text ${i}`);
+      expect(await indexProgress(index, indexer)).to.deep.equal({
+        indexed: 0,
+        pending: 40,
+        textsPerSecond: 0,
+        etaSeconds: null, // nothing embedded yet: no rate to estimate from
+      });
+      indexer.start();
+      let progress = await indexProgress(index, indexer);
+      while (progress.indexed < 16) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        progress = await indexProgress(index, indexer);
+      }
+      // polled every 5 ms against 40 ms batches: seen mid-drain, ~8 texts per 40 ms
+      expect(progress.pending).to.be.above(0);
+      expect(progress.textsPerSecond).to.be.above(20);
+      expect(progress.etaSeconds).to.equal(Math.ceil(progress.pending / progress.textsPerSecond));
+      await indexer.whenIdle();
+      progress = await indexProgress(index, indexer);
+      expect(progress).to.include({ indexed: 40, pending: 0, etaSeconds: null });
+      expect(progress.textsPerSecond).to.be.above(20);
       await indexer.stop();
     });
   });

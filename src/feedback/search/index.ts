@@ -42,14 +42,19 @@ export function feedbackSearch(
 
 /**
  * Background work of the projector role: embeds what a crash or a provider change left pending
- * (new texts are embedded as the projector stages them), and reports the provider in the
- * health output under `search`.
+ * (new texts are embedded as the projector stages them), and reports under `search` in the
+ * health output the embedder and, once it is ready, each index's progress (indexed, pending,
+ * texts/s, estimated seconds to go).
  */
 export async function startFeedbackSearch(
   ctx: ServiceContext,
   search: FeedbackSearch & { embedder?: EmbedderHandle },
 ): Promise<{ stop(): Promise<void> }> {
-  ctx.reportHealth('search', () => search.embedder?.status() ?? { state: 'custom' });
+  ctx.reportHealth('search', async () => {
+    const embedder = search.embedder?.status() ?? { state: 'custom' };
+    if (embedder.state !== 'ready' && embedder.state !== 'custom') return { embedder };
+    return { embedder, indexes: await search.progress(ctx.stores.readStore) };
+  });
   search.start(ctx.stores.readStore);
   return { stop: () => search.stop() };
 }

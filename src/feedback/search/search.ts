@@ -12,10 +12,10 @@ import type { Projector } from '../../../projections/shared/projector.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { Embedder } from '../../search/embedder.js';
-import { createIndexer } from '../../search/indexer.js';
+import { createIndexer, type IndexProgress, indexProgress } from '../../search/indexer.js';
 import type { IdFilter, SearchHit } from '../../search/scope-arena.js';
 import { notesWeakMatchThreshold } from '../../search/thresholds.js';
-import { createVectorIndex, type VectorIndexStatus } from '../../search/vector-index.js';
+import { createVectorIndex } from '../../search/vector-index.js';
 import {
   feedbackSearchProjector,
   ITEM_VECTORS,
@@ -58,8 +58,8 @@ export interface FeedbackSearch {
   start(store: ReadStore): void;
   whenIdle(): Promise<void>;
   stop(): Promise<void>;
-  /** waits for the model; for the health output once the embedder is ready */
-  status(store: ReadStore): Promise<{ items: VectorIndexStatus; people: VectorIndexStatus }>;
+  /** how full each index is and how fast it fills; waits for the model (health output) */
+  progress(store: ReadStore): Promise<{ items: IndexProgress; people: IndexProgress }>;
 }
 
 export function createFeedbackSearch(options: FeedbackSearchOptions): FeedbackSearch {
@@ -118,9 +118,12 @@ export function createFeedbackSearch(options: FeedbackSearchOptions): FeedbackSe
       const { items, people } = bound.targets;
       await Promise.all([items.indexer.stop(), people.indexer.stop()]);
     },
-    async status(store) {
+    async progress(store) {
       const { items, people } = targetsFor(store);
-      const [i, p] = await Promise.all([items.index.status(), people.index.status()]);
+      const [i, p] = await Promise.all([
+        indexProgress(items.index, items.indexer),
+        indexProgress(people.index, people.indexer),
+      ]);
       return { items: i, people: p };
     },
   };

@@ -28,7 +28,12 @@ import {
   type EmbedderStatus,
   startEmbedder,
 } from '../../search/create-embedder.js';
-import { createIndexer, type Indexer } from '../../search/indexer.js';
+import {
+  createIndexer,
+  type Indexer,
+  type IndexProgress,
+  indexProgress,
+} from '../../search/indexer.js';
 import { notesWeakMatchThreshold } from '../../search/thresholds.js';
 import { createVectorIndex, type VectorIndex } from '../../search/vector-index.js';
 import type { NoteHit, NotesSearchPort } from '../http/types.js';
@@ -59,7 +64,14 @@ export interface NotesSearch extends NotesSearchPort {
   /** resolves when nothing is waiting to be embedded (tests) */
   whenIdle(): Promise<void>;
   stop(): Promise<void>;
-  embedderStatus(): EmbedderStatus | { state: 'not-started' };
+  /**
+   * The health output's `search`: the embedder and, once it is ready, the index's progress
+   * (indexed, pending, texts/s, estimated seconds to go), as the feedback service reports it.
+   */
+  health(): Promise<{
+    embedder: EmbedderStatus | { state: 'not-started' };
+    indexes?: { notes: IndexProgress };
+  }>;
 }
 
 export function noteSearchText(note: { title: string; content: string }): string {
@@ -170,6 +182,10 @@ export function createNotesSearch(options: NotesSearchOptions): NotesSearch {
       await bound?.indexer.stop();
       await owned?.close();
     },
-    embedderStatus: () => handle?.status() ?? { state: 'not-started' },
+    async health() {
+      const embedder = handle?.status() ?? { state: 'not-started' };
+      if (embedder.state !== 'ready' || !bound) return { embedder };
+      return { embedder, indexes: { notes: await indexProgress(bound.index, bound.indexer) } };
+    },
   };
 }

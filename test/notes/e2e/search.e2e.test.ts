@@ -90,10 +90,20 @@ describe('When a user searches their notes by meaning', function () {
     expect((await search('tooth doctor visit'))[0]?.note.id).to.equal(ids.Dentist);
   });
 
-  it('reports the embedder provider in the health output', async () => {
+  it('reports the embedder and the index progress in the health output (issue 14: "report progress of a full (re)index in /readyz")', async () => {
+    await e.service.whenSearchIdle();
     const res = await fetch(`${e.base}/readyz`);
-    const report = (await res.json()) as { embedder: { state: string; provider?: string } };
-    expect(report.embedder.state).to.equal('ready');
-    expect(report.embedder.provider).to.be.a('string');
+    const report = (await res.json()) as {
+      search: {
+        embedder: { state: string; provider?: string };
+        indexes: { notes: { indexed: number; pending: number; textsPerSecond: number } };
+      };
+    };
+    expect(report.search.embedder.state).to.equal('ready');
+    expect(report.search.embedder.provider).to.be.a('string');
+    const { notes } = report.search.indexes;
+    expect(notes.pending).to.equal(0);
+    expect(notes.indexed).to.equal(NOTES.length + 1); // the fixture notes and the Boiler note
+    expect(notes.textsPerSecond).to.be.above(0); // the notes above were embedded seconds ago
   });
 });
