@@ -12,6 +12,7 @@ import { notesProjectors } from '../../../projections/notes.js';
 import { openStores } from '../../platform/stores.js';
 import { createProjectionEngine } from '../../read/projection-engine.js';
 import { checkFlags } from '../args.js';
+import { progressBar } from '../progress.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 
@@ -53,13 +54,28 @@ export const rebuildCommand: CliCommand = {
       waitTimeoutMs: REBUILD_WAIT_MS,
       logger: { info() {}, error: (message: string) => console.error(message) },
     });
-    let head: bigint;
+    let head = 0n;
+    let replaying = false;
+    const draw = async () => {
+      if (!replaying) return; // before the drop, the old checkpoint would show a full bar
+      const status = await engine.status();
+      const at = status.projectors.find((p) => p.name === projector.name)?.checkpoint ?? '0';
+      env.progress?.(
+        `rebuilding ${projector.name} ${progressBar(BigInt(at), head)} (position ${at} of ${head})`,
+      );
+    };
+    // a bar on a terminal while the log replays (positions: event numbers on the embedded log)
+    const ticker = env.progress && setInterval(() => void draw().catch(() => {}), 250);
     try {
+      head = await stores.eventStore.headPosition();
       await engine.start();
       await engine.rebuild(projector.name);
+      replaying = true;
       head = await stores.eventStore.headPosition();
       await engine.waitFor(head);
+      env.progress?.(`rebuilding ${projector.name} ${progressBar(head, head)}\n`);
     } finally {
+      clearInterval(ticker);
       // stop flushes the replayed documents and the checkpoint
       await engine.stop().catch(() => {});
       await stores.close().catch(() => {});
