@@ -3,7 +3,8 @@
  * all-MiniLM-L6-v2 when SEARCH_MODEL_DIR holds it):
  *   1. recall@5 and MRR@10 of feedback search over the labelled fixture, for the semantic and
  *      the lexical ranking alone and for the hybrid one the services use (issue 14 targets:
- *      hybrid recall@5 ≥ 0.95, MRR@10 ≥ 0.85);
+ *      hybrid recall@5 ≥ 0.95, MRR@10 ≥ 0.85), and how many of the queries about nothing in
+ *      the items return nothing at the feedback service's weak-match threshold;
  *   2. the notes weak-match threshold on its calibration fixture (related found, unrelated empty),
  *      for the same three rankings (targets ≥ 90 % each);
  *   3. 10 000 synthetic feedback items (variations of the fixture) in the vector index over the
@@ -26,6 +27,12 @@ import { createScopeLexicon } from '../src/search/lexical-index.js';
 import { createVectorIndex } from '../src/search/vector-index.js';
 import { feedbackRecallAt, notesAtThreshold } from '../test/search/support/quality.js';
 import { benchQueries, syntheticItems } from '../test/fixtures/search/synthetic.js';
+import { feedbackItems, relevanceQueries } from '../test/fixtures/search/feedback.js';
+import {
+  meaningQueries,
+  notes as notesFixture,
+  unrelatedQueries,
+} from '../test/fixtures/search/notes.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const EMBED_SECONDS = Number(process.env.BENCH_EMBED_SECONDS ?? 180);
@@ -94,23 +101,43 @@ async function main(): Promise<void> {
   );
 
   log('\n== 1. feedback relevance (labelled fixture), by ranking ==');
+  const noMatchCount = relevanceQueries.filter((q) => q.relevant.length === 0).length;
+  const weakMatch = notesWeakMatchThreshold(embedder.provider);
+  log(
+    `  fixture: ${feedbackItems.length} items, ${relevanceQueries.length} queries ` +
+      `(${relevanceQueries.length - noMatchCount} with relevant items, ${noMatchCount} about nothing in the items)`,
+  );
+  log(
+    `  no-match empty: of the queries about nothing, those that return nothing at the feedback weak-match threshold ${weakMatch}`,
+  );
   const modes = ['semantic', 'lexical', 'hybrid'] as const;
   // reciprocal rank fusion beside the score mix the services use (issue 14: "measure which")
   for (const mode of [...modes.slice(0, 2), 'rrf', 'hybrid'] as const) {
-    const { recall, mrr, perQuery } = await feedbackRecallAt(5, embedder, mode);
+    const { recall, mrr, perQuery, noMatch } = await feedbackRecallAt(5, embedder, mode, weakMatch);
     if (mode === 'hybrid') {
       for (const q of perQuery.filter((q) => q.recall < 1))
         log(`  hybrid partial: "${q.query}" (${q.recall.toFixed(2)}) → ${q.top.join(', ')}`);
+      for (const q of noMatch.filter((q) => !q.empty))
+        log(`  hybrid leaked:  "${q.query}" → ${q.top?.id} ${q.top?.score.toFixed(3)}`);
     }
-    log(
+    // rrf scores are rank sums, not similarities: no threshold applies to them
+    const empty = noMatch.filter((q) => q.empty).length;
+    const noMatchFigure =
+      mode === 'rrf' ? 'n/a (rank scores)' : `${empty}/${noMatch.length}`.padEnd(17);
+    const line =
       `  ${mode.padEnd(8)} recall@5 ${recall.toFixed(3)}  MRR@10 ${mrr.toFixed(3)}  (${perQuery.length} queries)` +
-        (mode === 'hybrid'
-          ? `  targets recall@5 ≥ 0.95: ${verdict(recall >= 0.95)}, MRR@10 ≥ 0.85: ${verdict(mrr >= 0.85)}`
-          : ''),
-    );
+      `  no-match empty ${noMatchFigure}` +
+      (mode === 'hybrid'
+        ? `  targets recall@5 ≥ 0.95: ${verdict(recall >= 0.95)}, MRR@10 ≥ 0.85: ${verdict(mrr >= 0.85)}`
+        : '');
+    log(line.trimEnd());
   }
 
   log('\n== 2. notes weak-match threshold, by ranking ==');
+  log(
+    `  fixture: ${notesFixture.length} notes, ${meaningQueries.length} related queries (no word shared with their note), ` +
+      `${unrelatedQueries.length} unrelated queries`,
+  );
   const threshold = notesWeakMatchThreshold(embedder.provider);
   for (const mode of modes) {
     const notes = await notesAtThreshold(threshold, embedder, mode);
