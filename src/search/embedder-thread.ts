@@ -4,7 +4,8 @@
  * request of the process waited behind it. Here the main thread only posts texts and receives
  * vectors.
  *
- * One thread per process, started on first use and never ended: onnxruntime-node's binding
+ * One thread per process (plus, for a backlog on the bundled encoder, bulk-helper.ts's second
+ * one), started on first use and never ended: onnxruntime-node's binding
  * cannot be loaded again in a process once a thread that loaded it has gone ("Module did not
  * self-register"), and ending such a thread while another still uses the binding can abort the
  * process. So closing an embedder drops its provider inside the thread, and the thread, idle,
@@ -15,6 +16,8 @@ import { spawnModuleThread } from '../platform/threads.js';
 import type { CreateEmbedderOptions } from './create-embedder.js';
 import type { Embedder } from './embedder.js';
 import type { FromEmbedder, ToEmbedder } from './embedder-protocol.js';
+import { embedOnHelper, SPLIT_MIN, splitPoint } from './bulk-helper.js';
+import { ENERGETIC_PROVIDER } from './energetic-embedder.js';
 
 type Logger = CreateEmbedderOptions['logger'];
 type Settle = { resolve(value: FromEmbedder): void; reject(error: Error): void };
@@ -99,14 +102,28 @@ export function startEmbedderThread(options: CreateEmbedderOptions): EmbedderThr
         async embed(texts) {
           if (closed) throw new Error('the embedder is closed');
           if (texts.length === 0) return [];
-          const answer = await host.request({
-            kind: 'embed',
-            id: nextId++,
-            key,
-            texts: [...texts],
-          });
-          if (answer.kind !== 'vectors') throw new Error(`embedder thread answered ${answer.kind}`);
-          return answer.vectors;
+          const here = async (part: readonly string[]) => {
+            const answer = await host.request({
+              kind: 'embed',
+              id: nextId++,
+              key,
+              texts: [...part],
+            });
+            if (answer.kind !== 'vectors') {
+              throw new Error(`embedder thread answered ${answer.kind}`);
+            }
+            return answer.vectors;
+          };
+          // a backlog's batch: half of it on a second core (bulk-helper.ts)
+          if (loaded.provider !== ENERGETIC_PROVIDER || texts.length < SPLIT_MIN)
+            return here(texts);
+          const cut = splitPoint(texts.length);
+          const tail = texts.slice(cut);
+          const [first, second] = await Promise.all([
+            here(texts.slice(0, cut)),
+            embedOnHelper(tail).catch(() => here(tail)),
+          ]);
+          return [...first, ...second];
         },
       };
     });
