@@ -3,14 +3,7 @@ import type { TransformersOptions } from './transformers-embedder.js';
 
 /** `key` names one loaded provider in the thread (one per startEmbedderThread call). */
 export type ToEmbedder =
-  | {
-      kind: 'load';
-      id: number;
-      key: number;
-      options: TransformersOptions;
-      /** load the bundled encoder without trying others (bulk-helper.ts) */
-      bundledOnly?: boolean;
-    }
+  | { kind: 'load'; id: number; key: number; options: TransformersOptions }
   | { kind: 'embed'; id: number; key: number; texts: string[] }
   | { kind: 'drop'; key: number };
 

@@ -6,7 +6,6 @@
 import { parentPort } from 'node:worker_threads';
 import { createEmbedder } from './create-embedder.js';
 import type { Embedder } from './embedder.js';
-import { loadEnergeticEmbedder } from './energetic-embedder.js';
 import type { FromEmbedder, ToEmbedder } from './embedder-protocol.js';
 
 const port = parentPort!;
@@ -19,12 +18,10 @@ async function serve(message: ToEmbedder): Promise<void> {
       const { key } = message;
       const log = (level: 'info' | 'warn') => (text: string, fields?: Record<string, unknown>) =>
         send({ kind: 'log', key, level, message: text, fields });
-      const loading = message.bundledOnly
-        ? loadEnergeticEmbedder()
-        : createEmbedder({
-            ...message.options,
-            logger: { info: log('info'), warn: log('warn') },
-          });
+      const loading = createEmbedder({
+        ...message.options,
+        logger: { info: log('info'), warn: log('warn') },
+      });
       providers.set(key, loading);
       const embedder = await loading;
       send({ kind: 'loaded', id: message.id, ...describe(embedder) });

@@ -1,15 +1,17 @@
 /**
  * Issue 14: "Faster indexing: batch texts to the embedder, keep the embedder thread saturated".
  * The bundled encoder runs single-threaded, so a backlog's batch (≥ SPLIT_MIN texts) is split
- * between the process's embedder thread and a helper thread on another core
+ * between the process's embedder thread and a helper process on another core
  * (src/search/bulk-helper.ts). These tests hold the split to the answers one thread gives, show
- * the helper starts only for such batches and only for the bundled encoder, and ends on request.
+ * the helper starts only for such batches and only for the bundled encoder, and that its
+ * process exits when it is let go.
  */
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { helperRunning, SPLIT_MIN, splitPoint, stopHelper } from '../../src/search/bulk-helper.js';
+import { helperProcess, SPLIT_MIN, splitPoint, stopHelper } from '../../src/search/bulk-helper.js';
 import { startEmbedder } from '../../src/search/create-embedder.js';
 import { ENERGETIC_CHUNK, ENERGETIC_PROVIDER } from '../../src/search/energetic-embedder.js';
 import { DEFAULT_TRANSFORMERS_MODEL } from '../../src/search/transformers-embedder.js';
@@ -21,7 +23,7 @@ const TEXTS = Array.from(
   (_, i) => `item ${i}: ${['dark mode', 'csv export', 'slow sync', 'sso login'][i % 4]} request`,
 );
 
-describe('Bulk embedding on a second thread', function () {
+describe('Bulk embedding on a second core', function () {
   this.timeout(60_000);
   let dir: string;
   beforeEach(() => {
@@ -54,19 +56,23 @@ describe('Bulk embedding on a second thread', function () {
         for (let at = 0; at < TEXTS.length; at += ENERGETIC_CHUNK) {
           single.push(...(await embedder.embed(TEXTS.slice(at, at + ENERGETIC_CHUNK))));
         }
-        expect(helperRunning()).to.equal(false);
+        expect(helperProcess()).to.equal(undefined);
         expect(TEXTS.length).to.be.at.least(SPLIT_MIN);
         const split = await embedder.embed(TEXTS);
-        expect(helperRunning()).to.equal(true);
+        const helper = helperProcess();
+        expect(helper?.pid).to.be.a('number');
         expect(split).to.have.length(TEXTS.length);
         for (const [i, vector] of split.entries()) {
           expect([...vector], `text ${i}`).to.deep.equal([...single[i]!]);
         }
+        // ended, its process exits and gives its memory back
+        const exited = once(helper!, 'exit');
         stopHelper();
-        expect(helperRunning()).to.equal(false);
+        expect(helperProcess()).to.equal(undefined);
+        expect((await exited)[0]).to.equal(0);
         // the next backlog batch starts another helper
         expect(await embedder.embed(TEXTS)).to.have.length(TEXTS.length);
-        expect(helperRunning()).to.equal(true);
+        expect(helperProcess()?.pid).to.be.a('number').and.not.equal(helper!.pid);
       } finally {
         await handle.close();
       }
@@ -81,7 +87,7 @@ describe('Bulk embedding on a second thread', function () {
         const embedder = await handle.get();
         expect(embedder.provider).to.equal('transformers:all-MiniLM-L6-v2');
         expect(await embedder.embed(TEXTS)).to.have.length(TEXTS.length);
-        expect(helperRunning()).to.equal(false);
+        expect(helperProcess()).to.equal(undefined);
       } finally {
         await handle.close();
       }
