@@ -4,8 +4,8 @@
  * request of the process waited behind it. Here the main thread only posts texts and receives
  * vectors.
  *
- * One thread per process (plus, for a backlog on the bundled encoder, a helper process:
- * bulk-helper.ts), started on first use and never ended: onnxruntime-node's binding
+ * One thread per process, started on first use and never ended (a backlog's batches on the
+ * bundled encoder also use a helper process, which does end: bulk-helper.ts): onnxruntime-node's binding
  * cannot be loaded again in a process once a thread that loaded it has gone ("Module did not
  * self-register"), and ending such a thread while another still uses the binding can abort the
  * process. So closing an embedder drops its provider inside the thread, and the thread, idle,
