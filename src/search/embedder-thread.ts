@@ -5,10 +5,10 @@
  * vectors.
  *
  * One thread per process, started on first use and never ended (a backlog's batches on the
- * bundled encoder also use a helper process, which does end: bulk-helper.ts): onnxruntime-node's binding
- * cannot be loaded again in a process once a thread that loaded it has gone ("Module did not
- * self-register"), and ending such a thread while another still uses the binding can abort the
- * process. So closing an embedder drops its provider inside the thread, and the thread, idle,
+ * bundled encoder also use a helper process, which does end: bulk-helper.ts): the binding of
+ * onnxruntime-node cannot be loaded again in a process once a thread that loaded it has gone
+ * ("Module did not self-register"), and ending such a thread while another still uses the
+ * binding can abort the process. So closing an embedder drops its provider inside the thread, and the thread, idle,
  * does not keep the process alive (it is unref'd whenever nothing is asked of it).
  */
 import type { Worker } from 'node:worker_threads';
