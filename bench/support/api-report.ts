@@ -42,10 +42,10 @@ export async function settled(origin: string, timeoutMs = 120_000): Promise<void
     const response = await fetch(`${origin}/readyz`);
     const report = (await response.json()) as {
       projections?: { projectors?: { lag: string }[] };
-      embedder?: { state?: string };
+      search?: { embedder?: { state?: string } };
     };
     const caughtUp = (report.projections?.projectors ?? []).every((p) => p.lag === '0');
-    const embedder = report.embedder?.state;
+    const embedder = report.search?.embedder?.state;
     if (caughtUp && embedder !== 'loading' && embedder !== 'not-started') return;
     if (Date.now() > deadline) throw new Error('the service did not settle (see /readyz)');
     await new Promise((resolve) => setTimeout(resolve, 250));
