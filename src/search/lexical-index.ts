@@ -8,9 +8,12 @@
  * discard of single documents — exactly a projection's needs. FlexSearch ranks by its own
  * contextual score rather than BM25 and its typings are weaker; lunr cannot update an index.
  *
- * Terms are folded (NFD without combining marks, lower case), English stop words dropped, and
- * stemmed (Porter, `stemmer`); the last query word also matches as a prefix (typing ahead), and
- * words of five letters or more tolerate a typo (edit distance 1 in 5, 2 in 10).
+ * Terms are folded (NFD without combining marks, lower case) and English stop words dropped;
+ * each word is indexed both stemmed (Porter, `stemmer`: "exports" finds "export") and as
+ * written (a typo changes the stem — "notificatons" stems to "notificaton", "notifications" to
+ * "notif" — but stays one edit from the word). The last query word also matches as a prefix
+ * (typing ahead); words of five letters or more tolerate a typo (edit distance 1 in 5, 2 in 10)
+ * and two swapped neighbouring letters ("andriod"), which edit distance counts as two.
  *
  * Each hit carries `coverage`: the share of the query's terms the text contains (prefix and
  * fuzzy matches included). It is what the fusion (hybrid.ts) reads, because it is calibrated —
@@ -27,14 +30,64 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** A word as indexed and searched: folded, stemmed; null for a stop word. */
-export function lexicalTerm(word: string): string | null {
-  const folded = word
+/** A word folded (accents off, lower case); null for a stop word. */
+function folded(word: string): string | null {
+  const plain = word
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
-  if (folded.length === 0 || STOP_WORDS.has(folded)) return null;
-  return /^[a-z]+$/.test(folded) ? stemmer(folded) : folded;
+  return plain.length === 0 || STOP_WORDS.has(plain) ? null : plain;
+}
+
+/** A word as its meaning is indexed and searched: folded, stemmed; null for a stop word. */
+export function lexicalTerm(word: string): string | null {
+  const plain = folded(word);
+  if (plain === null) return null;
+  return /^[a-z]+$/.test(plain) ? stemmer(plain) : plain;
+}
+
+/** What a word is indexed under: its stem and, where it differs, the word as written. */
+function indexTerms(word: string): string[] | null {
+  const plain = folded(word);
+  if (plain === null) return null;
+  const stem = lexicalTerm(plain)!;
+  return stem === plain ? [stem] : [stem, plain];
+}
+
+/** The word with two neighbouring letters swapped, each way (typed too fast). */
+function swaps(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < word.length; i++) {
+    if (word[i] === word[i + 1]) continue;
+    out.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+  }
+  return out;
+}
+
+const FUZZY_FROM = 5;
+
+/**
+ * The terms one query word is searched under — its stem, as written, and for a longer word its
+ * swapped-letter variants (exact only) — each naming the word it stands for.
+ */
+function queryTerms(words: string[]): { terms: Map<string, Set<number>>; fuzzy: Set<string> } {
+  const terms = new Map<string, Set<number>>();
+  const fuzzy = new Set<string>();
+  const add = (term: string, origin: number) => {
+    const origins = terms.get(term) ?? new Set<number>();
+    origins.add(origin);
+    terms.set(term, origins);
+  };
+  for (const [origin, word] of words.entries()) {
+    for (const term of indexTerms(word) ?? []) {
+      add(term, origin);
+      if (term.length >= FUZZY_FROM) fuzzy.add(term);
+    }
+    const plain = folded(word);
+    if (plain && plain.length >= FUZZY_FROM)
+      for (const swapped of swaps(plain)) add(swapped, origin);
+  }
+  return { terms, fuzzy };
 }
 
 /** Words are runs of letters and digits: "E-1042" is "e" and "1042", "ada.lovelace@x.io" four. */
@@ -59,7 +112,7 @@ export function createScopeLexicon(): ScopeLexicon {
     fields: ['text'],
     storeFields: [],
     tokenize,
-    processTerm: (term) => lexicalTerm(term) ?? false,
+    processTerm: (term) => indexTerms(term) ?? false,
   });
   return {
     set(id, text) {
@@ -70,24 +123,28 @@ export function createScopeLexicon(): ScopeLexicon {
       if (index.has(id)) index.discard(id);
     },
     search(query, allow) {
-      const terms = tokenize(query)
-        .map(lexicalTerm)
-        .filter((t): t is string => t !== null);
-      if (terms.length === 0) return [];
-      const unique = new Set(terms);
-      const last = terms.length - 1;
-      // MiniSearch tokenizes and processes the query as it did the texts (same functions)
-      const results: SearchResult[] = index.search(query, {
-        prefix: (_term, i) => i === last,
-        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      const words = tokenize(query).filter((word) => folded(word) !== null);
+      if (words.length === 0) return [];
+      const { terms, fuzzy } = queryTerms(words);
+      const last = words.length - 1;
+      const origins = new Set([...terms.values()].flatMap((set) => [...set]));
+      // the terms are final: MiniSearch must not tokenize or process them again
+      const results: SearchResult[] = index.search([...terms.keys()].join(' '), {
+        tokenize: (text) => text.split(' '),
+        processTerm: (term) => term,
+        prefix: (term) => terms.get(term)?.has(last) === true,
+        fuzzy: (term) => (fuzzy.has(term) ? 0.2 : false),
         combineWith: 'OR',
         filter: allow ? (result) => allow(String(result.id)) : undefined,
       });
-      return results.map((result) => ({
-        id: String(result.id),
-        score: result.score,
-        coverage: Math.min(1, new Set(result.queryTerms).size / unique.size),
-      }));
+      return results.map((result) => {
+        const found = new Set(result.queryTerms.flatMap((term) => [...(terms.get(term) ?? [])]));
+        return {
+          id: String(result.id),
+          score: result.score,
+          coverage: Math.min(1, found.size / origins.size),
+        };
+      });
     },
   };
 }

@@ -27,6 +27,7 @@ describe('Lexical index', () => {
   lexicon.set('theme', 'Please add a night theme. The screen is blinding in the evening');
   lexicon.set('cafe', 'Crash with error E-1042 when saving the Café menu');
   lexicon.set('ada', 'Ada Lovelace · ada.lovelace@analytical.example');
+  lexicon.set('push', 'No push notifications on Android');
   const ids = (query: string) => lexicon.search(query).map((hit) => hit.id);
 
   it('stems English words: "themes" finds "theme", "saved" finds "saving"', () => {
@@ -42,6 +43,17 @@ describe('Lexical index', () => {
   it('matches the last word as a prefix, and a word of five letters or more with a typo', () => {
     expect(ids('analyt')).to.deep.equal(['ada']);
     expect(ids('lovelce')).to.deep.equal(['ada']);
+  });
+
+  it('finds a word whose typo changes its stem, and two swapped letters, as one typo each', () => {
+    // "notificatons" stems to "notificaton", "notifications" to "notif": one edit as written
+    expect(ids('notificatons')).to.deep.equal(['push']);
+    // a swap is two edits of Levenshtein distance: searched as the swapped-back word
+    expect(ids('andriod')).to.deep.equal(['push']);
+    const [hit] = lexicon.search('push notificatons on andriod');
+    expect(hit).to.include({ id: 'push', coverage: 1 });
+    // a swapped variant stands for its word once: coverage never counts it twice
+    expect(lexicon.search('andriod andriod')[0]?.coverage).to.equal(1);
   });
 
   it('finds codes and parts of an e-mail address', () => {
