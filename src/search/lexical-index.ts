@@ -70,9 +70,14 @@ const FUZZY_FROM = 5;
  * The terms one query word is searched under — its stem, as written, and for a longer word its
  * swapped-letter variants (exact only) — each naming the word it stands for.
  */
-function queryTerms(words: string[]): { terms: Map<string, Set<number>>; fuzzy: Set<string> } {
+function queryTerms(words: string[]): {
+  terms: Map<string, Set<number>>;
+  fuzzy: Set<string>;
+  prefixed: Set<string>;
+} {
   const terms = new Map<string, Set<number>>();
   const fuzzy = new Set<string>();
+  const prefixed = new Set<string>(); // the last word, typed ahead: its stem and as written
   const add = (term: string, origin: number) => {
     const origins = terms.get(term) ?? new Set<number>();
     origins.add(origin);
@@ -81,13 +86,16 @@ function queryTerms(words: string[]): { terms: Map<string, Set<number>>; fuzzy: 
   for (const [origin, word] of words.entries()) {
     for (const term of indexTerms(word) ?? []) {
       add(term, origin);
-      if (term.length >= FUZZY_FROM) fuzzy.add(term);
+      if (origin === words.length - 1) prefixed.add(term);
     }
+    // the typo allowances go on the word as written (a typo may cut its stem elsewhere)
     const plain = folded(word);
-    if (plain && plain.length >= FUZZY_FROM)
+    if (plain && plain.length >= FUZZY_FROM) {
+      fuzzy.add(plain);
       for (const swapped of swaps(plain)) add(swapped, origin);
+    }
   }
-  return { terms, fuzzy };
+  return { terms, fuzzy, prefixed };
 }
 
 /** Words are runs of letters and digits: "E-1042" is "e" and "1042", "ada.lovelace@x.io" four. */
@@ -125,14 +133,13 @@ export function createScopeLexicon(): ScopeLexicon {
     search(query, allow) {
       const words = tokenize(query).filter((word) => folded(word) !== null);
       if (words.length === 0) return [];
-      const { terms, fuzzy } = queryTerms(words);
-      const last = words.length - 1;
+      const { terms, fuzzy, prefixed } = queryTerms(words);
       const origins = new Set([...terms.values()].flatMap((set) => [...set]));
       // the terms are final: MiniSearch must not tokenize or process them again
       const results: SearchResult[] = index.search([...terms.keys()].join(' '), {
         tokenize: (text) => text.split(' '),
         processTerm: (term) => term,
-        prefix: (term) => terms.get(term)?.has(last) === true,
+        prefix: (term) => prefixed.has(term),
         fuzzy: (term) => (fuzzy.has(term) ? 0.2 : false),
         combineWith: 'OR',
         filter: allow ? (result) => allow(String(result.id)) : undefined,

@@ -289,18 +289,21 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       const limit = searchOptions.limit ?? 10;
       const semanticLimit = Math.max(limit * 4, 40);
       const embedder = await open();
-      const [[vector], arena, lexicon] = await Promise.all([
-        embedder.embed([query]),
-        arenaFor(scope, embedder),
-        lexiconFor(scope),
-      ]);
+      const embedding = embedder.embed([query]);
+      const arenaLoading = arenaFor(scope, embedder);
+      // settled below; these only keep an early failure of the lexicon from leaving them unhandled
+      embedding.catch(() => {});
+      arenaLoading.catch(() => {});
       const allow =
         filter && (typeof filter === 'function' ? filter : (id: string) => filter.has(id));
+      // the words are searched on this thread while the embedder thread embeds the query
+      const lexical = (await lexiconFor(scope)).search(query, allow);
+      const [[vector], arena] = await Promise.all([embedding, arenaLoading]);
       return fuse({
         // a wider semantic list than asked for: a lexical match may lift one from below the cut
         semantic: arena.top(vector, semanticLimit, 0, filter),
         semanticLimit,
-        lexical: lexicon.search(query, allow),
+        lexical,
         semanticOf: (id) => arena.score(id, vector),
         limit,
         minScore: searchOptions.minScore ?? 0,
