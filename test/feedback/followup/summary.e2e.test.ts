@@ -4,6 +4,7 @@ import type { ItemStatus } from '../../../commands/item/index.js';
 import { toItem } from '../../../projections/items/document.js';
 import { listItems } from '../../../projections/items/queries.js';
 import { itemText } from '../../../src/feedback/search/texts.js';
+import { LEXICAL_WEIGHT } from '../../../src/search/hybrid.js';
 import { fakeEmbedder } from '../../search/support/fake-embedder.js';
 import { registerPerson, startWorld, type World } from './support/world.js';
 
@@ -145,7 +146,15 @@ describe('summarize_feedback over HTTP', () => {
             const listed = await walkList(key, status ? { status } : {});
             const [qv, ...vectors] = await embedder.embed([q, ...listed.map((i) => itemText(i))]);
             const dot = (v: Float32Array) => v.reduce((sum, x, i) => sum + x * qv![i]!, 0);
-            const matching = listed.filter((_, i) => dot(vectors[i]!) >= THRESHOLD);
+            // the documented score: 1 − (1 − semantic) · (1 − 0.7 · coverage³), coverage being the
+            // share of q's words the item holds (its title is its words: no stem or typo overlaps)
+            const coverage = (title: string) =>
+              qWords.filter((w) => title.split(' ').includes(w)).length / qWords.length;
+            const score = (i: number) =>
+              1 -
+              (1 - Math.max(0, dot(vectors[i]!))) *
+                (1 - LEXICAL_WEIGHT * coverage(listed[i]!.title) ** 3);
+            const matching = listed.filter((_, i) => score(i) >= THRESHOLD);
             const body = await summary(key, { q, ...(status ? { status } : {}), limit: 200 });
             expect(body.count).to.equal(matching.length);
             expect(body.items.map((i: { id: string }) => i.id).sort()).to.deep.equal(
