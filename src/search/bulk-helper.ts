@@ -23,6 +23,8 @@ import { ENERGETIC_CHUNK } from './energetic-embedder.js';
 /** the smallest batch worth splitting: a full indexer batch (indexer.ts: 32) */
 export const SPLIT_MIN = 32;
 const IDLE_MS = 5_000;
+/** after the helper failed, batches stay on the embedder thread this long (no fork per batch) */
+const COOL_OFF_MS = 60_000;
 
 interface Running {
   child: ChildProcess;
@@ -32,12 +34,14 @@ interface Running {
 let running: Running | undefined;
 let busy = 0;
 let idleTimer: NodeJS.Timeout | undefined;
+let failedAt = Number.NEGATIVE_INFINITY;
 
 function start(): Running {
   const child = forkModule(import.meta.url, 'embedder-child');
   const pending = new Map<number, (answer: FromBulkChild | Error) => void>();
   let nextId = 1;
-  const fail = (error: Error) => {
+  const fail = (error: Error, ended = false) => {
+    if (!ended) failedAt = performance.now();
     if (running?.child === child) running = undefined;
     for (const settle of pending.values()) settle(error);
     pending.clear();
@@ -47,7 +51,8 @@ function start(): Running {
     pending.delete(message.id);
   });
   child.on('error', (error) => fail(new Error(`bulk embedder failed: ${error.message}`)));
-  child.on('exit', (code) => fail(new Error(`bulk embedder exited (code ${code})`)));
+  // exit 0 after stopHelper's disconnect is the planned end; any other is a failure
+  child.on('exit', (code) => fail(new Error(`bulk embedder exited (code ${code})`), code === 0));
   const request = (texts: string[]) =>
     new Promise<Float32Array[]>((resolve, reject) => {
       const id = nextId++;
@@ -75,6 +80,9 @@ function hold(child: ChildProcess, held: boolean): void {
 
 /** Embeds `texts` in the helper process (the bundled encoder); rejects if it cannot. */
 export async function embedOnHelper(texts: string[]): Promise<Float32Array[]> {
+  if (performance.now() - failedAt < COOL_OFF_MS) {
+    throw new Error('the bulk embedder failed recently; the embedder thread takes the batch');
+  }
   clearTimeout(idleTimer);
   busy++;
   running ??= start();
@@ -98,6 +106,11 @@ export function stopHelper(): void {
   const ending = running;
   running = undefined;
   if (ending?.child.connected) ending.child.disconnect(); // it exits on disconnect
+}
+
+/** Forgets a failure so the next bulk batch tries the helper again (tests). */
+export function resetHelperFailure(): void {
+  failedAt = Number.NEGATIVE_INFINITY;
 }
 
 /** The running helper's process, if any (tests). */

@@ -40,7 +40,7 @@ function folded(word: string): string | null {
 }
 
 /** A word as its meaning is indexed and searched: folded, stemmed; null for a stop word. */
-export function lexicalTerm(word: string): string | null {
+function lexicalTerm(word: string): string | null {
   const plain = folded(word);
   if (plain === null) return null;
   return /^[a-z]+$/.test(plain) ? stemmer(plain) : plain;

@@ -11,7 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { helperProcess, SPLIT_MIN, splitPoint, stopHelper } from '../../src/search/bulk-helper.js';
+import {
+  helperProcess,
+  resetHelperFailure,
+  SPLIT_MIN,
+  splitPoint,
+  stopHelper,
+} from '../../src/search/bulk-helper.js';
 import { startEmbedder } from '../../src/search/create-embedder.js';
 import { ENERGETIC_CHUNK, ENERGETIC_PROVIDER } from '../../src/search/energetic-embedder.js';
 import { DEFAULT_TRANSFORMERS_MODEL } from '../../src/search/transformers-embedder.js';
@@ -29,6 +35,7 @@ describe('Bulk embedding on a second core', function () {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'bulk-helper-'));
     stopHelper();
+    resetHelperFailure();
   });
   afterEach(() => {
     stopHelper();
@@ -73,6 +80,30 @@ describe('Bulk embedding on a second core', function () {
         // the next backlog batch starts another helper
         expect(await embedder.embed(TEXTS)).to.have.length(TEXTS.length);
         expect(helperProcess()?.pid).to.be.a('number').and.not.equal(helper!.pid);
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+
+  describe('When the helper process dies', () => {
+    it('lets the embedder thread take whole batches for a while, then tries a helper again', async () => {
+      const handle = startEmbedder({ modelDir: dir, logger: quiet });
+      try {
+        const embedder = await handle.get();
+        const expected = await embedder.embed(TEXTS); // starts a helper
+        const helper = helperProcess()!;
+        const died = once(helper, 'exit');
+        helper.kill('SIGKILL');
+        await died;
+        expect(helperProcess()).to.equal(undefined);
+        // the same answers, all from the embedder thread, and no new process forked for it
+        const again = await embedder.embed(TEXTS);
+        expect(again.map((v) => [...v])).to.deep.equal(expected.map((v) => [...v]));
+        expect(helperProcess()).to.equal(undefined);
+        resetHelperFailure(); // what the cool-off's end does
+        await embedder.embed(TEXTS);
+        expect(helperProcess()?.pid).to.be.a('number').and.not.equal(helper.pid);
       } finally {
         await handle.close();
       }
