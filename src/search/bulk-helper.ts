@@ -85,15 +85,16 @@ export async function embedOnHelper(texts: string[]): Promise<Float32Array[]> {
   }
   clearTimeout(idleTimer);
   busy++;
-  running ??= start();
-  const { child, request } = running;
-  hold(child, true);
+  let child: ChildProcess | undefined;
   try {
-    return await request(texts);
+    running ??= start(); // fork can throw (no processes left): then this batch stays home
+    child = running.child;
+    hold(child, true);
+    return await running.request(texts);
   } finally {
     busy--;
     if (busy === 0) {
-      hold(child, false);
+      if (child) hold(child, false);
       idleTimer = setTimeout(stopHelper, IDLE_MS);
       idleTimer.unref();
     }

@@ -8,8 +8,9 @@
  * bundled encoder also use a helper process, which does end: bulk-helper.ts): the binding of
  * onnxruntime-node cannot be loaded again in a process once a thread that loaded it has gone
  * ("Module did not self-register"), and ending such a thread while another still uses the
- * binding can abort the process. So closing an embedder drops its provider inside the thread, and the thread, idle,
- * does not keep the process alive (it is unref'd whenever nothing is asked of it).
+ * binding can abort the process. So closing an embedder drops its provider inside the thread,
+ * and the thread, idle, does not keep the process alive (it is unref'd whenever nothing is asked
+ * of it).
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleThread } from '../platform/threads.js';
