@@ -1,4 +1,17 @@
-import type { ItemEvent } from '../../../commands/item/index.js';
+import {
+  type ItemCommand,
+  type ItemEvent,
+  type ItemState,
+  itemDecider,
+} from '../../../commands/item/index.js';
+
+/** The item's state after `events`, as the command handler folds it. */
+export const fold = (events: readonly ItemEvent[]): ItemState =>
+  events.reduce(itemDecider.evolve, itemDecider.initialState());
+
+/** What the decider answers `command` with after `events`. */
+export const decide = (events: readonly ItemEvent[], command: ItemCommand) =>
+  itemDecider.decide(command, fold(events));
 
 export const author = { personId: 'p1', tier: 'email' as const, displayName: 'Pat', avatar: null };
 

@@ -10,7 +10,7 @@ import {
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
-import { captured, plusOne, replied, statusChanged } from './fixtures.js';
+import { captured, fold, plusOne, replied, statusChanged } from './fixtures.js';
 
 const given = deciderSpec(itemDecider);
 const mergedInto = (survivorKey: string): ItemEvent => ({
@@ -19,8 +19,6 @@ const mergedInto = (survivorKey: string): ItemEvent => ({
 });
 const markInto = (survivorKey: string) =>
   ({ type: 'MarkMergedInto', data: { survivorKey } }) as const;
-const fold = (events: ItemEvent[]): ItemState =>
-  events.reduce(itemDecider.evolve, itemDecider.initialState());
 
 // ACME-2 duplicates ACME-1: filed by p2, +1'd by p1 (the survivor's submitter) and p3, p4 replied.
 const duplicate = [

@@ -10,21 +10,16 @@ import {
   type ItemCommand,
   type ItemEvent,
   type ItemFacts,
-  type ItemState,
   itemDecider,
   mergeSnapshot,
   participantsOf,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
-import { captured, gone, plusOne, replied, withdrawn } from './fixtures.js';
+import { captured, decide, fold, gone, plusOne, replied, withdrawn } from './fixtures.js';
 
 const given = deciderSpec(itemDecider);
-const fold = (events: readonly ItemEvent[]): ItemState =>
-  events.reduce(itemDecider.evolve, itemDecider.initialState());
 const facts = (events: readonly ItemEvent[]) => fold(events) as ItemFacts & { status: string };
-const decide = (events: readonly ItemEvent[], command: ItemCommand) =>
-  itemDecider.decide(command, fold(events));
 
 const withdraw = (personId: string, addressedTo?: string): ItemCommand => ({
   type: 'WithdrawPlusOne',

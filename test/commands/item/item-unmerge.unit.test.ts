@@ -17,14 +17,10 @@ import {
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
-import { captured, plusOne, replied, statusChanged } from './fixtures.js';
+import { captured, decide, fold, plusOne, replied, statusChanged } from './fixtures.js';
 
 const given = deciderSpec(itemDecider);
-const fold = (events: readonly ItemEvent[]): ItemState =>
-  events.reduce(itemDecider.evolve, itemDecider.initialState());
 const facts = (state: ItemState) => state as ItemFacts & { status: string };
-const decide = (events: readonly ItemEvent[], command: Parameters<typeof itemDecider.decide>[0]) =>
-  itemDecider.decide(command, fold(events));
 
 // ACME-2 (by p2, +1 p3, reply by p4) is merged into ACME-1 (by p1, +1 p3: p3 +1'd both).
 const duplicate: ItemEvent[] = [

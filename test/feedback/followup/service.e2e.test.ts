@@ -23,7 +23,7 @@ describe('Close-the-loop operations in the feedback service', () => {
       email: 'ada@x.io',
       displayName: 'Ada',
     });
-    const deps = { commandHandler: fb.runtime.runtime.context.commandHandler };
+    const deps = fb.deps();
     const { position } = await updateItemStatus(deps, fb.context(), {
       workspaceId: owner.home.workspaceId,
       productKey: 'APP',

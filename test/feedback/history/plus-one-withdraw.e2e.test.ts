@@ -27,10 +27,7 @@ describe('Withdrawing a +1 (e2e)', () => {
   let ana: string;
   let bo: string;
   const api = () => fb.api(owner.token);
-  const deps = () => ({
-    commandHandler: fb.runtime.runtime.context.commandHandler,
-    readStore: fb.runtime.runtime.stores.readStore,
-  });
+  const deps = () => fb.deps();
   const person = async (name: string) =>
     (
       await registerPerson(deps(), fb.context(), {

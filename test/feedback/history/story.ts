@@ -48,10 +48,7 @@ export async function tellStory(options: StartOptions = {}): Promise<Story> {
   await fb.createProduct(ws, { key: 'APP', name: 'Acme App', visibility: 'public' });
   const agent = await connectClient(fb, { email: 'max@acme.io', name: 'Claude' });
   const api = fb.api(owner.token);
-  const deps = () => ({
-    commandHandler: fb.runtime.runtime.context.commandHandler,
-    readStore: fb.runtime.runtime.stores.readStore,
-  });
+  const deps = () => fb.deps();
   const answers: unknown[] = [];
   const expected: Story['expected'] = [];
   const ok = (res: ApiResponse, what: string) =>

@@ -51,10 +51,7 @@ describe('Unmerging items (e2e)', () => {
   let ws: Workspace;
   let people: Record<string, string>;
   const api = () => fb.api(owner.token);
-  const deps = () => ({
-    commandHandler: fb.runtime.runtime.context.commandHandler,
-    readStore: fb.runtime.runtime.stores.readStore,
-  });
+  const deps = () => fb.deps();
   const person = async (name: string) =>
     (
       await registerPerson(deps(), fb.context(), {

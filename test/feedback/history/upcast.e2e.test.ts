@@ -105,20 +105,15 @@ describe('Reading a PlusOneAdded stored in its version 1 shape (e2e)', () => {
       const ws = await fb.createWorkspace(owner, { slug: 'acme-co', name: 'Acme' });
       await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
       const { itemKey } = await fb.submit(ws, 'APP', { body: 'Dark mode', email: 'a@x.io' });
-      const { personId } = await registerPerson(
-        { commandHandler: fb.runtime.runtime.context.commandHandler },
-        fb.context(),
-        { workspaceId: ws.workspaceId, requester: { email: 'b@x.io' } },
-      );
-      await addPlusOne(
-        { commandHandler: fb.runtime.runtime.context.commandHandler },
-        fb.context(),
-        {
-          workspaceId: ws.workspaceId,
-          itemKey,
-          personId,
-        },
-      );
+      const { personId } = await registerPerson(fb.deps(), fb.context(), {
+        workspaceId: ws.workspaceId,
+        requester: { email: 'b@x.io' },
+      });
+      await addPlusOne(fb.deps(), fb.context(), {
+        workspaceId: ws.workspaceId,
+        itemKey,
+        personId,
+      });
       const raw = await fb.runtime.runtime.stores.rawEventStore.readStream(
         `item-${ws.workspaceId}.${itemKey}`,
       );

@@ -17,7 +17,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { MemberRole } from '../../../commands/workspace/index.js';
 import type { Visibility } from '../../../commands/product/index.js';
-import type { CommandContext } from '../../../src/write/command-handler.js';
+import type { CommandContext, CommandHandler } from '../../../src/write/command-handler.js';
+import type { ReadStore } from '../../../src/readstore/types.js';
 import * as actions from '../../../src/feedback/actions/index.js';
 import type { FeedbackApp } from '../../../src/feedback/app.js';
 import { DEV_MAILBOX_FILE } from '../../../src/feedback/auth/settings.js';
@@ -115,6 +116,8 @@ export interface FeedbackHarness {
   ): Promise<{ itemKey: string; personId: string }>;
   /** command context for direct action calls in tests */
   context(extra?: Partial<CommandContext>): CommandContext;
+  /** the action dependencies of the current run (restart() gives new ones) */
+  deps(): { commandHandler: CommandHandler; readStore: ReadStore };
   /** wait until the read models include `position` (or the whole log) */
   caughtUp(position?: bigint | null): Promise<void>;
   restart(): Promise<void>;
@@ -188,6 +191,7 @@ export async function startFeedback(options: StartOptions = {}): Promise<Feedbac
     mailboxPath: join(runtime.dir, DEV_MAILBOX_FILE),
     api: (token) => apiClient(runtime.url('feedback'), token),
     context,
+    deps,
     caughtUp,
 
     async createUser(email, displayName) {

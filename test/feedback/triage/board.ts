@@ -62,7 +62,7 @@ export async function seedItems(
   body = (i: number) => `Seeded feedback number ${i}`,
 ): Promise<string[]> {
   const { fb, ws } = board;
-  const deps = { commandHandler: fb.runtime.runtime.context.commandHandler };
+  const deps = fb.deps();
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
     const { itemKey } = await submitFeedback(deps, fb.context(), {

@@ -38,7 +38,7 @@ describe('merge_items (e2e)', () => {
       });
       people[name] = personId;
     }
-    const deps = { commandHandler: fb.runtime.runtime.context.commandHandler };
+    const deps = fb.deps();
     const plusOne = (itemKey: string, personId: string) =>
       addPlusOne(deps, fb.context(), { workspaceId: ws.workspaceId, itemKey, personId });
     await plusOne('APP-1', people.bo!);

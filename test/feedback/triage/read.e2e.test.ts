@@ -127,15 +127,11 @@ describe('Reading items (e2e)', () => {
       // spec get_item: "{item: Item, replies: [Reply], participants: [Participant]} (whole thread)"
       const { fb, ws } = board;
       const bo = (await fb.submit(ws, 'APP', { body: 'also me', email: 'bo@x.io' })).personId;
-      await addPlusOne(
-        { commandHandler: fb.runtime.runtime.context.commandHandler },
-        fb.context(),
-        {
-          workspaceId: ws.workspaceId,
-          itemKey: 'APP-1',
-          personId: bo,
-        },
-      );
+      await addPlusOne(fb.deps(), fb.context(), {
+        workspaceId: ws.workspaceId,
+        itemKey: 'APP-1',
+        personId: bo,
+      });
       await fb.caughtUp();
       const first = await api.post(`${item('APP-1')}/replies`, { body: 'On it' });
       await api.post(`${item('APP-1')}/replies`, { body: 'Soon', parentId: first.body.replyId });
