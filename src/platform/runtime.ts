@@ -106,18 +106,20 @@ export async function startRuntime(options: {
     waitFor = (position) => running.waitFor(position);
   }
 
-  async function health(): Promise<HealthReport> {
-    const projections = engine
-      ? await engine.status()
-      : await checkpointStatus(
+  const projectionStatus = (): Promise<HealthReport['projections']> =>
+    engine
+      ? engine.status()
+      : checkpointStatus(
           stores,
           projectors.map((p) => p.name),
         );
+
+  async function health(): Promise<HealthReport> {
     const report: HealthReport = {
       status: 'ok',
       role,
       stores: stores.describe(),
-      projections,
+      projections: await projectionStatus(),
     };
     for (const [key, value] of extras) report[key] = await value();
     return report;
@@ -142,7 +144,7 @@ export async function startRuntime(options: {
     metrics,
     reportHealth: (key, value) => extras.set(key, value),
   };
-  observeProjections(metrics, health);
+  observeProjections(metrics, projectionStatus);
 
   const urls = new Map<string, string>();
   try {
@@ -216,9 +218,13 @@ function timedWait(
 }
 
 /** Projector lag and checkpoints, read when /metrics is scraped. */
-function observeProjections(metrics: Metrics, health: () => Promise<HealthReport>): void {
+/** The projector gauges read the projections' status alone, not the whole health report. */
+function observeProjections(
+  metrics: Metrics,
+  status: () => Promise<HealthReport['projections']>,
+): void {
   const read = async (field: 'lag' | 'checkpoint') => {
-    const { projections } = await health();
+    const projections = await status();
     return Object.fromEntries(projections.projectors.map((p) => [p.name, Number(p[field])]));
   };
   metrics.observe(
