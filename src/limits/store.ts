@@ -4,8 +4,11 @@
  * limiter's keys; a key is stored only as a hash (it is often an e-mail or an IP address).
  *
  * Each take is a read, a pure step (policies.ts) and a compare-and-set on the document's `rev`:
- * two processes taking at once cannot both spend the last unit. When the store is contended past
- * a few retries the take is refused (fail closed) with a one-second retry.
+ * two processes taking at once cannot both spend the last unit. Within a process the takes of one
+ * key run one after another, so the compare-and-set only ever races another process: fifty
+ * requests of one product resuming together would otherwise all read one `rev`, and all but one
+ * retry, round after round. When the store is contended past a few retries the take is refused
+ * (fail closed) with a one-second retry.
  */
 import { createHash } from 'node:crypto';
 import { type Doc, isDuplicateKey, type ReadStore } from '../readstore/types.js';
@@ -52,8 +55,23 @@ export function createLimits(deps: {
     await col.deleteMany({ expiresAt: { $lte: now } });
   }
 
-  async function run(name: string, policy: Policy, key: string, consume: boolean) {
+  /** the last take or peek queued per stored key; dropped once it settles with none after it */
+  const queued = new Map<string, Promise<unknown>>();
+
+  function run(name: string, policy: Policy, key: string, consume: boolean): Promise<Verdict> {
     const _id = `${name}:${createHash('sha256').update(key).digest('base64url')}`;
+    const previous = queued.get(_id);
+    const attempt = () => settle(_id, policy, consume);
+    const result = previous ? previous.then(attempt, attempt) : attempt();
+    const tail = result.catch(() => undefined);
+    queued.set(_id, tail);
+    void tail.then(() => {
+      if (queued.get(_id) === tail) queued.delete(_id);
+    });
+    return result;
+  }
+
+  async function settle(_id: string, policy: Policy, consume: boolean): Promise<Verdict> {
     for (let attempt = 0; attempt < RETRIES; attempt++) {
       const now = deps.now();
       const doc = await col.findOne({ _id });

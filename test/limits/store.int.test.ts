@@ -33,6 +33,19 @@ describe('When two processes share the limits in one store', () => {
     expect((await a.peek('bob@example.com')).allowed).to.equal(true);
   });
 
+  it('lets a burst of takes of one key in one process spend exactly the bucket, none refused for contention', async () => {
+    // issue 17's hot spot: fifty submissions to one product resuming in the same turn all take
+    // from the product's bucket; each must be judged on the count, not lose a race 8 times
+    const bucket: Policy = { kind: 'token-bucket', capacity: 60, refillEverySeconds: 3600 };
+    const limiter = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
+      'product',
+      bucket,
+    );
+    const verdicts = await Promise.all(Array.from({ length: 70 }, () => limiter.take('DUO')));
+    expect(verdicts.slice(0, 60).every((v) => v.allowed)).to.equal(true);
+    expect(verdicts.slice(60).every((v) => !v.allowed)).to.equal(true);
+  });
+
   it('keeps the count across a restart and stores no key in clear', async () => {
     const limiter = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
       'codes',
