@@ -18,6 +18,7 @@ import { lazyEmbedder } from '../search/create-embedder.js';
 import { closeGracefully, listenWhileBooting } from './http-server.js';
 import { type HeldLease, holdProjectorLease } from '../read/projector-lease.js';
 import { ProjectionTimeout } from '../read/waiters.js';
+import { catchUpFor, readVersionFor } from './catch-up.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecret } from './secret.js';
 import type { HealthReport, ServiceContext, ServiceModule } from './service.js';
@@ -239,48 +240,6 @@ function observeProjections(
     () => read('checkpoint'),
     'projector',
   );
-}
-
-/**
- * Only an engine over the embedded read store keeps read models another process cannot update:
- * with MongoDB the CLI writes the shared read models itself and exits once they are written.
- * Asking the log's head is one indexed SQLite read; waiting happens only when it moved.
- */
-function catchUpFor(stores: Stores, engine: ProjectionEngine | undefined): () => Promise<void> {
-  if (!engine || stores.readStore.adapter !== 'embedded') return async () => {};
-  return async () => {
-    const head = await stores.eventStore.headPosition();
-    if (head <= engine.position()) return;
-    stores.eventStore.pollNow?.();
-    await engine.waitFor(head);
-  };
-}
-
-/**
- * The position this process's read models have reached — a version that changes whenever any
- * read model may have (the board's pages cache on it). Writes of this process show at once (the
- * engine's position moves before their answer); the shared log is asked for other processes'
- * writes (the CLI, a second API process on the same file) at most every READ_VERSION_POLL_MS,
- * so a busy page does not cost a log read per view. Only in-process projections over the
- * embedded store know their position; with MongoDB another process applies the events: null.
- */
-const READ_VERSION_POLL_MS = 50;
-
-function readVersionFor(
-  stores: Stores,
-  engine: ProjectionEngine | undefined,
-): () => Promise<string | null> {
-  if (!engine || stores.readStore.adapter !== 'embedded') return async () => null;
-  const catchUp = catchUpFor(stores, engine);
-  let askedAt = 0;
-  return async () => {
-    const now = Date.now();
-    if (now - askedAt >= READ_VERSION_POLL_MS) {
-      askedAt = now;
-      await catchUp();
-    }
-    return engine.position().toString();
-  };
 }
 
 async function checkpointStatus(stores: Stores, names: string[]) {

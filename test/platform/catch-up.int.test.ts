@@ -1,0 +1,107 @@
+/**
+ * The catch-up an API process runs before a request reads its read models (src/platform/
+ * catch-up.ts), over real embedded stores and a second writer on the same file — what the admin
+ * CLI is. Spec: "Revocation takes effect at once"; "Removal or a role change applies on the next
+ * request". Requests in one event-loop turn share one read of the log's head, but a read never
+ * serves a request that asked after it started.
+ */
+import { expect } from 'chai';
+import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
+import type { EventStore } from '../../src/eventstore/types.js';
+import { catchUpFor } from '../../src/platform/catch-up.js';
+import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
+import { counterProjector } from '../support/counter.js';
+import { openTestStores, type TestStores } from '../support/stores.js';
+
+describe('Catch-up before a request', () => {
+  let stores: TestStores;
+  let other: EventStore;
+  let engine: ProjectionEngine;
+  let reads: number;
+  /** runs inside a head read, after the head was read */
+  let duringRead: (() => Promise<void>) | undefined;
+  let catchUp: () => Promise<void>;
+
+  beforeEach(async () => {
+    stores = await openTestStores();
+    other = await openEmbeddedEventStore({ path: stores.file });
+    engine = createProjectionEngine({
+      eventStore: stores.eventStore,
+      readStore: stores.readStore,
+      projectors: [counterProjector()],
+      logger: { info() {}, error() {} },
+    });
+    await engine.start();
+    reads = 0;
+    duringRead = undefined;
+    const log = stores.eventStore;
+    catchUp = catchUpFor(
+      {
+        readStore: stores.readStore,
+        eventStore: {
+          async headPosition() {
+            reads++;
+            const head = await log.headPosition();
+            const hook = duringRead;
+            duringRead = undefined;
+            await hook?.();
+            return head;
+          },
+          pollNow: () => log.pollNow?.(),
+        },
+      },
+      engine,
+    );
+  });
+  afterEach(async () => {
+    await engine.stop();
+    await other.close();
+    await stores.cleanup();
+  });
+
+  /** an append by another writer of the same file, as the CLI makes it */
+  const appendElsewhere = async () =>
+    (
+      await other.appendToStream(
+        'counter-a',
+        [
+          {
+            type: 'CounterIncremented',
+            data: { by: 1 },
+            metadata: { actor: 'cli', occurredAt: 1, correlationId: 'c-1', causationId: null },
+          },
+        ],
+        { expectedRevision: 'any' },
+      )
+    ).position;
+
+  it('shows a request what another process appended before it asked', async () => {
+    const position = await appendElsewhere();
+    await catchUp();
+    expect(engine.position() >= position).to.equal(true);
+    const doc = await stores.readStore.collection('counters').findOne({ _id: 'counter-a' });
+    expect(doc?.total).to.equal(1);
+  });
+
+  it('serves the requests of one event-loop turn with one read of the log head', async () => {
+    await Promise.all(Array.from({ length: 20 }, () => catchUp()));
+    expect(reads).to.equal(1);
+    await catchUp();
+    expect(reads).to.equal(2);
+  });
+
+  it('never lets a read serve a request that asked after the read started', async () => {
+    let appended = 0n;
+    let late: Promise<void> | undefined;
+    // the first read has taken the head; then another process appends, then a request asks
+    duringRead = async () => {
+      appended = await appendElsewhere();
+      late = catchUp();
+    };
+    await catchUp();
+    expect(engine.position() < appended, 'the first read predates the append').to.equal(true);
+    await late;
+    expect(reads).to.equal(2);
+    expect(engine.position() >= appended).to.equal(true);
+  });
+});
