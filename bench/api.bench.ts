@@ -65,7 +65,11 @@ async function main(): Promise<void> {
       /feedback: (http:\/\/\S+)/,
     );
     children.push(service.child);
+    const settling = performance.now();
     await settled(service.match[1]!);
+    log(
+      `service settled in ${((performance.now() - settling) / 1000).toFixed(1)} s (read models caught up, seeded texts embedded)`,
+    );
     const base = `${service.match[1]}/v1/workspaces/${BENCH_BOARD.slug}/products/${BENCH_BOARD.product}`;
     const headers = { authorization: `Bearer ${token}` };
 

@@ -33,20 +33,22 @@ export async function fetchOk(url: string, init: RequestInit): Promise<unknown> 
 }
 
 /**
- * Measure a settled service: the projections caught up and the search model loaded (it loads on
- * the main thread at start, and would otherwise compete with the first runs).
+ * Measure a settled service: the projections caught up, the search model loaded and nothing left
+ * to embed. The seeded items and callers (people) are embedded on the embedder's thread after
+ * start; until the indexes' backlog is drained that thread takes the core the runs measure.
  */
-export async function settled(origin: string, timeoutMs = 120_000): Promise<void> {
+export async function settled(origin: string, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await fetch(`${origin}/readyz`);
     const report = (await response.json()) as {
       projections?: { projectors?: { lag: string }[] };
-      search?: { embedder?: { state?: string } };
+      search?: { embedder?: { state?: string }; indexes?: Record<string, { pending: number }> };
     };
     const caughtUp = (report.projections?.projectors ?? []).every((p) => p.lag === '0');
     const embedder = report.search?.embedder?.state;
-    if (caughtUp && embedder !== 'loading' && embedder !== 'not-started') return;
+    const embedded = Object.values(report.search?.indexes ?? {}).every((i) => i.pending === 0);
+    if (caughtUp && embedded && embedder !== 'loading' && embedder !== 'not-started') return;
     if (Date.now() > deadline) throw new Error('the service did not settle (see /readyz)');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
