@@ -143,7 +143,7 @@ export async function createFeedbackApp(
   const app = serviceApp(ctx, {
     service: 'feedback',
     before: [apiSecurityHeaders({ https })],
-    operations: http.router,
+    operations: http.middleware,
     routes: [
       // the board first: its pages are most of a public service's traffic, and a path that
       // cannot name a board (`/oauth/…`, `/mcp`, `/.well-known/…`) passes straight through

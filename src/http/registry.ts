@@ -68,14 +68,14 @@
  *        bodyLimit: '1mb', logger,
  *      });
  *      const app = express();
- *      app.use(cors());                // anything mounted before the router sees every operation
- *      app.use(http.router);           // the operations, the OpenAPI JSON, /docs
+ *      app.use(cors());                // anything mounted before it sees every operation
+ *      app.use(http.middleware);       // the operations, then the OpenAPI JSON and /docs
  *      app.use(oauthRouter);           // the service's own routes
  *      app.use(http.fallback);         // last: 404 envelope, then the envelope for any error
  *      createServer(app).on('clientError', http.onClientError);
  *
- *    Express serves every operation: `http.router` holds one middleware with the route table
- *    (route-table.ts) that runs the request's steps (lifecycle.ts): authenticate (401) ->
+ *    Express serves every operation: `http.middleware` starts with the one middleware that holds
+ *    the route table (route-table.ts) and runs the request's steps (lifecycle.ts): authenticate (401) ->
  *    Idempotency-Key check (writes) -> body read (content type, size, JSON) -> params, query,
  *    body validation (400; a malformed path parameter is 404 with `unknownParam`) -> authorize
  *    (403/404) -> handle -> wait for the read models -> answer. `validateResponses: true` checks

@@ -110,7 +110,7 @@ export async function createNotesApp(
   const app = serviceApp(ctx, {
     service: 'notes',
     before: [apiSecurityHeaders({ https })],
-    operations: http.router,
+    operations: http.middleware,
     // at the root: oidc-provider reads req.baseUrl as its mount path
     routes: [notesMcp({ http, auth, logger: httpLogger }), auth.server.router],
     fallback: http.fallback,

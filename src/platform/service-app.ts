@@ -1,6 +1,6 @@
 /**
  * The Express app of a service, in one order for both services: telemetry first (it sees every
- * request, operations included), then the operation registry's router (operations, OpenAPI,
+ * request, operations included), then the operation registry's middleware (operations, OpenAPI,
  * docs) ahead of everything else so an operation request walks no other route, then liveness,
  * readiness and metrics, the service's own routes (its OAuth server), and the registry's
  * fallback last (404 and error envelopes). Middleware that must apply to operations goes in
@@ -15,7 +15,8 @@ import { requestTelemetry } from './telemetry.js';
 export interface ServiceAppParts {
   service: string;
   before?: RequestHandler[];
-  operations: RequestHandler;
+  /** the registry's middleware (service-http.ts): the operations, then OpenAPI and docs */
+  operations: RequestHandler[];
   routes?: RequestHandler[];
   fallback: [RequestHandler, ErrorRequestHandler];
 }

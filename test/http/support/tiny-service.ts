@@ -225,7 +225,7 @@ export function appOf(
   const app = express();
   app.disable('x-powered-by');
   before?.(app);
-  app.use(http.router);
+  app.use(http.middleware);
   app.use(http.fallback);
   return Object.assign(app, { onClientError: http.onClientError });
 }

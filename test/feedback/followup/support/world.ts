@@ -130,7 +130,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     logger: silentLogger,
   });
   const app = express();
-  app.use(http.router);
+  app.use(http.middleware);
   app.use(http.fallback);
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
