@@ -75,10 +75,10 @@
  *      createServer(app).on('clientError', http.onClientError);
  *
  *    Express serves every operation: `http.middleware` starts with the one middleware that holds
- *    the route table (route-table.ts) and runs the request's steps (lifecycle.ts): authenticate (401) ->
- *    Idempotency-Key check (writes) -> body read (content type, size, JSON) -> params, query,
- *    body validation (400; a malformed path parameter is 404 with `unknownParam`) -> authorize
- *    (403/404) -> handle -> wait for the read models -> answer. `validateResponses: true` checks
+ *    the route table (route-table.ts) and runs the request's steps (lifecycle.ts): authenticate
+ *    (401) -> Idempotency-Key check (writes) -> body read (content type, size, JSON) -> params,
+ *    query, body validation (400; a malformed path parameter is 404 with `unknownParam`) ->
+ *    authorize (403/404) -> handle -> wait for the read models -> answer. `validateResponses: true` checks
  *    each answer against `response` (tests; costs time). The statuses an operation can answer
  *    are its `errors` plus what these steps add (openapi.ts `declaredErrors`).
  *    `http.listRoutes()` lists every operation route; `http.execute(id, raw, facts)` runs the
