@@ -62,11 +62,12 @@ export function catchUpFor(
 const READ_VERSION_POLL_MS = 50;
 
 export function readVersionFor(
-  stores: LogAndReadStore,
   engine: EngineView | undefined,
+  readStore: LogAndReadStore['readStore'],
+  /** the requests' catch-up: a page view in a turn shares its read */
+  catchUp: () => Promise<void>,
 ): () => Promise<string | null> {
-  if (!engine || stores.readStore.adapter !== 'embedded') return async () => null;
-  const catchUp = catchUpFor(stores, engine);
+  if (!engine || readStore.adapter !== 'embedded') return async () => null;
   let askedAt = 0;
   return async () => {
     const now = Date.now();

@@ -127,6 +127,7 @@ export async function startRuntime(options: {
   }
 
   const adapter = { adapter: stores.eventStore.adapter };
+  const catchUp = catchUpFor(stores, engine);
   const context: ServiceContext = {
     config,
     stores,
@@ -137,8 +138,8 @@ export async function startRuntime(options: {
       },
     }),
     waitFor: timedWait(waitFor, metrics),
-    catchUp: catchUpFor(stores, engine),
-    readVersion: readVersionFor(stores, engine),
+    catchUp,
+    readVersion: readVersionFor(engine, stores.readStore, catchUp),
     health,
     secret: loadSecret(config),
     logger,
@@ -218,8 +219,10 @@ function timedWait(
   };
 }
 
-/** Projector lag and checkpoints, read when /metrics is scraped. */
-/** The projector gauges read the projections' status alone, not the whole health report. */
+/**
+ * Projector lag and checkpoints, read when /metrics is scraped: from the projections' status
+ * alone, not the whole health report.
+ */
 function observeProjections(
   metrics: Metrics,
   status: () => Promise<HealthReport['projections']>,
