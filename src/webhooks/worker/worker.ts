@@ -54,6 +54,8 @@ export interface WebhookWorker {
 const STREAMS = { streamPrefixes: ['item-', 'changelog-', 'webhook-'] };
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const BODY_CACHE = 2_000;
+const PERSIST_SOON_MS = 20;
+const PERSIST_LATE_MS = 1_000;
 
 export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   const { readStore, logger } = deps;
@@ -70,6 +72,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   let leaseTimer: NodeJS.Timeout | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   let persistTimer: NodeJS.Timeout | undefined;
+  let persistDue = 0;
   let ticking: Promise<void> | undefined;
 
   function remember(messageId: string, body: string): void {
@@ -90,15 +93,24 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
    * checkpoint and make the deliveries' state durable. The checkpoint in memory only ever passes
    * events whose deliveries are stored, so saving it late is safe; a crash replays from the
    * last saved one and finds those deliveries already there.
+   *
+   * `soon` when deliveries were stored or changed; an event that made none only moves the
+   * checkpoint, and replaying it after a crash does nothing, so that waits up to a second: a
+   * save every 20 ms while writes stream by flushed the whole read store that often, on the
+   * thread that answers requests.
    */
-  function persist(): void {
-    if (persistTimer) return;
+  function persist(when: 'soon' | 'late' = 'soon'): void {
+    const delay = when === 'soon' ? PERSIST_SOON_MS : PERSIST_LATE_MS;
+    const due = performance.now() + delay;
+    if (persistTimer && persistDue <= due) return;
+    clearTimeout(persistTimer);
+    persistDue = due;
     persistTimer = setTimeout(() => {
       persistTimer = undefined;
       saveCheckpoint(readStore, checkpoint)
         .then(() => readStore.flush())
         .catch((error) => logger.error('webhook state flush failed', { error }));
-    }, 20);
+    }, delay);
   }
 
   async function payloadOf(doc: {
@@ -164,18 +176,23 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     }
   }
 
-  async function handle(event: RecordedEvent, active: Dispatcher): Promise<void> {
-    if (event.streamId.startsWith('webhook-')) return onWebhookEvent(event, active);
-    for (const { doc, enabled } of await fanOut.deliveriesOf(event)) {
+  /** Handle one event; true when it stored or changed deliveries or webhooks. */
+  async function handle(event: RecordedEvent, active: Dispatcher): Promise<boolean> {
+    if (event.streamId.startsWith('webhook-')) {
+      await onWebhookEvent(event, active);
+      return true;
+    }
+    const deliveries = await fanOut.deliveriesOf(event);
+    for (const { doc, enabled } of deliveries) {
       if (enabled) active.enqueue(doc);
     }
+    return deliveries.length > 0;
   }
 
-  async function handleUntilDone(event: RecordedEvent, active: Dispatcher): Promise<void> {
+  async function handleUntilDone(event: RecordedEvent, active: Dispatcher): Promise<boolean> {
     for (let failures = 0; leading; failures++) {
       try {
-        await handle(event, active);
-        return;
+        return await handle(event, active);
       } catch (error) {
         const wait = Math.min(30_000, 500 * 2 ** failures);
         logger.error('webhook worker cannot handle an event; retrying', {
@@ -186,6 +203,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
+    return false;
   }
 
   async function lead(): Promise<void> {
@@ -213,10 +231,10 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     loop = (async () => {
       try {
         for await (const event of events) {
-          await handleUntilDone(event, active);
+          const changed = await handleUntilDone(event, active);
           if (!leading) return;
           checkpoint = event.position;
-          persist();
+          persist(changed ? 'soon' : 'late');
         }
       } catch (error) {
         logger.error('webhook worker subscription ended', { error: (error as Error).message });
