@@ -11,7 +11,7 @@ import {
   type RowValue,
   VALUES_PER_ROW,
 } from '../../src/eventstore/embedded/batch-plan.js';
-import { chainHash, GENESIS, hashHex } from '../../src/eventstore/embedded/chain.js';
+import { chainHash, GENESIS } from '../../src/eventstore/embedded/chain.js';
 import type { WireAppend } from '../../src/eventstore/embedded/writer-protocol.js';
 
 const wire = (streamId: string, expected: WireAppend['expected'], count: number): WireAppend => ({
@@ -126,7 +126,7 @@ describe('Embedded writer batch plan', () => {
           data: data as string,
           metadata: metadata as string,
         });
-        expect(hashHex(hash as Uint8Array)).to.equal(previous);
+        expect(hash).to.equal(previous);
       }
       expect(written).to.have.length(3);
       expect(plan.chain).to.deep.equal({ last: previous });

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import {
   type EmbeddedEventStore,
@@ -49,6 +50,18 @@ describe('Embedded event store shared by two stores on one file', () => {
       for (const store of [first, second]) {
         const report = await verifyChain((after, limit) => store.readStored(after, limit));
         expect(report).to.include({ intact: true, events: 79 });
+      }
+      // chain.ts: "Stored as 32 raw bytes" (the writer binds hex text; the insert decodes it)
+      const db = new Database(path, { readonly: true });
+      try {
+        const kinds = db
+          .prepare(
+            'SELECT typeof(hash) AS kind, length(hash) AS bytes, count(*) AS rows FROM es_events GROUP BY 1, 2',
+          )
+          .all();
+        expect(kinds).to.deep.equal([{ kind: 'blob', bytes: 32, rows: 79 }]);
+      } finally {
+        db.close();
       }
     });
   });

@@ -5,15 +5,15 @@
  * the per-statement overhead was about half of the writer's CPU time per event).
  */
 import type { ExpectedRevision } from '../types.js';
-import { chainHash, hashBytes } from './chain.js';
+import { chainHash } from './chain.js';
 import type { WireAppend, WireResult } from './writer-protocol.js';
 
 /** Values per row, in the order of ROW_COLUMNS. */
 export const ROW_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata, hash';
 export const VALUES_PER_ROW = 8;
 
-/** A row's value: text, integer, or the hash's bytes. */
-export type RowValue = string | number | Uint8Array;
+/** A row's value: text or integer (the hash as hex text: the insert stores it as bytes). */
+export type RowValue = string | number;
 
 /**
  * The hash chain as the writer carries it from row to row: the last committed row's hash (hex).
@@ -21,7 +21,6 @@ export type RowValue = string | number | Uint8Array;
  * chain costs write such files, and `verify` reports them broken.
  */
 export type ChainState = { last: string } | null;
-const NO_HASH: Buffer = Buffer.alloc(0);
 
 export interface BatchPlan {
   results: WireResult[];
@@ -67,7 +66,6 @@ export function planBatch(
     for (const event of append.events) {
       revision += 1;
       position += 1;
-      let hash: Buffer = NO_HASH;
       if (last !== undefined) {
         last = chainHash(last, {
           streamId: append.streamId,
@@ -77,7 +75,6 @@ export function planBatch(
           data: event.data,
           metadata: event.metadata,
         });
-        hash = hashBytes(last);
       }
       values.push(
         position,
@@ -87,7 +84,7 @@ export function planBatch(
         event.type,
         event.data,
         event.metadata,
-        hash,
+        last ?? '',
       );
     }
     if (append.events.length > 0) staged.set(append.streamId, revision);
@@ -146,11 +143,7 @@ export function planImport(
       );
     }
     position = row.position;
-    let hash: Buffer = NO_HASH;
-    if (last !== undefined) {
-      last = chainHash(last, { ...row, eventId: row.id });
-      hash = hashBytes(last);
-    }
+    if (last !== undefined) last = chainHash(last, { ...row, eventId: row.id });
     values.push(
       position,
       row.streamId,
@@ -159,7 +152,7 @@ export function planImport(
       row.type,
       row.data,
       row.metadata,
-      hash,
+      last ?? '',
     );
     staged.set(row.streamId, row.revision);
   }

@@ -17,7 +17,7 @@
  * Processes of an older build should be stopped first (they refuse version 3 at their next open).
  */
 import type Database from 'better-sqlite3';
-import { chainHash, GENESIS, hashBytes } from './chain.js';
+import { chainHash, GENESIS, STORED_HASH } from './chain.js';
 import { unavailable } from './data-file.js';
 
 const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
@@ -73,7 +73,7 @@ function copyWithChain(db: Database.Database): { rows: number; last: number } {
     .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ${CHUNK}`)
     .raw();
   const insert = db.prepare(
-    `INSERT INTO es_events_v3 (${COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO es_events_v3 (${COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ${STORED_HASH})`,
   );
   let previous = GENESIS;
   let after = 0;
@@ -82,7 +82,7 @@ function copyWithChain(db: Database.Database): { rows: number; last: number } {
     const chunk = page.all(after) as OldRow[];
     for (const [position, streamId, revision, eventId, type, data, metadata] of chunk) {
       previous = chainHash(previous, { streamId, revision, eventId, type, data, metadata });
-      insert.run(position, streamId, revision, eventId, type, data, metadata, hashBytes(previous));
+      insert.run(position, streamId, revision, eventId, type, data, metadata, previous);
       after = position;
     }
     rows += chunk.length;

@@ -28,7 +28,7 @@ import {
   type RowValue,
   VALUES_PER_ROW,
 } from './batch-plan.js';
-import { GENESIS, hashHex } from './chain.js';
+import { GENESIS, hashHex, STORED_HASH } from './chain.js';
 import { applyPragmas } from './schema.js';
 import { createTailScanner } from './stream-index.js';
 import {
@@ -82,7 +82,8 @@ function openWriter(init: WriterInit) {
   function insertStatement(rows: number): Database.Statement {
     let statement = inserts.get(rows);
     if (!statement) {
-      const tuple = `(${Array(VALUES_PER_ROW).fill('?').join(', ')})`;
+      // the row's values, the hash last (decoded to bytes by SQLite)
+      const tuple = `(${'?, '.repeat(VALUES_PER_ROW - 1)}${STORED_HASH})`;
       statement = db.prepare(
         `INSERT INTO es_events (${ROW_COLUMNS}) VALUES ${Array(rows).fill(tuple).join(', ')}`,
       );
