@@ -18,13 +18,14 @@ import type { ReadStore } from '../../readstore/types.js';
 import type { CommandHandler } from '../../write/command-handler.js';
 import type { WebhookClock } from '../clock.js';
 import { createDispatcher, type Dispatcher } from '../delivery/dispatcher.js';
-import { forgetHealth } from '../delivery/health.js';
 import { deliveriesOf, RETENTION_MS, setupDeliveries } from '../delivery/records.js';
 import { createSender } from '../delivery/sender.js';
 import type { TargetPolicy } from '../delivery/target.js';
 import type { Composer } from '../messages/compose.js';
 import type { SecretBox } from '../secrets.js';
+import { createEventHandler } from './event-handler.js';
 import { createFanOut } from './fan-out.js';
+import { createPayloads } from './payloads.js';
 import { loadCheckpoint, releaseLease, saveCheckpoint, takeLease } from './state.js';
 
 export interface WorkerDeps {
@@ -53,7 +54,6 @@ export interface WebhookWorker {
 
 const STREAMS = { streamPrefixes: ['item-', 'changelog-', 'webhook-'] };
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const BODY_CACHE = 2_000;
 const PERSIST_SOON_MS = 20;
 const PERSIST_LATE_MS = 1_000;
 
@@ -62,7 +62,6 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = deps.leaseMs ?? 15_000;
   const renewMs = deps.renewMs ?? 5_000;
-  const bodies = new Map<string, string>();
   let stopped = true;
   let leading = false;
   let checkpoint = 0n;
@@ -75,18 +74,15 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   let persistDue = 0;
   let ticking: Promise<void> | undefined;
 
-  function remember(messageId: string, body: string): void {
-    bodies.set(messageId, body);
-    if (bodies.size > BODY_CACHE) bodies.delete(bodies.keys().next().value as string);
-  }
-
+  const payloads = createPayloads(deps);
   const fanOut = createFanOut({
     readStore,
     composer: deps.composer,
     now: () => deps.clock.now(),
     waitFor: deps.waitFor,
-    remember,
+    remember: payloads.remember,
   });
+  const handle = createEventHandler({ readStore, fanOut, clock: deps.clock });
 
   /**
    * Soon (embedded store: in one transaction with everything else written so far) record the
@@ -113,24 +109,6 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     }, delay);
   }
 
-  async function payloadOf(doc: {
-    messageId: string;
-    _source: { streamId: string; revision: number } | null;
-  }) {
-    const known = bodies.get(doc.messageId);
-    if (known) return known;
-    if (!doc._source) return null;
-    const [event] = await deps.eventStore.readStream(doc._source.streamId, {
-      fromRevision: doc._source.revision,
-      maxCount: 1,
-    });
-    const message = event ? await deps.composer.compose(event) : null;
-    if (!message) return null;
-    const body = JSON.stringify(message);
-    remember(doc.messageId, body);
-    return body;
-  }
-
   async function disable(hook: WebhookDoc, reason: string): Promise<void> {
     try {
       await deps.commandHandler.handle(
@@ -146,47 +124,6 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
         error: (error as Error).message,
       });
     }
-  }
-
-  async function onWebhookEvent(event: RecordedEvent, active: Dispatcher): Promise<void> {
-    const hookKey = event.streamId.slice('webhook-'.length);
-    const workspaceId = hookKey.slice(0, hookKey.indexOf('.'));
-    fanOut.forget(workspaceId);
-    switch (event.type) {
-      case 'WebhookEnabled':
-        // resume from where it stopped: everything it missed is due now
-        active.resume(hookKey);
-        await forgetHealth(readStore, hookKey);
-        await deliveriesOf(readStore).updateMany(
-          { _hook: hookKey, status: 'pending' },
-          { $set: { nextAttemptAt: deps.clock.now() } },
-        );
-        void active.wake();
-        return;
-      case 'WebhookDisabled':
-        active.drop(hookKey);
-        return;
-      case 'WebhookDeleted':
-        active.drop(hookKey);
-        await deliveriesOf(readStore).deleteMany({ _hook: hookKey });
-        await forgetHealth(readStore, hookKey);
-        return;
-      default:
-        return;
-    }
-  }
-
-  /** Handle one event; true when it stored or changed deliveries or webhooks. */
-  async function handle(event: RecordedEvent, active: Dispatcher): Promise<boolean> {
-    if (event.streamId.startsWith('webhook-')) {
-      await onWebhookEvent(event, active);
-      return true;
-    }
-    const deliveries = await fanOut.deliveriesOf(event);
-    for (const { doc, enabled } of deliveries) {
-      if (enabled) active.enqueue(doc);
-    }
-    return deliveries.length > 0;
   }
 
   async function handleUntilDone(event: RecordedEvent, active: Dispatcher): Promise<boolean> {
@@ -215,7 +152,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       sender: createSender(),
       policy: deps.policy,
       secrets: deps.secrets,
-      payloadOf,
+      payloadOf: payloads.payloadOf,
       concurrency: deps.concurrency,
       disable,
       persist,
