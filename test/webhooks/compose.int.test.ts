@@ -5,47 +5,27 @@
  * already moved the item (a worker running behind, a reader far back in the feed).
  */
 import { expect } from 'chai';
-import { feedbackProjectors } from '../../projections/feedback.js';
 import * as actions from '../../src/feedback/actions/index.js';
-import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import { createComposer } from '../../src/webhooks/messages/compose.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
+import { type ProjectionEngine, seedBoard, startProjections } from './support/board.js';
 
 describe('Composing webhook messages from the log (integration)', () => {
   let stores: TestStores;
-  let engine: ReturnType<typeof createProjectionEngine>;
+  let engine: ProjectionEngine;
   let workspaceId: string;
   let keys: string[];
 
   before(async () => {
     stores = await openTestStores();
-    engine = createProjectionEngine({
-      eventStore: stores.eventStore,
-      readStore: stores.readStore,
-      projectors: feedbackProjectors(),
-    });
-    await engine.start();
+    engine = await startProjections(stores);
     const deps = {
       commandHandler: createCommandHandler(stores.eventStore),
       readStore: stores.readStore,
     };
     const context = (via?: string) => ({ actor: 'u1', now: 1_000, ...(via ? { via } : {}) });
-    const { userId } = await actions.createUser(deps, context(), {
-      email: 'max@acme.io',
-      displayName: 'Max',
-    });
-    ({ workspaceId } = await actions.createWorkspace(deps, context(), {
-      slug: 'acme-co',
-      name: 'Acme',
-      ownerId: userId,
-    }));
-    await actions.createProduct(deps, context(), {
-      workspaceId,
-      key: 'APP',
-      name: 'App',
-      visibility: 'public',
-    });
+    workspaceId = await seedBoard(stores, context);
     keys = [];
     for (const body of ['First', 'Second']) {
       const { itemKey } = await actions.submitFeedback(deps, context('pat:laptop'), {

@@ -6,19 +6,21 @@
  * checkpoint and the deliveries are then MongoDB documents).
  */
 import { expect } from 'chai';
-import { feedbackProjectors } from '../../projections/feedback.js';
 import * as actions from '../../src/feedback/actions/index.js';
-import { silentLogger } from '../../src/platform/logger.js';
-import { createProjectionEngine } from '../../src/read/projection-engine.js';
-import { systemClock } from '../../src/webhooks/clock.js';
-import { createComposer } from '../../src/webhooks/messages/compose.js';
-import { createSecretBox } from '../../src/webhooks/secrets.js';
 import { takeLease } from '../../src/webhooks/worker/state.js';
-import { createWebhookWorker, type WebhookWorker } from '../../src/webhooks/worker/worker.js';
+import type { WebhookWorker } from '../../src/webhooks/worker/worker.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { type Receiver, startReceiver } from '../feedback/webhooks/support/receiver.js';
 import { eventually } from '../feedback/webhooks/support/world.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
+import {
+  policy,
+  type ProjectionEngine,
+  secrets,
+  seedBoard,
+  startableWorker,
+  startProjections,
+} from './support/board.js';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
@@ -72,12 +74,10 @@ function leaseSuite(name: string, open: () => Promise<LeaseStores>) {
   describe(`Two webhook workers over one store: ${name} (integration)`, function () {
     this.timeout(60_000);
     let stores: LeaseStores;
-    let engine: ReturnType<typeof createProjectionEngine>;
+    let engine: ProjectionEngine;
     let receiver: Receiver;
     const workers: WebhookWorker[] = [];
     let workspaceId: string;
-    const secrets = createSecretBox('worker-lease-test-secret-0123456789');
-    const policy = { allowPrivate: true };
 
     const deps = () => ({
       commandHandler: createCommandHandler(stores.eventStore),
@@ -87,20 +87,7 @@ function leaseSuite(name: string, open: () => Promise<LeaseStores>) {
     const caughtUp = async () => engine.waitFor(await stores.eventStore.headPosition());
 
     function worker(): WebhookWorker {
-      const started = createWebhookWorker({
-        eventStore: stores.eventStore,
-        readStore: stores.readStore,
-        commandHandler: createCommandHandler(stores.eventStore),
-        waitFor: (position) => engine.waitFor(position),
-        composer: createComposer({ eventStore: stores.eventStore, readStore: stores.readStore }),
-        secrets,
-        policy,
-        clock: systemClock,
-        concurrency: 4,
-        logger: silentLogger,
-        leaseMs: 600,
-        renewMs: 100,
-      });
+      const started = startableWorker(stores, engine, { leaseMs: 600, renewMs: 100 });
       workers.push(started);
       return started;
     }
@@ -116,28 +103,9 @@ function leaseSuite(name: string, open: () => Promise<LeaseStores>) {
 
     before(async () => {
       stores = await open();
-      engine = createProjectionEngine({
-        eventStore: stores.eventStore,
-        readStore: stores.readStore,
-        projectors: feedbackProjectors(),
-      });
-      await engine.start();
+      engine = await startProjections(stores);
       receiver = await startReceiver();
-      const { userId } = await actions.createUser(deps(), context(), {
-        email: 'owner@acme.io',
-        displayName: 'Owner',
-      });
-      ({ workspaceId } = await actions.createWorkspace(deps(), context(), {
-        slug: 'acme-co',
-        name: 'Acme',
-        ownerId: userId,
-      }));
-      await actions.createProduct(deps(), context(), {
-        workspaceId,
-        key: 'APP',
-        name: 'App',
-        visibility: 'public',
-      });
+      workspaceId = await seedBoard(stores, context);
       await caughtUp();
       await actions.createWebhook({ ...deps(), secrets, policy }, context(), {
         workspaceId,

@@ -6,32 +6,32 @@
  * schedule, gets the store itself. Embedded stores, a real receiver on 127.0.0.1.
  */
 import { expect } from 'chai';
-import { feedbackProjectors } from '../../projections/feedback.js';
 import * as actions from '../../src/feedback/actions/index.js';
-import { silentLogger } from '../../src/platform/logger.js';
-import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import type { ReadStore } from '../../src/readstore/types.js';
-import { systemClock } from '../../src/webhooks/clock.js';
-import { createComposer } from '../../src/webhooks/messages/compose.js';
-import { createSecretBox } from '../../src/webhooks/secrets.js';
-import { createWebhookWorker, type WebhookWorker } from '../../src/webhooks/worker/worker.js';
+import type { WebhookWorker } from '../../src/webhooks/worker/worker.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { type Receiver, startReceiver } from '../feedback/webhooks/support/receiver.js';
 import { eventually } from '../feedback/webhooks/support/world.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
+import {
+  policy,
+  type ProjectionEngine,
+  secrets,
+  seedBoard,
+  startableWorker,
+  startProjections,
+} from './support/board.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Webhook worker: when its state is flushed (integration)', function () {
   this.timeout(30_000);
   let stores: TestStores;
-  let engine: ReturnType<typeof createProjectionEngine>;
+  let engine: ProjectionEngine;
   let receiver: Receiver;
   let worker: WebhookWorker;
   let workspaceId: string;
   const flushes: number[] = [];
-  const secrets = createSecretBox('worker-persist-test-secret-0123456789');
-  const policy = { allowPrivate: true };
 
   const deps = () => ({
     commandHandler: createCommandHandler(stores.eventStore),
@@ -53,47 +53,15 @@ describe('Webhook worker: when its state is flushed (integration)', function () 
 
   before(async () => {
     stores = await openTestStores();
-    engine = createProjectionEngine({
-      eventStore: stores.eventStore,
-      readStore: stores.readStore,
-      projectors: feedbackProjectors(),
-    });
-    await engine.start();
+    engine = await startProjections(stores);
     receiver = await startReceiver();
-    const { userId } = await actions.createUser(deps(), context(), {
-      email: 'owner@acme.io',
-      displayName: 'Owner',
-    });
-    ({ workspaceId } = await actions.createWorkspace(deps(), context(), {
-      slug: 'acme-co',
-      name: 'Acme',
-      ownerId: userId,
-    }));
-    for (const key of ['APP', 'WEB']) {
-      await actions.createProduct(deps(), context(), {
-        workspaceId,
-        key,
-        name: key,
-        visibility: 'public',
-      });
-    }
+    workspaceId = await seedBoard(stores, context, ['APP', 'WEB']);
     const counted: ReadStore = Object.create(stores.readStore);
     counted.flush = (checkpoints) => {
       flushes.push(performance.now());
       return stores.readStore.flush(checkpoints);
     };
-    worker = createWebhookWorker({
-      eventStore: stores.eventStore,
-      readStore: counted,
-      commandHandler: createCommandHandler(stores.eventStore),
-      waitFor: (position) => engine.waitFor(position),
-      composer: createComposer({ eventStore: stores.eventStore, readStore: stores.readStore }),
-      secrets,
-      policy,
-      clock: systemClock,
-      concurrency: 4,
-      logger: silentLogger,
-    });
+    worker = startableWorker(stores, engine, { readStore: counted });
     await worker.start();
     await sleep(1_200); // the setup's events are handled, saved and flushed
   });
