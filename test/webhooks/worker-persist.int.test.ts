@@ -72,18 +72,19 @@ describe('Webhook worker: when its state is flushed (integration)', function () 
     await stores.cleanup();
   });
 
-  it('events that make no delivery move the checkpoint, and it is flushed within a second, not at once', async () => {
+  it('events that make no delivery move the checkpoint, and it is flushed about a second after the first, not at once', async () => {
     const before = flushes.length;
+    const started = performance.now();
     for (let i = 0; i < 10; i++) {
       await submit('APP', `No one listens ${i}`);
       await sleep(20);
     }
     await atHead();
-    const reached = performance.now();
-    await sleep(300);
-    expect(flushes.length - before, 'flushes within 300 ms of reaching the head').to.equal(0);
-    await eventually(async () => flushes.length > before, 'the late flush', 2_000);
-    expect(flushes.at(-1)! - reached).to.be.below(1_100);
+    await eventually(async () => flushes.length > before, 'the late flush', 3_000);
+    expect(flushes[before]! - started, 'ms from the first event to the first flush').to.be.within(
+      900,
+      2_000,
+    );
   });
 
   it('an event that makes a delivery is flushed within tens of milliseconds', async () => {
