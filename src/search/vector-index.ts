@@ -15,27 +15,23 @@
  *
  * Search is hybrid (hybrid.ts): brute-force cosine over a per-scope in-memory arena
  * (scope-arena.ts) fused with BM25 over a per-scope lexical index of the same texts
- * (lexical-index.ts). Both are loaded from the read store on first use and kept current by this
- * index's own writes — the lexical one when a text is STAGED, so a new or edited text is found
+ * (lexical-index.ts). Both are loaded from the read store on first use (scope-caches.ts) and kept
+ * current by this index's own writes — the lexical one when a text is STAGED, so a new or edited text is found
  * by its words as soon as its write's projection ran (before the write answers), and by its
  * meaning once the indexer has embedded it.
  */
 import type { Logger } from '../platform/logger.js';
-import type { Collection, Doc, ReadStore } from '../readstore/types.js';
+import type { Doc, ReadStore } from '../readstore/types.js';
 import type { Embedder } from './embedder.js';
 import { fuse, type SearchMode } from './hybrid.js';
-import { createScopeLexicon, type ScopeLexicon } from './lexical-index.js';
-import { createScopeArena, type IdFilter, type ScopeArena, type SearchHit } from './scope-arena.js';
-import { decodeVector, encodeVector, textHash } from './vector-codec.js';
+import type { IdFilter, SearchHit } from './scope-arena.js';
+import { type CachedText, createScopeCaches } from './scope-caches.js';
+import { encodeVector, textHash } from './vector-codec.js';
 
 export type { IdFilter, SearchHit } from './scope-arena.js';
 
-export interface VectorDoc extends Doc {
-  scope: string;
-  text: string;
+export interface VectorDoc extends CachedText {
   textHash: string;
-  provider: string | null;
-  vector: string | null;
   pending: boolean;
 }
 
@@ -102,12 +98,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
   const docs = () => readStore.collection<VectorDoc>(collectionName);
   const meta = () => readStore.collection<MetaDoc>(collectionName);
   let opened: Promise<Embedder> | undefined;
-  const arenas = new Map<string, { loadedAt: number; arena: Promise<ScopeArena> }>();
-  const lexicons = new Map<string, { loadedAt: number; lexicon: Promise<ScopeLexicon> }>();
-  const reloading = new Set<string>();
-  let generation = 0; // a reload started before reset() must not bring old texts back
-  const fresh = (loadedAt: number) =>
-    cacheTtlMs === undefined || Date.now() - loadedAt <= cacheTtlMs;
+  const caches = createScopeCaches(docs, cacheTtlMs);
 
   async function setup(): Promise<void> {
     await docs().createIndex({ keys: { scope: 1 } });
@@ -150,56 +141,6 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     return opened;
   }
 
-  /**
-   * A stale lexical index (another process writes: `cacheTtlMs`) keeps answering while its
-   * replacement is built from the store: rebuilding 10 000 texts takes ~0.5 s, which no search
-   * should wait for once a first index exists.
-   */
-  function lexiconFor(scope: string): Promise<ScopeLexicon> {
-    const cached = lexicons.get(scope);
-    if (cached) {
-      if (!fresh(cached.loadedAt) && !reloading.has(scope)) {
-        reloading.add(scope);
-        const started = generation;
-        const next = loadLexicon(docs(), scope);
-        next.then(
-          () => {
-            if (started === generation)
-              lexicons.set(scope, { loadedAt: Date.now(), lexicon: next });
-          },
-          () => {},
-        );
-        next.finally(() => reloading.delete(scope)).catch(() => {});
-      }
-      return cached.lexicon;
-    }
-    const lexicon = loadLexicon(docs(), scope);
-    lexicons.set(scope, { loadedAt: Date.now(), lexicon });
-    lexicon.catch(() => lexicons.delete(scope));
-    return lexicon;
-  }
-
-  /** Applies a change to a scope's lexical index if that scope is loaded. */
-  async function touchLexicon(scope: string, change: (lexicon: ScopeLexicon) => void) {
-    const cached = lexicons.get(scope);
-    if (cached) change(await cached.lexicon);
-  }
-
-  function arenaFor(scope: string, embedder: Embedder): Promise<ScopeArena> {
-    const cached = arenas.get(scope);
-    if (cached && fresh(cached.loadedAt)) return cached.arena;
-    const arena = loadArena(docs(), scope, embedder);
-    arenas.set(scope, { loadedAt: Date.now(), arena });
-    arena.catch(() => arenas.delete(scope));
-    return arena;
-  }
-
-  /** Applies a change to a scope's cache if that scope is loaded (set/delete are idempotent). */
-  async function touchArena(scope: string, change: (arena: ScopeArena) => void): Promise<void> {
-    const cached = arenas.get(scope);
-    if (cached) change(await cached.arena);
-  }
-
   // Store writes and cache updates run one at a time, so a removal cannot interleave between
   // an embedding's store write and its cache update (embedding itself runs outside the lock).
   let tail: Promise<unknown> = Promise.resolve();
@@ -222,7 +163,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
           },
         );
         if (matchedCount === 1)
-          await touchArena(doc.scope, (arena) => arena.set(doc._id, vectors[i]));
+          await caches.touchArena(doc.scope, (arena) => arena.set(doc._id, vectors[i]));
       }
     });
   }
@@ -242,17 +183,17 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
           pending: true,
         };
         await docs().replaceOne({ _id: id }, doc, { upsert: true });
-        await touchLexicon(scope, (lexicon) => lexicon.set(id, text));
+        await caches.touchLexicon(scope, (lexicon) => lexicon.set(id, text));
         return true;
       }
       if (existing.textHash === hash && existing.scope === scope) return false;
       if (existing.scope !== scope) {
-        await touchArena(existing.scope, (arena) => arena.delete(id));
-        await touchLexicon(existing.scope, (lexicon) => lexicon.delete(id));
+        await caches.touchArena(existing.scope, (arena) => arena.delete(id));
+        await caches.touchLexicon(existing.scope, (lexicon) => lexicon.delete(id));
       }
       // An edited text keeps its old vector until re-embedded, so the item stays findable.
       await docs().updateOne({ _id: id }, { $set: { scope, text, textHash: hash, pending: true } });
-      await touchLexicon(scope, (lexicon) => lexicon.set(id, text));
+      await caches.touchLexicon(scope, (lexicon) => lexicon.set(id, text));
       return true;
     });
   }
@@ -262,8 +203,8 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       const doc = await docs().findOne({ _id: id });
       if (!doc || doc._id === META_ID) return;
       await docs().deleteOne({ _id: id });
-      await touchArena(doc.scope, (arena) => arena.delete(id));
-      await touchLexicon(doc.scope, (lexicon) => lexicon.delete(id));
+      await caches.touchArena(doc.scope, (arena) => arena.delete(id));
+      await caches.touchLexicon(doc.scope, (lexicon) => lexicon.delete(id));
     });
   }
 
@@ -290,14 +231,14 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       const semanticLimit = Math.max(limit * 4, 40);
       const embedder = await open();
       const embedding = embedder.embed([query]);
-      const arenaLoading = arenaFor(scope, embedder);
+      const arenaLoading = caches.arenaFor(scope, embedder);
       // settled below; these only keep an early failure of the lexicon from leaving them unhandled
       embedding.catch(() => {});
       arenaLoading.catch(() => {});
       const allow =
         filter && (typeof filter === 'function' ? filter : (id: string) => filter.has(id));
       // the words are searched on this thread while the embedder thread embeds the query
-      const lexical = (await lexiconFor(scope)).search(query, allow);
+      const lexical = (await caches.lexiconFor(scope)).search(query, allow);
       const [[vector], arena] = await Promise.all([embedding, arenaLoading]);
       return fuse({
         // a wider semantic list than asked for: a lexical match may lift one from below the cut
@@ -320,35 +261,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     },
     reset() {
       opened = undefined;
-      arenas.clear();
-      lexicons.clear();
-      reloading.clear();
-      generation++;
+      caches.clear();
     },
   };
-}
-
-async function loadArena(
-  collection: Collection<VectorDoc>,
-  scope: string,
-  embedder: Embedder,
-): Promise<ScopeArena> {
-  const rows = await collection.find(
-    { scope, provider: embedder.provider, vector: { $ne: null } },
-    { projection: { _id: 1, vector: 1 } },
-  );
-  const arena = createScopeArena(embedder.dimensions, Math.max(64, rows.length));
-  for (const row of rows) if (row.vector) arena.set(row._id, decodeVector(row.vector));
-  return arena;
-}
-
-/** Every staged text of a scope, embedded or not: words are searchable before meaning is. */
-async function loadLexicon(
-  collection: Collection<VectorDoc>,
-  scope: string,
-): Promise<ScopeLexicon> {
-  const rows = await collection.find({ scope }, { projection: { _id: 1, text: 1 } });
-  const lexicon = createScopeLexicon();
-  for (const row of rows) lexicon.set(row._id, row.text);
-  return lexicon;
 }
