@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { createCommandHandler } from '../../src/write/command-handler.js';
-import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
+import {
+  createProjectionEngine,
+  EMBEDDED_FLUSH_INTERVAL_MS,
+  type ProjectionEngine,
+} from '../../src/read/projection-engine.js';
 import { ProjectionTimeout } from '../../src/read/waiters.js';
 import { ReadStoreUnavailableError } from '../../src/readstore/types.js';
 import { counter, counterProjector } from '../support/counter.js';
@@ -142,6 +146,40 @@ describe('Projection engine', () => {
       await stores.reopen();
       expect((await stores.readStore.checkpoints()).get('counters')).to.equal(position);
       expect(await doc('counter-7')).to.include({ total: 9 });
+    });
+  });
+
+  describe('When writes keep coming (the embedded read store)', () => {
+    it('flushes at most once per EMBEDDED_FLUSH_INTERVAL_MS, and still while they come', async () => {
+      // "least time between two flushes while events keep coming (the first after a quiet
+      // spell is immediate)": each flush rewrites every changed document on this thread
+      const real = stores.readStore;
+      const flushes: number[] = [];
+      const counted = Object.assign(Object.create(real), {
+        flush: (...args: Parameters<typeof real.flush>) => {
+          flushes.push(performance.now());
+          return real.flush(...args);
+        },
+      });
+      engine = createProjectionEngine({
+        eventStore: stores.eventStore,
+        readStore: counted,
+        projectors: [counterProjector('counters', [])],
+        logger: { info() {}, error() {} },
+      });
+      await engine.start();
+      const started = performance.now();
+      let writes = 0;
+      while (performance.now() - started < 4 * EMBEDDED_FLUSH_INTERVAL_MS) {
+        await engine.waitFor((await increment('counter-10', 1)).position!);
+        writes++;
+      }
+      const during = flushes.filter((at) => at >= started);
+      expect(during.length, 'flushed while the writes came').to.be.at.least(2);
+      const gaps = during.slice(1).map((at, i) => at - during[i]!);
+      // timers may fire a millisecond early
+      for (const gap of gaps) expect(gap).to.be.at.least(EMBEDDED_FLUSH_INTERVAL_MS - 2);
+      expect(await doc('counter-10')).to.include({ total: writes, events: writes });
     });
   });
 
