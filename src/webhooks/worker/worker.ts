@@ -54,8 +54,15 @@ export interface WebhookWorker {
 
 const STREAMS = { streamPrefixes: ['item-', 'changelog-', 'webhook-'] };
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const PERSIST_SOON_MS = 20;
-const PERSIST_LATE_MS = 1_000;
+/**
+ * How soon the worker's state is saved (`persist`). Deliveries wait a quarter of a second, like
+ * the projection engine's flushes on the embedded store (src/read/projection-engine.ts): a save
+ * flushes every document changed since the last one, on the thread that answers requests.
+ * Alternating runs of update_item_status with one webhook subscribed (6 rounds): 1,000 req/s
+ * saving within 20 ms, 1,203 within 250 ms, every round higher.
+ */
+export const PERSIST_SOON_MS = 250;
+export const PERSIST_LATE_MS = 1_000;
 
 export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   const { readStore, logger } = deps;
@@ -91,9 +98,9 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
    * last saved one and finds those deliveries already there.
    *
    * `soon` when deliveries were stored or changed; an event that made none only moves the
-   * checkpoint, and replaying it after a crash does nothing, so that waits up to a second: a
-   * save every 20 ms while writes stream by flushed the whole read store that often, on the
-   * thread that answers requests.
+   * checkpoint, and replaying it after a crash does nothing, so that waits up to a second. What a
+   * crash loses of the last quarter second is made again: deliveries by replaying their events,
+   * attempts' outcomes by sending those messages again (with the same `webhook-id`).
    */
   function persist(when: 'soon' | 'late' = 'soon'): void {
     const delay = when === 'soon' ? PERSIST_SOON_MS : PERSIST_LATE_MS;
