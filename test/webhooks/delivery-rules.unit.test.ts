@@ -105,5 +105,8 @@ describe('When a signing secret is sealed', () => {
     const at = sealed.length - 3;
     const tampered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
     expect(() => box.open(tampered, 'wh_1')).to.throw(UnreadableSecret);
+    // opened once, it is remembered (secrets.ts) — under its webhook and sealed value only
+    expect(() => box.open(sealed, 'wh_2')).to.throw(UnreadableSecret);
+    expect(box.open(sealed, 'wh_1')).to.equal(secret);
   });
 });
