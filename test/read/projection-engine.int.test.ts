@@ -32,10 +32,10 @@ describe('Projection engine', () => {
       ctx,
     );
   }
-  function start(applied: string[] = [], name = 'counters') {
+  function start(applied: string[] = [], name = 'counters', readStore = stores.readStore) {
     engine = createProjectionEngine({
       eventStore: stores.eventStore,
-      readStore: stores.readStore,
+      readStore,
       projectors: [counterProjector(name, applied)],
       logger: { info() {}, error() {} },
     });
@@ -161,17 +161,11 @@ describe('Projection engine', () => {
           return real.flush(...args);
         },
       });
-      engine = createProjectionEngine({
-        eventStore: stores.eventStore,
-        readStore: counted,
-        projectors: [counterProjector('counters', [])],
-        logger: { info() {}, error() {} },
-      });
-      await engine.start();
+      await start([], 'counters', counted);
       const started = performance.now();
       let writes = 0;
       while (performance.now() - started < 4 * EMBEDDED_FLUSH_INTERVAL_MS) {
-        await engine.waitFor((await increment('counter-10', 1)).position!);
+        await engine!.waitFor((await increment('counter-10', 1)).position!);
         writes++;
       }
       const during = flushes.filter((at) => at >= started);
@@ -211,21 +205,15 @@ describe('Projection engine', () => {
           });
         },
       });
-      engine = createProjectionEngine({
-        eventStore: stores.eventStore,
-        readStore: flaky,
-        projectors: [counterProjector('counters', [])],
-        logger: { info() {}, error() {} },
-      });
-      await engine.start();
-      await engine.waitFor((await increment('counter-9', 1)).position!);
+      await start([], 'counters', flaky);
+      await engine!.waitFor((await increment('counter-9', 1)).position!);
       down = true;
       const positions = [];
       for (let i = 0; i < 5; i++) positions.push((await increment('counter-9', 1)).position!);
-      const waited = await engine.waitFor(positions.at(-1)!, 300).catch((error: unknown) => error);
+      const waited = await engine!.waitFor(positions.at(-1)!, 300).catch((error: unknown) => error);
       expect(waited, 'no answer while the store is down').to.be.instanceOf(ProjectionTimeout);
       down = false;
-      await engine.waitFor(positions.at(-1)!, 10_000);
+      await engine!.waitFor(positions.at(-1)!, 10_000);
       // six increments, each applied once: nothing lost, nothing doubled
       expect(await doc('counter-9')).to.include({ total: 6, events: 6 });
     });
