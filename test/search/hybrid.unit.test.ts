@@ -45,6 +45,15 @@ describe('Lexical index', () => {
     expect(ids('lovelce')).to.deep.equal(['ada']);
   });
 
+  it('matches any word of four letters or more as a prefix (typed short), a shorter one only last', () => {
+    // lexical-index.ts: "every word of four letters or more (a word typed short)"
+    const [hit] = lexicon.search('noti andro');
+    expect(hit).to.include({ id: 'push', coverage: 1 });
+    // "ad" is a prefix of "ada" and "add": matched as the last word, not before another
+    expect(ids('ad')).to.have.members(['ada', 'theme']);
+    expect(lexicon.search('ad lovelace')[0]).to.include({ id: 'ada', coverage: 0.5 });
+  });
+
   it('finds a word whose typo changes its stem, and two swapped letters, as one typo each', () => {
     // "notificatons" stems to "notificaton", "notifications" to "notif": one edit as written
     expect(ids('notificatons')).to.deep.equal(['push']);
