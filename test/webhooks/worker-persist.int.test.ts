@@ -1,9 +1,10 @@
 /**
  * When the webhook worker makes its state durable (worker.ts `persist`): "`soon` when deliveries
  * were stored or changed; an event that made none only moves the checkpoint, and replaying it
- * after a crash does nothing, so that waits up to a second" (PERSIST_SOON_MS, PERSIST_LATE_MS). The worker is given the read store
- * through a wrapper that counts its flushes; the projection engine, which flushes on its own
- * schedule, gets the store itself. Embedded stores, a real receiver on 127.0.0.1.
+ * after a crash does nothing, so that waits up to a second" (PERSIST_SOON_MS, PERSIST_LATE_MS).
+ * The worker is given the read store through a wrapper that counts its flushes; the projection
+ * engine, which flushes on its own schedule, gets the store itself. Embedded stores, a real
+ * receiver on 127.0.0.1.
  */
 import { expect } from 'chai';
 import * as actions from '../../src/feedback/actions/index.js';
