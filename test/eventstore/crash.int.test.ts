@@ -4,6 +4,8 @@
  * acknowledged append is present, nothing torn or duplicated, and projections converge to the
  * same result as a fresh rebuild. Repeat several rounds."
  * DESIGN.md: "No data is lost on a crash after an acknowledged append."
+ * Issue 15: the hash chain stays intact across the crash (the last batch's chain, stored with
+ * the next transaction, is computed again from the file at the next open).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
+import { verifyChain } from '../../src/eventstore/embedded/verify.js';
 import type { EventStore, RecordedEvent } from '../../src/eventstore/types.js';
 import { createProjectionEngine } from '../../src/read/projection-engine.js';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
@@ -148,6 +151,10 @@ describe('When the embedded store is killed mid-run by SIGKILL, round after roun
         // Nothing committed before an earlier crash changed or vanished.
         expect(all.slice(0, previous.length)).to.deep.equal(previous);
         expect(all.length).to.be.greaterThan(previous.length);
+        expect(await verifyChain(store), `round ${round} chain`).to.include({
+          intact: true,
+          events: all.length,
+        });
         await expectProjectionsConvergeToFreshRebuild(path, store);
         previous = all;
       } finally {

@@ -12,6 +12,7 @@ import {
   VALUES_PER_ROW,
 } from '../../src/eventstore/embedded/batch-plan.js';
 import { chainHash, GENESIS } from '../../src/eventstore/embedded/chain.js';
+import { chainRange } from '../../src/eventstore/embedded/chain-table.js';
 import type { WireAppend } from '../../src/eventstore/embedded/writer-protocol.js';
 
 const wire = (streamId: string, expected: WireAppend['expected'], count: number): WireAppend => ({
@@ -41,7 +42,6 @@ describe('Embedded writer batch plan', () => {
         [wire('existing', 4, 2), wire('existing', 4, 1), wire('existing', 6, 1)],
         lookup,
         100,
-        { last: GENESIS },
       );
       expect(plan.results).to.deep.equal([
         { kind: 'appended', nextExpectedRevision: 6, position: 102n },
@@ -70,7 +70,6 @@ describe('Embedded writer batch plan', () => {
         ],
         lookup,
         0,
-        { last: GENESIS },
       );
       expect(plan.results.map((r) => r.kind)).to.deep.equal([
         'wrong-revision',
@@ -91,9 +90,7 @@ describe('Embedded writer batch plan', () => {
 
   describe('When an append carries no events', () => {
     it('checks its expectation and writes nothing', () => {
-      const plan = planBatch([wire('existing', 4, 0), wire('fresh', 0, 0)], lookup, 9, {
-        last: GENESIS,
-      });
+      const plan = planBatch([wire('existing', 4, 0), wire('fresh', 0, 0)], lookup, 9);
       expect(plan.results).to.deep.equal([
         { kind: 'appended', nextExpectedRevision: 4, position: 0n },
         { kind: 'wrong-revision', actual: 'no_stream' },
@@ -104,20 +101,21 @@ describe('Embedded writer batch plan', () => {
     });
   });
 
-  describe('When rows are planned (issue 15: "each appended event carries a hash chaining it to the previous event of the log")', () => {
-    it('chains every written row to the one before and skips refused appends', () => {
-      const start = { last: 'ab'.repeat(32) };
+  describe('When a planned batch is chained (issue 15: "each appended event carries a hash chaining it to the previous event of the log")', () => {
+    it('chains every written row to the one before, one range for the batch, refused appends left out', () => {
+      const start = 'ab'.repeat(32);
       const plan = planBatch(
         [wire('existing', 4, 2), wire('existing', 1, 1), wire('fresh', 'no_stream', 1)],
         lookup,
         100,
-        start,
       );
+      const range = chainRange(start, plan.values);
       const written = Array.from({ length: plan.values.length / VALUES_PER_ROW }, (_, i) =>
         plan.values.slice(i * VALUES_PER_ROW, (i + 1) * VALUES_PER_ROW),
       );
-      let previous = start.last;
-      for (const [, streamId, revision, eventId, type, data, metadata, hash] of written) {
+      expect(written).to.have.length(3);
+      let previous = start;
+      written.forEach(([, streamId, revision, eventId, type, data, metadata], i) => {
         previous = chainHash(previous, {
           streamId: streamId as string,
           revision: revision as number,
@@ -126,10 +124,10 @@ describe('Embedded writer batch plan', () => {
           data: data as string,
           metadata: metadata as string,
         });
-        expect(hash).to.equal(previous);
-      }
-      expect(written).to.have.length(3);
-      expect(plan.chain).to.deep.equal({ last: previous });
+        expect(range.hex.slice(64 * i, 64 * (i + 1))).to.equal(previous);
+      });
+      expect(range).to.deep.include({ first: 101, last: 103, head: previous });
+      expect(range.hex).to.have.length(3 * 64);
     });
   });
 
@@ -144,12 +142,11 @@ describe('Embedded writer batch plan', () => {
       metadata: '{}',
     });
 
-    it('keeps the positions (gaps allowed) and chains the rows', () => {
+    it('keeps the positions (gaps allowed), one range over them', () => {
       const plan = planImport(
         [row(7, 'fresh', 0), row(12, 'existing', 5), row(40, 'fresh', 1)],
         lookup,
         3,
-        { last: GENESIS },
       );
       expect(rows(plan.values)).to.deep.equal([
         [7, 'fresh', 0],
@@ -157,16 +154,14 @@ describe('Embedded writer batch plan', () => {
         [40, 'fresh', 1],
       ]);
       expect(plan.lastPosition).to.equal(40);
-      expect(plan.chain?.last).to.have.length(64);
+      expect(chainRange(GENESIS, plan.values)).to.deep.include({ first: 7, last: 40 });
     });
 
     it('refuses a position at or below the log head, and a revision gap', () => {
-      expect(() => planImport([row(3, 'fresh', 0)], lookup, 3, { last: GENESIS })).to.throw(
+      expect(() => planImport([row(3, 'fresh', 0)], lookup, 3)).to.throw(
         /does not follow position 3/,
       );
-      expect(() => planImport([row(5, 'existing', 6)], lookup, 3, { last: GENESIS })).to.throw(
-        /expects revision 5/,
-      );
+      expect(() => planImport([row(5, 'existing', 6)], lookup, 3)).to.throw(/expects revision 5/);
     });
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Schema version 1 files (UNIQUE (stream_id, revision) index in SQLite) and version 2 files (no
- * hash chain) are migrated to version 3 (index kept in memory, every row chained) at open, with
- * every row, position and revision unchanged.
+ * Schema version 1 files (UNIQUE (stream_id, revision) index in SQLite), version 2 files (no
+ * hash chain) and version 3 files (a hash in every row) are migrated to version 4 (index kept in
+ * memory, every row chained in es_chain) at open, with every row, position and revision unchanged.
  * DESIGN.md: "No data is lost on a crash after an acknowledged append."
  * Issue 15: "existing data files must migrate".
  */
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
+import { chainHash, GENESIS } from '../../src/eventstore/embedded/chain.js';
 import { verifyChain } from '../../src/eventstore/embedded/verify.js';
 import { WrongExpectedRevisionError } from '../../src/eventstore/types.js';
 import { events, rejection } from './contract-fixtures.js';
@@ -85,12 +86,43 @@ describe('Embedded event store schema migration', () => {
       try {
         expect(
           check.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get(),
-        ).to.equal('3');
+        ).to.equal('4');
         const indexes = check
           .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'es_events'")
           .pluck()
           .all();
         expect(indexes).to.deep.equal([]);
+      } finally {
+        check.close();
+      }
+    });
+  });
+
+  describe('When a version 3 file (a hash in every row) is opened', () => {
+    it('moves every hash into es_chain unchanged, drops the column and chains new appends on', async () => {
+      const head = writeVersion3File(path);
+      const store = await openEmbeddedEventStore({ path });
+      try {
+        const stored = await store.readStored(29n, 1);
+        expect(stored[0]).to.include({ position: 30n, hash: head });
+        await store.appendToStream('item-0', events(2), { expectedRevision: 9 });
+        expect(await verifyChain(store)).to.include({
+          intact: true,
+          events: 32,
+          headPosition: 32n,
+        });
+      } finally {
+        await store.close();
+      }
+      const check = new Database(path, { readonly: true });
+      try {
+        expect(
+          check.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get(),
+        ).to.equal('4');
+        const columns = (check.pragma('table_info(es_events)') as { name: string }[]).map(
+          (c) => c.name,
+        );
+        expect(columns).to.not.include('hash');
       } finally {
         check.close();
       }
@@ -103,7 +135,7 @@ describe('Embedded event store schema migration', () => {
       const store = await openEmbeddedEventStore({ path });
       try {
         await store.appendToStream('item-0', events(2), { expectedRevision: 9 });
-        const report = await verifyChain((after, limit) => store.readStored(after, limit));
+        const report = await verifyChain(store);
         expect(report).to.include({ intact: true, events: 32, headPosition: 32n });
         const stored = await store.readStored(0n, 100);
         expect(stored.map((r) => r.data).slice(0, 3)).to.deep.equal([
@@ -148,3 +180,38 @@ CREATE TABLE es_events (
 ) STRICT;
 INSERT INTO es_meta (key, value) VALUES ('schema_version', '2');
 `;
+
+/** The version 3 schema exactly as the previous build created it: each row carries its hash. */
+const VERSION_3_SQL = VERSION_2_SQL.replace(
+  'metadata  TEXT    NOT NULL\n) STRICT;',
+  'metadata  TEXT    NOT NULL,\n  hash      BLOB    NOT NULL\n) STRICT;',
+).replace("'schema_version', '2'", "'schema_version', '3'");
+
+/** A version 3 file of 30 rows, chained as that build chained them; returns the head hash. */
+function writeVersion3File(path: string): string {
+  const db = new Database(path);
+  db.pragma('page_size = 4096');
+  db.pragma('journal_mode = WAL');
+  db.exec(VERSION_3_SQL);
+  const insert = db.prepare(
+    'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, unhex(?))',
+  );
+  const metadata = JSON.stringify({ actor: 'person-1', via: 'pat:test', occurredAt: 1 });
+  let previous = GENESIS;
+  db.transaction(() => {
+    for (let n = 0; n < 30; n++) {
+      const row = {
+        streamId: `item-${n % 3}`,
+        revision: Math.floor(n / 3),
+        eventId: `id-${n}`,
+        type: 'Voted',
+        data: `{"n":${n}}`,
+        metadata,
+      };
+      previous = chainHash(previous, row);
+      insert.run(row.streamId, row.revision, row.eventId, row.type, row.data, metadata, previous);
+    }
+  })();
+  db.close();
+  return previous;
+}

@@ -48,20 +48,36 @@ describe('Embedded event store shared by two stores on one file', () => {
         ),
       );
       for (const store of [first, second]) {
-        const report = await verifyChain((after, limit) => store.readStored(after, limit));
+        const report = await verifyChain(store);
         expect(report).to.include({ intact: true, events: 79 });
       }
-      // chain.ts: "Stored as 32 raw bytes" (the writer binds hex text; the insert decodes it)
+      // chain-table.ts: "one row per range of the log", 32 bytes per row; each range stored once
       const db = new Database(path, { readonly: true });
       try {
-        const kinds = db
-          .prepare(
-            'SELECT typeof(hash) AS kind, length(hash) AS bytes, count(*) AS rows FROM es_events GROUP BY 1, 2',
-          )
-          .all();
-        expect(kinds).to.deep.equal([{ kind: 'blob', bytes: 32, rows: 79 }]);
+        const ranges = db
+          .prepare('SELECT first, last, length(hashes) AS bytes FROM es_chain ORDER BY first')
+          .all() as { first: number; last: number; bytes: number }[];
+        expect(ranges[0].first).to.equal(1);
+        expect(ranges.at(-1)?.last).to.equal(79);
+        for (const [i, range] of ranges.entries()) {
+          expect(range.bytes).to.equal(32 * (range.last - range.first + 1));
+          if (i > 0) expect(range.first).to.equal(ranges[i - 1].last + 1);
+        }
       } finally {
         db.close();
+      }
+    });
+
+    it("goes on when the other one sealed this one's newest rows (a `verify` while the service writes)", async () => {
+      // chain-writer.ts: "Starts from the chain as stored, which another process (or a `verify`
+      // run) may have moved."
+      await first.appendToStream('sealed-by-other', events(3));
+      expect(await second.sealChain()).to.equal(3n);
+      await first.appendToStream('sealed-by-other', events(2));
+      await second.appendToStream('sealed-by-other', events(1));
+      await first.appendToStream('sealed-by-other', events(1));
+      for (const store of [first, second]) {
+        expect(await verifyChain(store)).to.include({ intact: true, events: 7 });
       }
     });
   });

@@ -81,10 +81,7 @@ export const verifyCommand: CliCommand = {
     if (!existsSync(path)) throw new UsageError(`no event log at ${path}`);
     const store = await openEmbeddedEventStore({ path });
     try {
-      await report(
-        env,
-        await verifyChain((after, limit) => store.readStored(after, limit), progressOf(env)),
-      );
+      await report(env, await verifyChain(store, progressOf(env)));
     } finally {
       await store.close();
     }

@@ -5,22 +5,14 @@
  * the per-statement overhead was about half of the writer's CPU time per event).
  */
 import type { ExpectedRevision } from '../types.js';
-import { chainHash } from './chain.js';
 import type { WireAppend, WireResult } from './writer-protocol.js';
 
-/** Values per row, in the order of ROW_COLUMNS. */
-export const ROW_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata, hash';
-export const VALUES_PER_ROW = 8;
+/** Values per row, in the order of ROW_COLUMNS (the order of a raw SELECT of them, too). */
+export const ROW_COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
+export const VALUES_PER_ROW = 7;
 
-/** A row's value: text or integer (the hash as hex text: the insert stores it as bytes). */
+/** A row's value: text or integer. */
 export type RowValue = string | number;
-
-/**
- * The hash chain as the writer carries it from row to row: the last committed row's hash (hex).
- * `null` leaves the chain out (an empty hash in every row): only benchmarks measuring what the
- * chain costs write such files, and `verify` reports them broken.
- */
-export type ChainState = { last: string } | null;
 
 export interface BatchPlan {
   results: WireResult[];
@@ -28,10 +20,10 @@ export interface BatchPlan {
   values: RowValue[];
   /** last revision per stream written by this batch, to publish once it committed */
   staged: Map<string, number>;
+  /** the log's last position before these rows */
+  after: number;
   /** highest position written, or `after` when nothing is written */
   lastPosition: number;
-  /** the chain after the last row written (unchanged when nothing is written) */
-  chain: ChainState;
 }
 
 export function revisionMismatch(expected: ExpectedRevision, actual: number | undefined): boolean {
@@ -49,13 +41,11 @@ export function planBatch(
   appends: readonly WireAppend[],
   lastRevision: (streamId: string) => number | undefined,
   after: number,
-  chain: ChainState,
 ): BatchPlan {
   const results: WireResult[] = [];
   const values: RowValue[] = [];
   const staged = new Map<string, number>();
   let position = after;
-  let last = chain?.last;
   for (const append of appends) {
     const actual = staged.get(append.streamId) ?? lastRevision(append.streamId);
     if (revisionMismatch(append.expected, actual)) {
@@ -66,16 +56,6 @@ export function planBatch(
     for (const event of append.events) {
       revision += 1;
       position += 1;
-      if (last !== undefined) {
-        last = chainHash(last, {
-          streamId: append.streamId,
-          revision,
-          eventId: event.id,
-          type: event.type,
-          data: event.data,
-          metadata: event.metadata,
-        });
-      }
       values.push(
         position,
         append.streamId,
@@ -84,7 +64,6 @@ export function planBatch(
         event.type,
         event.data,
         event.metadata,
-        last ?? '',
       );
     }
     if (append.events.length > 0) staged.set(append.streamId, revision);
@@ -94,13 +73,7 @@ export function planBatch(
       position: BigInt(append.events.length > 0 ? position : 0),
     });
   }
-  return {
-    results,
-    values,
-    staged,
-    lastPosition: position,
-    chain: last === undefined ? null : { last },
-  };
+  return { results, values, staged, after, lastPosition: position };
 }
 
 /** An event copied from another log with the position it had there (workspace import). */
@@ -117,19 +90,17 @@ export interface ImportedRow {
 /**
  * Rows of an import keep their positions, so an imported workspace answers with the same
  * positions (history, audit) as where it came from. They must come after everything in the log,
- * in position order, and continue each stream's revisions without a gap; they are chained like
- * any append. Throws on the first row that does not fit, so nothing of the chunk is written.
+ * in position order, and continue each stream's revisions without a gap; the writer chains them
+ * in the same transaction. Throws on the first row that does not fit, so nothing of the chunk is written.
  */
 export function planImport(
   rows: readonly ImportedRow[],
   lastRevision: (streamId: string) => number | undefined,
   after: number,
-  chain: ChainState,
 ): BatchPlan {
   const values: RowValue[] = [];
   const staged = new Map<string, number>();
   let position = after;
-  let last = chain?.last;
   for (const row of rows) {
     if (!Number.isSafeInteger(row.position) || row.position <= position) {
       throw new RangeError(
@@ -143,24 +114,8 @@ export function planImport(
       );
     }
     position = row.position;
-    if (last !== undefined) last = chainHash(last, { ...row, eventId: row.id });
-    values.push(
-      position,
-      row.streamId,
-      row.revision,
-      row.id,
-      row.type,
-      row.data,
-      row.metadata,
-      last ?? '',
-    );
+    values.push(position, row.streamId, row.revision, row.id, row.type, row.data, row.metadata);
     staged.set(row.streamId, row.revision);
   }
-  return {
-    results: [],
-    values,
-    staged,
-    lastPosition: position,
-    chain: last === undefined ? null : { last },
-  };
+  return { results: [], values, staged, after, lastPosition: position };
 }

@@ -35,7 +35,8 @@ export interface EmbeddedEventStoreOptions {
   pollMs?: number;
   /**
    * false: rows get no hash chain. Only for benchmarks measuring what the chain costs; `verify`
-   * reports such a file broken at its first row.
+   * reports such a file broken at its first row, and a store opened later with the chain on
+   * chains every row then.
    */
   chain?: boolean;
 }
@@ -46,8 +47,17 @@ export type { StoredRow } from './reader.js';
 /** The embedded store's own extras beside the port: the stored bytes with their hash chain. */
 export interface EmbeddedEventStore extends EventStore {
   readonly adapter: 'embedded';
-  /** Up to `limit` rows after `after` exactly as stored, with their chain hash (export, verify). */
+  /**
+   * Up to `limit` rows after `after` exactly as stored, with their chain hash (export, verify);
+   * the newest rows may not be chained yet (hash ''): `sealChain` first.
+   */
   readStored(after: bigint, limit: number): Promise<StoredRow[]>;
+  /**
+   * Stores the hash chain of every row committed so far (the writer stores a batch's chain with
+   * the next transaction, chain-writer.ts); resolves to the log's last position at that moment,
+   * up to which every row is chained (unless the log keeps no chain).
+   */
+  sealChain(): Promise<bigint>;
   /**
    * Appends events copied from another log under the positions they had there (they must follow
    * every position of this log), chained like any append; all rows or none. Returns the head.
@@ -169,6 +179,11 @@ export async function openEmbeddedEventStore(
     async readStored(after, limit) {
       assertOpen();
       return reader.storedAfter(after, limit);
+    },
+
+    async sealChain() {
+      assertOpen();
+      return BigInt(await writer.sealChain());
     },
 
     async importEvents(rows) {

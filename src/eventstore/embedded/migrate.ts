@@ -1,12 +1,14 @@
 /**
- * Files of older schema versions are rebuilt once, at the first open by this build, in one
- * transaction: copy every row in position order into a table of the current schema, drop the
- * old table, rename. Positions, revisions and bytes stay as they were.
+ * Files of older schema versions are migrated once, at the first open by this build, in one
+ * transaction. Positions, revisions and bytes stay as they were.
  *
- *  - from version 1: SQLite cannot drop the index of a UNIQUE constraint, so the rebuild is what
- *    removes the (stream_id, revision) index (the writer keeps it in memory since version 2);
+ *  - from version 1: SQLite cannot drop the index of a UNIQUE constraint, so the table is rebuilt
+ *    (copied in position order into a new one, the old dropped, the new renamed), which removes
+ *    the (stream_id, revision) index (the writer keeps it in memory since version 2);
  *  - from versions 1 and 2: the rows get their hash chain (chain.ts), computed over the rows as
- *    they are at this moment.
+ *    they are at this moment;
+ *  - from version 3: each row's hash moves from its `hash` column into es_chain (chain-table.ts),
+ *    unchanged, and the column is dropped.
  *
  * Why the chain is computed for old rows instead of starting at the migration point: `verify`
  * and a workspace export must cover every event (an export with unchained early events could not
@@ -14,22 +16,20 @@
  * not that nobody changed them before. `es_meta.chain_started` records where and when, and
  * `verify` prints it.
  *
- * Processes of an older build should be stopped first (they refuse version 3 at their next open).
+ * Processes of an older build should be stopped first (they refuse version 4 at their next open).
  */
 import type Database from 'better-sqlite3';
-import { chainHash, GENESIS, STORED_HASH } from './chain.js';
+import { CHAIN_TABLE_SQL, createChainTable, UNCHAINED } from './chain-table.js';
 import { unavailable } from './data-file.js';
 
 const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
 const CHUNK = 5_000;
 
-type OldRow = [number, string, number, string, string, string, string];
-
-export function migrateToChained(
+export function migrate(
   db: Database.Database,
   path: string,
-  from: '1' | '2',
-  createChainedTable: string,
+  from: '1' | '2' | '3',
+  createEventsTable: (name: string) => string,
 ): void {
   try {
     db.exec('BEGIN IMMEDIATE');
@@ -40,19 +40,33 @@ export function migrateToChained(
         .pluck()
         .get();
       if (version === '1' || version === '2') {
-        db.exec(createChainedTable);
-        const { rows, last } = copyWithChain(db);
+        db.exec(createEventsTable('es_events_new'));
+        db.exec(
+          `INSERT INTO es_events_new (${COLUMNS}) SELECT ${COLUMNS} FROM es_events ORDER BY position`,
+        );
         db.exec('DROP TABLE es_events');
-        db.exec('ALTER TABLE es_events_v3 RENAME TO es_events');
-        db.exec("UPDATE es_meta SET value = '3' WHERE key = 'schema_version'");
+        db.exec('ALTER TABLE es_events_new RENAME TO es_events');
+        db.exec(CHAIN_TABLE_SQL);
+        const last = db
+          .prepare('SELECT coalesce(max(position), 0) FROM es_events')
+          .pluck()
+          .get() as number;
+        createChainTable(db).extend(UNCHAINED, last);
         db.prepare("INSERT OR REPLACE INTO es_meta (key, value) VALUES ('chain_started', ?)").run(
           JSON.stringify({
             migratedFromVersion: Number(version),
-            rowsChainedAtMigration: rows,
+            rowsChainedAtMigration: db.prepare('SELECT count(*) FROM es_events').pluck().get(),
             lastPositionAtMigration: last,
             at: new Date().toISOString(),
           }),
         );
+      } else if (version === '3') {
+        db.exec(CHAIN_TABLE_SQL);
+        moveHashes(db);
+        db.exec('ALTER TABLE es_events DROP COLUMN hash');
+      }
+      if (version === '1' || version === '2' || version === '3') {
+        db.exec("UPDATE es_meta SET value = '4' WHERE key = 'schema_version'");
       }
       db.exec('COMMIT');
     } catch (error) {
@@ -68,24 +82,27 @@ export function migrateToChained(
   }
 }
 
-function copyWithChain(db: Database.Database): { rows: number; last: number } {
+/**
+ * Version 3 rows carry their hash; the ranges keep them as they are. A row without one (a log
+ * written with the chain off) ends the copy: the writer chains it and every row after it.
+ */
+function moveHashes(db: Database.Database): void {
   const page = db
-    .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ${CHUNK}`)
+    .prepare(
+      `SELECT position, hex(hash) FROM es_events WHERE position > ? ORDER BY position LIMIT ${CHUNK}`,
+    )
     .raw();
-  const insert = db.prepare(
-    `INSERT INTO es_events_v3 (${COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ${STORED_HASH})`,
-  );
-  let previous = GENESIS;
+  const table = createChainTable(db);
   let after = 0;
-  let rows = 0;
   for (;;) {
-    const chunk = page.all(after) as OldRow[];
-    for (const [position, streamId, revision, eventId, type, data, metadata] of chunk) {
-      previous = chainHash(previous, { streamId, revision, eventId, type, data, metadata });
-      insert.run(position, streamId, revision, eventId, type, data, metadata, previous);
-      after = position;
+    const rows = page.all(after) as [number, string][];
+    const chained = rows.findIndex(([, hex]) => hex.length !== 64);
+    const kept = chained < 0 ? rows : rows.slice(0, chained);
+    if (kept.length > 0) {
+      const hex = kept.map(([, hash]) => hash.toLowerCase()).join('');
+      table.write({ first: kept[0][0], last: kept[kept.length - 1][0], hex, head: hex.slice(-64) });
+      after = kept[kept.length - 1][0];
     }
-    rows += chunk.length;
-    if (chunk.length < CHUNK) return { rows, last: after };
+    if (chained >= 0 || rows.length < CHUNK) return;
   }
 }

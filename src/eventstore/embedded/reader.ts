@@ -11,7 +11,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from '../types.js';
-import { hashHex } from './chain.js';
+import { hashesOf } from './chain-table.js';
 import { createStreamPositions } from './stream-index.js';
 
 /** [position, stream_id, revision, event_id, type, data, metadata] — raw rows skip object building. */
@@ -33,7 +33,7 @@ export function toRecorded(row: Row): RecordedEvent {
   };
 }
 
-/** A row exactly as stored, with its chain hash (hex; empty when the row has none). */
+/** A row exactly as stored, with its chain hash (hex; empty when it is not chained, yet or any more). */
 export interface StoredRow {
   position: bigint;
   streamId: string;
@@ -72,9 +72,7 @@ export function createReader(db: Database.Database): Reader {
     .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`)
     .raw();
   const head = db.prepare('SELECT coalesce(max(position), 0) FROM es_events').pluck();
-  const stored = db
-    .prepare(`SELECT ${COLUMNS}, hash FROM es_events WHERE position > ? ORDER BY position LIMIT ?`)
-    .raw();
+  const hashes = hashesOf(db);
 
   const pageAfter = (from: bigint, limit: number) => after.all(from, limit) as Row[];
 
@@ -96,7 +94,18 @@ export function createReader(db: Database.Database): Reader {
 
   return {
     storedAfter(from, limit) {
-      return (stored.all(from, limit) as [...Row, Buffer | null][]).map((row) => ({
+      // one snapshot for the rows and their hashes
+      const rows = db.transaction(() => {
+        const page = after.all(from, limit) as Row[];
+        return {
+          page,
+          hashes: hashes(
+            Number(from),
+            page.map((row) => row[0]),
+          ),
+        };
+      })();
+      return rows.page.map((row, i) => ({
         position: BigInt(row[0]),
         streamId: row[1],
         revision: row[2],
@@ -104,7 +113,7 @@ export function createReader(db: Database.Database): Reader {
         type: row[4],
         data: row[5],
         metadata: row[6],
-        hash: hashHex(row[7]),
+        hash: rows.hashes[i],
       }));
     },
     readStream(streamId, options = {}) {

@@ -9,15 +9,17 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { unavailable } from './data-file.js';
-import { migrateToChained } from './migrate.js';
+import { CHAIN_TABLE_SQL } from './chain-table.js';
+import { migrate } from './migrate.js';
 
 /**
  * Version 2 dropped the SQLite index on (stream_id, revision): uniqueness is enforced by the
  * writer against its in-memory index under SQLite's write lock (stream-index.ts,
- * writer-worker.ts). Version 3 adds the hash chain (chain.ts): every row's `hash`. Version 1 and
- * 2 files are migrated at open (migrate.ts).
+ * writer-worker.ts). Version 3 added the hash chain (chain.ts) as every row's `hash`; version 4
+ * keeps it beside the rows, one range per batch (es_chain, chain-table.ts). Older files are
+ * migrated at open (migrate.ts).
  */
-export const SCHEMA_VERSION = '3';
+export const SCHEMA_VERSION = '4';
 
 /** The events table; `name` lets the migration build it beside the old one. */
 export function eventsTableSql(name: string): string {
@@ -28,8 +30,7 @@ export function eventsTableSql(name: string): string {
   event_id  TEXT    NOT NULL,
   type      TEXT    NOT NULL,
   data      TEXT    NOT NULL,
-  metadata  TEXT    NOT NULL,
-  hash      BLOB    NOT NULL
+  metadata  TEXT    NOT NULL
 ) STRICT;`;
 }
 
@@ -39,6 +40,7 @@ CREATE TABLE IF NOT EXISTS es_meta (
   value TEXT NOT NULL
 ) STRICT;
 ${eventsTableSql('es_events')}
+${CHAIN_TABLE_SQL}
 INSERT OR IGNORE INTO es_meta (key, value) VALUES ('schema_version', '${SCHEMA_VERSION}');
 `;
 
@@ -50,7 +52,6 @@ const EXPECTED_COLUMNS = [
   'type',
   'data',
   'metadata',
-  'hash',
 ];
 
 /**
@@ -173,8 +174,8 @@ export function verifyOrCreateSchema(
     .prepare("SELECT value FROM es_meta WHERE key = 'schema_version'")
     .pluck()
     .get();
-  if (version === '1' || version === '2') {
-    migrateToChained(db, path, version, eventsTableSql('es_events_v3'));
+  if (version === '1' || version === '2' || version === '3') {
+    migrate(db, path, version, eventsTableSql);
   } else if (version !== SCHEMA_VERSION) {
     throw unavailable(
       path,
@@ -184,5 +185,9 @@ export function verifyOrCreateSchema(
   const columns = (db.pragma('table_info(es_events)') as { name: string }[]).map((c) => c.name);
   if (columns.join(',') !== EXPECTED_COLUMNS.join(',')) {
     throw unavailable(path, `has an unexpected es_events table (columns: ${columns.join(', ')})`);
+  }
+  const chain = (db.pragma('table_info(es_chain)') as { name: string }[]).map((c) => c.name);
+  if (chain.join(',') !== 'first,last,hashes') {
+    throw unavailable(path, 'has no es_chain table of the expected shape');
   }
 }

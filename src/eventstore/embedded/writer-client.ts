@@ -32,6 +32,8 @@ export interface WriterClient {
   append(append: WireAppend): Promise<WireResult>;
   /** Commits rows with their own positions (planImport); appends wait meanwhile. */
   importRows(rows: ImportedRow[]): Promise<number>;
+  /** Stores the hash chain of every committed row; resolves to the log's last position then. */
+  sealChain(): Promise<number>;
   /** Called after every committed batch (subscriptions wake on it). */
   onCommit(listener: () => void): void;
   close(): Promise<void>;
@@ -45,8 +47,9 @@ export async function startWriter(
   const worker = spawnModuleThread(import.meta.url, 'writer-worker', init);
   const queue: Pending[] = [];
   let inFlight: { id: number; items: Pending[] } | undefined;
-  let importing:
-    | { id: number; resolve(position: number): void; reject(error: Error): void }
+  /** an import or a seal: one at a time, with no batch in flight */
+  let exclusive:
+    | { id: number; kind: string; resolve(position: number): void; reject(error: Error): void }
     | undefined;
   let nextBatchId = 1;
   let failure: Error | undefined;
@@ -55,7 +58,7 @@ export async function startWriter(
   let idleWaiters: (() => void)[] = [];
 
   function settleIdle(): void {
-    if (inFlight || importing || (queue.length > 0 && !failure)) return;
+    if (inFlight || exclusive || (queue.length > 0 && !failure)) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const wake of waiters) wake();
@@ -86,7 +89,7 @@ export async function startWriter(
   }
 
   function flush(): void {
-    if (inFlight || importing || flushScheduled || queue.length === 0 || failure) return;
+    if (inFlight || exclusive || flushScheduled || queue.length === 0 || failure) return;
     let events = 0;
     let take = 0;
     while (
@@ -105,8 +108,8 @@ export async function startWriter(
     failure ??= error;
     for (const item of [...(inFlight?.items ?? []), ...queue.splice(0)]) item.reject(failure);
     inFlight = undefined;
-    importing?.reject(failure);
-    importing = undefined;
+    exclusive?.reject(failure);
+    exclusive = undefined;
     settleIdle();
   }
 
@@ -131,17 +134,17 @@ export async function startWriter(
           settleIdle();
           return;
         }
-        case 'import-done': {
-          importing?.resolve(message.position);
-          importing = undefined;
+        case 'done': {
+          exclusive?.resolve(message.position);
+          exclusive = undefined;
           flushAfterContinuations();
           settleIdle();
           return;
         }
         case 'batch-failed': {
-          if (importing?.id === message.id) {
-            importing.reject(unavailable(path, `import failed (${message.message})`));
-            importing = undefined;
+          if (exclusive?.id === message.id) {
+            exclusive.reject(unavailable(path, `${exclusive.kind} failed (${message.message})`));
+            exclusive = undefined;
             flushAfterContinuations();
             settleIdle();
             return;
@@ -177,6 +180,20 @@ export async function startWriter(
   });
   await ready;
 
+  /** Appends already queued or in flight go first; new ones wait behind this message. */
+  async function alone(message: (id: number) => ToWriter): Promise<number> {
+    if (failure) throw failure;
+    while (inFlight || queue.length > 0 || exclusive)
+      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    if (failure) throw failure;
+    const id = nextBatchId++;
+    const posted = message(id);
+    return new Promise<number>((resolve, reject) => {
+      exclusive = { id, kind: posted.kind, resolve, reject };
+      post(posted);
+    });
+  }
+
   return {
     append(append) {
       if (failure) return Promise.reject(failure);
@@ -186,18 +203,12 @@ export async function startWriter(
       });
     },
     async importRows(rows) {
-      if (failure) throw failure;
-      // Appends already queued or in flight go first; new ones wait behind the import.
-      while (inFlight || queue.length > 0 || importing)
-        await new Promise<void>((resolve) => idleWaiters.push(resolve));
-      if (failure) throw failure;
-      const id = nextBatchId++;
-      const position = await new Promise<number>((resolve, reject) => {
-        importing = { id, resolve, reject };
-        post({ kind: 'import', id, rows });
-      });
+      const position = await alone((id) => ({ kind: 'import', id, rows }));
       for (const listener of commitListeners) listener();
       return position;
+    },
+    sealChain() {
+      return alone((id) => ({ kind: 'seal', id }));
     },
     onCommit(listener) {
       commitListeners.push(listener);

@@ -53,16 +53,18 @@ export interface PackedResults {
 export type ToWriter =
   | { kind: 'batch'; id: number; batch: PackedBatch }
   | { kind: 'import'; id: number; rows: ImportedRow[] }
+  /** store the hash chain of every committed row now (chain-writer.ts) */
+  | { kind: 'seal'; id: number }
   | { kind: 'close' };
 
 export type FromWriter =
   | { kind: 'ready' }
   | { kind: 'open-failed'; message: string }
   | { kind: 'batch-done'; id: number; results: PackedResults }
-  /** an import chunk committed; `position` is the log's last position now */
-  | { kind: 'import-done'; id: number; position: number }
+  /** an import chunk committed, or the chain was sealed; `position`: the log's last position */
+  | { kind: 'done'; id: number; position: number }
   /** the transaction as a whole did not commit (disk full, I/O error, an import chunk that does
-   * not fit): every append in it failed */
+   * not fit, a seal that could not write): every append in it failed */
   | { kind: 'batch-failed'; id: number; message: string }
   | { kind: 'closed' };
 

@@ -13,14 +13,14 @@
  * Nobody else can commit until it releases the lock, so no two writers can both see revision n
  * as free. The map changes only after COMMIT succeeds.
  *
- * The hash chain (chain.ts) is carried the same way: the last committed row's hash, read again
- * under the write lock whenever another process committed rows, chained into each planned row.
+ * The hash chain (chain.ts) is stored beside the rows one transaction later: each transaction
+ * first stores the hashes of the rows committed before it, and the writer hashes a batch after
+ * acknowledging it (chain-writer.ts says why).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import {
   type BatchPlan,
-  type ChainState,
   type ImportedRow,
   planBatch,
   planImport,
@@ -28,7 +28,8 @@ import {
   type RowValue,
   VALUES_PER_ROW,
 } from './batch-plan.js';
-import { GENESIS, hashHex, STORED_HASH } from './chain.js';
+import type { ChainHead } from './chain-table.js';
+import { CHAIN_SEAL_MS, createChainWriter } from './chain-writer.js';
 import { applyPragmas } from './schema.js';
 import { createTailScanner } from './stream-index.js';
 import {
@@ -62,13 +63,9 @@ function openWriter(init: WriterInit) {
   const lastRevision = (streamId: string) => revisions.get(streamId);
   /** Every committed row up to this position is in `revisions`; none is above it. */
   let indexed = scanTail(0, indexRow);
-  const hashAt = db.prepare('SELECT hash FROM es_events WHERE position = ?').pluck();
-  const chainAfter = (position: number): ChainState =>
-    init.chain === false
-      ? null
-      : { last: position === 0 ? GENESIS : hashHex(hashAt.get(position) as Buffer | null) };
-  /** The chain after row `indexed`. */
-  let chain = chainAfter(indexed);
+  const chain = createChainWriter(db, init.chain !== false);
+  /** The chain as the open transaction leaves it, published when it commits. */
+  let staged: ChainHead | undefined;
 
   // Prepared once: db.exec would parse these statements again for every batch.
   const begin = db.prepare('BEGIN IMMEDIATE');
@@ -82,8 +79,7 @@ function openWriter(init: WriterInit) {
   function insertStatement(rows: number): Database.Statement {
     let statement = inserts.get(rows);
     if (!statement) {
-      // the row's values, the hash last (decoded to bytes by SQLite)
-      const tuple = `(${'?, '.repeat(VALUES_PER_ROW - 1)}${STORED_HASH})`;
+      const tuple = `(${'?, '.repeat(VALUES_PER_ROW - 1)}?)`;
       statement = db.prepare(
         `INSERT INTO es_events (${ROW_COLUMNS}) VALUES ${Array(rows).fill(tuple).join(', ')}`,
       );
@@ -102,7 +98,7 @@ function openWriter(init: WriterInit) {
 
   /** The whole batch planned in memory, then inserted with a few multi-row statements. */
   function commitPlanned(appends: WireAppend[]): BatchPlan {
-    const plan = planBatch(appends, lastRevision, indexed, chain);
+    const plan = planBatch(appends, lastRevision, indexed);
     insertRows(plan.values);
     commit.run();
     return plan;
@@ -115,12 +111,12 @@ function openWriter(init: WriterInit) {
    */
   function commitOneByOne(appends: WireAppend[]): BatchPlan {
     const results: WireResult[] = [];
-    const staged = new Map<string, number>();
+    const revised = new Map<string, number>();
+    const after = indexed;
     let lastPosition = indexed;
-    let lastChain = chain;
     for (const append of appends) {
-      const lookup = (streamId: string) => staged.get(streamId) ?? lastRevision(streamId);
-      const plan = planBatch([append], lookup, lastPosition, lastChain);
+      const lookup = (streamId: string) => revised.get(streamId) ?? lastRevision(streamId);
+      const plan = planBatch([append], lookup, lastPosition);
       savepoint.run();
       try {
         insertRows(plan.values);
@@ -133,21 +129,21 @@ function openWriter(init: WriterInit) {
         continue;
       }
       results.push(plan.results[0]);
-      for (const [streamId, revision] of plan.staged) staged.set(streamId, revision);
+      for (const [streamId, revision] of plan.staged) revised.set(streamId, revision);
       lastPosition = plan.lastPosition;
-      lastChain = plan.chain;
     }
     commit.run();
-    return { results, values: [], staged, lastPosition, chain: lastChain };
+    // no values: the next transaction chains these rows from the file
+    return { results, values: [], staged: revised, after, lastPosition };
   }
 
   function inTransaction<T>(work: () => T): T {
     begin.run();
     try {
-      // Under the write lock: rows other processes committed since our last transaction.
-      const before = indexed;
+      // Under the write lock: rows other processes committed since our last transaction, then
+      // the chain of every row before this transaction's.
       indexed = scanTail(indexed, indexRow);
-      if (indexed !== before) chain = chainAfter(indexed);
+      staged = chain.seal(indexed);
       return work();
     } catch (error) {
       if (db.inTransaction) rollback.run();
@@ -155,7 +151,7 @@ function openWriter(init: WriterInit) {
     }
   }
 
-  function commitBatch(appends: WireAppend[]): WireResult[] {
+  function commitBatch(appends: WireAppend[]): BatchPlan {
     let plan: BatchPlan;
     try {
       plan = inTransaction(() => commitPlanned(appends));
@@ -165,20 +161,21 @@ function openWriter(init: WriterInit) {
     }
     // Published only after COMMIT: a failed commit leaves the index as the file is.
     publish(plan);
-    return plan.results;
+    return plan;
   }
 
-  function publish(plan: BatchPlan): void {
+  function publish(plan: Pick<BatchPlan, 'staged' | 'lastPosition'>): void {
     for (const [streamId, revision] of plan.staged) revisions.set(streamId, revision);
     indexed = plan.lastPosition;
-    chain = plan.chain;
+    chain.publish(staged);
   }
 
   /** An import chunk: all of it or nothing (planImport throws before anything is inserted). */
   function commitImport(rows: ImportedRow[]): number {
     const plan = inTransaction(() => {
-      const planned = planImport(rows, lastRevision, indexed, chain);
+      const planned = planImport(rows, lastRevision, indexed);
       insertRows(planned.values);
+      staged = chain.chainNow(staged, planned.values);
       commit.run();
       return planned;
     });
@@ -186,7 +183,29 @@ function openWriter(init: WriterInit) {
     return plan.lastPosition;
   }
 
-  return { db, commitBatch, commitImport };
+  /**
+   * Stores the chain of every committed row, other processes' included; returns the log's last
+   * position, up to which every row is now chained (unless this log keeps no chain).
+   */
+  function seal(): number {
+    if (init.chain === false) return indexed;
+    inTransaction(() => commit.run());
+    publish({ staged: new Map(), lastPosition: indexed });
+    return indexed;
+  }
+
+  // A crash between a batch's commit and the next transaction left its rows unchained.
+  if (chain.behind(indexed)) seal();
+
+  return {
+    db,
+    commitBatch,
+    commitImport,
+    seal,
+    /** After the batch's acknowledgement: its hashes, for the next transaction to store. */
+    acknowledged: (plan: BatchPlan) => chain.acknowledged(plan.after, plan.values),
+    behind: () => chain.behind(indexed),
+  };
 }
 
 /**
@@ -200,6 +219,29 @@ function isStatementError(error: InstanceType<typeof Database.SqliteError>): boo
 }
 
 let writer: ReturnType<typeof openWriter>;
+let sealTimer: NodeJS.Timeout | undefined;
+let lastCommitAt = 0;
+
+/** Writes pause: store the last batch's chain once CHAIN_SEAL_MS passed without a commit. */
+function sealWhenQuiet(): void {
+  lastCommitAt = performance.now();
+  sealTimer ??= setTimeout(sealIfQuiet, CHAIN_SEAL_MS);
+}
+
+function sealIfQuiet(): void {
+  sealTimer = undefined;
+  const quiet = performance.now() - lastCommitAt;
+  if (quiet < CHAIN_SEAL_MS) {
+    sealTimer = setTimeout(sealIfQuiet, CHAIN_SEAL_MS - quiet);
+    return;
+  }
+  try {
+    if (writer.behind()) writer.seal();
+  } catch {
+    // The next transaction stores it; a file that cannot be written fails that one.
+  }
+}
+
 try {
   writer = openWriter(workerData as WriterInit);
   send({ kind: 'ready' });
@@ -212,23 +254,33 @@ port.on('message', (message: ToWriter) => {
   switch (message.kind) {
     case 'batch': {
       try {
-        const results = writer.commitBatch(unpackBatch(message.batch));
-        send({ kind: 'batch-done', id: message.id, results: packResults(results) });
+        const plan = writer.commitBatch(unpackBatch(message.batch));
+        send({ kind: 'batch-done', id: message.id, results: packResults(plan.results) });
+        writer.acknowledged(plan);
+        sealWhenQuiet();
       } catch (error) {
         send({ kind: 'batch-failed', id: message.id, message: (error as Error).message });
       }
       return;
     }
-    case 'import': {
+    case 'import':
+    case 'seal': {
       try {
-        const position = writer.commitImport(message.rows);
-        send({ kind: 'import-done', id: message.id, position });
+        const position =
+          message.kind === 'import' ? writer.commitImport(message.rows) : writer.seal();
+        send({ kind: 'done', id: message.id, position });
       } catch (error) {
         send({ kind: 'batch-failed', id: message.id, message: (error as Error).message });
       }
       return;
     }
     case 'close': {
+      clearTimeout(sealTimer);
+      try {
+        if (writer.behind()) writer.seal();
+      } catch {
+        // left for the next writer to open the file, which chains an unchained tail first
+      }
       writer.db.close();
       send({ kind: 'closed' });
       port.close();

@@ -28,7 +28,8 @@ export async function exportWorkspace(
   file: string,
   progress?: (written: number, scanned: bigint, head: bigint) => void,
 ): Promise<ExportReport> {
-  const head = await log.headPosition();
+  // the embedded log's newest rows are chained a transaction late: seal, and export up to there
+  const head = isEmbeddedEventStore(log) ? await log.sealChain() : await log.headPosition();
   const streams = await workspaceStreams(workspace.id, storedRows(log));
   const temporary = `${file}.partial-${process.pid}`;
   const fd = openSync(temporary, 'w');
