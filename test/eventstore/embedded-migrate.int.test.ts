@@ -32,21 +32,61 @@ CREATE TABLE es_events (
 INSERT INTO es_meta (key, value) VALUES ('schema_version', '1');
 `;
 
-function writeVersion1File(path: string, sql = VERSION_1_SQL): void {
+/**
+ * A file of an older version with 30 rows over three streams, as that build wrote them;
+ * `hashed`: each row carries its chain hash (version 3). Returns the last row's hash.
+ */
+function writeOldFile(path: string, sql: string, hashed = false): string {
   const db = new Database(path);
   db.pragma('page_size = 1024');
   db.pragma('journal_mode = WAL');
   db.exec(sql);
   const insert = db.prepare(
-    'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
+    hashed
+      ? 'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, unhex(?))'
+      : 'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const metadata = JSON.stringify({ actor: 'person-1', via: 'pat:test', occurredAt: 1 });
+  let previous = GENESIS;
   db.transaction(() => {
     for (let n = 0; n < 30; n++) {
-      insert.run(`item-${n % 3}`, Math.floor(n / 3), `id-${n}`, 'Voted', `{"n":${n}}`, metadata);
+      const row = {
+        streamId: `item-${n % 3}`,
+        revision: Math.floor(n / 3),
+        eventId: `id-${n}`,
+        type: 'Voted',
+        data: `{"n":${n}}`,
+        metadata,
+      };
+      previous = chainHash(previous, row);
+      const values = [row.streamId, row.revision, row.eventId, row.type, row.data, metadata];
+      insert.run(...(hashed ? [...values, previous] : values));
     }
   })();
   db.close();
+  return previous;
+}
+
+/** The migrated file as another connection reads it. */
+function migrated(path: string) {
+  const db = new Database(path, { readonly: true });
+  try {
+    const started = db
+      .prepare("SELECT value FROM es_meta WHERE key = 'chain_started'")
+      .pluck()
+      .get() as string | undefined;
+    return {
+      version: db.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get(),
+      indexes: db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'es_events'")
+        .pluck()
+        .all(),
+      columns: (db.pragma('table_info(es_events)') as { name: string }[]).map((c) => c.name),
+      chainStarted: started === undefined ? undefined : JSON.parse(started),
+    };
+  } finally {
+    db.close();
+  }
 }
 
 describe('Embedded event store schema migration', () => {
@@ -60,7 +100,7 @@ describe('Embedded event store schema migration', () => {
 
   describe('When a version 1 file is opened', () => {
     it('keeps every row and position, drops the SQLite index and continues revisions', async () => {
-      writeVersion1File(path);
+      writeOldFile(path, VERSION_1_SQL);
       const store = await openEmbeddedEventStore({ path });
       try {
         const all = await store.readAll();
@@ -82,25 +122,13 @@ describe('Embedded event store schema migration', () => {
       } finally {
         await store.close();
       }
-      const check = new Database(path, { readonly: true });
-      try {
-        expect(
-          check.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get(),
-        ).to.equal('4');
-        const indexes = check
-          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'es_events'")
-          .pluck()
-          .all();
-        expect(indexes).to.deep.equal([]);
-      } finally {
-        check.close();
-      }
+      expect(migrated(path)).to.deep.include({ version: '4', indexes: [] });
     });
   });
 
   describe('When a version 3 file (a hash in every row) is opened', () => {
     it('moves every hash into es_chain unchanged, drops the column and chains new appends on', async () => {
-      const head = writeVersion3File(path);
+      const head = writeOldFile(path, VERSION_3_SQL, true);
       const store = await openEmbeddedEventStore({ path });
       try {
         const stored = await store.readStored(29n, 1);
@@ -114,24 +142,15 @@ describe('Embedded event store schema migration', () => {
       } finally {
         await store.close();
       }
-      const check = new Database(path, { readonly: true });
-      try {
-        expect(
-          check.prepare("SELECT value FROM es_meta WHERE key = 'schema_version'").pluck().get(),
-        ).to.equal('4');
-        const columns = (check.pragma('table_info(es_events)') as { name: string }[]).map(
-          (c) => c.name,
-        );
-        expect(columns).to.not.include('hash');
-      } finally {
-        check.close();
-      }
+      const file = migrated(path);
+      expect(file.version).to.equal('4');
+      expect(file.columns).to.not.include('hash');
     });
   });
 
   describe('When a version 2 file (no hash chain) is opened', () => {
     it('chains every existing row, records where the chain started, and chains new appends on', async () => {
-      writeVersion1File(path, VERSION_2_SQL);
+      writeOldFile(path, VERSION_2_SQL);
       const store = await openEmbeddedEventStore({ path });
       try {
         await store.appendToStream('item-0', events(2), { expectedRevision: 9 });
@@ -146,22 +165,11 @@ describe('Embedded event store schema migration', () => {
       } finally {
         await store.close();
       }
-      const check = new Database(path, { readonly: true });
-      try {
-        const started = JSON.parse(
-          check
-            .prepare("SELECT value FROM es_meta WHERE key = 'chain_started'")
-            .pluck()
-            .get() as string,
-        );
-        expect(started).to.include({
-          migratedFromVersion: 2,
-          rowsChainedAtMigration: 30,
-          lastPositionAtMigration: 30,
-        });
-      } finally {
-        check.close();
-      }
+      expect(migrated(path).chainStarted).to.include({
+        migratedFromVersion: 2,
+        rowsChainedAtMigration: 30,
+        lastPositionAtMigration: 30,
+      });
     });
   });
 });
@@ -186,32 +194,3 @@ const VERSION_3_SQL = VERSION_2_SQL.replace(
   'metadata  TEXT    NOT NULL\n) STRICT;',
   'metadata  TEXT    NOT NULL,\n  hash      BLOB    NOT NULL\n) STRICT;',
 ).replace("'schema_version', '2'", "'schema_version', '3'");
-
-/** A version 3 file of 30 rows, chained as that build chained them; returns the head hash. */
-function writeVersion3File(path: string): string {
-  const db = new Database(path);
-  db.pragma('page_size = 4096');
-  db.pragma('journal_mode = WAL');
-  db.exec(VERSION_3_SQL);
-  const insert = db.prepare(
-    'INSERT INTO es_events (stream_id, revision, event_id, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, unhex(?))',
-  );
-  const metadata = JSON.stringify({ actor: 'person-1', via: 'pat:test', occurredAt: 1 });
-  let previous = GENESIS;
-  db.transaction(() => {
-    for (let n = 0; n < 30; n++) {
-      const row = {
-        streamId: `item-${n % 3}`,
-        revision: Math.floor(n / 3),
-        eventId: `id-${n}`,
-        type: 'Voted',
-        data: `{"n":${n}}`,
-        metadata,
-      };
-      previous = chainHash(previous, row);
-      insert.run(row.streamId, row.revision, row.eventId, row.type, row.data, metadata, previous);
-    }
-  })();
-  db.close();
-  return previous;
-}
