@@ -6,9 +6,11 @@
  * Why: every append of a group waits for the whole group's commit, so work the writer does
  * before the commit lengthens every append (hashing in the commit path cost the 100-writer
  * append rate ~10 %). After the acknowledgement the writer thread is idle until the next batch
- * comes (the main thread is answering the last one), and the hashing fits in that gap: measured
- * in the same run, 11.2 % slower with the hashes in each commit, 1.3 % with one stored range per
- * batch the transaction after.
+ * comes (the main thread is answering the last one), and the hashing fits in that gap. A first
+ * try measured, in one run of 6 alternating rounds, 11.2 % slower with the hashes in each commit
+ * and 1.3 % with one range per batch stored the transaction after; this code measures 3.5–8.7 %
+ * depending on how busy the machine is, since the hashing then competes for the cores (README,
+ * "Verifiable log").
  *
  * What it means: the newest rows (the last batch, at most CHAIN_SEAL_MS old when writes pause)
  * are not chained yet; `verify` and `export` seal the chain first (`seal` below), and a writer

@@ -253,14 +253,16 @@ try {
 port.on('message', (message: ToWriter) => {
   switch (message.kind) {
     case 'batch': {
+      let plan: BatchPlan;
       try {
-        const plan = writer.commitBatch(unpackBatch(message.batch));
-        send({ kind: 'batch-done', id: message.id, results: packResults(plan.results) });
-        writer.acknowledged(plan);
-        sealWhenQuiet();
+        plan = writer.commitBatch(unpackBatch(message.batch));
       } catch (error) {
         send({ kind: 'batch-failed', id: message.id, message: (error as Error).message });
+        return;
       }
+      send({ kind: 'batch-done', id: message.id, results: packResults(plan.results) });
+      writer.acknowledged(plan);
+      sealWhenQuiet();
       return;
     }
     case 'import':
