@@ -128,7 +128,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
   function fail(error: Error): void {
     failure = error;
-    logger.error(`projection engine stopped: ${error.message}`);
+    // the stack too: an error that stops the engine is a bug to find (or one to map as transient)
+    logger.error(`projection engine stopped: ${error.message}\n${error.stack ?? ''}`);
     waiters.rejectAll(error);
   }
 

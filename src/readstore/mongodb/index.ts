@@ -30,12 +30,23 @@ export interface MongoReadStoreOptions {
   database: string;
 }
 
+/**
+ * How long one send or receive on a socket may wait. The driver's default waits forever: after
+ * the stand-ins' MongoDB side was restarted under load, a projector's operation on a connection
+ * that never answered hung for good (no error, no retry; seen 1 run in 5 of the engines suite).
+ * Timing out turns that into a network error, which the projection engine and the lease retry.
+ * Nothing here holds a socket idle on purpose (no change streams), and no single read-model
+ * operation should take this long.
+ */
+export const SOCKET_TIMEOUT_MS = 15_000;
+
 export async function openMongoReadStore(options: MongoReadStoreOptions): Promise<ReadStore> {
   const client = new MongoClient(options.url, {
     writeConcern: { w: 'majority' },
     readConcern: { level: 'majority' },
     ignoreUndefined: true,
     serverSelectionTimeoutMS: 10_000,
+    socketTimeoutMS: SOCKET_TIMEOUT_MS,
   });
   try {
     await client.connect();

@@ -6,6 +6,7 @@ import {
   MongoNetworkError,
   MongoNotConnectedError,
   MongoServerClosedError,
+  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
@@ -47,18 +48,67 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /**
+ * The server's answers that mean "not now, ask again": the SDAM specification's "not primary"
+ * and "node is recovering" codes (a replica set electing, a server shutting down or starting
+ * up) and the retryable-read codes. A restart under load produces them for a moment.
+ */
+const TRANSIENT_SERVER_CODES = new Set([
+  10107, // NotWritablePrimary
+  13435, // NotPrimaryNoSecondaryOk
+  10058, // LegacyNotPrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13436, // NotPrimaryOrSecondary
+  189, // PrimarySteppedDown
+  91, // ShutdownInProgress
+  6, // HostUnreachable
+  7, // HostNotFound
+  89, // NetworkTimeout
+  9001, // SocketException
+  262, // ExceededTimeLimit
+  134, // ReadConcernMajorityNotAvailableYet
+]);
+
+/**
+ * Socket errors the driver lets through unwrapped: it rethrows the error of a write that waited
+ * for 'drain' as it came (seen when the MongoDB side went away mid-write: "This socket has been
+ * ended by the other party", EPIPE).
+ */
+const SOCKET_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTCONN',
+]);
+
+/**
  * The driver cannot reach the server (refused, reset, timed out, no server selectable, the
- * client closed): the store is unavailable, not the request wrong — the driver reconnects by
- * itself, so the caller may try again shortly.
+ * client closed) or the server answers that it cannot serve right now: the store is
+ * unavailable, not the request wrong — the driver reconnects by itself, so the caller may try
+ * again shortly.
  */
 export function isUnreachable(error: unknown): boolean {
-  return (
+  if (
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
     error instanceof MongoNotConnectedError ||
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoServerClosedError
-  );
+  ) {
+    return true;
+  }
+  if (error instanceof MongoServerError) {
+    return (
+      (typeof error.code === 'number' && TRANSIENT_SERVER_CODES.has(error.code)) ||
+      error.hasErrorLabel('RetryableWriteError')
+    );
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && SOCKET_ERROR_CODES.has(code);
 }
 
 /** The port's error for a driver error (duplicate key, unreachable), or the error unchanged. */

@@ -43,9 +43,20 @@ describe('MongoDB read store: mapping', () => {
 
   describe('When the server cannot be reached (issue 13: "the stand-ins restarted under load")', () => {
     it('becomes ReadStoreUnavailableError, which the HTTP layer answers 503 with Retry-After', () => {
+      const ended = Object.assign(new Error('This socket has been ended by the other party'), {
+        code: 'EPIPE',
+      });
+      const retryable = new MongoServerError({ message: 'write interrupted', code: 50 });
+      retryable.addErrorLabel('RetryableWriteError');
       for (const error of [
         new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27018'),
         new MongoServerSelectionError('Server selection timed out after 30000 ms', {} as never),
+        // what the driver let through unwrapped when the stand-in's MongoDB side went away
+        ended,
+        // a replica set electing or a server shutting down, for a moment during a restart
+        new MongoServerError({ message: 'not primary', code: 10107 }),
+        new MongoServerError({ message: 'interrupted at shutdown', code: 11600 }),
+        retryable,
       ]) {
         const mapped = mapDriverError('items', error);
         expect(mapped).to.be.instanceOf(ReadStoreUnavailableError);
@@ -59,8 +70,10 @@ describe('MongoDB read store: mapping', () => {
 
   describe('When the driver reports anything else', () => {
     it('passes the error through unchanged', () => {
-      const other = new MongoServerError({ message: 'not primary', code: 10107 });
-      expect(mapDriverError('c', other)).to.equal(other);
+      const bad = new MongoServerError({ message: 'unknown operator: $nope', code: 2 });
+      expect(mapDriverError('c', bad)).to.equal(bad);
+      const bug = new TypeError('x is not a function');
+      expect(mapDriverError('c', bug)).to.equal(bug);
     });
   });
 
