@@ -104,12 +104,12 @@ class MongoReadStore implements ReadStore {
     try {
       await this.db.collection(name).drop();
     } catch (error) {
-      if (!isNamespaceNotFound(error)) throw error;
+      if (!isNamespaceNotFound(error)) throw mapDriverError(name, error);
     }
   }
 
   async deleteCheckpoint(projector: string): Promise<void> {
-    await this.checkpointCollection().deleteOne({ _id: projector });
+    await reachable(() => this.checkpointCollection().deleteOne({ _id: projector }));
   }
 
   async close(): Promise<void> {
