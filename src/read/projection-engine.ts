@@ -54,8 +54,9 @@ export interface ProjectionEngineOptions {
  * Measured with bench:api's update_item_status (alternating runs, four services on their own
  * seeded data, 4 rounds): 50 ms 3,012 req/s (p99 34–68 ms), 100 ms 3,440, 250 ms 3,699 (p99
  * 30–41 ms), 500 ms 3,759; against the previous code on a busier machine: 2,503 → 2,757 in 6
- * rounds (+10 %), 2,396 → 2,676 in 10 (+12 %, CPU per request −6 %). Past 250 ms the gain is within the machine's noise while a crash replays more,
- * so 250 ms. Read-your-writes is unaffected: it waits for the documents in memory, not on disk.
+ * rounds (+10 %), 2,396 → 2,676 in 10 (+12 %, CPU per request −6 %). Past 250 ms the gain is
+ * within the machine's noise while a crash replays more, so 250 ms. Read-your-writes is
+ * unaffected: it waits for the documents in memory, not on disk.
  */
 export const EMBEDDED_FLUSH_INTERVAL_MS = 250;
 
