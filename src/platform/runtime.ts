@@ -53,7 +53,7 @@ export async function startRuntime(options: {
       'development mode: sign-in codes go to the dev mailbox (loopback only), not e-mail',
     );
   }
-  const stores = await openStores(config);
+  const stores = await openStores(config, logger);
   const metrics = createMetrics();
   const servers: Server[] = [];
   const stoppers: (() => Promise<void>)[] = [];

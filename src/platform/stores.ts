@@ -9,6 +9,7 @@ import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
 import type { ReadStore } from '../readstore/types.js';
+import type { Logger } from './logger.js';
 import { ensurePrivateDir, restrictFiles } from './private-files.js';
 
 export interface Stores {
@@ -25,7 +26,11 @@ export function embeddedFile(config: Config): string {
   return join(resolve(config.DATA_DIR), 'store.sqlite');
 }
 
-export async function openStores(config: Config): Promise<Stores> {
+export async function openStores(
+  config: Config,
+  /** where the read store reports a replaced MongoDB client (a CLI run passes none) */
+  logger?: Pick<Logger, 'warn'>,
+): Promise<Stores> {
   const needsFile = !config.EVENTSTORE_URL || !config.MONGODB_URL;
   if (needsFile) ensurePrivateDir(resolve(config.DATA_DIR));
   const file = embeddedFile(config);
@@ -44,6 +49,8 @@ export async function openStores(config: Config): Promise<Stores> {
       ? await (await import('../readstore/mongodb/index.js')).openMongoReadStore({
           url: config.MONGODB_URL,
           database: config.MONGODB_DATABASE,
+          onClientReplaced: (reason) =>
+            logger?.warn(`MongoDB client replaced: ${reason}; its monitor had stopped`),
         })
       : await (await import('../readstore/embedded/index.js')).openEmbeddedReadStore({
           path: file,

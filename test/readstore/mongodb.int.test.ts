@@ -4,6 +4,7 @@
  * Issue 2: "Same contract-suite rule as the event store" — skipped here with a visible reason.
  */
 import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
 import type { ReadStore } from '../../src/readstore/types.js';
@@ -47,4 +48,44 @@ if (!url) {
     },
     { propertyRuns: 15 },
   );
+
+  describe('MongoDB read store: a replaced driver client (its monitor wedged)', () => {
+    const database = `readstore_replace_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    after(async () => {
+      const client = new MongoClient(url);
+      try {
+        await client.db(database).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('keeps every collection and the checkpoints working, on the new client', async () => {
+      // src/readstore/mongodb/client.ts: "Collections ask for the current database on every
+      // operation, so a replacement reaches all of them at once."
+      const reasons: string[] = [];
+      const store = await openMongoReadStore({
+        url,
+        database,
+        onClientReplaced: (reason) => reasons.push(reason),
+      });
+      try {
+        const items = store.collection<{ _id: string; n: number }>('items');
+        await items.insertOne({ _id: 'a', n: 1 });
+        await store.flush(new Map([['items', 7n]]));
+        store.replaceClient('a test replaced it');
+        expect(reasons).to.deep.equal(['a test replaced it']);
+        // the handle taken before the replacement reads and writes through the new client
+        expect(await items.findOne({ _id: 'a' })).to.deep.equal({ _id: 'a', n: 1 });
+        await items.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
+        expect((await items.findOne({ _id: 'a' }))?.n).to.equal(2);
+        expect(await store.checkpoints()).to.deep.equal(new Map([['items', 7n]]));
+        store.replaceClient('and again');
+        await items.insertOne({ _id: 'b', n: 3 });
+        expect(await items.countDocuments()).to.equal(2);
+      } finally {
+        await store.close();
+      }
+    });
+  });
 }

@@ -4,7 +4,7 @@
  * only upserts the checkpoints after them; a crash in between replays a few events, which the
  * projectors' position guards make harmless.
  */
-import { type Collection as MongoCollection, type Db, MongoClient, type Document } from 'mongodb';
+import type { Db, Document, Collection as MongoCollection } from 'mongodb';
 import type {
   Collection,
   Doc,
@@ -16,6 +16,7 @@ import type {
   WriteResult,
 } from '../types.js';
 import { ReadStoreUnavailableError } from '../types.js';
+import { type MongoConnection, mongoConnection } from './client.js';
 import {
   CHECKPOINTS_COLLECTION,
   type CheckpointDoc,
@@ -28,33 +29,27 @@ import {
 export interface MongoReadStoreOptions {
   url: string;
   database: string;
+  /** the driver's client was replaced because its server monitor wedged (client.ts) */
+  onClientReplaced?: (reason: string) => void;
 }
 
-/**
- * How long one send or receive on a socket may wait. The driver's default waits forever: after
- * the stand-ins' MongoDB side was restarted under load, a projector's operation on a connection
- * that never answered hung for good (no error, no retry; seen 1 run in 5 of the engines suite).
- * Timing out turns that into a network error, which the projection engine and the lease retry.
- * Nothing here holds a socket idle on purpose (no change streams), and no single read-model
- * operation should take this long.
- */
-export const SOCKET_TIMEOUT_MS = 15_000;
+/** The port, and the one thing only this adapter has: starting over on a new driver client. */
+export interface MongoReadStore extends ReadStore {
+  /** what the watchdog does when the client's monitor wedged (client.ts); tests call it */
+  replaceClient(reason: string): void;
+}
 
-export async function openMongoReadStore(options: MongoReadStoreOptions): Promise<ReadStore> {
-  const client = new MongoClient(options.url, {
-    writeConcern: { w: 'majority' },
-    readConcern: { level: 'majority' },
-    ignoreUndefined: true,
-    serverSelectionTimeoutMS: 10_000,
-    socketTimeoutMS: SOCKET_TIMEOUT_MS,
+export async function openMongoReadStore(options: MongoReadStoreOptions): Promise<MongoReadStore> {
+  const connection = mongoConnection({
+    url: options.url,
+    database: options.database,
+    onReplaced: options.onClientReplaced,
   });
   try {
-    await client.connect();
-    const db = client.db(options.database);
-    await db.command({ ping: 1 });
-    return new MongoReadStore(client, db);
+    await connection.db().command({ ping: 1 });
+    return new MongoBackedReadStore(connection);
   } catch (error) {
-    await client.close().catch(() => {});
+    await connection.close().catch(() => {});
     const reason = error instanceof Error ? error.message : String(error);
     throw new ReadStoreUnavailableError(
       `cannot reach MongoDB read store at ${redact(options.url)}: ${reason}`,
@@ -70,16 +65,17 @@ export function redact(url: string): string {
   return url.replace(/\/\/[^@/]*@/, '//***@');
 }
 
-class MongoReadStore implements ReadStore {
+class MongoBackedReadStore implements MongoReadStore {
   readonly adapter = 'mongodb' as const;
 
-  constructor(
-    private readonly client: MongoClient,
-    private readonly db: Db,
-  ) {}
+  constructor(private readonly connection: MongoConnection) {}
+
+  replaceClient(reason: string): void {
+    this.connection.replace(reason);
+  }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    return new MongoBackedCollection<T>(this.db.collection<Document>(name), name);
+    return new MongoBackedCollection<T>(this.connection, name);
   }
 
   async checkpoints(): Promise<Map<string, bigint>> {
@@ -102,7 +98,7 @@ class MongoReadStore implements ReadStore {
 
   async dropCollection(name: string): Promise<void> {
     try {
-      await this.db.collection(name).drop();
+      await this.connection.db().collection(name).drop();
     } catch (error) {
       if (!isNamespaceNotFound(error)) throw mapDriverError(name, error);
     }
@@ -113,19 +109,32 @@ class MongoReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
-    await this.client.close();
+    await this.connection.close();
   }
 
   private checkpointCollection(): MongoCollection<CheckpointDoc> {
-    return this.db.collection<CheckpointDoc>(CHECKPOINTS_COLLECTION);
+    return this.connection.db().collection<CheckpointDoc>(CHECKPOINTS_COLLECTION);
   }
 }
 
 class MongoBackedCollection<T extends Doc> implements Collection<T> {
+  private db: Db | undefined;
+  private driverCollection: MongoCollection<Document> | undefined;
+
   constructor(
-    private readonly inner: MongoCollection<Document>,
+    private readonly connection: MongoConnection,
     readonly name: string,
   ) {}
+
+  /** the driver's collection on the current client (a replaced client replaces it too) */
+  private get inner(): MongoCollection<Document> {
+    const db = this.connection.db();
+    if (db !== this.db || !this.driverCollection) {
+      this.db = db;
+      this.driverCollection = db.collection<Document>(this.name);
+    }
+    return this.driverCollection;
+  }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
     return (await this.guard(() => this.inner.findOne(filter, options))) as T | null;
