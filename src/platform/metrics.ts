@@ -14,6 +14,8 @@ export interface Metrics {
   /** read-your-writes: how long a write's answer waited for its read models */
   readonly readYourWritesWait: Histogram;
   readonly readYourWritesTimeouts: Counter;
+  /** MongoDB read store: clients replaced because the driver's server monitor wedged */
+  readonly readStoreClientReplacements: Counter;
   /** a gauge read at scrape time, e.g. the embedder's queue or projector lag */
   observe(
     name: string,
@@ -61,6 +63,11 @@ export function createMetrics(): Metrics {
     readYourWritesTimeouts: new Counter({
       name: 'read_your_writes_timeouts_total',
       help: 'writes answered 503 because the read models did not catch up in time',
+      registers: [registry],
+    }),
+    readStoreClientReplacements: new Counter({
+      name: 'readstore_client_replacements_total',
+      help: "MongoDB clients replaced because the driver's server monitor stopped checking",
       registers: [registry],
     }),
     observe(name, help, read, label = 'name') {

@@ -53,8 +53,11 @@ export async function startRuntime(options: {
       'development mode: sign-in codes go to the dev mailbox (loopback only), not e-mail',
     );
   }
-  const stores = await openStores(config, logger);
   const metrics = createMetrics();
+  const stores = await openStores(config, (reason) => {
+    logger.warn(`MongoDB client replaced: ${reason}; its monitor had stopped`);
+    metrics.readStoreClientReplacements.inc();
+  });
   const servers: Server[] = [];
   const stoppers: (() => Promise<void>)[] = [];
   /** stop accepting on every port at once, let requests in flight finish, then the workers */

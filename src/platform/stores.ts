@@ -9,7 +9,6 @@ import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
 import type { ReadStore } from '../readstore/types.js';
-import type { Logger } from './logger.js';
 import { ensurePrivateDir, restrictFiles } from './private-files.js';
 
 export interface Stores {
@@ -28,8 +27,8 @@ export function embeddedFile(config: Config): string {
 
 export async function openStores(
   config: Config,
-  /** where the read store reports a replaced MongoDB client (a CLI run passes none) */
-  logger?: Pick<Logger, 'warn'>,
+  /** the MongoDB read store replaced its driver client (readstore/mongodb/client.ts) */
+  onReadStoreClientReplaced?: (reason: string) => void,
 ): Promise<Stores> {
   const needsFile = !config.EVENTSTORE_URL || !config.MONGODB_URL;
   if (needsFile) ensurePrivateDir(resolve(config.DATA_DIR));
@@ -49,8 +48,7 @@ export async function openStores(
       ? await (await import('../readstore/mongodb/index.js')).openMongoReadStore({
           url: config.MONGODB_URL,
           database: config.MONGODB_DATABASE,
-          onClientReplaced: (reason) =>
-            logger?.warn(`MongoDB client replaced: ${reason}; its monitor had stopped`),
+          onClientReplaced: onReadStoreClientReplaced,
         })
       : await (await import('../readstore/embedded/index.js')).openEmbeddedReadStore({
           path: file,

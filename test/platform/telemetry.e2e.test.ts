@@ -120,6 +120,8 @@ describe('Logs and metrics of a running service (e2e)', () => {
       expect(text).to.match(/read_your_writes_wait_seconds_count [1-9]/);
       expect(text).to.match(/projector_lag_events\{projector="items"\} 0/);
       expect(text).to.match(/projector_checkpoint_position\{projector="items"\} [1-9]/);
+      // the MongoDB read store's client replacements (src/readstore/mongodb/client.ts): none here
+      expect(text).to.match(/^readstore_client_replacements_total 0$/m);
     });
   });
 });
