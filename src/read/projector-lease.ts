@@ -42,9 +42,14 @@ export async function holdProjectorLease(deps: {
   }
   logger.info('projector lease taken', { holder });
   let lost = false;
+  /** one renewal at a time: against an unreachable store each waits for server selection, and
+   * starting one per period would pile them up and send them all when the store comes back */
+  let renewing = false;
   const timer = setInterval(async () => {
+    if (lost || renewing) return;
+    renewing = true;
     try {
-      if (lost || (await lease.take(holder, Date.now(), leaseMs))) return;
+      if (await lease.take(holder, Date.now(), leaseMs)) return;
       lost = true;
       clearInterval(timer);
       logger.error('projector lost its lease to another; stopping');
@@ -52,6 +57,8 @@ export async function holdProjectorLease(deps: {
     } catch (error) {
       // the store is unreachable: keep applying until the lease could have run out elsewhere
       logger.warn('projector lease renewal failed', { error: (error as Error).message });
+    } finally {
+      renewing = false;
     }
   }, period);
   timer.unref();

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { silentLogger } from '../../src/platform/logger.js';
 import { leaseIn } from '../../src/platform/lease.js';
 import { holdProjectorLease, PROJECTOR_LEASE } from '../../src/read/projector-lease.js';
+import type { ReadStore } from '../../src/readstore/types.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
 describe('The projector lease (integration)', () => {
@@ -58,6 +59,56 @@ describe('The projector lease (integration)', () => {
       .updateOne({ _id: 'lease' }, { $set: { holder: 'other', until: Date.now() + 60_000 } });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(lost).to.equal(true);
+    await lease.release();
+  });
+
+  it('renews one at a time: a renewal waiting on an unreachable store is not joined by more', async () => {
+    // src/read/projector-lease.ts: "starting one per period would pile them up and send them
+    // all when the store comes back" (seen after a MongoDB restart: ten at once)
+    let inFlight = 0;
+    let most = 0;
+    let calls = 0;
+    let unreachable: Promise<void> | undefined;
+    let reachable = () => {};
+    const real = stores.readStore;
+    const store: ReadStore = Object.create(real);
+    store.collection = (name) => {
+      const inner = real.collection(name);
+      if (name !== PROJECTOR_LEASE) return inner;
+      const collection = Object.create(inner);
+      collection.updateOne = async (...args: Parameters<typeof inner.updateOne>) => {
+        calls++;
+        inFlight++;
+        most = Math.max(most, inFlight);
+        try {
+          if (unreachable) await unreachable;
+          return await inner.updateOne(...args);
+        } finally {
+          inFlight--;
+        }
+      };
+      return collection;
+    };
+    const lease = await holdProjectorLease({
+      store,
+      leaseMs: 300,
+      logger: silentLogger,
+      onLost: () => {},
+    });
+    unreachable = new Promise((resolve) => {
+      reachable = resolve;
+    });
+    const callsBefore = calls;
+    // the period is 100 ms: ten periods pass while the store does not answer
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(most, 'renewals in flight at once').to.equal(1);
+    expect(calls - callsBefore).to.equal(1);
+    unreachable = undefined;
+    reachable();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // renewing again once the store answers, still one at a time
+    expect(calls - callsBefore).to.be.at.least(2);
+    expect(most).to.equal(1);
     await lease.release();
   });
 });
