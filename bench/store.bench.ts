@@ -8,7 +8,7 @@
  *      RSS of a process opening store + read store vs a raw replay.
  * Env: BENCH_SECONDS (per append phase, default 5), BENCH_EVENTS (default 1000000),
  * BENCH_GENERATE_SECONDS (bound on generating them, default 240), BENCH_SKIP_1M=1,
- * BENCH_CHAIN_ROUNDS and BENCH_CHAIN_SECONDS (pairs of chain runs, default 12 of 2 s).
+ * BENCH_CHAIN_ROUNDS and BENCH_CHAIN_SECONDS (pairs of chain runs, default 30 of 2 s).
  * Figures on a shared machine are indicative.
  */
 import { spawn } from 'node:child_process';
@@ -64,11 +64,12 @@ async function appendPhases(dir: string): Promise<void> {
  * What the hash chain costs (issue 15: "100-writer append rate drops < 5 %"): the store with and
  * without the chain in alternating pairs (A B, B A, ...), so drift on a shared machine hits both;
  * one pair's runs are seconds apart, so the drop is taken per pair and the median reported (on
- * this shared machine single pairs range from -17 % to +26 %: many short pairs beat a few long
- * ones). Env: BENCH_CHAIN_ROUNDS (pairs, default 12), BENCH_CHAIN_SECONDS (per run, default 2).
+ * this shared machine single pairs range from -20 % to +26 %: many short pairs beat a few long
+ * ones, and with 12 pairs the median moved by several points from run to run, hence 30).
+ * Env: BENCH_CHAIN_ROUNDS (pairs, default 30), BENCH_CHAIN_SECONDS (per run, default 2).
  */
 async function chainCost(dir: string): Promise<void> {
-  const rounds = Number(process.env.BENCH_CHAIN_ROUNDS ?? 12);
+  const rounds = Number(process.env.BENCH_CHAIN_ROUNDS ?? 30);
   const seconds = Number(process.env.BENCH_CHAIN_SECONDS ?? 2);
   const drops: number[] = [];
   let chained = 0;
