@@ -147,7 +147,7 @@ export function createAttempts(deps: AttemptDeps) {
   return {
     async run(queued: DeliveryDoc, paused: (hookKey: string) => boolean): Promise<AttemptResult> {
       const doc = await deliveriesOf(readStore).findOne({ _id: queued._id });
-      if (!doc || doc.status !== 'pending' || paused(doc._hook)) return { kind: 'skipped' };
+      if (doc?.status !== 'pending' || paused(doc._hook)) return { kind: 'skipped' };
       const hook = await webhooksOf(readStore).findOne({ _id: doc._hook });
       if (!hook || hook._deleted || !hook.enabled) return { kind: 'skipped' };
       const at = clock.now();
