@@ -11,13 +11,16 @@
  * POST; p99 ≤ 30 ms at 50 connections. Issue 12: the public board page (50 items) for an
  * anonymous visitor ≥ 80 % of bare Express sending the same HTML string. The small requests are also put beside bare node:http,
  * with no target: the limit of the transport. Then the hot spots of issue 17 (api-hotspot.ts).
- * Env: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, 1).
+ * Each targeted operation and its baseline run in BENCH_PAIRS alternating pairs (default 3) and
+ * the target is checked against the median ratio of the pairs (api-report.ts `compare`).
+ * Env: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, 1),
+ * BENCH_PAIRS (default 3).
  * The machine is shared, so figures are indicative.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fetchOk, load, RUN, row, settled } from './support/api-report.js';
+import { compare, fetchOk, load, RUN, row, settled } from './support/api-report.js';
 import { BENCH_BOARD, seedBenchBoard, seedHotspot } from './support/api-seed.js';
 import { type Child, startChild } from './support/child.js';
 import { hotspotRuns } from './support/api-hotspot.js';
@@ -39,7 +42,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   const children: Child[] = [];
   try {
-    log(`bench:api — ${SECONDS} s per run after ${WARMUP} s warm-up, ${CONNECTIONS} connections`);
+    log(
+      `bench:api — ${SECONDS} s per run after ${WARMUP} s warm-up, ${CONNECTIONS} connections, ${RUN.pairs} alternating pairs per target`,
+    );
     const config = loadConfig({ DATA_DIR: dir });
     const { token, itemKeys } = await seedBenchBoard(config);
     const { productKeys, callerTokens } = await seedHotspot(config, HOTSPOT);
@@ -109,32 +114,49 @@ async function main(): Promise<void> {
     const rawUrl = `http://127.0.0.1:${bare.match[2]}`;
 
     const results: string[] = [];
-    const bareList = await load({ url: `${bareUrl}/items` });
-    results.push(row('bare Express, same 50-item JSON', bareList));
-    const list = await load({ url: listUrl, headers });
-    results.push(row('list_items (50 items)', list, { base: bareList, target: 1.0 }));
-    const bareSmall = await load({ url: `${bareUrl}/small` });
-    results.push(row('bare Express, small JSON (GET)', bareSmall));
-    const getItem = await load({ url: itemUrl, headers });
-    results.push(row('get_item', getItem, { base: bareSmall, target: 0.8 }));
-    const barePost = await load({
-      url: `${bareUrl}/small`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'planned' }),
-    });
-    results.push(row('bare Express, small JSON (POST)', barePost));
-    const status = await load({
-      url: `${base}/items/`,
-      headers,
-      alternate: { itemPaths: itemKeys.map((k) => `${k}/status`), statuses: ['planned', 'new'] },
-    });
-    results.push(row('update_item_status (durable)', status, { base: barePost, target: 0.7 }));
-    const bareBoard = await load({ url: `${bareUrl}/board` });
-    results.push(row('bare Express, same board page HTML', bareBoard));
-    const boardRun = await load({ url: boardUrl });
-    results.push(
-      row('board page (50 items, anonymous)', boardRun, { base: bareBoard, target: 0.8 }),
+    const compared = async (
+      names: [string, string],
+      base: Parameters<typeof load>[0],
+      measured: Parameters<typeof load>[0],
+      target: number,
+    ) => {
+      const c = await compare(base, measured);
+      results.push(row(names[0], c.base));
+      results.push(row(names[1], c.measured, { base: c.base, target, pairs: c.ratios }));
+      return c.measured;
+    };
+    await compared(
+      ['bare Express, same 50-item JSON', 'list_items (50 items)'],
+      { url: `${bareUrl}/items` },
+      { url: listUrl, headers },
+      1.0,
+    );
+    const getItem = await compared(
+      ['bare Express, small JSON (GET)', 'get_item'],
+      { url: `${bareUrl}/small` },
+      { url: itemUrl, headers },
+      0.8,
+    );
+    const status = await compared(
+      ['bare Express, small JSON (POST)', 'update_item_status (durable)'],
+      {
+        url: `${bareUrl}/small`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'planned' }),
+      },
+      {
+        url: `${base}/items/`,
+        headers,
+        alternate: { itemPaths: itemKeys.map((k) => `${k}/status`), statuses: ['planned', 'new'] },
+      },
+      0.7,
+    );
+    await compared(
+      ['bare Express, same board page HTML', 'board page (50 items, anonymous)'],
+      { url: `${bareUrl}/board` },
+      { url: boardUrl },
+      0.8,
     );
     const rawSmall = await load({ url: `${rawUrl}/small` });
     results.push(row('bare node:http, small JSON (GET)', rawSmall));

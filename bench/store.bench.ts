@@ -21,6 +21,7 @@ import { openEmbeddedEventStore } from '../src/eventstore/embedded/index.js';
 import { rawGroupCommit, rawSingleWriter } from './support/raw-append.js';
 import { generate, rawReadParse, rebuildThroughEngine } from './support/rebuild.js';
 import { benchEvent, storeAppends } from './support/store-append.js';
+import { median } from './support/stats.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -104,12 +105,6 @@ async function chainCost(dir: string): Promise<void> {
   log(
     `hash chain work: ${perEvent.toFixed(2)} µs per event = ${((100 * perEvent * (chained / rounds)) / 1e6).toFixed(2)} % of the writer thread at the chained rate, done between commits`,
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function hashMicros(): number {
