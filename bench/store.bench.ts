@@ -65,7 +65,7 @@ async function appendPhases(dir: string): Promise<void> {
  * What the hash chain costs (issue 15: "100-writer append rate drops < 5 %"): the store with and
  * without the chain in alternating pairs (A B, B A, ...), so drift on a shared machine hits both;
  * one pair's runs are seconds apart, so the drop is taken per pair and the median reported (on
- * this shared machine single pairs range from -20 % to +26 %: many short pairs beat a few long
+ * this shared machine single pairs range from -34 % to +26 %: many short pairs beat a few long
  * ones, and with 12 pairs the median moved by several points from run to run, hence 30).
  * Env: BENCH_CHAIN_ROUNDS (pairs, default 30), BENCH_CHAIN_SECONDS (per run, default 2).
  */
