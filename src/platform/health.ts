@@ -20,3 +20,18 @@ export function healthRouter(health: () => Promise<HealthReport>): Router {
   });
   return router;
 }
+
+/**
+ * Several components may report under one key: in one process both services report `search`
+ * (one embedder, each service its own indexes). Their values are merged — objects key by key, all
+ * the way down; for anything else the later report wins — so neither hides the other.
+ */
+export function mergeReports(earlier: unknown, later: unknown): unknown {
+  if (!isPlainObject(earlier) || !isPlainObject(later)) return later;
+  const merged: Record<string, unknown> = { ...earlier };
+  for (const [key, value] of Object.entries(later)) merged[key] = mergeReports(merged[key], value);
+  return merged;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

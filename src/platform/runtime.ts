@@ -15,6 +15,7 @@ import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
 import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
 import type { Logger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
+import { mergeReports } from './health.js';
 import { closeGracefully, listenWhileBooting } from './http-server.js';
 import { type HeldLease, holdProjectorLease } from '../read/projector-lease.js';
 import { ProjectionTimeout } from '../read/waiters.js';
@@ -65,7 +66,7 @@ export async function startRuntime(options: {
     await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
     for (const stop of stoppers.reverse()) await (quiet ? stop().catch(() => {}) : stop());
   };
-  const extras = new Map<string, () => unknown>();
+  const extras = new Map<string, (() => unknown)[]>();
   const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
   const booted = services.map((service) => ({
     service,
@@ -125,7 +126,9 @@ export async function startRuntime(options: {
       stores: stores.describe(),
       projections: await projectionStatus(),
     };
-    for (const [key, value] of extras) report[key] = await value();
+    for (const [key, values] of extras) {
+      for (const value of values) report[key] = mergeReports(report[key], await value());
+    }
     return report;
   }
 
@@ -147,7 +150,7 @@ export async function startRuntime(options: {
     secret: loadSecret(config),
     logger,
     metrics,
-    reportHealth: (key, value) => extras.set(key, value),
+    reportHealth: (key, value) => extras.set(key, [...(extras.get(key) ?? []), value]),
   };
   observeProjections(metrics, projectionStatus);
 

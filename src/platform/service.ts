@@ -42,7 +42,10 @@ export interface ServiceContext {
   secret: string;
   logger: Logger;
   metrics: Metrics;
-  /** extra values for the health output, registered by components (e.g. search); may be async */
+  /**
+   * extra values for the health output, registered by components (e.g. search); may be async.
+   * Reports under one key are merged (platform/health.ts `mergeReports`).
+   */
   reportHealth(key: string, value: () => unknown): void;
 }
 
