@@ -16,6 +16,7 @@ import { createProjectionEngine, type ProjectionEngine } from '../read/projectio
 import type { Logger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
 import { mergeReports } from './health.js';
+import { observeProjections, observeSearch } from './health-metrics.js';
 import { closeGracefully, listenWhileBooting } from './http-server.js';
 import { type HeldLease, holdProjectorLease } from '../read/projector-lease.js';
 import { ProjectionTimeout } from '../read/waiters.js';
@@ -126,10 +127,15 @@ export async function startRuntime(options: {
       stores: stores.describe(),
       projections: await projectionStatus(),
     };
-    for (const [key, values] of extras) {
-      for (const value of values) report[key] = mergeReports(report[key], await value());
-    }
+    for (const key of extras.keys()) report[key] = await extra(key);
     return report;
+  }
+
+  /** what the components reported under `key`, merged */
+  async function extra(key: string): Promise<unknown> {
+    let merged: unknown;
+    for (const value of extras.get(key) ?? []) merged = mergeReports(merged, await value());
+    return merged;
   }
 
   const adapter = { adapter: stores.eventStore.adapter };
@@ -153,6 +159,7 @@ export async function startRuntime(options: {
     reportHealth: (key, value) => extras.set(key, [...(extras.get(key) ?? []), value]),
   };
   observeProjections(metrics, projectionStatus);
+  observeSearch(metrics, () => extra('search'));
 
   const urls = new Map<string, string>();
   try {
@@ -223,32 +230,6 @@ function timedWait(
       metrics.readYourWritesWait.observe((performance.now() - started) / 1000);
     }
   };
-}
-
-/**
- * Projector lag and checkpoints, read when /metrics is scraped: from the projections' status
- * alone, not the whole health report.
- */
-function observeProjections(
-  metrics: Metrics,
-  status: () => Promise<HealthReport['projections']>,
-): void {
-  const read = async (field: 'lag' | 'checkpoint') => {
-    const projections = await status();
-    return Object.fromEntries(projections.projectors.map((p) => [p.name, Number(p[field])]));
-  };
-  metrics.observe(
-    'projector_lag_events',
-    'events of the log a projector has not applied yet',
-    () => read('lag'),
-    'projector',
-  );
-  metrics.observe(
-    'projector_checkpoint_position',
-    'the last log position a projector applied',
-    () => read('checkpoint'),
-    'projector',
-  );
 }
 
 async function checkpointStatus(stores: Stores, names: string[]) {
