@@ -15,18 +15,12 @@ export function observeProjections(
     const projections = await status();
     return Object.fromEntries(projections.projectors.map((p) => [p.name, Number(p[field])]));
   };
-  metrics.observe(
-    'projector_lag_events',
-    'events of the log a projector has not applied yet',
-    () => read('lag'),
-    'projector',
-  );
-  metrics.observe(
-    'projector_checkpoint_position',
-    'the last log position a projector applied',
-    () => read('checkpoint'),
-    'projector',
-  );
+  const gauges = [
+    ['projector_lag_events', 'events of the log a projector has not applied yet', 'lag'],
+    ['projector_checkpoint_position', 'the last log position a projector applied', 'checkpoint'],
+  ] as const;
+  for (const [name, help, field] of gauges)
+    metrics.observe(name, help, () => read(field), 'projector');
 }
 
 interface SearchReport {
@@ -39,16 +33,9 @@ export function observeSearch(metrics: Metrics, report: () => Promise<unknown>):
     const indexes = ((await report()) as SearchReport | undefined)?.indexes ?? {};
     return Object.fromEntries(Object.entries(indexes).map(([name, i]) => [name, i[field]]));
   };
-  metrics.observe(
-    'search_pending_texts',
-    'texts waiting for the embedder (its queue), per search index',
-    () => read('pending'),
-    'index',
-  );
-  metrics.observe(
-    'search_indexed_texts',
-    'texts embedded and searchable by meaning, per search index',
-    () => read('indexed'),
-    'index',
-  );
+  const gauges = [
+    ['search_pending_texts', 'texts waiting for the embedder (its queue), per index', 'pending'],
+    ['search_indexed_texts', 'texts embedded and searchable by meaning, per index', 'indexed'],
+  ] as const;
+  for (const [name, help, field] of gauges) metrics.observe(name, help, () => read(field), 'index');
 }
