@@ -5,7 +5,7 @@
  *
  * Search state (the embedder, the vector index, the indexer) lives per boot of the service.
  */
-import type { ServiceModule } from '../platform/service.js';
+import type { ServiceContext, ServiceModule } from '../platform/service.js';
 import { createNotesApp, type NotesApp } from './app.js';
 import { createGazetteer, type Places } from './places.js';
 import { notesProjectors } from '../../projections/notes.js';
@@ -38,13 +38,21 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
     boot({ logger, embedder }) {
       const search = createNotesSearch({ logger, embedder, delayMs: options.searchDelayMs });
       latest = search;
+      // once per process: the `all` role runs both createApp and startWorkers, and the health
+      // output merges every report under a key, so a second one would only ask twice
+      let reportingHealth = false;
+      const reportHealth = (ctx: ServiceContext) => {
+        if (reportingHealth) return;
+        reportingHealth = true;
+        ctx.reportHealth('search', () => search.health());
+      };
       return {
         projectors: [...notesProjectors(), search.projector()],
         async createApp(ctx, listening) {
           // In an API-only process the projector never runs here: another process embeds.
           search.bind(ctx.stores.readStore, { foreignWriter: true });
           search.warm();
-          ctx.reportHealth('search', () => search.health());
+          reportHealth(ctx);
           const built = await createNotesApp(ctx, listening, {
             places,
             search,
@@ -56,7 +64,7 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
         async startWorkers(ctx) {
           search.bind(ctx.stores.readStore);
           search.startIndexing();
-          ctx.reportHealth('search', () => search.health());
+          reportHealth(ctx);
           return { stop: () => search.stop() };
         },
       };
