@@ -1,6 +1,7 @@
 import { InvalidArgument } from '../shared/errors.js';
 import type { ChangelogEntryFields, ChangelogEvent } from './events.js';
 import type { ChangelogState } from './state.js';
+import { nonBlankText, textUpTo } from '../shared/text.js';
 
 export type PublishChangelogEntry = {
   type: 'PublishChangelogEntry';
@@ -22,10 +23,8 @@ export function decideChangelog(
   switch (command.type) {
     case 'PublishChangelogEntry': {
       const { data } = command;
-      if (data.title.trim().length < 1 || data.title.length > 500)
-        throw new InvalidArgument('title must be 1 to 500 characters');
-      if (data.body.length > 50_000)
-        throw new InvalidArgument('body must be at most 50000 characters');
+      nonBlankText(data.title, 'title', 500);
+      textUpTo(data.body, 'body', 50_000);
       if (state.status === 'absent') return [{ type: 'ChangelogEntryPublished', data }];
       // publishing the same text again is safe to repeat: nothing changes
       const revised: Partial<ChangelogEntryFields> = {};

@@ -18,6 +18,7 @@ import { type NotifyCandidate, planNotification, shouldRecordNotification } from
 import { itemKeyOf } from '../product/keys.js';
 import type { ItemFacts, ItemState } from './state.js';
 import { deriveTitle } from './title.js';
+import { characters, nonBlankText } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
 export type CaptureItem = Cmd<
@@ -120,7 +121,7 @@ function decideOpen(
     case 'TagItem': {
       const tagIds = [...new Set(command.data.tagIds)];
       if (tagIds.length > 20) throw new InvalidArgument('at most 20 tags');
-      if (tagIds.some((t) => t.length < 1 || t.length > 60)) {
+      if (tagIds.some((t) => t.length < 1 || characters(t) > 60)) {
         throw new InvalidArgument('each tag id must be 1 to 60 characters');
       }
       // spec rule 2: tag_item replaces the whole tag set
@@ -130,9 +131,7 @@ function decideOpen(
     case 'ReplyToItem': {
       const data = command.data;
       if (state.replyIds.includes(data.replyId)) return [];
-      if (data.body.trim().length < 1 || data.body.length > 10_000) {
-        throw new InvalidArgument('reply body must be 1 to 10000 characters');
-      }
+      nonBlankText(data.body, 'reply body', 10_000);
       if (data.parentId !== null && !state.replyIds.includes(data.parentId)) {
         throw new NotFound('parent reply not found on this item');
       }
@@ -210,17 +209,11 @@ function capture(command: CaptureItem, state: ItemState): ItemEvent[] {
 }
 
 function checkedTitle(title: string): string {
-  const t = title.trim();
-  if (t.length < 1 || t.length > 500)
-    throw new InvalidArgument('title must be 1 to 500 characters');
-  return t;
+  return nonBlankText(title.trim(), 'title', 500);
 }
 
 function checkedBody(body: string): string {
-  if (body.trim().length < 1 || body.length > 50_000) {
-    throw new InvalidArgument('body must be 1 to 50000 characters');
-  }
-  return body;
+  return nonBlankText(body, 'body', 50_000);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -5,6 +5,7 @@
  */
 import { InvalidArgument } from '../shared/errors.js';
 import type { NoteVersion } from './events.js';
+import { textUpTo } from '../shared/text.js';
 
 export const noteLimits = {
   titleMax: 500,
@@ -36,12 +37,8 @@ export function checkVersion(version: NoteVersion): void {
 /** A missing content (from a caller that bypassed the types) is refused like an empty one. */
 export function checkNoteText(text: { title: string; content: string }): void {
   if (!text.content) throw new InvalidArgument('content is required');
-  if (text.content.length > noteLimits.contentMax) {
-    throw new InvalidArgument(`content must be at most ${noteLimits.contentMax} characters`);
-  }
-  if (text.title.length > noteLimits.titleMax) {
-    throw new InvalidArgument(`title must be at most ${noteLimits.titleMax} characters`);
-  }
+  textUpTo(text.content, 'content', noteLimits.contentMax);
+  textUpTo(text.title, 'title', noteLimits.titleMax);
 }
 
 export function checkTagCount(count: number): void {

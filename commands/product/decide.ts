@@ -2,6 +2,7 @@ import { AlreadyExists, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { ProductEvent, Visibility } from './events.js';
 import { itemKeyOf, PRODUCT_KEY } from './keys.js';
 import type { ProductState } from './state.js';
+import { nonBlankText } from '../shared/text.js';
 
 export type CreateProduct = {
   type: 'CreateProduct';
@@ -65,9 +66,5 @@ export function decideProduct(command: ProductCommand, state: ProductState): Pro
 }
 
 function validName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length < 1 || trimmed.length > 200) {
-    throw new InvalidArgument('name must be 1 to 200 characters');
-  }
-  return trimmed;
+  return nonBlankText(name.trim(), 'name', 200);
 }

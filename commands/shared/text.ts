@@ -1,8 +1,41 @@
 import { InvalidArgument } from './errors.js';
 
+/**
+ * Characters as the spec's limits count them, and as the HTTP schemas (zod) and the OpenAPI
+ * `maxLength` do: code points. `String.length` counts UTF-16 units, so an emoji would count twice
+ * and a text the schema accepted could be refused here.
+ */
+export function characters(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      count -= 1;
+      i += 1;
+    }
+  }
+  return count;
+}
+
+/** A text of at most `max` characters. */
+export function textUpTo(text: string, field: string, max: number): string {
+  if (characters(text) > max)
+    throw new InvalidArgument(`${field} must be at most ${max} characters`);
+  return text;
+}
+
+/** A text of 1 to `max` characters that is not only white space (kept as given). */
+export function nonBlankText(text: string, field: string, max: number): string {
+  if (text.trim().length === 0) {
+    throw new InvalidArgument(`${field} must be 1 to ${max} characters, not only white space`);
+  }
+  return textUpTo(text, field, max);
+}
+
 /** A required text field, already normalised: refused when empty or longer than `max`. */
 export function requiredText(text: string, field: string, max: number): string {
   if (text.length === 0) throw new InvalidArgument(`${field} is required`);
-  if (text.length > max) throw new InvalidArgument(`${field} must be at most ${max} characters`);
-  return text;
+  return textUpTo(text, field, max);
 }

@@ -1,6 +1,7 @@
 import { AlreadyExists, InvalidArgument, NotFound, PermissionDenied } from '../shared/errors.js';
 import type { TokenEvent } from './events.js';
 import type { TokenState } from './state.js';
+import { nonBlankText } from '../shared/text.js';
 
 export type CreateToken = {
   type: 'CreateToken';
@@ -25,9 +26,7 @@ export function decideToken(command: TokenCommand, state: TokenState): TokenEven
       // spec: "Only makers can create one; an anonymous session or an account with no workspace is refused."
       if (!ownerIsMaker) throw new PermissionDenied('only workspace members can create API tokens');
       const name = data.name.trim();
-      if (name.length < 1 || name.length > 100) {
-        throw new InvalidArgument('token name must be 1 to 100 characters');
-      }
+      nonBlankText(name, 'token name', 100);
       return [{ type: 'TokenCreated', data: { ...data, name } }];
     }
     case 'RevokeToken':

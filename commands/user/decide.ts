@@ -1,6 +1,7 @@
 import { AlreadyExists, InvalidArgument } from '../shared/errors.js';
 import type { UserEvent } from './events.js';
 import type { UserState } from './state.js';
+import { nonBlankText } from '../shared/text.js';
 
 export type CreateUser = {
   type: 'CreateUser';
@@ -15,9 +16,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       const email = command.data.email.trim().toLowerCase();
       const displayName = command.data.displayName.trim();
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new InvalidArgument('email is not valid');
-      if (displayName.length < 1 || displayName.length > 200) {
-        throw new InvalidArgument('displayName must be 1 to 200 characters');
-      }
+      nonBlankText(displayName, 'displayName', 200);
       return [{ type: 'UserCreated', data: { userId: command.data.userId, email, displayName } }];
     }
     default: {

@@ -6,6 +6,7 @@
 import { InvalidArgument, NotFound } from '../shared/errors.js';
 import type { WebhookCreated, WebhookEvent, WebhookEventType, WebhookUpdated } from './events.js';
 import type { WebhookFacts, WebhookState } from './state.js';
+import { textUpTo } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
 export type CreateWebhook = Cmd<'CreateWebhook', WebhookCreated['data']>;
@@ -95,11 +96,7 @@ function checked<
 >(fields: T): T {
   const out = { ...fields };
   if (out.description !== undefined) {
-    const description = out.description.trim();
-    if (description.length > DESCRIPTION_MAX) {
-      throw new InvalidArgument(`description must be at most ${DESCRIPTION_MAX} characters`);
-    }
-    out.description = description;
+    out.description = textUpTo(out.description.trim(), 'description', DESCRIPTION_MAX);
   }
   if (out.eventTypes) {
     if (out.eventTypes.length === 0) throw new InvalidArgument('eventTypes: list at least one');

@@ -51,6 +51,28 @@ describe('Triage writes (e2e)', () => {
       expect((await read()).item.body).to.have.length(50_000);
     });
 
+    it('counts characters, not UTF-16 units: 500 emoji are a valid title, 501 are not', async () => {
+      // spec Limits count characters ("item title: 1 to 500 chars"), as the OpenAPI maxLength does;
+      // an emoji is one character and two UTF-16 units
+      const emoji = (n: number) => chars(n, '\u{1F600}');
+      expect((await api.patch(item('APP-1'), { title: emoji(500) })).status).to.equal(200);
+      expect((await api.patch(item('APP-1'), { body: emoji(50_000) })).status).to.equal(200);
+      expect((await read()).item.title).to.equal(emoji(500));
+      expect400(await api.patch(item('APP-1'), { title: emoji(501) }));
+      expect400(await api.patch(item('APP-1'), { body: emoji(50_001) }));
+      const tags = `${item('APP-1')}/tags`;
+      expect((await api.post(tags, { tagIds: [emoji(60)] })).body.tagIds).to.deep.equal([
+        emoji(60),
+      ]);
+      expect400(await api.post(tags, { tagIds: [emoji(61)] }));
+      await board.fb.submit(board.ws, 'APP', { body: 'Emoji reactions', email: 'cy@x.io' });
+      const replies = `${item('APP-3')}/replies`;
+      expect((await api.post(replies, { body: emoji(10_000) })).status).to.equal(200);
+      expect400(await api.post(replies, { body: emoji(10_001) }));
+      await api.patch(item('APP-1'), { title: 'Dark theme', body: 'Support a dark theme' });
+      await api.post(tags, { tagIds: [] });
+    });
+
     it('refuses whitespace-only titles, other fields and unknown statuses (400)', async () => {
       // spec update_item: "no other fields allowed"; status is the item status enum
       expect400(await api.patch(item('APP-1'), { title: '   ' }));
