@@ -76,9 +76,12 @@ export async function summarizeFeedback(
   ]);
   const byStatus: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, 0]));
   for (const row of statusRows) byStatus[row._id] = row.n;
-  const byTag: Record<string, number> = {};
-  for (const row of [...tagRows].sort((a, b) => b.n - a.n || a._id.localeCompare(b._id)))
-    byTag[row._id] = row.n;
+  // fromEntries defines each key, so a tag named `__proto__` is counted like any other
+  const byTag: Record<string, number> = Object.fromEntries(
+    [...tagRows]
+      .sort((a, b) => b.n - a.n || a._id.localeCompare(b._id))
+      .map((row) => [row._id, row.n]),
+  );
   return {
     count,
     byStatus,

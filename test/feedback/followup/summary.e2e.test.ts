@@ -132,6 +132,23 @@ describe('summarize_feedback over HTTP', () => {
     });
   });
 
+  describe('When tags are named like properties every object has', () => {
+    it('counts them like any other tag', async () => {
+      // spec: "returns a slice of feedback plus exact counts"; a tag id is any string of 1 to 60
+      // characters, `__proto__` included
+      const { key } = await seedProduct([
+        { words: ['alpha'], status: 'new', tags: ['__proto__', 'constructor'], plusOnes: 0 },
+        { words: ['beta'], status: 'new', tags: ['__proto__'], plusOnes: 0 },
+      ]);
+      const body = await summary(key, {});
+      expect(Object.entries(body.byTag)).to.deep.equal([
+        ['__proto__', 2],
+        ['constructor', 1],
+      ]);
+      expect((await summary(key, { tag: '__proto__' })).byTag).to.have.own.property('__proto__', 2);
+    });
+  });
+
   describe('When q is given', () => {
     it('counts every item of the filtered set scoring at least the match threshold against q', async () => {
       await fc.assert(
