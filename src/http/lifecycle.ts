@@ -88,7 +88,7 @@ export type Step = <S extends ServiceTypes>(
   hooks: LifecycleHooks<S>,
 ) => void | Promise<void>;
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 export const authenticate: Step = async (x, hooks) => {

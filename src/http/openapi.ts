@@ -8,7 +8,9 @@ import {
   type ResponseConfig,
   zodToOpenAPIRegistry,
 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 import type { ErrorEnvelope } from './envelopes.js';
+import { IDEMPOTENCY_KEY } from './lifecycle.js';
 import type { Operation, ServiceTypes } from './operation.js';
 
 type SecurityScheme = Parameters<OpenAPIRegistry['registerComponent']>[2];
@@ -48,7 +50,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * Every error status an operation can answer: what it declares, plus what the registry's own
  * steps answer for any operation of its kind — 401 with a bearer credential; for a body, the
  * envelope's answers to malformed JSON, a wrong Content-Type and an oversize body; for a write,
- * 400 for a malformed Idempotency-Key and 503 when the read models do not catch up in time.
+ * 400 for a malformed Idempotency-Key, the conflict status for a key already used by a different
+ * request, and 503 when the read models do not catch up in time.
  */
 export function declaredErrors<S extends ServiceTypes>(
   op: Operation<S>,
@@ -63,10 +66,24 @@ export function declaredErrors<S extends ServiceTypes>(
   }
   if (op.method !== 'get') {
     statuses.add(envelope.status('invalid-argument'));
+    statuses.add(envelope.status('conflict'));
     statuses.add(envelope.status('unavailable'));
   }
   return [...statuses].sort((a, b) => a - b);
 }
+
+/** The header every write reads (lifecycle.ts checkIdempotencyKey; the command handler's replay). */
+const IDEMPOTENCY_HEADER = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(IDEMPOTENCY_KEY)
+    .optional()
+    .describe(
+      'Makes a retry safe: the same key on the same resource returns the first result instead of writing again; the same key with a different request is refused. 1 to 255 visible ASCII characters.',
+    ),
+});
+
+const KEY_REUSED = 'or the Idempotency-Key was already used for a different request';
 
 function describe(op: { description?: string; extraDescription?: string }): string | undefined {
   const parts = [op.description, op.extraDescription].filter((p): p is string => !!p);
@@ -97,9 +114,14 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
             description: op.responseDescription ?? 'Success',
             content: { 'application/json': { schema: op.response } },
           };
+    const conflict = options.envelope.status('conflict');
     for (const status of declaredErrors(op, options.envelope)) {
+      const description = ERROR_DESCRIPTIONS[status] ?? 'Error';
       responses[String(status)] = {
-        description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        description:
+          status === conflict && op.method !== 'get'
+            ? `${description}, ${KEY_REUSED}`
+            : description,
         content: { 'application/json': { schema: errorSchema } },
       };
     }
@@ -114,6 +136,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
       request: {
         params: op.params,
         query: op.query,
+        headers: op.method === 'get' ? undefined : IDEMPOTENCY_HEADER,
         body: op.body
           ? { required: op.bodyRequired, content: { 'application/json': { schema: op.body } } }
           : undefined,

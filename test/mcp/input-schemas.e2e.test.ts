@@ -80,7 +80,8 @@ async function argumentsFor(
 ): Promise<Json> {
   const args: Json = {};
   for (const p of op.parameters ?? []) {
-    if (!p.required && !optionals) continue;
+    // a header (Idempotency-Key) reaches a tool through the call's `_meta`, not its arguments
+    if (p.in === 'header' || (!p.required && !optionals)) continue;
     args[p.name] =
       p.example !== undefined ? p.example : await exampleOf(p.schema ?? {}, document, seed, true);
   }

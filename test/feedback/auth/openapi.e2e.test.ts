@@ -28,6 +28,26 @@ describe('Feedback OpenAPI document (e2e)', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
   });
 
+  it('declares the Idempotency-Key header on every write and on no read', () => {
+    // lifecycle.ts: every write reads the key (a retry returns the first result; the same key
+    // with a different request answers 409), so a generated client must know of it
+    let writes = 0;
+    for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+      for (const [method, op] of Object.entries(methods)) {
+        const header = (op.parameters ?? []).find(
+          (p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key',
+        );
+        if (method === 'get') expect(header, `${method} ${path}`).to.equal(undefined);
+        else {
+          writes++;
+          expect(header, `${method} ${path}`).to.include({ required: false });
+          expect(op.responses, `${method} ${path}`).to.have.property('409');
+        }
+      }
+    }
+    expect(writes).to.be.greaterThan(10);
+  });
+
   it('lists exactly the routes the app serves (listRoutes equals the document paths)', () => {
     const served = fb
       .app()

@@ -8,16 +8,17 @@ const OPERATIONS: Record<string, [string, string, number[]]> = {
   // spec: "resolve_item and who_needs_followup declare 401, 403, 404 (no 400)"
   who_needs_followup: ['get', '/v1/workspaces/{slug}/followup', [401, 403, 404]],
   // issue 17: a write's rare answer after its retry deadline (or a read model that lags) is a
-  // 503 "declared in the operations' OpenAPI entries"
+  // 503 "declared in the operations' OpenAPI entries"; a write answers 409 to an Idempotency-Key
+  // already used for a different request (failed-precondition: its status is "not shown")
   notify_people: [
     'post',
     '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/notify',
-    [400, 401, 403, 404, 503],
+    [400, 401, 403, 404, 409, 503],
   ],
   draft_changelog_entry: [
     'post',
     '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/changelog',
-    [400, 401, 403, 404, 503],
+    [400, 401, 403, 404, 409, 503],
   ],
   summarize_feedback: ['get', '/v1/workspaces/{slug}/products/{key}/summary', [400, 401, 403, 404]],
   search_items: ['get', '/v1/workspaces/{slug}/products/{key}/items/search', [400, 401, 403, 404]],
