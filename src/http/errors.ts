@@ -73,10 +73,18 @@ function fromHttpErrorLike(err: HttpErrorLike): ResolvedError | undefined {
     case 'entity.too.large':
       return { kind: 'payload-too-large', message: 'request body is too large', headers: {} };
     case 'entity.parse.failed':
-      return { kind: 'invalid-argument', message: 'request body is not valid JSON', headers: {} };
+      return { kind: 'invalid-argument', message: parseFailure(err), headers: {} };
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return { kind: 'unsupported-media-type', message: err.message, headers: {} };
+  }
+  // zlib's own wording ("incorrect header check") tells a client nothing about its request
+  if (/^Z_|^ERR__ERROR|BROTLI/.test(String((err as { code?: unknown }).code))) {
+    return {
+      kind: 'invalid-argument',
+      message: 'request body could not be decompressed as its Content-Encoding says',
+      headers: {},
+    };
   }
   if (status === 404) return { kind: 'route-not-found', message: 'not found', headers: {} };
   if (status === 413)
@@ -87,6 +95,20 @@ function fromHttpErrorLike(err: HttpErrorLike): ResolvedError | undefined {
     message: err.expose ? err.message : 'invalid request',
     headers: {},
   };
+}
+
+/**
+ * The JSON parser refuses anything but an object or array at the top: `null` or `"x"` are valid
+ * JSON, just not a request body.
+ */
+function parseFailure(err: HttpErrorLike & { body?: unknown }): string {
+  if (typeof err.body === 'string') {
+    try {
+      JSON.parse(err.body);
+      return 'request body must be a JSON object';
+    } catch {}
+  }
+  return 'request body is not valid JSON';
 }
 
 /** Classify anything thrown. Unknown errors become `internal`; the caller logs them. */

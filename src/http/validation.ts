@@ -87,6 +87,11 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') {
+    // `1e400` parses as Infinity, `1.5` is a number where an integer was expected
+    if (!Number.isFinite(value)) return 'a number out of range';
+    if (!Number.isInteger(value)) return `a number with a fraction (${value})`;
+  }
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 

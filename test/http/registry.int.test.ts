@@ -98,6 +98,7 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       ['pageSize=201', /pageSize must be at most 200/],
       ['pageSize=1.5', /pageSize must be an integer/],
       ['pageSize=ten', /pageSize must be a number/],
+      ['pageSize=1.5', /^pageSize must be an integer, not a number with a fraction \(1\.5\)$/],
       ['color=purple', /color must be one of: red, green, blue/],
       ['reverse=yes', /reverse must be a boolean/],
       ['color=red&color=blue', /^color must be given only once$/],
@@ -155,6 +156,12 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       expect(malformed.json.error).to.match(/not valid JSON/);
       const array = await createWidget([1, 2]);
       expectEnvelope(array, 400, 'invalid-argument');
+      // valid JSON that is not an object is told so, not called malformed
+      for (const body of ['null', '"x"', '7']) {
+        const scalar = await call('POST', '/v1/shops/acme/widgets', { headers: JSON_ADMIN, body });
+        expectEnvelope(scalar, 400, 'invalid-argument');
+        expect(scalar.json.error, body).to.equal('request body must be a JSON object');
+      }
       const missing = await call('POST', '/v1/shops/acme/widgets', { headers: ADMIN });
       expectEnvelope(missing, 400, 'invalid-argument');
       expect(missing.json.error).to.match(/request body is required/);
@@ -166,6 +173,16 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       });
       expectEnvelope(r, 400, 'invalid-argument');
       expect(r.json.error).to.match(/Content-Type must be application\/json/);
+    });
+    it('rejects a body that does not decompress as its Content-Encoding says, in plain words', async () => {
+      const r = await call('POST', '/v1/shops/acme/widgets', {
+        headers: { ...JSON_ADMIN, 'content-encoding': 'gzip' },
+        body: '{"name":"n","color":"red"}',
+      });
+      expectEnvelope(r, 400, 'invalid-argument');
+      expect(r.json.error).to.equal(
+        'request body could not be decompressed as its Content-Encoding says',
+      );
     });
     it('rejects an oversize body with 400 invalid-argument', async () => {
       const r = await createWidget({ name: 'n', color: 'red', padding: 'x'.repeat(5000) });
