@@ -21,6 +21,9 @@ export function revocationPrecheck(deps: {
     const token = typeof req.body?.token === 'string' ? req.body.token : '';
     if (token.split('.').length !== 3) return next();
     const clientId = typeof req.body?.client_id === 'string' ? req.body.client_id : null;
+    // RFC 7009 §2.1: the client identifies itself; without client_id oidc-provider answers
+    // invalid_request, as it does for a refresh token, rather than a 200 that revoked nothing
+    if (!clientId) return next();
     try {
       const verified = await deps.verifyAccessToken(token, { scheme: 'revocation' });
       const { jti } = decodeJwt(token);

@@ -99,6 +99,20 @@ describe('Notes OAuth on the running service', function () {
       await oidc.tokenRevocation(config, token);
       expect((await e.api(token)('GET', '/v1/notes')).status).to.equal(401);
     });
+
+    it('refuses a revocation that names no client, and the token keeps working', async () => {
+      // RFC 7009 §2.1: the request carries the client's identification; a refused request is
+      // reported to the client (not a 200 that revoked nothing)
+      const { token } = await e.signIn('grace@example.com', { scope: 'notes' });
+      const res = await fetch(`${e.base}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }),
+      });
+      expect(res.status).to.equal(400);
+      expect(((await res.json()) as { error: string }).error).to.equal('invalid_request');
+      expect((await e.api(token)('GET', '/v1/notes')).status).to.equal(200);
+    });
   });
 
   describe('When a token was obtained through one host', () => {
