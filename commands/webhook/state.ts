@@ -1,11 +1,22 @@
 import type { WebhookEvent, WebhookEventType } from './events.js';
 
-/** How many replaced secrets a webhook remembers (each signs until its own deadline). */
-export const KEPT_PREVIOUS_SECRETS = 3;
-
 export interface PreviousSecret {
   secret: string;
   validUntil: number;
+}
+
+/**
+ * README, "What you receive": "two of them, space-separated, for 24 hours after a secret
+ * rotation". Only the secret a rotation replaces keeps signing, until its deadline; any older one
+ * is retired at once, so an admin who rotates again because a secret leaked does stop it. A list
+ * of at most one, so read models written when three were kept keep their shape; replaying an old
+ * log gives the same result as this rule (nothing but the last replaced secret).
+ */
+export function previousSecretsAfterRotation(
+  replaced: string,
+  validUntil: number,
+): PreviousSecret[] {
+  return [{ secret: replaced, validUntil }];
 }
 
 export interface WebhookFacts {
@@ -43,14 +54,12 @@ export function evolveWebhook(state: WebhookState, event: WebhookEvent): Webhook
       return { ...factsOf(state), status: 'disabled', reason: event.data.reason };
     case 'WebhookEnabled':
       return state.status === 'enabled' ? state : { ...factsOf(state), status: 'enabled' };
-    case 'WebhookSecretRotated': {
-      const previous = { secret: state.secret, validUntil: event.data.previousValidUntil };
+    case 'WebhookSecretRotated':
       return {
         ...state,
         secret: event.data.secret,
-        previousSecrets: [previous, ...state.previousSecrets].slice(0, KEPT_PREVIOUS_SECRETS),
+        previousSecrets: previousSecretsAfterRotation(state.secret, event.data.previousValidUntil),
       };
-    }
     case 'WebhookDeleted':
       return { status: 'deleted' };
     default: {

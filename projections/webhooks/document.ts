@@ -25,6 +25,7 @@ export type WebhookDoc = Doc &
     /** tombstone, so a replayed WebhookCreated cannot bring a deleted webhook back */
     _deleted: boolean;
     _secret: string;
+    /** the secret the last rotation replaced; documents projected before that rule hold up to 3 */
     _previousSecrets: PreviousSecret[];
   };
 

@@ -1,4 +1,4 @@
-import { KEPT_PREVIOUS_SECRETS, type WebhookEvent } from '../../commands/webhook/index.js';
+import { previousSecretsAfterRotation, type WebhookEvent } from '../../commands/webhook/index.js';
 import { guardedUpdate, positionKey } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded } from '../shared/recorded.js';
@@ -51,10 +51,12 @@ export function webhooksProjector(): Projector {
         case 'WebhookSecretRotated': {
           const doc = await webhooks.findOne({ _id: id });
           if (!doc) return;
-          const previous = { secret: doc._secret, validUntil: event.data.previousValidUntil };
           await set({
             _secret: event.data.secret,
-            _previousSecrets: [previous, ...doc._previousSecrets].slice(0, KEPT_PREVIOUS_SECRETS),
+            _previousSecrets: previousSecretsAfterRotation(
+              doc._secret,
+              event.data.previousValidUntil,
+            ),
           });
           return;
         }

@@ -40,7 +40,9 @@ export function createAttempts(deps: AttemptDeps) {
   function signingSecrets(hook: WebhookDoc, now: number): string[] {
     const current = deps.secrets.open(hook._secret, hook.id);
     const previous: string[] = [];
-    for (const old of hook._previousSecrets) {
+    // only the secret the last rotation replaced; a document projected before that rule may
+    // still list older ones, which must not sign (a second rotation retires a leaked secret)
+    for (const old of hook._previousSecrets.slice(0, 1)) {
       if (old.validUntil <= now) continue;
       try {
         previous.push(deps.secrets.open(old.secret, hook.id));

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { WebhookVerificationError } from 'standardwebhooks';
+import { type WebhookDoc, webhooksOf } from '../../../projections/webhooks/document.js';
 import { verify } from './support/receiver.js';
 import {
   HOUR,
@@ -61,5 +62,72 @@ describe('Rotating a webhook’s signing secret (e2e)', () => {
       expect(verify(rotated, request!).type).to.equal('item.created');
       expect(() => verify(webhook.secret, request!)).to.throw(WebhookVerificationError);
     });
+  });
+});
+
+/**
+ * README, "What you receive": `webhook-signature` carries "two of them, space-separated, for 24
+ * hours after a secret rotation". The attack: an admin rotates because a secret leaked, rotates
+ * again within the day, and the leaked secret still verified (all of the last 24 h's signed).
+ */
+describe('Rotating a webhook’s signing secret twice within 24 hours (e2e)', () => {
+  let world: World;
+  let receiver: Receiver;
+  const webhooks = () => webhooksOf(world.fb.runtime.runtime.stores.readStore);
+  const docOf = async (id: string): Promise<WebhookDoc> => {
+    const doc = await webhooks().findOne({ _id: `${world.ws.workspaceId}.${id}` });
+    expect(doc, id).not.to.equal(null);
+    return doc!;
+  };
+  const rotate = async (id: string): Promise<string> => {
+    const res = await world.fb.api(world.owner.token).post(`${hook(id)}/rotate-secret`);
+    expect(res.status).to.equal(200);
+    return res.body.secret;
+  };
+  const sendTest = async (id: string) => {
+    const before = receiver.received.length;
+    const res = await world.fb.api(world.owner.token).post(`${hook(id)}/test`);
+    expect(res.status).to.equal(200);
+    return (await receiver.until(before + 1))[before]!;
+  };
+
+  before(async () => {
+    world = await startWorld();
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await world.fb.stop();
+    await receiver.close();
+  });
+
+  it('signs with the new secret and the one it replaced only: the first secret no longer verifies', async () => {
+    const { id, secret: original } = await subscribe(world, receiver);
+    const first = await rotate(id);
+    const second = await rotate(id);
+    const request = await sendTest(id);
+    expect(String(request.headers['webhook-signature']).split(' ')).to.have.length(2);
+    expect(verify(second, request).type).to.equal('webhook.test');
+    expect(verify(first, request).type).to.equal('webhook.test');
+    expect(() => verify(original, request)).to.throw(WebhookVerificationError);
+  });
+
+  it('does not sign with the older secrets a read model projected before this rule still lists', async () => {
+    const { id, secret: original } = await subscribe(world, receiver);
+    const sealedOriginal = (await docOf(id))._secret;
+    const first = await rotate(id);
+    const second = await rotate(id);
+    const doc = await docOf(id);
+    expect(doc._previousSecrets).to.have.length(1);
+    // such a document kept up to three replaced secrets: put the original back behind the last one
+    const older = { secret: sealedOriginal, validUntil: world.fb.clock.now() + HOUR };
+    await webhooks().updateOne(
+      { _id: doc._id },
+      { $set: { _previousSecrets: [...doc._previousSecrets, older] } },
+    );
+    const request = await sendTest(id);
+    expect(String(request.headers['webhook-signature']).split(' ')).to.have.length(2);
+    expect(verify(second, request).type).to.equal('webhook.test');
+    expect(verify(first, request).type).to.equal('webhook.test');
+    expect(() => verify(original, request)).to.throw(WebhookVerificationError);
   });
 });

@@ -96,6 +96,22 @@ describe('When webhook events are projected', () => {
       expect(await snapshot(webhooksProjector(), store)).to.deep.equal(first);
     });
   });
+
+  // README: "two of them, space-separated, for 24 hours after a secret rotation"
+  it('keeps only the secret the last rotation replaced, also when an old log is replayed', async () => {
+    await withReadStore(async (store) => {
+      const log = webhookLog();
+      const stream = `webhook-${WS}.wh_1`;
+      const rotated = (secret: string, until: number) =>
+        ({ type: 'WebhookSecretRotated', data: { secret, previousValidUntil: until } }) as const;
+      log.add(stream, rotated('v1.third', 1999), 700);
+      log.add(stream, rotated('v1.fourth', 2999), 800);
+      await project(webhooksProjector(), store, log.events);
+      const doc = await findWebhook(store, { workspaceId: WS, webhookId: 'wh_1' });
+      expect(doc!._secret).to.equal('v1.fourth');
+      expect(doc!._previousSecrets).to.deep.equal([{ secret: 'v1.third', validUntil: 2999 }]);
+    });
+  });
 });
 
 describe('When integration events are projected', () => {
