@@ -72,6 +72,12 @@ describe('When a target address is classified', () => {
       ['0.0.0.0', 'unspecified'],
       ['64:ff9b::7f00:1', 'rfc6052'],
       ['2002:7f00:1::', '6to4'],
+      // the deprecated IPv4-compatible ::/96 (`[::127.0.0.1]` is `::7f00:1` once URL-parsed)
+      ['::7f00:1', 'ipv4Compatible'],
+      ['::a00:1', 'ipv4Compatible'],
+      ['::a9fe:a9fe', 'ipv4Compatible'],
+      ['::808:808', 'ipv4Compatible'],
+      ['::', 'unspecified'],
     ];
     for (const [address, range] of cases) expect(addressRange(address), address).to.equal(range);
   });

@@ -5,8 +5,10 @@
  * local), link-local, CGNAT, multicast, broadcast, unspecified, reserved and documentation ranges,
  * and the cloud metadata addresses (169.254.169.254, fd00:ec2::254, 100.100.100.200) are refused,
  * as are IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo) unless the embedded
- * address is itself public. The check runs at creation and again before every attempt, and the
- * attempt connects to the address that was checked, so DNS rebinding cannot switch it.
+ * address is itself public. The deprecated IPv4-compatible range ::/96 (RFC 4291 §2.5.5.1) is
+ * refused whole: ipaddr.js calls `::7f00:1` (`[::127.0.0.1]` once URL-parsed) plain unicast.
+ * The check runs at creation and again before every attempt, and the attempt connects to the
+ * address that was checked, so DNS rebinding cannot switch it.
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
@@ -30,6 +32,7 @@ export class RefusedTarget extends Error {
 }
 
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192']);
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
 /** `public`, or the name of the range that makes the address unsafe. */
 export function addressRange(address: string): string {
@@ -39,6 +42,9 @@ export function addressRange(address: string): string {
   }
   if (METADATA.has(parsed.toString())) return 'metadata';
   const range = parsed.range();
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) {
+    return 'ipv4Compatible';
+  }
   return range === 'unicast' ? 'public' : range;
 }
 
@@ -105,6 +111,7 @@ const NAMES: Record<string, string> = {
   multicast: 'multicast',
   broadcast: 'broadcast',
   unspecified: 'unspecified',
+  ipv4Compatible: 'deprecated IPv4-compatible IPv6 (::/96)',
   metadata: 'cloud metadata',
 };
 

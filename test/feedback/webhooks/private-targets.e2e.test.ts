@@ -5,6 +5,8 @@
  * redirects. A setting (WEBHOOK_ALLOW_PRIVATE_TARGETS=true) allows them."
  * "Must show": "Private targets refused (literal IPs, a hostname resolving to 127.0.0.1, an IPv6
  * loopback, `http://[::ffff:127.0.0.1]`), unless the setting allows them."
+ * The attack on the deprecated IPv4-compatible range ::/96: `https://[::127.0.0.1]/`,
+ * `https://[::a9fe:a9fe]/` (169.254.169.254) and the like were accepted and attempted.
  */
 import { expect } from 'chai';
 import {
@@ -24,7 +26,18 @@ const names = new Map<string, string[]>([
   ['intranet.example.test', ['10.1.2.3']],
   ['metadata.example.test', ['169.254.169.254']],
   ['mixed.example.test', ['93.184.216.34', '127.0.0.1']],
+  ['compatible.example.test', ['::7f00:1']],
 ]);
+
+/** IPv4-compatible IPv6 (::/96): loopback, private, metadata and even public IPv4 inside. */
+const IPV4_COMPATIBLE = [
+  'https://[::127.0.0.1]/',
+  'https://[::7f00:1]:9443/',
+  'https://[::10.0.0.1]/',
+  'https://[::a9fe:a9fe]/',
+  'https://[::8.8.8.8]/',
+  'https://compatible.example.test/',
+];
 const resolve = async (host: string) => {
   const found = names.get(host);
   if (!found) throw new Error('ENOTFOUND');
@@ -94,6 +107,24 @@ describe('Webhook targets (e2e)', () => {
       await api.del(hook(id));
     });
 
+    it('refuses the IPv4-compatible range ::/96 at creation and on update', async () => {
+      names.set('public.example.test', ['93.184.216.34']);
+      const api = world.fb.api(world.owner.token);
+      const created = await api.post(hooks(), { url: 'https://public.example.test/hooks' });
+      expect(created.status).to.equal(200);
+      const id = created.body.webhook.id;
+      for (const url of IPV4_COMPATIBLE) {
+        const res = await api.post(hooks(), { url });
+        expectError(res, 400, 'invalid-argument');
+        expect(res.body.error, url).to.match(/IPv4-compatible/);
+        expectError(await api.patch(hook(id), { url }), 400, 'invalid-argument');
+      }
+      expect((await api.get(hook(id))).body.webhook.url).to.equal(
+        'https://public.example.test/hooks',
+      );
+      await api.del(hook(id));
+    });
+
     it('checks again at delivery: a name that now resolves to 127.0.0.1 gets nothing', async () => {
       names.set('rebinding.example.test', ['93.184.216.34']);
       const api = world.fb.api(world.owner.token);
@@ -113,6 +144,26 @@ describe('Webhook targets (e2e)', () => {
       expect(detail.attempts[0]).to.include({ status: 'failed', responseStatus: null });
       expect(detail.attempts[0].error).to.match(/loopback/);
       expect(receiver.received).to.have.length(0);
+    });
+
+    it('checks again at delivery: a name that now resolves into ::/96 gets nothing', async () => {
+      names.set('rebinding-compatible.example.test', ['93.184.216.34']);
+      const api = world.fb.api(world.owner.token);
+      const created = await api.post(hooks(), {
+        url: `https://rebinding-compatible.example.test:${receiver.port}/hooks`,
+      });
+      expect(created.status).to.equal(200);
+      names.set('rebinding-compatible.example.test', ['::7f00:1']); // ::127.0.0.1
+      const path = `${hook(created.body.webhook.id)}/deliveries`;
+      const sent = await api.post(`${hook(created.body.webhook.id)}/test`);
+      expect(sent.status).to.equal(200);
+      const detail = await eventually(async () => {
+        const { body } = await api.get(`${path}/${sent.body.deliveryId}`);
+        return body.attempts?.length > 0 && body;
+      }, 'the first attempt');
+      expect(detail.attempts[0]).to.include({ status: 'failed', responseStatus: null });
+      expect(detail.attempts[0].error).to.match(/IPv4-compatible/);
+      await api.del(hook(created.body.webhook.id));
     });
   });
 
