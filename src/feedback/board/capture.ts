@@ -115,10 +115,16 @@ async function capture(
     throw new PermissionDenied('the page is out of date; reload it and send the form again');
   }
   const visitor = fromCookie ?? deps.tokens.openVisitor(form.visitor) ?? deps.tokens.newVisitor();
-  // an Origin of "null" (privacy settings, a no-referrer page) says nothing, like none at all
+  // an Origin of "null" (privacy settings, a no-referrer page) says nothing, like none at all;
+  // a browser's Sec-Fetch-Site does: another site's post (a "null" Origin from a sandboxed
+  // frame) is not the board's, so it files as the widget does and never sets the board's cookie
   const origin = req.get('origin');
+  const site = req.get('sec-fetch-site');
   const fromBoard =
-    stamp.source === 'board' && (!origin || origin === 'null' || origin === publicOrigin);
+    stamp.source === 'board' &&
+    site !== 'cross-site' &&
+    site !== 'same-site' &&
+    (!origin || origin === 'null' || origin === publicOrigin);
   const requester = requesterOf(visitor, form);
   const base = { now, correlationId: randomUUID() };
   const actor = personIdFor(product.workspaceId, requester, { actor: null, ...base });

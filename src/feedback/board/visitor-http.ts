@@ -3,7 +3,7 @@
  * that cannot name a board is left to the app's fallback; an unknown or private product is the
  * one 404) and answer any refusal through respond.ts; and, for cookie-authenticated forms, the
  * visitor — the cookie's, after its CSRF check, or a new one whose cookie is set now (there is
- * nothing of theirs to forge yet).
+ * nothing of theirs to forge yet) — for requests from the board's own pages only.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
@@ -43,6 +43,7 @@ export function visitorFor(
   res: Response,
   csrf: string | undefined,
 ): Visitor {
+  refuseCrossSite(deps, req);
   const visitor = cookieVisitor(deps, req);
   if (visitor) {
     if (!deps.tokens.checkCsrf(visitor, csrf ?? req.get('x-csrf-token'))) {
@@ -53,4 +54,30 @@ export function visitorFor(
   const fresh = deps.tokens.newVisitor();
   setVisitorCookie(deps, res, fresh);
   return fresh;
+}
+
+/**
+ * A browser withholds the SameSite=Lax cookie from another site's POST, so that request would be
+ * served as a new visitor — its action counted for them, and the new cookie, kept from a
+ * top-level answer, would replace the visitor's own. So a browser's request from another site is
+ * refused: its `Sec-Fetch-Site` says so, or (a browser without it) its `Origin` is neither the
+ * board's public origin nor the host the request was sent to ("null" included). Clients that
+ * send neither header (not a browser, so no visitor's cookie to abuse) are served as before.
+ */
+export function refuseCrossSite(deps: BoardDeps, req: Request): void {
+  const site = req.get('sec-fetch-site');
+  if (site === 'same-origin' || site === 'none') return;
+  const origin = req.get('origin');
+  if (site === undefined && origin === undefined) return;
+  if (site === undefined && origin !== undefined && sameOrigin(deps, req, origin)) return;
+  throw new PermissionDenied('this was sent from another site; open the board and do it there');
+}
+
+function sameOrigin(deps: BoardDeps, req: Request, origin: string): boolean {
+  if (origin === new URL(deps.publicBaseUrl).origin) return true;
+  try {
+    return new URL(origin).host === req.get('host');
+  } catch {
+    return false;
+  }
 }

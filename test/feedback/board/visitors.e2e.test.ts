@@ -70,6 +70,81 @@ describe('Board visitors: +1s and a confirmed e-mail address (e2e)', () => {
     });
   });
 
+  describe("When another site posts to the board in a visitor's browser", () => {
+    // README, "The public board": "Every cookie-authenticated form carries a CSRF token bound to
+    // that id". The attack that token alone missed: a browser withholds the SameSite=Lax cookie
+    // from another site's POST, so the board saw a new visitor, counted the +1 for them and set
+    // a cookie replacing the visitor's own. Such requests (Sec-Fetch-Site cross-site/same-site,
+    // or an Origin that is neither the board's nor the request's host) now answer 403 with
+    // nothing recorded and no Set-Cookie; requests with neither header keep working.
+    const evil = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+    const sneaky: Record<string, string>[] = [
+      evil,
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
+
+    it('refuses a +1 without a cookie with 403, counts nothing and sets no cookie', async () => {
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Cross-site votes' });
+      const path = `${world.boardPath}/items/${itemKey}/plus-one`;
+      for (const headers of sneaky) {
+        for (const json of [false, true]) {
+          const v = new BoardVisitor(world.fb.url);
+          const answer = await v.post(path, {}, { json, headers });
+          const what = `${JSON.stringify(headers)} json=${json}`;
+          expect(answer.status, what).to.equal(403);
+          expect(answer.headers.get('set-cookie'), what).to.equal(null);
+          if (json) expect(JSON.parse(answer.text).code, what).to.equal('permission-denied');
+          else expect(answer.text, what).to.include('Please reload the page');
+        }
+      }
+      expect((await item(itemKey)).item.plusOneCount).to.equal(0);
+    });
+
+    it('refuses the identity forms from another site the same way', async () => {
+      for (const step of ['identity', 'identity/code', 'identity/upstream']) {
+        const v = new BoardVisitor(world.fb.url);
+        const answer = await v.post(
+          `${world.boardPath}/${step}`,
+          { email: 'kim@customer.example', code: '123456' },
+          { headers: evil },
+        );
+        expect(answer.status, step).to.equal(403);
+        expect(answer.headers.get('set-cookie'), step).to.equal(null);
+      }
+    });
+
+    it("keeps counting +1s from the board's own pages and from clients that send neither header", async () => {
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Same-site votes' });
+      const path = `${world.boardPath}/items/${itemKey}/plus-one`;
+      const own = { origin: new URL(world.fb.url).origin, 'sec-fetch-site': 'same-origin' };
+      const browser = new BoardVisitor(world.fb.url);
+      expect((await browser.post(path, {}, { headers: own })).status).to.equal(303);
+      expect(browser.cookie).to.not.equal('');
+      const script = new BoardVisitor(world.fb.url);
+      expect((await script.post(path, {}, { json: true })).status).to.equal(200);
+      expect((await item(itemKey)).item.plusOneCount).to.equal(2);
+    });
+
+    it("files another site's capture post as the widget would, and sets no cookie", async () => {
+      // the capture endpoint stays open to every origin (the widget); a board form token sent
+      // from another site (a sandboxed frame's Origin is "null") is not the board's own post
+      const board = await new BoardVisitor(world.fb.url).get(world.boardPath);
+      fillTime(world);
+      const v = new BoardVisitor(world.fb.url);
+      const filed = await v.post(
+        '/capture/acme-co/APP',
+        { formToken: field(board.text, 'formToken'), body: 'Posted from a sandboxed frame' },
+        { headers: { origin: 'null', 'sec-fetch-site': 'cross-site' } },
+      );
+      expect(filed.status).to.equal(303);
+      expect(filed.headers.get('set-cookie')).to.equal(null);
+      const key = filed.headers.get('location')!.split('/').pop()!;
+      expect((await item(key)).item.via).to.equal('widget');
+    });
+  });
+
   describe('When a visitor confirms an e-mail address', () => {
     it('files as tier email only after the right code; a typed address alone stays anonymous', async () => {
       // issue 12: "becomes tier `email` only after the visitor confirms a code or link sent to
