@@ -16,7 +16,8 @@ export function changelogAtom(input: {
 }): string {
   const { boardUrl, entries } = input;
   const feed = new Feed({
-    title: esc(`${input.productName} changelog`),
+    // the feed's own title and subtitle go out as type="text": the package escapes them itself
+    title: `${input.productName} changelog`,
     description: `What shipped in ${input.productName}`,
     id: `${boardUrl}/changelog`,
     link: `${boardUrl}/changelog`,

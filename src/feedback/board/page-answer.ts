@@ -10,8 +10,15 @@ import { type BoardDeps, cookieVisitor, requesterOf } from './context.js';
 import { createPageCache, fill, TOKEN_SLOT } from './page-cache.js';
 import type { PublicProduct } from './queries.js';
 import { sendPage } from './respond.js';
-import type { Visitor } from './tokens.js';
+import { FORM_MAX_AGE_MS, type Visitor } from './tokens.js';
 import { boardRoute } from './visitor-http.js';
+
+/**
+ * The tag carries the period the page was shown in, so a 304 confirms a page whose form token is
+ * at most one period old: with a quarter of the token's lifetime, a page a browser revalidates
+ * keeps at least three quarters of it (1.5 days) to be filled in.
+ */
+const TAG_PERIOD_MS = FORM_MAX_AGE_MS / 4;
 
 export interface View {
   product: PublicProduct;
@@ -71,8 +78,7 @@ export function createPageAnswers(deps: BoardDeps) {
         send(res, type, await render(formToken()));
         return;
       }
-      // the day is in the tag so a page held by a browser never outlives its form token
-      const etag = `W/"${view.version}.${Math.floor(deps.now() / 86_400_000)}"`;
+      const etag = `W/"${view.version}.${Math.floor(deps.now() / TAG_PERIOD_MS)}"`;
       res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
       res.setHeader('ETag', etag);
       if (req.headers['if-none-match'] === etag) {

@@ -8,7 +8,8 @@
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { expect } from 'chai';
 import type { Api } from '../support/harness.js';
-import { BoardVisitor, type BoardWorld, startBoardWorld } from './support.js';
+import { FORM_MAX_AGE_MS } from '../../../src/feedback/board/tokens.js';
+import { BoardVisitor, type BoardWorld, field, fillTime, startBoardWorld } from './support.js';
 
 const items = '/v1/workspaces/acme-co/products/APP/items';
 
@@ -87,6 +88,27 @@ describe('The public board pages (e2e)', () => {
       expect(after.text).to.include('Something new');
     });
 
+    it('never answers 304 for a page whose form token has gone stale while the board stayed quiet', async () => {
+      // "a 304 is never answered for a page whose embedded token would be refused before the
+      // client could use it"; README: "a signed form token refused when sent ... after 2 days"
+      const fresh = new BoardVisitor(world.fb.url);
+      const first = await fresh.get(world.boardPath);
+      const etag = first.headers.get('etag')!;
+      world.fb.clock.advance(FORM_MAX_AGE_MS + 60_000);
+      const again = await fresh.get(world.boardPath, { 'if-none-match': etag });
+      expect(again.status).to.equal(200);
+      expect(again.headers.get('etag')).to.not.equal(etag);
+      fillTime(world);
+      const send = (page: string) =>
+        fresh.post(
+          '/capture/acme-co/APP',
+          { formToken: field(page, 'formToken'), body: 'Filed after a quiet spell' },
+          { json: true },
+        );
+      expect((await send(first.text)).status).to.equal(400);
+      expect((await send(again.text)).status).to.equal(200);
+    });
+
     it('serves pages with a strict CSP: no inline script or style, no framing', async () => {
       // issue 12 item 6: "strict CSP on pages"
       const page = await visitor.get(world.boardPath);
@@ -161,6 +183,21 @@ describe('The public board pages (e2e)', () => {
       expect(api.status).to.equal(200);
       expect(api.body.items.map((e: { title: string }) => e.title)).to.include('Bulk edit is here');
       expect(api.body.nextCursor).to.equal(null);
+    });
+  });
+
+  describe('When a product is renamed to a name with markup characters', () => {
+    it('puts the name in the Atom feed so a feed parser reads it back exactly', async () => {
+      // README: "user text is escaped, never markup" -- escaped once: the feed's title is text
+      const name = 'Web <b>app</b> & "x"';
+      await world.fb.createProduct(world.ws, { key: 'WEB', name: 'Web', visibility: 'public' });
+      const renamed = await owner.patch('/v1/workspaces/acme-co/products/WEB', { name });
+      expect(renamed.status).to.equal(200);
+      const atom = await visitor.get('/acme-co/WEB/changelog.atom');
+      const feed = parseFeed(atom.text);
+      expect(feed.title).to.equal(`${name} changelog`);
+      expect(feed.description).to.equal(`What shipped in ${name}`);
+      expect(atom.text).to.not.include('&amp;lt;');
     });
   });
 
