@@ -5,7 +5,7 @@ import type { ItemFacts } from './state.js';
 export interface NotifyCandidate {
   personId: string;
   eligible: boolean;
-  /** why not eligible: `anonymous`, `no-email`, … */
+  /** why not eligible: `anonymous`, `unverified`, `no-email`, … (src/feedback/followup/notify.ts) */
   reason?: string;
 }
 

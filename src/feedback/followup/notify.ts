@@ -6,9 +6,14 @@
  *
  * Recipients are the item's requesters — everyone on it: the submitter, the +1s and the people
  * who replied, including those carried over from merged items — each once, submitter first.
+ * Eligible means a verified address: tier `email` (they entered the code sent to it) or `google`
+ * (the identity provider verified it). An address merely typed into a capture box is kept on an
+ * unverified person (tier `anonymous`) and must never reach whoever owns it (README "Visitors":
+ * it "never reaches the person who owns it"), or anyone could have the service mail a stranger.
  * A requester is skipped with a reason:
- *   `anonymous`         an anonymous visitor: no way to reach them
- *   `no-email`          a signed-in person without an e-mail address
+ *   `anonymous`         an anonymous visitor without an address: no way to reach them
+ *   `unverified`        an address nobody proved (typed in, tier `anonymous`)
+ *   `no-email`          a verified person without an e-mail address (the person decider forbids it)
  *   `unknown-person`    no person record (not expected; kept so the answer never lies)
  *   `already-notified`  already told about the item's current status (a repeat counts nobody twice)
  *
@@ -26,7 +31,7 @@ import {
   planNotification,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
-import { peopleOf } from '../../../projections/people/projector.js';
+import { type PersonDoc, peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
 import type { ItemAddress } from '../actions/triage.js';
 
@@ -66,12 +71,7 @@ export async function notifyPeople(
   const candidates: NotifyCandidate[] = personIds.map((personId) => {
     const person = byId.get(personId);
     if (!person) return { personId, eligible: false, reason: 'unknown-person' };
-    if (person.email) return { personId, eligible: true };
-    return {
-      personId,
-      eligible: false,
-      reason: person.tier === 'anonymous' ? 'anonymous' : 'no-email',
-    };
+    return { personId, ...eligibility(person) };
   });
 
   const notify = () =>
@@ -112,6 +112,16 @@ export async function notifyPeople(
     recipients: views,
     position: result.position,
   };
+}
+
+/** Only a verified address makes a requester reachable; the tier is what records the proof. */
+export function eligibility(
+  person: Pick<PersonDoc, 'tier' | 'email'>,
+): { eligible: true } | { eligible: false; reason: string } {
+  if (person.tier === 'anonymous') {
+    return { eligible: false, reason: person.email ? 'unverified' : 'anonymous' };
+  }
+  return person.email ? { eligible: true } : { eligible: false, reason: 'no-email' };
 }
 
 export function notShipped(itemKey: string, status: string): InvalidArgument {

@@ -10,8 +10,8 @@ export const FOLLOWUP_RULES = [
 
 export const NOTIFY_RULES = [
   'Refused with 400 `invalid-argument` unless `confirm` is exactly `true` (missing, false or the string "true" are refused), and then nothing is recorded. The gate cannot be disabled.',
-  "Records, as an event, who should hear about the shipped item: its requesters — submitter, +1s and people who replied, including those of merged items — and sets the item's `notifiedAt`. No mail leaves: `delivered` means eligible (the person has an e-mail address), not that anything arrived.",
-  'Skipped requesters carry a `reason`: `anonymous`, `no-email`, `already-notified` (already told about this status), `unknown-person`. Repeating the call is safe: people already told are skipped, so nobody is counted twice. When nobody new is eligible nothing is recorded.',
+  "Records, as an event, who should hear about the shipped item: its requesters — submitter, +1s and people who replied, including those of merged items — and sets the item's `notifiedAt`. No mail leaves: `delivered` means eligible (the person has a verified e-mail address: tier `email` or `google`), not that anything arrived. An address merely typed in (an unverified person, tier `anonymous`) is never eligible.",
+  'Skipped requesters carry a `reason`: `anonymous` (no address), `unverified` (an address nobody proved), `no-email`, `already-notified` (already told about this status), `unknown-person`. Repeating the call is safe: people already told are skipped, so nobody is counted twice. When nobody new is eligible nothing is recorded.',
   'An item that is not shipped, or that was merged into another item, is refused with 400 `invalid-argument` and nothing is recorded.',
 ].join('\n\n');
 

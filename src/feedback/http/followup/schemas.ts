@@ -80,11 +80,13 @@ export const NotifyRecipient = z
   .object({
     personId: z.string(),
     displayName: z.string().nullable(),
-    delivered: z.boolean().describe('eligible to hear (has an e-mail address); no mail is sent'),
+    delivered: z
+      .boolean()
+      .describe('eligible to hear (has a verified e-mail address); no mail is sent'),
     reason: z
       .string()
       .optional()
-      .describe('why skipped: anonymous, no-email, already-notified, unknown-person'),
+      .describe('why skipped: anonymous, unverified, no-email, already-notified, unknown-person'),
   })
   .strict()
   .meta({ id: 'NotifyRecipient' });
