@@ -21,7 +21,7 @@ import { hostedTools } from '../mcp/hosted.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/http.js';
 import type { ReadStore } from '../readstore/types.js';
 import { createAuthenticator } from './auth/authenticate.js';
-import { scopeReaches } from './auth/authorize.js';
+import { callerReaches } from './auth/authorize.js';
 import { requestCaller } from './auth/http-auth.js';
 import type { FeedbackTypes } from './http/types.js';
 
@@ -54,7 +54,8 @@ export function feedbackMcp(deps: {
   const envelope = feedbackEnvelope();
   const tools = hostedTools<FeedbackTypes>({
     http: deps.http,
-    shows: (op, caller) => scopeReaches(op.meta, caller),
+    // a tool the caller's credential can never call is not shown (scope, account routes)
+    shows: (op, caller) => callerReaches(op.meta, caller),
     envelope,
     logger: deps.logger,
   });

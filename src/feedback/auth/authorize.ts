@@ -7,7 +7,13 @@
  *     even for a workspace admin — checked before membership, so it reveals nothing either);
  *  2. workspace routes re-read the caller's live membership by slug on every request; a
  *     non-member and an unknown slug get the identical 404 ("workspace not found");
- *  3. `meta.admin` routes need the `admin` role (403 for a member).
+ *  3. `meta.admin` routes need the `admin` role (403 for a member);
+ *  4. `meta.account` routes (/v1/me: personal API tokens, connected apps) take only the maker's
+ *     own credentials — a personal API token or an identity-provider ID token (what the
+ *     first-party app holds). An OAuth access token is a third-party app's: a personal token it
+ *     minted would outlive its disconnection (spec: personal tokens are "Created in product
+ *     settings"), and it has no business listing or revoking the user's other credentials. An
+ *     integration credential belongs to a workspace, not a person (integration.ts). 403.
  * Scopes never widen roles: a token's scope is only ever a further restriction.
  */
 import { NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
@@ -15,7 +21,13 @@ import { membershipBySlug } from '../../../projections/workspaces/queries.js';
 import type { ErasedContext, Operation } from '../../http/registry.js';
 import { withResponseHeaders } from '../../http/registry.js';
 import type { ReadStore } from '../../readstore/types.js';
-import type { Caller, FeedbackAccess, FeedbackMeta, FeedbackTypes } from '../http/types.js';
+import type {
+  Caller,
+  CredentialKind,
+  FeedbackAccess,
+  FeedbackMeta,
+  FeedbackTypes,
+} from '../http/types.js';
 import { authorizeIntegration } from './integration.js';
 
 export const PUBLIC_SCOPE = 'service.public';
@@ -39,6 +51,19 @@ export function assertScope(meta: FeedbackMeta, caller: Caller): void {
   }
 }
 
+/** The credentials that are the maker's own, as opposed to an app's or a workspace's. */
+const OWN_CREDENTIALS: readonly CredentialKind[] = ['pat', 'id-token'];
+
+/** Whether the caller's credential reaches an account route (rule 4); other routes: always. */
+export function credentialReaches(meta: FeedbackMeta, caller: Caller): boolean {
+  return !meta.account || OWN_CREDENTIALS.includes(caller.credential);
+}
+
+/** Whether the caller may call the operation at all, before membership (the MCP catalog). */
+export function callerReaches(meta: FeedbackMeta, caller: Caller): boolean {
+  return scopeReaches(meta, caller) && credentialReaches(meta, caller);
+}
+
 export function createAuthorizer(deps: { readStore: ReadStore }) {
   return async function authorize(
     op: Operation<FeedbackTypes>,
@@ -51,6 +76,11 @@ export function createAuthorizer(deps: { readStore: ReadStore }) {
     if (caller.integration) {
       const integration = { ...caller, integration: caller.integration };
       return authorizeIntegration(deps.readStore, op, integration, ctx, WORKSPACE_NOT_FOUND);
+    }
+    if (!credentialReaches(meta, caller)) {
+      throw new PermissionDenied(
+        `${op.id} takes only your own credentials (a personal API token or the board's ID token), not an OAuth app's access token`,
+      );
     }
     if (!meta.workspace && !meta.admin) return undefined;
     const slug = ctx.params.slug;
@@ -71,6 +101,14 @@ export function accessNote(meta: FeedbackMeta): string {
   }
   const scope =
     'A `service.public`-scoped token gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`.';
+  if (meta.account) {
+    return (
+      "Only with your own credentials: a personal API token or the first-party app's ID token. " +
+      'An OAuth access token (any scope, `service.public` included) or a workspace integration ' +
+      'credential gets 403 `permission-denied`, so a connected app can neither mint a credential ' +
+      'that outlives its disconnection nor manage your tokens and apps.'
+    );
+  }
   if (meta.admin) return `Requires the workspace **admin** role (a member gets 403). ${scope}`;
   if (meta.workspace)
     return `Any member of the workspace (a non-member gets 404, as for an unknown workspace). ${scope}`;

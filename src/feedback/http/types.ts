@@ -35,6 +35,11 @@ export interface FeedbackMeta {
   admin?: boolean;
   /** callable with a `service.public`-scoped token (submit_feedback, get_public_roadmap) */
   publicScope?: boolean;
+  /**
+   * the caller's own account under /v1/me (personal API tokens, connected apps): only the maker's
+   * own credentials reach it, never an OAuth access token or an integration credential (403)
+   */
+  account?: boolean;
 }
 
 /** Handed to handlers of workspace routes by authorize: the live membership it checked. */

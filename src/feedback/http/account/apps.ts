@@ -1,7 +1,8 @@
 /**
  * The OAuth apps a user connected, and disconnecting one (issue 5 item 3): disconnecting revokes
  * the client's grants, so its refresh tokens fail and its access tokens stop at once (the
- * access-token check reads the grant live).
+ * access-token check reads the grant live). Only the maker's own credentials reach these routes
+ * (`meta.account`, authorize.ts rule 4): an app never lists or disconnects the user's apps.
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
@@ -27,6 +28,7 @@ export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperati
     response: ConnectedAppList,
     errors: [401, 403],
     auth: 'bearer',
+    meta: { account: true },
     async handler(ctx) {
       return { body: { apps: await apps.listConnectedApps(ctx.principal.userId) } };
     },
@@ -44,6 +46,7 @@ export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperati
     successStatus: 204,
     errors: [400, 401, 403, 404],
     auth: 'bearer',
+    meta: { account: true },
     async handler(ctx) {
       const revoked = await apps.revokeConnectedApp(ctx.principal.userId, ctx.params.clientId);
       if (!revoked) throw new NotFound('no connected app with this client id');
