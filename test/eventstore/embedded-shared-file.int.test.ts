@@ -19,7 +19,7 @@ import {
 } from '../../src/eventstore/embedded/index.js';
 import { verifyChain } from '../../src/eventstore/embedded/verify.js';
 import { type NewEvent, WrongExpectedRevisionError } from '../../src/eventstore/types.js';
-import { events, rejection } from './contract-fixtures.js';
+import { collect, events, rejection } from './contract-fixtures.js';
 
 const withId = (list: NewEvent[]) => list.map((e) => ({ ...e, id: randomUUID() }));
 
@@ -78,6 +78,42 @@ describe('Embedded event store shared by two stores on one file', () => {
       await first.appendToStream('sealed-by-other', events(1));
       for (const store of [first, second]) {
         expect(await verifyChain(store)).to.include({ intact: true, events: 7 });
+      }
+    });
+  });
+
+  describe('When both append interleaved while each has a live subscription (recent-rows.ts)', () => {
+    it('each subscription yields exactly the log, in position order, as it reads from the file', async () => {
+      // recent-rows.ts: a subscription takes this process's own commits without reading them
+      // back, and reads the file wherever the other store committed in between.
+      const total = 3 * 40 + 2 * 40; // 3 events per append of `first`, 2 per append of `second`
+      const fromFirst = first.subscribeToAll();
+      const fromSecond = second.subscribeToAll();
+      try {
+        const seenByFirst = collect(fromFirst, (seen) => seen.length >= total);
+        const seenBySecond = collect(fromSecond, (seen) => seen.length >= total);
+        for (let round = 0; round < 8; round++) {
+          const appends = Array.from({ length: 10 }, (_, i) => {
+            const store = (round + i) % 2 === 0 ? first : second;
+            return store.appendToStream(`live-${i % 4}`, events(store === first ? 3 : 2));
+          });
+          // from the second round on, one append names a revision its stream is past: it
+          // fails inside a batch whose other appends commit
+          const stale =
+            round > 0
+              ? first.appendToStream(`live-${round % 4}`, events(1), {
+                  expectedRevision: 'no_stream',
+                })
+              : undefined;
+          await Promise.all(appends);
+          if (stale) expect(await rejection(stale)).to.be.instanceOf(WrongExpectedRevisionError);
+        }
+        const log = await first.readAll();
+        expect(log).to.have.length(total);
+        expect(await seenByFirst).to.deep.equal(log);
+        expect(await seenBySecond).to.deep.equal(log);
+      } finally {
+        await Promise.all([fromFirst.close(), fromSecond.close()]);
       }
     });
   });

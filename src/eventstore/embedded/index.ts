@@ -16,6 +16,7 @@ import {
 import type { ImportedRow } from './batch-plan.js';
 import { inspectDataFile, unavailable } from './data-file.js';
 import { createReader, type Reader, type StoredRow } from './reader.js';
+import { createRecentRows } from './recent-rows.js';
 import {
   applyPragmas,
   createDataFile,
@@ -114,7 +115,13 @@ export async function openEmbeddedEventStore(
   }
 
   const signal = createCommitSignal();
-  writer.onCommit(() => signal.notify());
+  const recent = createRecentRows();
+  writer.onCommit((appends, results) => {
+    if (appends && results) reader.indexCommitted(recent.committed(appends, results));
+    signal.notify();
+  });
+  const pageAfter = (after: bigint, limit: number) =>
+    recent.after(after, limit) ?? reader.pageAfter(after, limit);
   const subscriptions = new Set<Subscription>();
   let closed = false;
 
@@ -159,7 +166,7 @@ export async function openEmbeddedEventStore(
     subscribeToAll(subscribeOptions = {}) {
       assertOpen();
       const subscription = createSubscription(
-        { pageAfter: reader.pageAfter, signal, pollMs: options.pollMs ?? 250 },
+        { pageAfter, signal, pollMs: options.pollMs ?? 250 },
         subscribeOptions,
         () => subscriptions.delete(subscription),
       );

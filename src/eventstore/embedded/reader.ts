@@ -53,6 +53,8 @@ export interface Reader {
   /** Up to `limit` rows after `after`, unfiltered, in position order (subscriptions page on it). */
   pageAfter(after: bigint, limit: number): Row[];
   headPosition(): bigint;
+  /** Rows this process just committed, in position order: the stream index takes them as they are. */
+  indexCommitted(rows: readonly Row[]): void;
 }
 
 export function createReader(db: Database.Database): Reader {
@@ -140,6 +142,7 @@ export function createReader(db: Database.Database): Reader {
     headPosition() {
       return BigInt(head.get() as number);
     },
+    indexCommitted: streams.record,
   };
 }
 

@@ -47,6 +47,11 @@ export interface StreamPositions {
   get(streamId: string): readonly number[] | undefined;
   /** Indexes rows committed since the last call (by any thread or process). */
   catchUp(): void;
+  /**
+   * Indexes rows this process just committed, when they follow the last indexed position (no
+   * other process committed in between); otherwise the next catchUp reads them.
+   */
+  record(rows: readonly (readonly [number, string, number, ...unknown[]])[]): void;
 }
 
 export function createStreamPositions(db: Database.Database): StreamPositions {
@@ -66,5 +71,13 @@ export function createStreamPositions(db: Database.Database): StreamPositions {
     indexed = scan(indexed, visit);
   };
   catchUp();
-  return { get: (streamId) => streams.get(streamId), catchUp };
+  return {
+    get: (streamId) => streams.get(streamId),
+    catchUp,
+    record(rows) {
+      if (rows.length === 0 || rows[0][0] !== indexed + 1) return;
+      for (const row of rows) visit(row[0], row[1], row[2]);
+      indexed = rows[rows.length - 1][0];
+    },
+  };
 }

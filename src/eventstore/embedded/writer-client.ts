@@ -19,6 +19,8 @@ import {
   type WriterInit,
 } from './writer-protocol.js';
 
+export type CommitListener = (appends?: WireAppend[], results?: WireResult[]) => void;
+
 interface Pending {
   append: WireAppend;
   resolve(result: WireResult): void;
@@ -34,8 +36,11 @@ export interface WriterClient {
   importRows(rows: ImportedRow[]): Promise<number>;
   /** Stores the hash chain of every committed row; resolves to the log's last position then. */
   sealChain(): Promise<number>;
-  /** Called after every committed batch (subscriptions wake on it). */
-  onCommit(listener: () => void): void;
+  /**
+   * Called after every commit, before any append's promise continues: with the batch's appends
+   * and their results, or with nothing after an import (subscriptions wake on it).
+   */
+  onCommit(listener: CommitListener): void;
   close(): Promise<void>;
 }
 
@@ -54,7 +59,7 @@ export async function startWriter(
   let nextBatchId = 1;
   let failure: Error | undefined;
   let closing: (() => void) | undefined;
-  const commitListeners: (() => void)[] = [];
+  const commitListeners: CommitListener[] = [];
   let idleWaiters: (() => void)[] = [];
 
   function settleIdle(): void {
@@ -125,11 +130,10 @@ export async function startWriter(
         case 'batch-done': {
           const batch = inFlight;
           inFlight = undefined;
-          if (batch) {
-            for (const [i, item] of batch.items.entries())
-              item.resolve(unpackResult(message.results, i));
-          }
-          for (const listener of commitListeners) listener();
+          const appends = batch?.items.map((item) => item.append) ?? [];
+          const results = appends.map((_, i) => unpackResult(message.results, i));
+          for (const listener of commitListeners) listener(appends, results);
+          for (const [i, item] of (batch?.items ?? []).entries()) item.resolve(results[i]);
           flushAfterContinuations();
           settleIdle();
           return;
