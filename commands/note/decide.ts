@@ -34,14 +34,17 @@ export type UpdateNote = {
   };
 };
 
+/** What the caller's tag of that id is: looked up by the action (another user's tag: `absent`). */
+export type TagStatus = 'active' | 'deleted' | 'absent';
+
 export type AddTagToNote = {
   type: 'AddTagToNote';
-  data: { tagId: string; tagExists: boolean; expectedRevision?: number };
+  data: { tagId: string; tag: TagStatus; expectedRevision?: number };
 };
 
 export type RemoveTagFromNote = {
   type: 'RemoveTagFromNote';
-  data: { tagId: string; tagExists: boolean; expectedRevision?: number };
+  data: { tagId: string; tag: TagStatus; expectedRevision?: number };
 };
 
 export type TrashNote = { type: 'TrashNote'; data: { expectedRevision?: number } };
@@ -78,7 +81,9 @@ export function decideNote(command: NoteCommand, state: NoteState): NoteEvent[] 
     }
     case 'AddTagToNote': {
       const note = editable(state, command.data.expectedRevision);
-      if (!command.data.tagExists) throw new NotFound('tag not found');
+      if (command.data.tag === 'absent') throw new NotFound('tag not found');
+      // the tag can still be read (GET answers it with deletedAt); like PUT on it, a conflict
+      if (command.data.tag === 'deleted') throw new FailedPrecondition('tag is deleted');
       if (note.version.tagIds.includes(command.data.tagId)) return [];
       checkVersion({ ...note.version, tagIds: [...note.version.tagIds, command.data.tagId] });
       return [{ type: 'TagAddedToNote', data: { tagId: command.data.tagId } }];
@@ -90,7 +95,7 @@ export function decideNote(command: NoteCommand, state: NoteState): NoteEvent[] 
       if (note.version.tagIds.includes(command.data.tagId)) {
         return [{ type: 'TagRemovedFromNote', data: { tagId: command.data.tagId } }];
       }
-      if (!command.data.tagExists) throw new NotFound('tag not found');
+      if (command.data.tag === 'absent') throw new NotFound('tag not found');
       return [];
     }
     case 'TrashNote': {

@@ -145,25 +145,30 @@ describe('Note decider', () => {
   describe('When tags are added and removed', () => {
     it('adds an existing tag once', () => {
       given([created])
-        .when({ type: 'AddTagToNote', data: { tagId: 'b', tagExists: true } })
+        .when({ type: 'AddTagToNote', data: { tagId: 'b', tag: 'active' } })
         .then([{ type: 'TagAddedToNote', data: { tagId: 'b' } }]);
       given([created])
-        .when({ type: 'AddTagToNote', data: { tagId: 'a', tagExists: true } })
+        .when({ type: 'AddTagToNote', data: { tagId: 'a', tag: 'active' } })
         .then([]);
     });
     it('refuses a tag that does not exist for the user', () => {
       given([created])
-        .when({ type: 'AddTagToNote', data: { tagId: 'x', tagExists: false } })
+        .when({ type: 'AddTagToNote', data: { tagId: 'x', tag: 'absent' } })
         .thenThrows(NotFound, /tag/);
+    });
+    it('refuses a deleted tag as a conflict, not as missing: the tag can still be read', () => {
+      given([created])
+        .when({ type: 'AddTagToNote', data: { tagId: 'b', tag: 'deleted' } })
+        .thenThrows(FailedPrecondition, /tag is deleted/);
     });
     it('removes a tag on the note even when the tag was deleted since', () => {
       given([created])
-        .when({ type: 'RemoveTagFromNote', data: { tagId: 'a', tagExists: false } })
+        .when({ type: 'RemoveTagFromNote', data: { tagId: 'a', tag: 'deleted' } })
         .then([{ type: 'TagRemovedFromNote', data: { tagId: 'a' } }]);
     });
     it('answers not found when removing an unknown tag', () => {
       given([created])
-        .when({ type: 'RemoveTagFromNote', data: { tagId: 'x', tagExists: false } })
+        .when({ type: 'RemoveTagFromNote', data: { tagId: 'x', tag: 'absent' } })
         .thenThrows(NotFound);
     });
   });

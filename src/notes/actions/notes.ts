@@ -25,7 +25,7 @@ import {
   type NotesDeps,
 } from './deps.js';
 import { checkFields, type NoteFields, resolve } from './note-fields.js';
-import { isActiveTag } from './tags.js';
+import { tagStatus } from './tags.js';
 
 export interface NoteSnapshot {
   id: string;
@@ -135,8 +135,8 @@ async function sendTagChange(
   checkRef(input);
   const { tagId, expectedRevision } = input;
   checkId(tagId, 'tag');
-  const tagExists = await isActiveTag(deps, input.userId, tagId);
-  return send(deps, context, input, { type, data: { tagId, tagExists, expectedRevision } });
+  const tag = await tagStatus(deps, input.userId, tagId);
+  return send(deps, context, input, { type, data: { tagId, tag, expectedRevision } });
 }
 
 function snapshot(state: NoteState): NoteSnapshot {

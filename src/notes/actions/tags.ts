@@ -13,6 +13,7 @@ import {
   tagNameKey,
   tagStreamId,
 } from '../../../commands/tag/index.js';
+import type { TagStatus } from '../../../commands/note/index.js';
 import { findTagByName } from '../../../projections/tags/queries.js';
 import {
   type ActionResult,
@@ -109,14 +110,14 @@ export async function ensureTags(
 }
 
 /** Does this active tag exist for the user? (Tags of other users are never seen.) */
-export async function isActiveTag(
+export async function tagStatus(
   deps: NotesDeps,
   userId: string,
   tagId: string,
-): Promise<boolean> {
-  if (!isEntityId(tagId)) return false;
+): Promise<TagStatus> {
+  if (!isEntityId(tagId)) return 'absent';
   const { state } = await load(deps, userId, tagId);
-  return state.status === 'active';
+  return state.status;
 }
 
 function snapshot(state: TagState): TagSnapshot {

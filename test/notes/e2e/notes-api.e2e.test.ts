@@ -224,6 +224,16 @@ describe('Notes API over HTTP', function () {
       const listed = (await api('GET', '/v1/tags')).body.tags.map((t: Json) => t.id);
       expect(listed).to.not.include(child.body.id);
       expect((await api('GET', `/v1/tags/${child.body.id}`)).body.deletedAt).to.be.a('string');
+      // a deleted tag is still readable, so adding it to a note is a conflict (as PUT on it is),
+      // not "not found"; removing it from the note it is on still works
+      const other = (await api('POST', '/v1/notes', { content: 'retro' })).body;
+      const added = await api('POST', `/v1/notes/${other.id}/tags/${child.body.id}`);
+      expect(added.status).to.equal(409);
+      expect(added.body).to.deep.equal({ error: 'tag is deleted' });
+      expect((await api('PUT', `/v1/tags/${child.body.id}`, { name: 'x' })).status).to.equal(409);
+      expect((await api('DELETE', `/v1/notes/${note.id}/tags/${child.body.id}`)).status).to.equal(
+        204,
+      );
     });
   });
 
