@@ -188,6 +188,12 @@ export async function createAuthorizationServer(
       }),
     ]),
   );
+  // A revocation names any token this server issued, whatever resource it was issued for: one
+  // bound to /mcp (RFC 8707) is refused by the service-wide verifier and was never revoked.
+  const revocationVerifier = createAccessTokenVerifier({
+    ...verifierDeps,
+    audiences: [...issuers, ...resourceIndicators(issuers, options.resourcePaths ?? [])],
+  });
   const firstPartyIds = (options.firstPartyClients ?? []).map((c) => c.client_id);
   const ownIdTokenIssuers: TrustedIssuer[] = firstPartyIds.length
     ? issuers.map((issuer) => ({ issuer, jwks, audience: firstPartyIds }))
@@ -234,7 +240,7 @@ export async function createAuthorizationServer(
   router.post('/oauth/register', ...registrationScopes(options.resourceScopes));
   router.post(
     '/oauth/revoke',
-    ...revocationPrecheck({ verifyAccessToken, revoked, readStore, now }),
+    ...revocationPrecheck({ verifyAccessToken: revocationVerifier, revoked, readStore, now }),
   );
   router.use(interactionRouter(interactionCtx, upstream));
   if (devMailbox) {

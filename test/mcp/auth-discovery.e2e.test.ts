@@ -138,6 +138,45 @@ describe('When an MCP client starts with no token', function () {
       expect(rest.status).to.equal(401);
     });
 
+    it('stops a token for the MCP endpoint once its client revokes it (RFC 7009)', async () => {
+      // spec: personal tokens' "Revocation takes effect at once"; notes spec: POST /oauth/revoke
+      // "revoke a token". A token bound to /mcp (RFC 8707) was refused by the revocation's
+      // audience check and answered 200 while it kept working.
+      const owner = await fb.createMaker('rev@acme.io');
+      const { client, provider } = await connectFromNothing({
+        base: fb.url,
+        email: owner.email,
+        mailboxPath: fb.mailboxPath,
+        clientName: 'Revoked Assistant',
+      });
+      await client.close();
+      const token = provider.tokens()!.access_token;
+      const list = () =>
+        fetch(`${fb.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      expect((await list()).status).to.equal(200);
+      const revoked = await fetch(`${fb.url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token,
+          client_id: provider.clientInformation()!.client_id,
+          token_type_hint: 'access_token',
+        }),
+      });
+      expect(revoked.status).to.equal(200);
+      const after = await list();
+      expect(after.status).to.equal(401);
+      expect(after.headers.get('www-authenticate')).to.match(/error="invalid_token"/);
+    });
+
     it('answers a refused token with 401 and error="invalid_token" pointing at the metadata', async () => {
       const res = await fetch(`${fb.url}/mcp`, {
         method: 'POST',
