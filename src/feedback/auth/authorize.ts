@@ -8,7 +8,8 @@
  *  2. workspace routes re-read the caller's live membership by slug on every request; a
  *     non-member and an unknown slug get the identical 404 ("workspace not found");
  *  3. `meta.admin` routes need the `admin` role (403 for a member);
- *  4. `meta.account` routes (/v1/me: personal API tokens, connected apps) take only the maker's
+ *  4. `meta.ownCredentials` routes (/v1/me: personal API tokens, connected apps; workspace
+ *     integration credentials) take only the maker's
  *     own credentials — a personal API token or an identity-provider ID token (what the
  *     first-party app holds). An OAuth access token is a third-party app's: a personal token it
  *     minted would outlive its disconnection (spec: personal tokens are "Created in product
@@ -56,7 +57,7 @@ const OWN_CREDENTIALS: readonly CredentialKind[] = ['pat', 'id-token'];
 
 /** Whether the caller's credential reaches an account route (rule 4); other routes: always. */
 export function credentialReaches(meta: FeedbackMeta, caller: Caller): boolean {
-  return !meta.account || OWN_CREDENTIALS.includes(caller.credential);
+  return !meta.ownCredentials || OWN_CREDENTIALS.includes(caller.credential);
 }
 
 /** Whether the caller may call the operation at all, before membership (the MCP catalog). */
@@ -101,14 +102,14 @@ export function accessNote(meta: FeedbackMeta): string {
   }
   const scope =
     'A `service.public`-scoped token gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`.';
-  if (meta.account) {
-    return (
-      "Only with your own credentials: a personal API token or the first-party app's ID token. " +
+  const own = meta.ownCredentials
+    ? "Only with your own credentials: a personal API token or the first-party app's ID token. " +
       'An OAuth access token (any scope, `service.public` included) or a workspace integration ' +
       'credential gets 403 `permission-denied`, so a connected app can neither mint a credential ' +
-      'that outlives its disconnection nor manage your tokens and apps.'
-    );
-  }
+      'that outlives its disconnection nor manage your credentials.'
+    : '';
+  if (own && meta.admin) return `${own} Requires the workspace **admin** role (a member gets 403).`;
+  if (own) return own;
   if (meta.admin) return `Requires the workspace **admin** role (a member gets 403). ${scope}`;
   if (meta.workspace)
     return `Any member of the workspace (a non-member gets 404, as for an unknown workspace). ${scope}`;

@@ -36,10 +36,11 @@ export interface FeedbackMeta {
   /** callable with a `service.public`-scoped token (submit_feedback, get_public_roadmap) */
   publicScope?: boolean;
   /**
-   * the caller's own account under /v1/me (personal API tokens, connected apps): only the maker's
-   * own credentials reach it, never an OAuth access token or an integration credential (403)
+   * mints or manages credentials (personal API tokens and connected apps under /v1/me, workspace
+   * integration credentials): only the maker's own credentials reach it, never an OAuth access
+   * token or an integration credential (403) — a credential an app minted would outlive it
    */
-  account?: boolean;
+  ownCredentials?: boolean;
 }
 
 /** Handed to handlers of workspace routes by authorize: the live membership it checked. */

@@ -1,6 +1,7 @@
 /**
- * Who may manage a maker's personal API tokens and connected apps (/v1/me), over real HTTP and
- * over the hosted MCP server, with OAuth tokens from the real authorization-code flow.
+ * Who may manage a maker's personal API tokens and connected apps (/v1/me) and a workspace's
+ * integration credentials, over real HTTP and over the hosted MCP server, with OAuth tokens from
+ * the real authorization-code flow.
  *
  * A connected OAuth app must not mint a personal token: the token would keep working after the
  * user disconnects the app. Nor may it list or revoke the user's tokens and apps. The maker's own
@@ -65,6 +66,25 @@ describe('Personal API tokens and connected apps from an OAuth app (e2e)', funct
       // nothing happened: the maker's token and the other app still work
       expect((await fb.api(maker.token).get(TOKENS)).status).to.equal(200);
       expect((await fb.api(other.accessToken).get(products())).status).to.equal(200);
+    });
+  });
+
+  describe('When a connected app of a workspace admin manages integration credentials', () => {
+    it('refuses to create, list or revoke them: an rfi_ credential it made would outlive it', async () => {
+      // an integration credential "belongs to the workspace, not to a person" (README): made by
+      // an app, it would keep the app's access after the admin disconnected it
+      const integrations = `/v1/workspaces/${maker.home.slug}/integrations`;
+      const app = await connectClient(fb, { email: maker.email, name: 'Integration Minter' });
+      const asApp = fb.api(app.accessToken);
+      expect403(await asApp.post(integrations, { name: 'agent-made' }));
+      expect403(await asApp.get(integrations));
+      const own = await fb.api(maker.token).post(integrations, { name: 'by-the-admin' });
+      expect(own.status, JSON.stringify(own.body)).to.equal(201);
+      expect403(await asApp.del(`${integrations}/${own.body.integration.id}`));
+      const listed = await fb.api(maker.token).get(integrations);
+      expect(listed.body.items.map((i: { name: string }) => i.name)).to.deep.equal([
+        'by-the-admin',
+      ]);
     });
   });
 

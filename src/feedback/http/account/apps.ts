@@ -2,7 +2,7 @@
  * The OAuth apps a user connected, and disconnecting one (issue 5 item 3): disconnecting revokes
  * the client's grants, so its refresh tokens fail and its access tokens stop at once (the
  * access-token check reads the grant live). Only the maker's own credentials reach these routes
- * (`meta.account`, authorize.ts rule 4): an app never lists or disconnects the user's apps.
+ * (`meta.ownCredentials`, authorize.ts rule 4): an app never lists or disconnects the user's apps.
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
@@ -28,7 +28,7 @@ export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperati
     response: ConnectedAppList,
     errors: [401, 403],
     auth: 'bearer',
-    meta: { account: true },
+    meta: { ownCredentials: true },
     async handler(ctx) {
       return { body: { apps: await apps.listConnectedApps(ctx.principal.userId) } };
     },
@@ -46,7 +46,7 @@ export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperati
     successStatus: 204,
     errors: [400, 401, 403, 404],
     auth: 'bearer',
-    meta: { account: true },
+    meta: { ownCredentials: true },
     async handler(ctx) {
       const revoked = await apps.revokeConnectedApp(ctx.principal.userId, ctx.params.clientId);
       if (!revoked) throw new NotFound('no connected app with this client id');

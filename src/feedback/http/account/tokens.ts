@@ -3,7 +3,7 @@
  * list never shows values or hashes, revoke applies to the very next request (authentication
  * looks tokens up live). Only makers — users with at least one workspace — may create one; the
  * token decider refuses others with 403. Only the maker's own credentials reach these routes
- * (`meta.account`, authorize.ts rule 4): a token minted by an OAuth app would outlive the app.
+ * (`meta.ownCredentials`, authorize.ts rule 4): a token minted by an OAuth app would outlive the app.
  */
 import { z } from 'zod';
 import { tokensOf } from '../../../../projections/tokens/projector.js';
@@ -34,7 +34,7 @@ export function tokenOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
     successStatus: 201,
     errors: [400, 401, 403],
     auth: 'bearer',
-    meta: { account: true },
+    meta: { ownCredentials: true },
     async handler(ctx) {
       const context = commandContext(deps, ctx.principal, ctx);
       const created = await createToken(deps, context, {
@@ -68,7 +68,7 @@ export function tokenOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
     response: ApiTokenList,
     errors: [401, 403],
     auth: 'bearer',
-    meta: { account: true },
+    meta: { ownCredentials: true },
     async handler(ctx) {
       const docs = await tokensOf(deps.readStore).find(
         { ownerId: ctx.principal.userId },
@@ -101,7 +101,7 @@ export function tokenOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
     successStatus: 204,
     errors: [400, 401, 403, 404],
     auth: 'bearer',
-    meta: { account: true },
+    meta: { ownCredentials: true },
     async handler(ctx) {
       const result = await revokeToken(deps, commandContext(deps, ctx.principal, ctx), {
         tokenId: ctx.params.tokenId,

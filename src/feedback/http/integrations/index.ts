@@ -15,7 +15,8 @@ import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from 
 
 const TAGS = ['Integrations'];
 const DECLARED = [400, 401, 403, 404] as const;
-const ADMIN = { workspace: true, admin: true } as const;
+/** admins only, and only with their own credentials: an OAuth app's credential would outlive it */
+const CREDENTIAL_ADMIN = { workspace: true, admin: true, ownCredentials: true } as const;
 
 const IntegrationId = z
   .string()
@@ -56,7 +57,7 @@ export function integrationOperations(deps: FeedbackHttpDeps): FeedbackOperation
     successStatus: 201,
     errors: DECLARED,
     auth: 'bearer',
-    meta: ADMIN,
+    meta: CREDENTIAL_ADMIN,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { integrationId, credential, position } = await createIntegration(
@@ -92,7 +93,7 @@ export function integrationOperations(deps: FeedbackHttpDeps): FeedbackOperation
     }),
     errors: DECLARED,
     auth: 'bearer',
-    meta: ADMIN,
+    meta: CREDENTIAL_ADMIN,
     extraDescription: 'Oldest first, revoked ones included. Never the credentials or their hashes.',
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
@@ -115,7 +116,7 @@ export function integrationOperations(deps: FeedbackHttpDeps): FeedbackOperation
     successStatus: 204,
     errors: DECLARED,
     auth: 'bearer',
-    meta: ADMIN,
+    meta: CREDENTIAL_ADMIN,
     extraDescription:
       'The credential stops working on its very next request. Revoking twice is a no-op; another workspace’s integration is 404.',
     async handler(ctx) {
