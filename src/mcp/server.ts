@@ -22,6 +22,13 @@ import {
  * `idempotencyKey` (Idempotency-Key: a retried write returns its first result) and `ifMatch`
  * (If-Match: the ETag a previous result carried in its `_meta.etag`).
  */
+/**
+ * Appended to every server's instructions: tool descriptions come from the REST operations and
+ * speak of headers, which a tool call cannot send (audit: a model could not find the mapping).
+ */
+export const HEADERS_IN_META =
+  "Where a tool's description mentions the Idempotency-Key or If-Match header, put the value in the call's `_meta` as `idempotencyKey` or `ifMatch` (a retried write with the same idempotencyKey returns its first result; ifMatch takes the `_meta.etag` of an earlier result).";
+
 export interface CallMeta {
   idempotencyKey?: string;
   ifMatch?: string;

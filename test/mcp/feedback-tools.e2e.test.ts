@@ -53,6 +53,8 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
       Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId),
     );
     expect(tools.map((t) => t.name).sort()).to.deep.equal(documented.sort());
+    // descriptions speak of headers a tool call cannot send; the instructions say where they go
+    expect(mcp.client.getInstructions()).to.include('`_meta` as `idempotencyKey` or `ifMatch`');
   });
 
   it('marks reads read-only and writes by their method', async () => {

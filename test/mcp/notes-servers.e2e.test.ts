@@ -162,6 +162,13 @@ describe('When assistants use the notes MCP servers', function () {
           expect(twin.annotations, tool.name).to.deep.equal(tool.annotations);
           expect(Boolean(twin.outputSchema), tool.name).to.equal(Boolean(tool.outputSchema));
         }
+        // descriptions speak of headers a tool call cannot send: both servers tell the model
+        // where they go instead (README: per-call `_meta` carries idempotencyKey and ifMatch)
+        for (const server of [local, hosted]) {
+          expect(server.client.getInstructions())
+            .to.include('`_meta` as `idempotencyKey` or `ifMatch`')
+            .and.to.include('If-Match');
+        }
       } finally {
         await local.close();
         await hosted.close();
