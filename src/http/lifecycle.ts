@@ -133,7 +133,10 @@ export const validate: Step = (x, hooks) => {
     const parsed = op.params.safeParse(x.raw.params);
     if (!parsed.success) {
       const name = String(parsed.error.issues[0]?.path[0] ?? '');
-      const message = hooks.unknownParam?.(name, op);
+      // a malformed segment of a URL names nothing that exists (the service may answer 404); a
+      // tool call's missing or non-string argument is a bad argument, and says which
+      const given = (x.raw.params as Record<string, unknown> | undefined)?.[name];
+      const message = typeof given === 'string' ? hooks.unknownParam?.(name, op) : undefined;
       if (message) throw new NotFound(message);
       throw new InvalidArgument(describeIssues(parsed.error, x.raw.params, 'path'));
     }

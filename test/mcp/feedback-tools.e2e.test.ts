@@ -123,6 +123,21 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
     expect(envelope.error).to.include('"page_size"');
   });
 
+  it('names a missing or mistyped path argument instead of answering not-found', async () => {
+    // the input schema marks slug, key and itemKey required strings; a tool call can leave one
+    // out, which a URL never does — "product not found" would send the model looking elsewhere
+    const missing = envelopeOf(await callTool(mcp, 'list_items', { slug: owner.home.slug }));
+    expect(missing).to.deep.equal({ error: 'key is required', code: 'invalid-argument' });
+    const mistyped = envelopeOf(
+      await callTool(mcp, 'get_item', { slug: owner.home.slug, key: PRODUCT, itemKey: 17 }),
+    );
+    expect(mistyped.code).to.equal('invalid-argument');
+    expect(mistyped.error).to.match(/^itemKey must be a string/);
+    // a well-formed but unknown value is still the REST answer: not found
+    const unknown = await callTool(mcp, 'list_items', { slug: owner.home.slug, key: 'ZZZ' });
+    expect(envelopeOf(unknown).code).to.equal('not-found');
+  });
+
   it('keeps protocol errors JSON-RPC errors: an unknown tool', async () => {
     const error = await mcp.client.callTool({ name: 'delete_workspace', arguments: {} }).then(
       () => null,
