@@ -22,6 +22,7 @@ import {
   mergeSnapshot,
   unmergePending,
 } from '../../../commands/item/index.js';
+import { productKeyOf } from '../../../commands/product/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { itemsOf } from '../../../projections/items/document.js';
 import {
@@ -46,6 +47,13 @@ export async function mergeItems(
   const load = (key: string) =>
     deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
 
+  // Only duplicates of the same product: the route is the product's, where another product's
+  // item does not exist (GET answers 404), and a private product's people and +1s would
+  // otherwise land on a public board.
+  for (const key of mergedKeys) {
+    if (productKeyOf(key) !== input.productKey)
+      throw new NotFound(`item ${key} not found in ${input.productKey}`);
+  }
   const survivor = (await load(survivorKey)).state;
   assertMergeable(survivor, survivorKey, null);
   for (const key of mergedKeys) assertMergeable((await load(key)).state, key, survivorKey);

@@ -119,6 +119,20 @@ describe('merge_items (e2e)', () => {
       expect(await listed()).to.deep.equal(['APP-5', 'APP-4', 'APP-1']);
     });
 
+    it("answers 404 for another product's item, a private one above all, and merges nothing", async () => {
+      // the route is the product's: under /products/APP an SEC item does not exist (get_item
+      // answers 404), and merging it would put a private product's people and +1s on APP's
+      // public board
+      const { fb, ws } = board;
+      const { itemKey } = await fb.submit(ws, 'SEC', { body: 'secret duplicate', email: 'z@x.io' });
+      const refused = await merge('APP-4', [itemKey]);
+      expect404(refused);
+      expect(refused.body.error).to.equal(`item ${itemKey} not found in APP`);
+      const secret = await api.get(item(itemKey));
+      expect(secret.body.item.status).to.not.equal('merged');
+      expect((await api.get(item('APP-4'))).body.item.plusOneCount).to.equal(0);
+    });
+
     it('refuses an empty list, 51 keys and malformed keys (400)', async () => {
       // spec Limits: "mergedKeys: 1 to 50 entries"; item key regex `^[A-Z]{3,5}-[1-9]\d*$`
       expect400(await merge('APP-4', []));

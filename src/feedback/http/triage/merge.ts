@@ -22,11 +22,10 @@ export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
     tags: ['Triage'],
     params: ItemParams,
     body: z.object({
-      mergedKeys: z
-        .array(ItemKey)
-        .min(1)
-        .max(50)
-        .meta({ description: 'the duplicates, 1 to 50 item keys of this workspace' }),
+      mergedKeys: z.array(ItemKey).min(1).max(50).meta({
+        description:
+          "the duplicates, 1 to 50 item keys of the path's product (another product's key: 404)",
+      }),
     }),
     response: z.object({
       survivorId: ItemKey,
