@@ -8,7 +8,7 @@
  * (Every API answer of the two instances being equal is checked over HTTP in
  * test/feedback/history/transfer.e2e.test.ts.)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
@@ -157,6 +157,21 @@ describe('When an operator verifies, exports and imports (CLI)', function () {
       expect(await cliFails(source, 'import-workspace', '--file', '/nonexistent')).to.match(
         /no file/,
       );
+    });
+
+    it('refuses to export from a data folder with no event log, and creates none there', async () => {
+      // an operator's mistyped DATA_DIR: "no workspace" would mislead, and a verb that only
+      // reads must not leave a new, empty store behind
+      const root = tempDataDir();
+      const empty = join(root, 'typo');
+      try {
+        expect(
+          await cliFails(empty, 'export', '--workspace', 'acme-co', '--out', join(empty, 'x')),
+        ).to.match(/^error: no event log at .*store\.sqlite/);
+        expect(existsSync(join(empty, 'store.sqlite'))).to.equal(false);
+      } finally {
+        removeDir(root);
+      }
     });
   });
 });

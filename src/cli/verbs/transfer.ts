@@ -26,7 +26,10 @@ export const exportCommand: CliCommand = {
   flags: ['workspace', 'out'],
   async run(flags, env) {
     const input = checkFlags(z.object({ workspace: SlugFlag, out: z.string().min(1) }), flags);
-    await withSession(env.config(), async ({ stores, deps }) => {
+    const config = env.config();
+    // reading only: a mistyped DATA_DIR must not leave a new, empty store behind
+    if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
+    await withSession(config, async ({ stores, deps }) => {
       const workspace = await requireWorkspace(deps.readStore, input.workspace);
       const report = await exportWorkspace(
         stores.rawEventStore,
@@ -77,9 +80,7 @@ export const verifyCommand: CliCommand = {
         'verify checks the embedded event log’s hash chain; the KurrentDB event store keeps none (see README "Verifiable log")',
       );
     }
-    const path = embeddedFile(config);
-    if (!existsSync(path)) throw new UsageError(`no event log at ${path}`);
-    const store = await openEmbeddedEventStore({ path });
+    const store = await openEmbeddedEventStore({ path: requireEmbeddedLog(config) });
     try {
       await report(env, await verifyChain(store, progressOf(env)));
     } finally {
@@ -87,6 +88,13 @@ export const verifyCommand: CliCommand = {
     }
   },
 };
+
+/** The embedded log's file, which must exist (a verb that only reads never creates it). */
+function requireEmbeddedLog(config: ReturnType<CliEnv['config']>): string {
+  const path = embeddedFile(config);
+  if (!existsSync(path)) throw new UsageError(`no event log at ${path}`);
+  return path;
+}
 
 function progressOf(env: CliEnv) {
   return (
