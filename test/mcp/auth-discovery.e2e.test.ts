@@ -123,15 +123,21 @@ describe('When an MCP client starts with no token', function () {
       expect(server.code_challenge_methods_supported).to.deep.equal(['S256']);
     });
 
-    it('keeps a token for the MCP endpoint to the endpoint: the REST API refuses it', async () => {
-      const owner = await fb.createMaker('ann@acme.io');
+    /** A maker and the MCP endpoint's token an assistant got for them through the whole flow. */
+    async function signedInAssistant(email: string, clientName: string) {
+      const owner = await fb.createMaker(email);
       const { client, provider } = await connectFromNothing({
         base: fb.url,
         email: owner.email,
         mailboxPath: fb.mailboxPath,
-        clientName: 'Narrow Assistant',
+        clientName,
       });
       await client.close();
+      return { owner, provider };
+    }
+
+    it('keeps a token for the MCP endpoint to the endpoint: the REST API refuses it', async () => {
+      const { owner, provider } = await signedInAssistant('ann@acme.io', 'Narrow Assistant');
       const rest = await fetch(`${fb.url}/v1/workspaces/${owner.home.slug}/products`, {
         headers: { authorization: `Bearer ${provider.tokens()!.access_token}` },
       });
@@ -142,14 +148,7 @@ describe('When an MCP client starts with no token', function () {
       // spec: personal tokens' "Revocation takes effect at once"; notes spec: POST /oauth/revoke
       // "revoke a token". A token bound to /mcp (RFC 8707) was refused by the revocation's
       // audience check and answered 200 while it kept working.
-      const owner = await fb.createMaker('rev@acme.io');
-      const { client, provider } = await connectFromNothing({
-        base: fb.url,
-        email: owner.email,
-        mailboxPath: fb.mailboxPath,
-        clientName: 'Revoked Assistant',
-      });
-      await client.close();
+      const { provider } = await signedInAssistant('rev@acme.io', 'Revoked Assistant');
       const token = provider.tokens()!.access_token;
       const list = () =>
         fetch(`${fb.url}/mcp`, {
