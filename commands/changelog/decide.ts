@@ -1,7 +1,6 @@
-import { InvalidArgument } from '../shared/errors.js';
+import { nonBlankText, textUpTo } from '../shared/text.js';
 import type { ChangelogEntryFields, ChangelogEvent } from './events.js';
 import type { ChangelogState } from './state.js';
-import { nonBlankText, textUpTo } from '../shared/text.js';
 
 export type PublishChangelogEntry = {
   type: 'PublishChangelogEntry';

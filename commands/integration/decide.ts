@@ -1,4 +1,4 @@
-import { AlreadyExists, InvalidArgument, NotFound } from '../shared/errors.js';
+import { AlreadyExists, NotFound } from '../shared/errors.js';
 import type { IntegrationCreated, IntegrationEvent } from './events.js';
 import type { IntegrationState } from './state.js';
 import { nonBlankText } from '../shared/text.js';

@@ -1,4 +1,4 @@
-import { AlreadyExists, InvalidArgument, NotFound, PermissionDenied } from '../shared/errors.js';
+import { AlreadyExists, NotFound, PermissionDenied } from '../shared/errors.js';
 import type { TokenEvent } from './events.js';
 import type { TokenState } from './state.js';
 import { nonBlankText } from '../shared/text.js';

@@ -32,10 +32,11 @@ describe('Feedback OpenAPI document (e2e)', () => {
     // lifecycle.ts: every write reads the key (a retry returns the first result; the same key
     // with a different request answers 409), so a generated client must know of it
     let writes = 0;
-    for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
-      for (const [method, op] of Object.entries(methods)) {
+    type Documented = { parameters?: { in: string; name: string }[]; responses: object };
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const [method, op] of Object.entries(methods as Record<string, Documented>)) {
         const header = (op.parameters ?? []).find(
-          (p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key',
+          (p) => p.in === 'header' && p.name === 'idempotency-key',
         );
         if (method === 'get') expect(header, `${method} ${path}`).to.equal(undefined);
         else {
