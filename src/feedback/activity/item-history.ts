@@ -34,7 +34,10 @@ export async function itemChanges(
   await deps.timelines.replay(workspaceId, itemKey, wanted, async (revision, store) => {
     views.set(revision, itemView(await findItem(store, { workspaceId, itemKey })));
     const named = new Map<string, string | null>();
-    for (const personId of namedIn(events[revision]!)) {
+    const event = events[revision]!;
+    // the actor too: a person who renamed themselves since acted under the name they had then
+    const actor = event.metadata.actor === null ? [] : [event.metadata.actor];
+    for (const personId of [...namedIn(event), ...actor]) {
       named.set(personId, (await peopleOf(store).findOne({ _id: personId }))?.displayName ?? null);
     }
     names.set(revision, named);
@@ -42,7 +45,10 @@ export async function itemChanges(
   const changes: Change[] = [];
   for (const revision of asked) {
     const event = events[revision]!;
-    const actor = await describe(event.metadata);
+    // a copy: `describe` hands the same view to every event of this actor
+    const actor = { ...(await describe(event.metadata)) };
+    const then = actor.kind === 'person' && actor.id ? names.get(revision)?.get(actor.id) : null;
+    if (typeof then === 'string') actor.name = then;
     const before = views.get(revision - 1) ?? null;
     const summary = itemSentence(asRecorded<ItemEvent>(event), {
       who: actorWord(actor),

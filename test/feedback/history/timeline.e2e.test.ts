@@ -38,7 +38,11 @@ describe('Rebuilding an item as it stood (e2e)', () => {
           })
         ).personId;
       const kim = await person(0, 'Kim');
-      await addPlusOne(deps, fb.context(), { workspaceId: ws.workspaceId, itemKey, personId: kim });
+      await addPlusOne(deps, fb.context({ actor: kim }), {
+        workspaceId: ws.workspaceId,
+        itemKey,
+        personId: kim,
+      });
       await person(0, 'Kim Lee'); // renamed after revision 1
       const statuses = ['planned', 'in-progress', 'shipped', 'new'] as const;
       for (let i = 0; i < 3 * SNAPSHOT_EVERY; i++) {
@@ -66,6 +70,13 @@ describe('Rebuilding an item as it stood (e2e)', () => {
       expect(now.participants[1]).to.deep.include({ personId: kim, displayName: 'Kim Lee' });
 
       const history = (await api.get(`${path}/history?pageSize=200`)).body.items;
+      // the auditor's replay: who acted at revision 1 under the name they had then, in the
+      // actor and in the sentence alike (as-of above shows the same name)
+      const plusOne = history.find((change: { revision: number }) => change.revision === 1);
+      expect(plusOne.actor).to.deep.equal({ kind: 'person', id: kim, name: 'Kim' });
+      expect(plusOne.summary)
+        .to.match(/^Kim /)
+        .and.not.match(/^Kim Lee/);
       const last = history.at(-1).revision as number;
       const latest = (await api.get(`${path}/as-of?revision=${last}`)).body;
       const { revision: _r, at: _a, ...latestAnswer } = latest;
