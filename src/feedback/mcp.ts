@@ -24,12 +24,9 @@ import { createAuthenticator } from './auth/authenticate.js';
 import { callerReaches } from './auth/authorize.js';
 import { requestCaller } from './auth/http-auth.js';
 import type { FeedbackTypes } from './http/types.js';
-import { HEADERS_IN_META } from '../mcp/server.js';
 
 export const FEEDBACK_MCP_INSTRUCTIONS =
-  'Tools of the feedback board: one per REST operation, named by its operation id. Workspace tools take the workspace `slug` (and `key`, `itemKey` where the route has them) as arguments beside the query and body fields. A failed call answers isError with the `{error, code}` envelope of the REST API.' +
-  ' ' +
-  HEADERS_IN_META;
+  'Tools of the feedback board: one per REST operation, named by its operation id. Workspace tools take the workspace `slug` (and `key`, `itemKey` where the route has them) as arguments beside the query and body fields. A failed call answers isError with the `{error, code}` envelope of the REST API.';
 
 export function feedbackMcp(deps: {
   http: ServiceHttp<FeedbackTypes>;

@@ -22,13 +22,6 @@ import {
  * `idempotencyKey` (Idempotency-Key: a retried write returns its first result) and `ifMatch`
  * (If-Match: the ETag a previous result carried in its `_meta.etag`).
  */
-/**
- * Appended to every server's instructions: tool descriptions come from the REST operations and
- * speak of headers, which a tool call cannot send (audit: a model could not find the mapping).
- */
-export const HEADERS_IN_META =
-  "Where a tool's description mentions the Idempotency-Key or If-Match header, put the value in the call's `_meta` as `idempotencyKey` or `ifMatch` (a retried write with the same idempotencyKey returns its first result; ifMatch takes the `_meta.etag` of an earlier result).";
-
 export interface CallMeta {
   idempotencyKey?: string;
   ifMatch?: string;
@@ -62,13 +55,18 @@ function stringOrUndefined(value: unknown, name: string): string | undefined {
   return value;
 }
 
+/**
+ * Ends every server's instructions, beside the `_meta` reading below: tool descriptions come from
+ * the REST operations and speak of headers, which a tool call cannot send.
+ */
+const HEADERS_IN_META =
+  "Where a tool's description mentions the Idempotency-Key or If-Match header, put the value in the call's `_meta` as `idempotencyKey` or `ifMatch` (a retried write with the same idempotencyKey returns its first result; ifMatch takes the `_meta.etag` of an earlier result).";
+
 export function createMcpServer(info: ServerInfo, catalog: ToolCatalog): Server {
+  const instructions = [info.instructions, HEADERS_IN_META].filter(Boolean).join(' ');
   const server = new Server(
     { name: info.name, version: info.version },
-    {
-      capabilities: { tools: { listChanged: false } },
-      ...(info.instructions ? { instructions: info.instructions } : {}),
-    },
+    { capabilities: { tools: { listChanged: false } }, instructions },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await catalog.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

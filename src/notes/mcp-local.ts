@@ -7,12 +7,10 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { remoteTools } from '../mcp/remote.js';
-import { createMcpServer, HEADERS_IN_META } from '../mcp/server.js';
+import { createMcpServer } from '../mcp/server.js';
 
 export const LOCAL_NOTES_INSTRUCTIONS =
-  "Tools of the notes service for the signed-in user: notes, tags and devices (registering and renaming devices included). Each tool is one REST operation named by its operation id; path parameters (`id`, `tagId`), query fields and body fields are top-level arguments. A failed call answers isError with the API's `{error}` envelope." +
-  ' ' +
-  HEADERS_IN_META;
+  "Tools of the notes service for the signed-in user: notes, tags and devices (registering and renaming devices included). Each tool is one REST operation named by its operation id; path parameters (`id`, `tagId`), query fields and body fields are top-level arguments. A failed call answers isError with the API's `{error}` envelope.";
 
 export interface LocalNotesOptions {
   /** the notes service, e.g. http://127.0.0.1:3001 */

@@ -12,12 +12,9 @@ import { hostedTools } from '../mcp/hosted.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/http.js';
 import { NOTES_SCOPE, type NotesAuth } from './auth.js';
 import type { NotesPrincipal, NotesTypes } from './http/types.js';
-import { HEADERS_IN_META } from '../mcp/server.js';
 
 export const NOTES_MCP_INSTRUCTIONS =
-  "Tools of the notes service: the user's notes and tags, and the list of their devices. Each tool is one REST operation named by its operation id; path parameters (`id`, `tagId`), query fields and body fields are top-level arguments. A failed call answers isError with the API's `{error}` envelope." +
-  ' ' +
-  HEADERS_IN_META;
+  "Tools of the notes service: the user's notes and tags, and the list of their devices. Each tool is one REST operation named by its operation id; path parameters (`id`, `tagId`), query fields and body fields are top-level arguments. A failed call answers isError with the API's `{error}` envelope.";
 
 export function notesMcp(deps: {
   http: ServiceHttp<NotesTypes>;

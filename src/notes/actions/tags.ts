@@ -109,7 +109,7 @@ export async function ensureTags(
   return { tagIds: [...seen.values()], position };
 }
 
-/** Does this active tag exist for the user? (Tags of other users are never seen.) */
+/** What the user's tag of that id is: active, deleted or absent (another user's tag is absent). */
 export async function tagStatus(
   deps: NotesDeps,
   userId: string,
