@@ -4,7 +4,13 @@
  * need nothing but the command and the state.
  */
 import { InvalidArgument, NotFound } from '../shared/errors.js';
-import type { WebhookCreated, WebhookEvent, WebhookEventType, WebhookUpdated } from './events.js';
+import type {
+  OAuthGrant,
+  WebhookCreated,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookUpdated,
+} from './events.js';
 import type { WebhookFacts, WebhookState } from './state.js';
 import { textUpTo } from '../shared/text.js';
 
@@ -18,6 +24,8 @@ export type UpdateWebhook = Cmd<
     eventTypes?: WebhookEventType[] | null;
     productKeys?: string[] | null;
     enabled?: boolean;
+    /** who sets the URL, if it changes: an OAuth app's grant, or null for the maker's own credential */
+    grant?: OAuthGrant | null;
   }
 >;
 export type RotateWebhookSecret = Cmd<
@@ -66,10 +74,14 @@ function update(
   data: UpdateWebhook['data'],
   state: WebhookFacts & { status: 'enabled' | 'disabled' },
 ): WebhookEvent[] {
-  const { enabled, ...fields } = data;
+  const { enabled, grant, ...fields } = data;
   const wanted = checked(fields);
   const changed: WebhookUpdated['data'] = {};
-  if (wanted.url !== undefined && wanted.url !== state.url) changed.url = wanted.url;
+  if (wanted.url !== undefined && wanted.url !== state.url) {
+    changed.url = wanted.url;
+    // the receiver is now whoever set this URL's: a disconnected app's grant no longer covers it
+    if ((grant ?? null) !== null || state.grant !== null) changed.grant = grant ?? null;
+  }
   if (wanted.description !== undefined && wanted.description !== state.description) {
     changed.description = wanted.description;
   }

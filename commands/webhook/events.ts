@@ -36,6 +36,15 @@ export const ProductKeyFilter = z
   .min(1)
   .nullable();
 
+/**
+ * The OAuth grant under which a third-party app set a webhook's URL: the user who connected the
+ * app and its client id. Disconnecting that app disables the webhook (revoke_connected_app), so a
+ * receiver an app chose never outlives the user's consent. null when the maker's own credential
+ * set the URL; absent on events recorded before this rule (read as null).
+ */
+export const OAuthGrant = z.object({ userId: z.string().min(1), clientId: z.string().min(1) });
+export type OAuthGrant = z.infer<typeof OAuthGrant>;
+
 export const WebhookCreatedData = z.object({
   webhookId: z.string().min(1),
   workspaceId: z.string().min(1),
@@ -44,10 +53,12 @@ export const WebhookCreatedData = z.object({
   eventTypes: EventTypeFilter,
   productKeys: ProductKeyFilter,
   secret: SealedSecret,
+  grant: OAuthGrant.nullable().optional(),
 });
-/** Only what changed. */
+/** Only what changed; `grant` changes with `url`. */
 export const WebhookUpdatedData = z.object({
   url: z.string().min(1).optional(),
+  grant: OAuthGrant.nullable().optional(),
   description: z.string().max(200).optional(),
   eventTypes: EventTypeFilter.optional(),
   productKeys: ProductKeyFilter.optional(),

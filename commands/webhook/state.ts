@@ -1,4 +1,4 @@
-import type { WebhookEvent, WebhookEventType } from './events.js';
+import type { OAuthGrant, WebhookEvent, WebhookEventType } from './events.js';
 
 export interface PreviousSecret {
   secret: string;
@@ -28,6 +28,8 @@ export interface WebhookFacts {
   productKeys: string[] | null;
   secret: string;
   previousSecrets: PreviousSecret[];
+  /** the OAuth app's grant that set the URL (events.ts OAuthGrant); null: the maker's own */
+  grant: OAuthGrant | null;
 }
 
 /**
@@ -44,7 +46,12 @@ export const initialWebhookState = (): WebhookState => ({ status: 'absent' });
 
 export function evolveWebhook(state: WebhookState, event: WebhookEvent): WebhookState {
   if (event.type === 'WebhookCreated') {
-    return { status: 'enabled', ...event.data, previousSecrets: [] };
+    return {
+      status: 'enabled',
+      ...event.data,
+      grant: event.data.grant ?? null,
+      previousSecrets: [],
+    };
   }
   if (state.status === 'absent' || state.status === 'deleted') return state;
   switch (event.type) {
@@ -71,7 +78,7 @@ export function evolveWebhook(state: WebhookState, event: WebhookEvent): Webhook
 
 function factsOf(state: WebhookFacts): WebhookFacts {
   const { webhookId, workspaceId, url, description, eventTypes, productKeys } = state;
-  const { secret, previousSecrets } = state;
+  const { secret, previousSecrets, grant } = state;
   return {
     webhookId,
     workspaceId,
@@ -81,5 +88,6 @@ function factsOf(state: WebhookFacts): WebhookFacts {
     productKeys,
     secret,
     previousSecrets,
+    grant,
   };
 }

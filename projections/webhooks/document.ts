@@ -1,4 +1,4 @@
-import type { PreviousSecret, WebhookEventType } from '../../commands/webhook/index.js';
+import type { OAuthGrant, PreviousSecret, WebhookEventType } from '../../commands/webhook/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 
 /** The Webhook record of issue 18, exactly. */
@@ -27,6 +27,8 @@ export type WebhookDoc = Doc &
     _secret: string;
     /** the secret the last rotation replaced; documents projected before that rule hold up to 3 */
     _previousSecrets: PreviousSecret[];
+    /** the OAuth app's grant that set the URL; null (or absent, projected earlier): the maker's */
+    _grant?: OAuthGrant | null;
   };
 
 export const WEBHOOKS = 'webhooks';

@@ -22,7 +22,7 @@ export function webhooksProjector(): Projector {
         guardedUpdate(webhooks, id, event.position, { $set: { ...fields, updatedAt: at } });
       switch (event.type) {
         case 'WebhookCreated': {
-          const { webhookId, workspaceId, secret, ...fields } = event.data;
+          const { webhookId, workspaceId, secret, grant, ...fields } = event.data;
           const doc = {
             id: webhookId,
             ...fields,
@@ -35,13 +35,16 @@ export function webhooksProjector(): Projector {
             _deleted: false,
             _secret: secret,
             _previousSecrets: [],
+            _grant: grant ?? null,
           };
           await guardedUpdate(webhooks, id, event.position, { $set: doc }, { upsert: true });
           return;
         }
-        case 'WebhookUpdated':
-          await set(event.data);
+        case 'WebhookUpdated': {
+          const { grant, ...fields } = event.data;
+          await set(grant === undefined ? fields : { ...fields, _grant: grant });
           return;
+        }
         case 'WebhookDisabled':
           await set({ enabled: false, disabledReason: event.data.reason });
           return;

@@ -1,3 +1,4 @@
+import type { OAuthGrant } from '../../commands/webhook/index.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 import { type WebhookDoc, webhookDocId, webhooksOf } from './document.js';
 
@@ -18,4 +19,20 @@ export async function findWebhook(
     _id: webhookDocId(query.workspaceId, query.webhookId),
   });
   return doc && !doc._deleted ? doc : null;
+}
+
+/** The enabled webhooks, in any workspace, whose URL an OAuth app set under this grant. */
+export function enabledWebhooksUnderGrant(
+  store: ReadStore,
+  grant: OAuthGrant,
+): Promise<WebhookDoc[]> {
+  return webhooksOf(store).find(
+    {
+      '_grant.userId': grant.userId,
+      '_grant.clientId': grant.clientId,
+      enabled: true,
+      _deleted: false,
+    },
+    { sort: { createdAt: 1, _id: 1 } },
+  );
 }

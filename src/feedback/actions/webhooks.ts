@@ -7,11 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
 import {
+  type OAuthGrant,
   type WebhookEventType,
   webhookDecider,
   webhookStreamId,
 } from '../../../commands/webhook/index.js';
 import { getProduct } from '../../../projections/products/index.js';
+import { enabledWebhooksUnderGrant } from '../../../projections/webhooks/index.js';
 import { checkTarget, RefusedTarget, type TargetPolicy } from '../../webhooks/delivery/target.js';
 import { newSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
 import { type CommandContext, type FeedbackDeps, withoutKey } from './deps.js';
@@ -26,6 +28,8 @@ export interface WebhookDeps extends FeedbackDeps {
 
 export interface WebhookFields {
   url?: string;
+  /** the OAuth app's grant when an app sets the URL; null for the maker's own credential */
+  grant?: OAuthGrant | null;
   description?: string;
   eventTypes?: WebhookEventType[] | null;
   productKeys?: string[] | null;
@@ -73,6 +77,7 @@ export async function createWebhook(
         eventTypes: input.eventTypes ?? null,
         productKeys: input.productKeys ?? null,
         secret: deps.secrets.seal(secret, webhookId),
+        grant: input.grant ?? null,
       },
     },
     // the secret cannot be shown twice, so a retried creation is a new webhook, never a replay
@@ -130,4 +135,29 @@ export async function deleteWebhook(
     context,
   );
   return { position: result.position };
+}
+
+/**
+ * Disconnecting an OAuth app (revoke_connected_app) switches off every webhook whose URL the app
+ * set under the user's grant: the receiver was the app's choice, and the user's consent to it
+ * ends with the grant. Disabled rather than deleted, so an admin sees why and may resume it.
+ */
+export async function disableWebhooksOfGrant(
+  deps: Pick<WebhookDeps, 'commandHandler' | 'readStore'>,
+  context: CommandContext,
+  input: { grant: OAuthGrant; appName: string },
+): Promise<{ disabled: number; position: bigint | null }> {
+  const reason = `the OAuth app ${input.appName} that set its URL was disconnected`;
+  let position: bigint | null = null;
+  const docs = await enabledWebhooksUnderGrant(deps.readStore, input.grant);
+  for (const doc of docs) {
+    const result = await deps.commandHandler.handle(
+      webhookStreamId(doc._ws, doc.id),
+      webhookDecider,
+      { type: 'DisableWebhook', data: { reason } },
+      withoutKey(context),
+    );
+    position = result.position ?? position;
+  }
+  return { disabled: docs.length, position };
 }

@@ -59,6 +59,26 @@ describe('When a webhook is updated', () => {
       .when(update({ url: data.url }))
       .then([]);
   });
+  it('records whose grant set a new URL: an app’s, and the maker’s own (null) once it had one', () => {
+    // a disconnected app's webhooks are disabled (revoke_connected_app): only while its URL is
+    // still the one the app chose
+    const grant = { userId: 'u1', clientId: 'client-1' };
+    const other = 'https://hooks.example.com/other';
+    given([created])
+      .when(update({ url: other, grant }))
+      .then([{ type: 'WebhookUpdated', data: { url: other, grant } }]);
+    given([{ type: 'WebhookCreated', data: { ...data, grant } }])
+      .when(update({ url: other, grant: null }))
+      .then([{ type: 'WebhookUpdated', data: { url: other, grant: null } }]);
+    // nothing to record: no grant before or after, or the URL did not change
+    given([created])
+      .when(update({ url: other, grant: null }))
+      .then([{ type: 'WebhookUpdated', data: { url: other } }]);
+    given([created])
+      .when(update({ url: data.url, grant }))
+      .then([]);
+  });
+
   it('disables it for an admin with no reason, and enabling resumes it', () => {
     given([created])
       .when(update({ enabled: false }))

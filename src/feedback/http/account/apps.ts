@@ -1,13 +1,16 @@
 /**
  * The OAuth apps a user connected, and disconnecting one (issue 5 item 3): disconnecting revokes
  * the client's grants, so its refresh tokens fail and its access tokens stop at once (the
- * access-token check reads the grant live). Only the maker's own credentials reach these routes
+ * access-token check reads the grant live), and disables the webhooks whose URL the app set
+ * (actions/webhooks.ts disableWebhooksOfGrant): nothing the app set up keeps reaching it. Only the maker's own credentials reach these routes
  * (`meta.ownCredentials`, authorize.ts rule 4): an app never lists or disconnects the user's apps.
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import type { AuthorizationServer } from '../../../auth/index.js';
-import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
+import { disableWebhooksOfGrant } from '../../actions/webhooks.js';
+import { contextOf } from '../triage/shared.js';
+import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
 import { ClientId, ConnectedAppList } from './schemas.js';
 
 const TAGS = ['Connected apps'];
@@ -17,7 +20,10 @@ export type ConnectedAppsPort = Pick<
   'listConnectedApps' | 'revokeConnectedApp'
 >;
 
-export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperation[] {
+export function connectedAppOperations(
+  deps: FeedbackHttpDeps & { apps: ConnectedAppsPort },
+): FeedbackOperation[] {
+  const { apps } = deps;
   const listConnectedApps = defineFeedbackOp({
     id: 'list_connected_apps',
     method: 'get',
@@ -40,7 +46,7 @@ export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperati
     path: '/v1/me/apps/{clientId}',
     summary: 'Disconnect an app',
     description:
-      'Revokes every grant you gave the client: its refresh tokens fail and its access tokens stop working on the next request. 404 when you had not connected it.',
+      'Revokes every grant you gave the client: its refresh tokens fail and its access tokens stop working on the next request. Every webhook whose URL the app set for you is disabled, with `disabledReason` naming the app; an admin may resume it. 404 when you had not connected it.',
     tags: TAGS,
     params: z.object({ clientId: ClientId }),
     successStatus: 204,
@@ -48,9 +54,19 @@ export function connectedAppOperations(apps: ConnectedAppsPort): FeedbackOperati
     auth: 'bearer',
     meta: { ownCredentials: true },
     async handler(ctx) {
-      const revoked = await apps.revokeConnectedApp(ctx.principal.userId, ctx.params.clientId);
-      if (!revoked) throw new NotFound('no connected app with this client id');
-      return {};
+      const grant = { userId: ctx.principal.userId, clientId: ctx.params.clientId };
+      const app = (await apps.listConnectedApps(grant.userId)).find(
+        (connected) => connected.clientId === grant.clientId,
+      );
+      const revoked = await apps.revokeConnectedApp(grant.userId, grant.clientId);
+      // after the revocation, so the app cannot resume a webhook in between; a retry after a
+      // crash here finds the grant gone but still disables what it left (hence the count)
+      const { disabled, position } = await disableWebhooksOfGrant(deps, contextOf(deps, ctx), {
+        grant,
+        appName: app ? `"${app.clientName}"` : `(client ${grant.clientId})`,
+      });
+      if (!revoked && disabled === 0) throw new NotFound('no connected app with this client id');
+      return { position };
     },
   });
 

@@ -10,5 +10,5 @@ export interface AccountHttpDeps extends FeedbackHttpDeps {
 }
 
 export function accountOperations(deps: AccountHttpDeps): FeedbackOperation[] {
-  return [...tokenOperations(deps), ...connectedAppOperations(deps.apps)];
+  return [...tokenOperations(deps), ...connectedAppOperations(deps)];
 }

@@ -24,7 +24,15 @@ import {
   WebhookParams,
   WebhookUrl,
 } from './schemas.js';
-import { ADMIN, actionDeps, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
+import {
+  ADMIN,
+  actionDeps,
+  DECLARED,
+  grantOf,
+  TAGS,
+  type WebhookHttpDeps,
+  webhookOf,
+} from './shared.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -61,7 +69,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const { webhookId, secret, position } = await createWebhook(
         actionDeps(deps),
         contextOf(deps, ctx),
-        { workspaceId, ...ctx.body },
+        { workspaceId, ...ctx.body, grant: grantOf(ctx.principal) },
       );
       return {
         position,
@@ -141,6 +149,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         workspaceId,
         webhookId,
         ...ctx.body,
+        grant: grantOf(ctx.principal),
       });
       return { position, readBack: readBack(workspaceId, webhookId) };
     },

@@ -1,9 +1,10 @@
 /** What the webhook operations share: their dependencies and the webhook they address. */
 import { NotFound } from '../../../../commands/shared/errors.js';
+import type { OAuthGrant } from '../../../../commands/webhook/index.js';
 import { findWebhook, type WebhookDoc } from '../../../../projections/webhooks/index.js';
 import type { Webhooks } from '../../../webhooks/index.js';
 import type { WebhookDeps } from '../../actions/webhooks.js';
-import type { FeedbackHttpDeps } from '../types.js';
+import type { Caller, FeedbackHttpDeps } from '../types.js';
 
 export interface WebhookHttpDeps extends FeedbackHttpDeps {
   webhooks: Webhooks;
@@ -30,4 +31,11 @@ export async function webhookOf(
   const doc = await findWebhook(deps.readStore, { workspaceId, webhookId });
   if (!doc) throw new NotFound('webhook not found');
   return doc;
+}
+
+/** The grant a webhook URL set by this caller lives under: an OAuth app's, or null (the maker's). */
+export function grantOf(caller: Caller): OAuthGrant | null {
+  return caller.credential === 'oauth' && caller.clientId
+    ? { userId: caller.userId, clientId: caller.clientId }
+    : null;
 }

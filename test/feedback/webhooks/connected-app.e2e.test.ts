@@ -1,0 +1,97 @@
+/**
+ * Webhooks an OAuth app set up, and the user disconnecting the app (revoke_connected_app), with
+ * an access token from the real authorization-code flow.
+ *
+ * The rule: a receiver the app chose must not outlive the user's consent. Disconnecting the app
+ * disables every webhook whose URL the app set under that user's grant ("Every webhook whose URL
+ * the app set for you is disabled, with `disabledReason` naming the app; an admin may resume
+ * it"); webhooks whose URL the maker set with their own credential keep delivering.
+ */
+import { expect } from 'chai';
+import { connectClient } from '../support/oauth.js';
+import {
+  eventually,
+  hook,
+  hooks,
+  type Receiver,
+  settle,
+  startReceiver,
+  startWorld,
+  submit,
+  subscribe,
+  type World,
+} from './support/world.js';
+
+describe('Webhooks set up by a connected OAuth app (e2e)', function () {
+  this.timeout(60_000);
+  let world: World;
+  let app: Receiver;
+  let own: Receiver;
+
+  before(async () => {
+    world = await startWorld();
+    app = await startReceiver();
+    own = await startReceiver();
+  });
+  after(async () => {
+    await world.fb.stop();
+    await app.close();
+    await own.close();
+  });
+  const asOwner = () => world.fb.api(world.owner.token);
+  const disconnect = (clientId: string) => asOwner().del(`/v1/me/apps/${clientId}`);
+  const webhook = async (id: string) => (await asOwner().get(hook(id))).body.webhook;
+
+  describe('When the admin disconnects the app', () => {
+    it('disables the webhooks whose URL the app set, and only those', async () => {
+      const zap = await connectClient(world.fb, { email: world.owner.email, name: 'Zap Sync' });
+      const asApp = world.fb.api(zap.accessToken);
+      const created = await asApp.post(hooks(), { url: app.url });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      // the admin's own webhook, which the app then points at its receiver
+      const retargeted = await subscribe(world, own);
+      expect((await asApp.patch(hook(retargeted.id), { url: app.url })).status).to.equal(200);
+      // the app's webhook, which the admin then points at their own receiver
+      const reclaimed = await asApp.post(hooks(), { url: app.url });
+      expect(
+        (await asOwner().patch(hook(reclaimed.body.webhook.id), { url: own.url })).status,
+      ).to.equal(200);
+      const admins = await subscribe(world, own);
+
+      expect((await disconnect(zap.clientId)).status).to.equal(204);
+
+      for (const id of [created.body.webhook.id, retargeted.id]) {
+        expect(await webhook(id)).to.include({
+          enabled: false,
+          disabledReason: 'the OAuth app "Zap Sync" that set its URL was disconnected',
+        });
+      }
+      for (const id of [reclaimed.body.webhook.id, admins.id]) {
+        expect(await webhook(id)).to.include({ enabled: true, disabledReason: null });
+      }
+      // the app's token stopped with its grant: it cannot resume what was disabled
+      const resumed = await asApp.patch(hook(retargeted.id), { enabled: true });
+      expect(resumed.status).to.equal(401);
+
+      const before = app.received.length;
+      await submit(world, 'Export to CSV, please');
+      await own.until(2); // the two webhooks pointing at the admin's receiver
+      await settle(world, created.body.webhook.id);
+      expect(app.received.length, 'nothing more reaches the app').to.equal(before);
+
+      // an admin may resume one on purpose: its messages since then follow
+      expect(
+        (await asOwner().patch(hook(created.body.webhook.id), { enabled: true })).status,
+      ).to.equal(200);
+      await eventually(async () => app.received.length > before, 'the resumed webhook to deliver');
+    });
+
+    it('answers 404 once neither a grant nor a webhook of the app is left', async () => {
+      const zap = await connectClient(world.fb, { email: world.owner.email, name: 'Zap Twice' });
+      expect((await disconnect(zap.clientId)).status).to.equal(204);
+      const again = await disconnect(zap.clientId);
+      expect(again.status).to.equal(404);
+      expect(again.body.code).to.equal('not-found');
+    });
+  });
+});
