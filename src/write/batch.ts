@@ -18,6 +18,12 @@ export interface CommandContext {
   correlationId?: string;
   causationId?: string | null;
   idempotencyKey?: string;
+  /**
+   * What a retry with the same Idempotency-Key must repeat to be the same request, when the
+   * command holds a value made fresh on each attempt (a generated secret): the request's own
+   * fields. Default: the whole command.
+   */
+  requestHash?: string;
 }
 
 export interface Queued<Command> {

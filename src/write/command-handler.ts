@@ -163,7 +163,9 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         const waiting = {
           command,
           context,
-          commandHash: context.idempotencyKey ? hashCommand(command) : undefined,
+          commandHash: context.idempotencyKey
+            ? (context.requestHash ?? hashCommand(command))
+            : undefined,
           decider,
           resolve,
           reject,

@@ -6,7 +6,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { productKeyOf } from '../../../commands/product/index.js';
-import { NotFound } from '../../../commands/shared/errors.js';
+import { Conflict, NotFound } from '../../../commands/shared/errors.js';
+import { hashCommand } from '../../write/batch.js';
 import type { CommandContext, CommandHandler } from '../../write/command-handler.js';
 import type { ReadStore } from '../../readstore/types.js';
 
@@ -35,6 +36,40 @@ export function idFor(prefix: string, context: CommandContext, scope: string): s
     .update(`${scope}\0${context.idempotencyKey}`)
     .digest('base64url');
   return `${prefix}${digest.slice(0, 24).replaceAll('-', 'x').replaceAll('_', 'y')}`;
+}
+
+/**
+ * 32 hex digits, random — or, when the client sent an Idempotency-Key, derived from it and
+ * `scope`, so a retry addresses the same new stream and the handler finds the first attempt.
+ */
+export function hexIdFor(context: Pick<CommandContext, 'idempotencyKey'>, scope: string): string {
+  if (!context.idempotencyKey) return randomUUID().replaceAll('-', '');
+  return createHash('sha256')
+    .update(`${scope}\0${context.idempotencyKey}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * The context of a command holding a value made fresh on each attempt (a generated secret): a
+ * retry with the same Idempotency-Key is the same request when `request` — what the caller
+ * sent — is the same (CommandContext.requestHash).
+ */
+export function keyedBy(context: CommandContext, request: unknown): CommandContext {
+  return context.idempotencyKey ? { ...context, requestHash: hashCommand(request) } : context;
+}
+
+/**
+ * A credential's value is shown once and kept only as a hash, so a retry with the same
+ * Idempotency-Key cannot repeat the first answer; it is refused (409) rather than minting a
+ * second credential the client would not know it holds.
+ */
+export function refuseCredentialReplay(result: { replayed: boolean }, what: string): void {
+  if (result.replayed) {
+    throw new Conflict(
+      `this Idempotency-Key already created ${what}; its value is shown only once: revoke it and create another`,
+    );
+  }
 }
 
 /** An item addressed under a product path must belong to that product (else it is not there). */

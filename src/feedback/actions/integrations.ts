@@ -3,9 +3,15 @@
  * only its SHA-256 is recorded; authentication hashes the presented value and looks it up live
  * (projections/integrations: integrationByHash), so a revocation applies to the next request.
  */
-import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { integrationDecider, integrationStreamId } from '../../../commands/integration/index.js';
-import { type CommandContext, type CommandDeps, withoutKey } from './deps.js';
+import {
+  type CommandContext,
+  type CommandDeps,
+  hexIdFor,
+  keyedBy,
+  refuseCredentialReplay,
+} from './deps.js';
 
 export const INTEGRATION_PREFIX = 'rfi_';
 
@@ -18,7 +24,7 @@ export async function createIntegration(
   context: CommandContext,
   input: { workspaceId: string; name: string },
 ): Promise<{ integrationId: string; credential: string; position: bigint | null }> {
-  const integrationId = `int_${randomUUID().replaceAll('-', '')}`;
+  const integrationId = `int_${hexIdFor(context, `integration\0${input.workspaceId}\0${context.actor}`)}`;
   const credential = `${INTEGRATION_PREFIX}${randomBytes(32).toString('base64url')}`;
   const result = await deps.commandHandler.handle(
     integrationStreamId(integrationId),
@@ -32,9 +38,9 @@ export async function createIntegration(
         hash: hashIntegrationCredential(credential),
       },
     },
-    // the credential cannot be shown twice: a retried creation is a new integration
-    withoutKey(context),
+    keyedBy(context, { name: input.name }),
   );
+  refuseCredentialReplay(result, `the integration ${integrationId}`);
   return { integrationId, credential, position: result.position };
 }
 

@@ -7,7 +7,14 @@ import { hash, randomBytes } from 'node:crypto';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { tokenDecider, tokenStreamId } from '../../../commands/token/index.js';
 import { membershipsOfUser } from '../../../projections/workspaces/queries.js';
-import { type CommandContext, type CommandDeps, type FeedbackDeps, idFor } from './deps.js';
+import {
+  type CommandContext,
+  type CommandDeps,
+  type FeedbackDeps,
+  hexIdFor,
+  keyedBy,
+  refuseCredentialReplay,
+} from './deps.js';
 
 export const TOKEN_PREFIX = 'rft_service_';
 
@@ -32,7 +39,7 @@ export async function createToken(
   }
   const ownerIsMaker = (await membershipsOfUser(deps.readStore, input.ownerId)).length > 0;
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const tokenId = idFor('t', { ...context, idempotencyKey: undefined }, 'token');
+  const tokenId = `t${hexIdFor(context, `token\0${input.ownerId}`)}`;
   const result = await deps.commandHandler.handle(
     tokenStreamId(tokenId),
     tokenDecider,
@@ -47,9 +54,9 @@ export async function createToken(
         ownerIsMaker,
       },
     },
-    // the value cannot be shown twice, so a retried creation is a new token, never a replay
-    { ...context, idempotencyKey: undefined },
+    keyedBy(context, { name: input.name, expiresAt }),
   );
+  refuseCredentialReplay(result, `the token ${tokenId}`);
   return { tokenId, token, name: input.name.trim(), expiresAt, position: result.position };
 }
 

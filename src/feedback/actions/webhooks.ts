@@ -4,7 +4,6 @@
  * the rules that need nothing else. The signing secret is generated here, shown once, and
  * recorded only sealed (src/webhooks/secrets.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
 import {
   type OAuthGrant,
@@ -16,7 +15,7 @@ import { getProduct } from '../../../projections/products/index.js';
 import { enabledWebhooksUnderGrant } from '../../../projections/webhooks/index.js';
 import { checkTarget, RefusedTarget, type TargetPolicy } from '../../webhooks/delivery/target.js';
 import { newSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
-import { type CommandContext, type FeedbackDeps, withoutKey } from './deps.js';
+import { type CommandContext, type FeedbackDeps, hexIdFor, keyedBy, withoutKey } from './deps.js';
 
 /** How long a replaced secret keeps signing after rotate_webhook_secret. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -55,6 +54,11 @@ async function checkFields(
   }
 }
 
+/**
+ * A retry with the same Idempotency-Key (same caller, same fields) answers the webhook the first
+ * attempt created, with the same secret, opened from its sealed record: the first answer may
+ * have been lost, and a second webhook would deliver everything twice.
+ */
 export async function createWebhook(
   deps: WebhookDeps,
   context: CommandContext,
@@ -62,28 +66,41 @@ export async function createWebhook(
 ): Promise<{ webhookId: string; secret: string; position: bigint | null }> {
   const { workspaceId } = input;
   await checkFields(deps, workspaceId, input);
-  const webhookId = `wh_${randomUUID().replaceAll('-', '')}`;
+  const webhookId = `wh_${hexIdFor(context, `webhook\0${workspaceId}\0${context.actor}`)}`;
+  const fields = {
+    url: input.url,
+    description: input.description ?? '',
+    eventTypes: input.eventTypes ?? null,
+    productKeys: input.productKeys ?? null,
+    grant: input.grant ?? null,
+  };
   const secret = newSigningSecret();
   const result = await deps.commandHandler.handle(
     webhookStreamId(workspaceId, webhookId),
     webhookDecider,
     {
       type: 'CreateWebhook',
-      data: {
-        webhookId,
-        workspaceId,
-        url: input.url,
-        description: input.description ?? '',
-        eventTypes: input.eventTypes ?? null,
-        productKeys: input.productKeys ?? null,
-        secret: deps.secrets.seal(secret, webhookId),
-        grant: input.grant ?? null,
-      },
+      data: { webhookId, workspaceId, ...fields, secret: deps.secrets.seal(secret, webhookId) },
     },
-    // the secret cannot be shown twice, so a retried creation is a new webhook, never a replay
-    withoutKey(context),
+    keyedBy(context, fields),
   );
-  return { webhookId, secret, position: result.position };
+  return {
+    webhookId,
+    secret: secretOf(deps, webhookId, result) ?? secret,
+    position: result.position,
+  };
+}
+
+/** The secret a replayed command recorded (an Idempotency-Key retry), opened; else undefined. */
+function secretOf(
+  deps: WebhookDeps,
+  webhookId: string,
+  result: { replayed: boolean; events: { data: unknown }[] },
+): string | undefined {
+  const sealed = result.replayed
+    ? (result.events[0]?.data as { secret?: string } | undefined)?.secret
+    : undefined;
+  return sealed === undefined ? undefined : deps.secrets.open(sealed, webhookId);
 }
 
 export async function updateWebhook(
@@ -102,6 +119,7 @@ export async function updateWebhook(
   return { position: result.position };
 }
 
+/** A retry with the same Idempotency-Key answers the secret the first attempt made. */
 export async function rotateWebhookSecret(
   deps: WebhookDeps,
   context: CommandContext,
@@ -118,9 +136,12 @@ export async function rotateWebhookSecret(
         previousValidUntil: context.now + ROTATION_OVERLAP_MS,
       },
     },
-    withoutKey(context),
+    keyedBy(context, { rotate: input.webhookId }),
   );
-  return { secret, position: result.position };
+  return {
+    secret: secretOf(deps, input.webhookId, result) ?? secret,
+    position: result.position,
+  };
 }
 
 export async function deleteWebhook(

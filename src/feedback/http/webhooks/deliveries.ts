@@ -3,10 +3,10 @@
  * deliveries (newest first), read one with its attempts, send one again (same message, same
  * `webhook-id`), and queue again every failed one since a time.
  */
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { FailedPrecondition, NotFound } from '../../../../commands/shared/errors.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
+import { isDuplicateKey } from '../../../readstore/types.js';
 import {
   findDelivery,
   listDeliveries,
@@ -15,6 +15,7 @@ import {
 } from '../../../webhooks/delivery/queries.js';
 import { deliveriesOf, newDelivery, toDelivery } from '../../../webhooks/delivery/records.js';
 import { messageIdOf, type Message } from '../../../webhooks/messages/message.js';
+import { hexIdFor } from '../../actions/deps.js';
 import { describeActor } from '../../activity/actor.js';
 import { Timestamp } from '../schemas.js';
 import { workspaceOf } from '../triage/shared.js';
@@ -51,7 +52,10 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       if (!hook.enabled) throw new FailedPrecondition('the webhook is disabled; enable it first');
       const at = now();
-      const messageId = messageIdOf(randomUUID());
+      // with an Idempotency-Key, a retry names the same message, hence the same delivery
+      const messageId = messageIdOf(
+        hexIdFor(ctx, `webhook.test\0${hook._id}\0${ctx.principal.userId}`),
+      );
       const actor = await describeActor(deps.readStore, workspaceId, {
         actor: ctx.principal.userId,
         ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
@@ -82,7 +86,12 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         source: null,
         payload: JSON.stringify(message),
       });
-      await deliveriesOf(deps.readStore).insertOne(doc);
+      try {
+        await deliveriesOf(deps.readStore).insertOne(doc);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        return { body: { deliveryId: doc.id } }; // the first attempt's delivery
+      }
       deps.webhooks.wake();
       return { body: { deliveryId: doc.id } };
     },
