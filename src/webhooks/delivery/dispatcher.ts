@@ -38,6 +38,8 @@ export interface DispatcherDeps {
 interface Lane {
   queue: DeliveryDoc[];
   inFlight: number;
+  /** the streams (items, products) with a message in flight: one at a time each, in order */
+  streams: Set<string>;
   /** the last scan found as many as it asked for: more may be due */
   maybeMore: boolean;
 }
@@ -63,7 +65,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   function laneOf(hookKey: string): Lane {
     let lane = lanes.get(hookKey);
     if (!lane) {
-      lane = { queue: [], inFlight: 0, maybeMore: false };
+      lane = { queue: [], inFlight: 0, streams: new Set(), maybeMore: false };
       lanes.set(hookKey, lane);
     }
     return lane;
@@ -77,9 +79,21 @@ export function createDispatcher(deps: DispatcherDeps) {
     pump(doc._hook, lane);
   }
 
+  /**
+   * Starts queued attempts up to the lane's concurrency, oldest first, but never two messages of
+   * one item (or product) at once: a receiver that answers in time gets each item's messages in
+   * their order; only a retry can let a later one overtake (README).
+   */
   function pump(hookKey: string, lane: Lane): void {
-    while (!stopped && lane.inFlight < deps.concurrency && lane.queue.length > 0) {
-      const doc = lane.queue.shift()!;
+    for (let at = 0; !stopped && lane.inFlight < deps.concurrency && at < lane.queue.length; ) {
+      const doc = lane.queue[at]!;
+      const stream = doc._source?.streamId;
+      if (stream !== undefined && lane.streams.has(stream)) {
+        at++;
+        continue;
+      }
+      lane.queue.splice(at, 1);
+      if (stream !== undefined) lane.streams.add(stream);
       lane.inFlight++;
       const run: Promise<void> = attempt(doc)
         .catch((error) =>
@@ -91,6 +105,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         .finally(() => {
           running.delete(run);
           busy.delete(doc._id);
+          if (stream !== undefined) lane.streams.delete(stream);
           lane.inFlight--;
           if (lane.queue.length === 0 && lane.maybeMore) {
             lane.maybeMore = false;

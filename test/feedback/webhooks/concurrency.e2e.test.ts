@@ -1,9 +1,12 @@
 /**
  * Issue 18: "Per-webhook concurrency is bounded; one slow receiver never delays others."
- * A receiver that holds every request open next to one that answers at once.
+ * A receiver that holds every request open next to one that answers at once. And the order of
+ * one item's messages within that concurrency (README: "messages can arrive out of order when
+ * retries are involved" — only then).
  */
 import { expect } from 'chai';
 import {
+  item,
   type Receiver,
   settle,
   startReceiver,
@@ -50,4 +53,49 @@ describe('A slow receiver beside a quick one (e2e)', () => {
     await settle(world, slowHook.id);
     expect(new Set(slow.received.map((r) => r.id)).size).to.equal(6);
   });
+});
+
+describe('Several messages of one item at a receiver that answers slowly (e2e)', () => {
+  let world: World;
+  let receiver: Receiver;
+  /** when the receiver answered each message, by webhook-id */
+  const answered = new Map<string, number>();
+
+  before(async () => {
+    world = await startWorld();
+    receiver = await startReceiver();
+    receiver.answer = (request) => ({
+      status: 204,
+      hold: new Promise((resolve) => setTimeout(resolve, 120)).then(() => {
+        answered.set(request.id, Date.now());
+      }),
+    });
+  });
+  after(async () => {
+    await world.fb.stop();
+    await receiver.close();
+  });
+
+  it('sends the next message of an item only after the receiver answered the one before', async () => {
+    await subscribe(world, receiver);
+    const key = await submit(world, 'Sync the calendar both ways');
+    const api = world.fb.api(world.owner.token);
+    for (const status of ['planned', 'in-progress']) {
+      expect((await api.post(`${item(key)}/status`, { status })).status).to.equal(200);
+    }
+    expect((await api.post(`${item(key)}/replies`, { body: 'Under way' })).status).to.equal(200);
+    const requests = await receiver.until(4);
+    const sequences = requests.map((r) => JSON.parse(r.body).data.sequence);
+    expect(sequences).to.deep.equal([0, 1, 2, 3]);
+    for (let k = 1; k < requests.length; k++) {
+      await eventuallyAnswered(requests[k - 1]!.id);
+      expect(requests[k]!.at, `message ${k} came before ${k - 1} was answered`).to.be.at.least(
+        answered.get(requests[k - 1]!.id)!,
+      );
+    }
+  });
+
+  async function eventuallyAnswered(id: string): Promise<void> {
+    for (let i = 0; i < 100 && !answered.has(id); i++) await new Promise((r) => setTimeout(r, 20));
+  }
 });
