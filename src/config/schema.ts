@@ -199,6 +199,15 @@ export const configSchema = z.object({
     .max(100)
     .default(8)
     .describe('most delivery attempts in flight per webhook'),
+  WEBHOOKS_PER_WORKSPACE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(20)
+    .describe(
+      'most webhooks one workspace may have (every message fans out to each); create_webhook answers 409 past it',
+    ),
   CAPTURE_IP_BURST: count(100000)
     .default(10)
     .describe(

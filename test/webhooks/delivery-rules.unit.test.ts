@@ -96,6 +96,23 @@ describe('When a target address is classified', () => {
     const ok = await checkTarget('https://a.example:8443/in?x=1', policy);
     expect(ok).to.include({ address: '8.8.8.8', family: 4 });
   });
+
+  it('names the refused range in a sentence: "an unspecified address", "a private address"', async () => {
+    const refusal = async (url: string) => {
+      try {
+        await checkTarget(url, { allowPrivate: false, resolve: async () => [] });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    expect(await refusal('https://0.0.0.0/x')).to.equal(
+      'url points to an unspecified address: 0.0.0.0',
+    );
+    expect(await refusal('https://10.0.0.1/x')).to.equal(
+      'url points to a private address: 10.0.0.1',
+    );
+  });
 });
 
 describe('When a signing secret is sealed', () => {

@@ -107,7 +107,7 @@ function leaseSuite(name: string, open: () => Promise<LeaseStores>) {
       receiver = await startReceiver();
       workspaceId = await seedBoard(stores, context);
       await caughtUp();
-      await actions.createWebhook({ ...deps(), secrets, policy }, context(), {
+      await actions.createWebhook({ ...deps(), secrets, policy, maxPerWorkspace: 20 }, context(), {
         workspaceId,
         url: receiver.url,
       });

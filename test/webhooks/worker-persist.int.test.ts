@@ -89,7 +89,7 @@ describe('Webhook worker: when its state is flushed (integration)', function () 
   });
 
   it('an event that makes a delivery is flushed PERSIST_SOON_MS after the worker reaches it, not at once', async () => {
-    await actions.createWebhook({ ...deps(), secrets, policy }, context(), {
+    await actions.createWebhook({ ...deps(), secrets, policy, maxPerWorkspace: 20 }, context(), {
       workspaceId,
       url: receiver.url,
       productKeys: ['WEB'],

@@ -4,7 +4,7 @@
  * the rules that need nothing else. The signing secret is generated here, shown once, and
  * recorded only sealed (src/webhooks/secrets.ts).
  */
-import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { FailedPrecondition, InvalidArgument } from '../../../commands/shared/errors.js';
 import {
   type OAuthGrant,
   type WebhookEventType,
@@ -12,7 +12,10 @@ import {
   webhookStreamId,
 } from '../../../commands/webhook/index.js';
 import { getProduct } from '../../../projections/products/index.js';
-import { enabledWebhooksUnderGrant } from '../../../projections/webhooks/index.js';
+import {
+  enabledWebhooksUnderGrant,
+  webhooksOfWorkspace,
+} from '../../../projections/webhooks/index.js';
 import { checkTarget, RefusedTarget, type TargetPolicy } from '../../webhooks/delivery/target.js';
 import { newSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
 import { type CommandContext, type FeedbackDeps, hexIdFor, keyedBy, withoutKey } from './deps.js';
@@ -23,6 +26,8 @@ export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 export interface WebhookDeps extends FeedbackDeps {
   secrets: SecretBox;
   policy: TargetPolicy;
+  /** most webhooks a workspace may have (WEBHOOKS_PER_WORKSPACE) */
+  maxPerWorkspace: number;
 }
 
 export interface WebhookFields {
@@ -74,6 +79,17 @@ export async function createWebhook(
     productKeys: input.productKeys ?? null,
     grant: input.grant ?? null,
   };
+  // each message fans out to every webhook: the count is bounded (a retry of a creation that
+  // already happened is answered before this count could refuse it)
+  const existing = await webhooksOfWorkspace(deps.readStore, workspaceId);
+  if (
+    existing.length >= deps.maxPerWorkspace &&
+    !existing.some((webhook) => webhook.id === webhookId)
+  ) {
+    throw new FailedPrecondition(
+      `the workspace has ${existing.length} webhooks, the most it may have (WEBHOOKS_PER_WORKSPACE); delete one first`,
+    );
+  }
   const secret = newSigningSecret();
   const result = await deps.commandHandler.handle(
     webhookStreamId(workspaceId, webhookId),

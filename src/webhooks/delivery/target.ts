@@ -86,7 +86,9 @@ export async function checkTarget(raw: string | URL, policy: TargetPolicy): Prom
   const unsafe = ranges.find((r) => r.range !== 'public');
   if (unsafe && !policy.allowPrivate) {
     const shown = unsafe.address === host ? host : `${host} (${unsafe.address})`;
-    throw new RefusedTarget(`url points to a ${describe(unsafe.range)} address: ${shown}`);
+    const kind = describe(unsafe.range);
+    const article = /^[aeiou]/i.test(kind) ? 'an' : 'a';
+    throw new RefusedTarget(`url points to ${article} ${kind} address: ${shown}`);
   }
   const address = addresses[0]!;
   return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4 };

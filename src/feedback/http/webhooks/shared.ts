@@ -20,6 +20,7 @@ export function actionDeps(deps: WebhookHttpDeps): WebhookDeps {
     readStore: deps.readStore,
     secrets: deps.webhooks.secrets,
     policy: deps.webhooks.policy,
+    maxPerWorkspace: deps.config.WEBHOOKS_PER_WORKSPACE,
   };
 }
 

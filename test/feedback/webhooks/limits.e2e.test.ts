@@ -1,0 +1,42 @@
+/**
+ * How many webhooks a workspace may have. Every message fans out to each of them, so the count
+ * is bounded: `WEBHOOKS_PER_WORKSPACE` (README: "create_webhook answers 409 past it").
+ */
+import { expect } from 'chai';
+import {
+  expectError,
+  hook,
+  hooks,
+  type Receiver,
+  startReceiver,
+  startWorld,
+  subscribe,
+  type World,
+} from './support/world.js';
+
+describe('The number of webhooks a workspace may have (e2e)', () => {
+  let world: World;
+  let receiver: Receiver;
+
+  before(async () => {
+    world = await startWorld({ env: { WEBHOOKS_PER_WORKSPACE: '2' } });
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await world.fb.stop();
+    await receiver.close();
+  });
+  const api = () => world.fb.api(world.owner.token);
+
+  it('refuses one more than WEBHOOKS_PER_WORKSPACE with 409, and takes one again after a delete', async () => {
+    const first = await subscribe(world, receiver);
+    await subscribe(world, receiver);
+    const third = await api().post(hooks(), { url: receiver.url });
+    expectError(third, 409, 'failed-precondition');
+    expect(third.body.error).to.include('the most it may have');
+    expect((await api().get(hooks())).body.items).to.have.length(2);
+
+    expect((await api().del(hook(first.id))).status).to.equal(204);
+    expect((await api().post(hooks(), { url: receiver.url })).status).to.equal(200);
+  });
+});
