@@ -9,6 +9,8 @@ import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
 import type { ReadStore } from '../readstore/types.js';
+import { fileLeases } from './file-lease.js';
+import { type Lease, leaseIn } from './lease.js';
 import { ensurePrivateDir, restrictFiles } from './private-files.js';
 
 export interface Stores {
@@ -17,6 +19,12 @@ export interface Stores {
   /** the log exactly as stored, no upcasting: export and verify read this */
   rawEventStore: EventStore;
   readStore: ReadStore;
+  /**
+   * A lease every process on these stores shares (one webhook worker delivers): in the read
+   * store when it is MongoDB, else in the data file, since an embedded read store is each
+   * process's own.
+   */
+  lease(collection: string, id: string): Lease;
   describe(): { eventStore: string; readStore: string };
   close(): Promise<void>;
 }
@@ -59,15 +67,19 @@ export async function openStores(
   }
   // SQLite creates its files by the umask; later -wal/-shm files copy the database file's mode
   if (needsFile) restrictFiles(file, `${file}-wal`, `${file}-shm`);
+  const leases = config.MONGODB_URL ? undefined : fileLeases(file);
   return {
     eventStore: versionedEventStore(rawEventStore, domainEventVersions()),
     rawEventStore,
     readStore,
+    lease: (collection, id) =>
+      leases ? leases.lease(`${collection}/${id}`) : leaseIn(readStore, collection, id),
     describe: () => ({
       eventStore: config.EVENTSTORE_URL ? 'kurrentdb' : `embedded (${file})`,
       readStore: config.MONGODB_URL ? `mongodb (${config.MONGODB_DATABASE})` : `embedded (${file})`,
     }),
     async close() {
+      leases?.close();
       await readStore.close();
       await rawEventStore.close();
     },

@@ -9,6 +9,7 @@ import type { TargetPolicy } from './delivery/target.js';
 import { type FeedPage, type FeedQuery, readFeed } from './feed.js';
 import { type Composer, createComposer } from './messages/compose.js';
 import { createSecretBox, type SecretBox } from './secrets.js';
+import { WORKER_LEASE } from './worker/state.js';
 import { createWebhookWorker, type WebhookWorker } from './worker/worker.js';
 
 export interface WebhooksOptions {
@@ -68,6 +69,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
         clock,
         concurrency: config.WEBHOOK_CONCURRENCY,
         logger,
+        lease: stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id),
         ...options.lease,
       });
       await started.start();

@@ -5,7 +5,7 @@
  * run out can take over; it is renewed well before it runs out.
  */
 import type { Doc, ReadStore } from '../../readstore/types.js';
-import { leaseIn } from '../../platform/lease.js';
+import { type Lease, leaseIn } from '../../platform/lease.js';
 
 interface WorkerDoc extends Doc {
   /** checkpoint: the last position handled, as a decimal string */
@@ -17,18 +17,17 @@ const LEASE = 'lease';
 const CHECKPOINT = 'checkpoint';
 const workerOf = (store: ReadStore) => store.collection<WorkerDoc>(WORKER);
 
-const lease = (store: ReadStore) => leaseIn(store, WORKER, LEASE);
+/** Where the worker lease lives in a read store every worker process shares (MongoDB). */
+export const WORKER_LEASE = { collection: WORKER, id: LEASE } as const;
+
+export const workerLeaseIn = (store: ReadStore): Lease => leaseIn(store, WORKER, LEASE);
 
 /** Take or renew the lease; false while another holder's lease runs. */
 export function takeLease(
   store: ReadStore,
   input: { holder: string; now: number; ttlMs: number },
 ): Promise<boolean> {
-  return lease(store).take(input.holder, input.now, input.ttlMs);
-}
-
-export function releaseLease(store: ReadStore, holder: string): Promise<void> {
-  return lease(store).release(holder);
+  return workerLeaseIn(store).take(input.holder, input.now, input.ttlMs);
 }
 
 export async function loadCheckpoint(store: ReadStore): Promise<bigint> {

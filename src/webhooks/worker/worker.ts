@@ -26,7 +26,8 @@ import type { SecretBox } from '../secrets.js';
 import { createEventHandler } from './event-handler.js';
 import { createFanOut } from './fan-out.js';
 import { createPayloads } from './payloads.js';
-import { loadCheckpoint, releaseLease, saveCheckpoint, takeLease } from './state.js';
+import type { Lease } from '../../platform/lease.js';
+import { loadCheckpoint, saveCheckpoint, workerLeaseIn } from './state.js';
 
 export interface WorkerDeps {
   eventStore: EventStore;
@@ -39,6 +40,8 @@ export interface WorkerDeps {
   clock: WebhookClock;
   concurrency: number;
   logger: Logger;
+  /** where the one-deliverer lease lives (Stores.lease); default: the read store */
+  lease?: Lease;
   /** lease length and renewal period, real milliseconds (tests shorten them) */
   leaseMs?: number;
   renewMs?: number;
@@ -68,6 +71,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   const { readStore, logger } = deps;
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = deps.leaseMs ?? 15_000;
+  const lease = deps.lease ?? workerLeaseIn(readStore);
   const renewMs = deps.renewMs ?? 5_000;
   let stopped = true;
   let leading = false;
@@ -205,7 +209,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   async function tick(): Promise<void> {
     if (stopped) return;
     try {
-      const held = await takeLease(readStore, { holder, now: Date.now(), ttlMs: leaseMs });
+      const held = await lease.take(holder, Date.now(), leaseMs);
       if (stopped) return;
       if (held && !leading) {
         // a half-started worker would hold the lease and deliver nothing: undo and retry later
@@ -260,7 +264,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       await ticking;
       if (leading) {
         await stepDown();
-        await releaseLease(readStore, holder).catch(() => {});
+        await lease.release(holder).catch(() => {});
       }
     },
   };
