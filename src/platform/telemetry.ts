@@ -9,6 +9,9 @@ import { correlationIdFor } from '../http/respond.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
+/** The status logged for a request whose client closed the connection before its answer. */
+export const CLIENT_CLOSED = 499;
+
 export function requestTelemetry(options: {
   service: string;
   logger: Logger;
@@ -20,10 +23,12 @@ export function requestTelemetry(options: {
   return (req, res, next) => {
     const started = performance.now();
     const correlationId = correlationIdFor(req, res);
-    res.once('finish', () => {
+    // 'close', not 'finish': a client that goes away before its answer was sent is still one
+    // request (its write may well be in the log), logged and counted as 499 like nginx does
+    res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
       const operation = (res.locals.operationId as string | undefined) ?? '-';
-      const status = res.statusCode;
+      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
       metrics.httpDuration.observe(
         { service, operation, method: req.method, status: String(status) },
         seconds,

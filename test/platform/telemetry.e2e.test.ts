@@ -104,6 +104,38 @@ describe('Logs and metrics of a running service (e2e)', () => {
     });
   });
 
+  describe('When a client goes away before its answer', () => {
+    it('still logs and counts the request, as status 499', async () => {
+      // an audit: 30 writes whose sockets closed early were all in the log, 21 in the access log
+      const { request } = await import('node:http');
+      const target = new URL(`${url}/v1/public/ops-team/OPS/feedback`);
+      const body = JSON.stringify({ body: 'A write whose client left' });
+      await new Promise<void>((resolve) => {
+        const req = request(target, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+            'x-correlation-id': 'gone-away-1',
+          },
+        });
+        req.on('error', () => resolve());
+        req.on('close', () => resolve());
+        // half the body, then the client is gone: no answer can reach it
+        req.write(body.slice(0, 10), () => setTimeout(() => req.destroy(), 50));
+      });
+      let line: Record<string, unknown> | undefined;
+      for (let i = 0; i < 100 && !line; i++) {
+        line = lines.find((l) => l.msg === 'request' && l.correlationId === 'gone-away-1');
+        if (!line) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(line, 'no access line').to.include({ operation: 'submit_feedback', status: 499 });
+      const text = await (await fetch(`${url}/metrics`)).text();
+      expect(text).to.match(/operation="submit_feedback",method="POST",status="499"/);
+    });
+  });
+
   describe('When Prometheus scrapes /metrics from the machine', () => {
     it('answers the request, append, read-your-writes and projector metrics', async () => {
       await fetch(`${url}/v1/workspaces/ops-team/products`, {
