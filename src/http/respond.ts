@@ -7,15 +7,21 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorEnvelope } from './envelopes.js';
+import { EventStoreUnavailableError } from '../eventstore/types.js';
+import { ReadStoreUnavailableError } from '../readstore/types.js';
 import { resolveError } from './errors.js';
 
 export interface HttpLogger {
+  warn(message: string, fields: Record<string, unknown>): void;
   error(message: string, fields: Record<string, unknown>): void;
 }
 
 /** One JSON line on stderr; the stack goes to the log, never to the client. */
 export function consoleLogger(): HttpLogger {
   return {
+    warn(message, fields) {
+      console.error(JSON.stringify({ level: 'warn', message, ...fields }));
+    },
     error(message, fields) {
       const { error, ...rest } = fields;
       const detail =
@@ -70,14 +76,11 @@ export function errorResponder({
   return (req, res, err, operationId) => {
     const correlationId = correlationIdFor(req, res);
     const resolved = resolveError(err);
-    if (resolved.kind === 'internal') {
-      logger.error('request failed', {
-        correlationId,
-        operationId,
-        method: req.method,
-        path: pathOf(req),
-        error: err,
-      });
+    const where = { correlationId, operationId, method: req.method, path: pathOf(req) };
+    if (resolved.kind === 'internal') logger.error('request failed', { ...where, error: err });
+    if (err instanceof ReadStoreUnavailableError || err instanceof EventStoreUnavailableError) {
+      // the client is told only to retry; the operator learns why (a full disk, a lost server)
+      logger.warn('store unavailable', { ...where, cause: err.message });
     }
     if (res.headersSent) {
       // Part of an answer is out; the only honest signal left is a cut connection.

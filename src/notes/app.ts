@@ -63,6 +63,7 @@ export async function createNotesApp(
     now: () => Date.now(),
   });
   const httpLogger = {
+    warn: (message: string, fields: Record<string, unknown>) => ctx.logger.warn(message, fields),
     error: (message: string, { error, ...fields }: Record<string, unknown>) =>
       ctx.logger.error(message, {
         ...fields,

@@ -61,7 +61,7 @@ describe('OpenAPI document and /docs generated from the registry', () => {
       );
       const served = listRoutes().map((r) => `${r.method} ${r.path} ${r.operationId}`);
       expect(documented.sort()).to.deep.equal(served.sort());
-      expect(served).to.have.length(6);
+      expect(served).to.have.length(7);
     });
 
     it('carries bounds, enums, strictness, the envelope on declared statuses and the security scheme', async () => {

@@ -259,6 +259,21 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
     });
   });
 
+  describe('When a store cannot serve (a full disk, a lost server)', () => {
+    it('answers 503 with Retry-After and logs the cause for the operator', async () => {
+      // the client is only told to retry; an audit filled the disk and found no log line at all
+      const r = await call('GET', '/v1/store-down');
+      expectEnvelope(r, 503, 'resource-exhausted');
+      expect(r.res.headers.get('retry-after')).to.equal('5');
+      expect(r.json.error).not.to.include('disk');
+      const line = world.logged.find((l) => l.message === 'store unavailable');
+      expect(line?.fields).to.include({
+        operationId: 'store_down',
+        cause: 'commit failed (database or disk is full)',
+      });
+    });
+  });
+
   describe('When a write returns its log position', () => {
     // DESIGN.md "Read-your-writes": a command's HTTP response is sent only after the projections caught up.
     it('holds the response until waitFor resolves, so the next read sees the write', async () => {

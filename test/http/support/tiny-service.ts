@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { z } from 'zod';
 import { NotFound, PermissionDenied, Unauthenticated } from '../../../commands/shared/errors.js';
+import { EventStoreUnavailableError } from '../../../src/eventstore/types.js';
 import {
   assertIfMatch,
   createCursorCodec,
@@ -164,8 +165,20 @@ export function tinyOperations(world: TinyWorld) {
       throw new Error('database password is hunter2');
     },
   });
+  const storeDown = defineOp({
+    id: 'store_down',
+    method: 'get',
+    path: '/v1/store-down',
+    summary: 'Fails because the event store cannot commit',
+    response: z.object({}),
+    errors: [],
+    auth: 'none',
+    async handler() {
+      throw new EventStoreUnavailableError('commit failed (database or disk is full)');
+    },
+  });
   // get_widget before search_widgets on purpose: the registry, not declaration order, must rank them.
-  return [listWidgets, getWidget, searchWidgets, createWidget, deleteShop, explode];
+  return [listWidgets, getWidget, searchWidgets, createWidget, deleteShop, explode, storeDown];
 }
 
 export function newWorld(): TinyWorld {
@@ -177,7 +190,10 @@ export function tinyHttp(
   envelope: ErrorEnvelope,
   openapiPath = '/v1/openapi.json',
 ) {
-  const logger: HttpLogger = { error: (message, fields) => world.logged.push({ message, fields }) };
+  const log = (message: string, fields: Record<string, unknown>) => {
+    world.logged.push({ message, fields });
+  };
+  const logger: HttpLogger = { warn: log, error: log };
   return createServiceHttp<Tiny>({
     title: 'Tiny',
     version: '1.0.0',
