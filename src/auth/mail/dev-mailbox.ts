@@ -1,7 +1,9 @@
 /**
  * The embedded default mail port: appends each message as one JSON line to a file (e.g.
- * data/dev-mailbox.jsonl) and logs it, so a developer reads sign-in codes without an SMTP server.
- * GET /dev/mailbox shows the recent ones (mounted only when this port is in use).
+ * data/dev-mailbox.jsonl) and logs where it went, so a developer reads sign-in codes without an
+ * SMTP server. GET /dev/mailbox shows the recent ones (mounted only when this port is in use).
+ * The log line never holds the message: a subject carries the code, and logs travel further
+ * than a 0600 file and a loopback-only page.
  */
 import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -22,9 +24,7 @@ export function createDevMailbox(options: {
         mode: 0o600,
       });
       await chmod(options.path, 0o600);
-      log(
-        `[dev-mailbox] to=${message.to} subject=${JSON.stringify(message.subject)} (${options.path})`,
-      );
+      log(`[dev-mailbox] a message to ${message.to} is in ${options.path} and /dev/mailbox`);
     },
     async recent(limit: number) {
       let text = '';
