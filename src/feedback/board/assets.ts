@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Router } from 'express';
+import { holdsCurrent } from './conditional.js';
 
 const here = new URL('./assets/', import.meta.url);
 
@@ -36,7 +37,7 @@ export function mountAssets(router: Router): void {
         res.setHeader('Access-Control-Allow-Origin', '*');
         res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       }
-      if (req.headers['if-none-match'] === asset.etag) {
+      if (holdsCurrent(req.headers['if-none-match'], asset.etag)) {
         res.status(304).end();
         return;
       }

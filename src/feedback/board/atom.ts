@@ -2,6 +2,9 @@
  * The changelog's Atom feed (`/{slug}/{key}/changelog.atom`), written with the `feed` package.
  * Entries are plain text: the feed carries them as HTML content, so the text is escaped and
  * its line breaks become <br> — nothing a maker typed turns into markup in a feed reader.
+ * RFC 4287 §4.1.1 wants an author on the feed or on every entry: the feed's is the workspace
+ * that publishes the board. `updated` is the latest change, and the product's creation while
+ * nothing was published (never the epoch).
  */
 import { Feed } from 'feed';
 import type { ChangelogEntry } from '../../../projections/changelog/queries.js';
@@ -11,10 +14,14 @@ const asHtml = (text: string) => esc(text).replaceAll('\n', '<br>');
 
 export function changelogAtom(input: {
   productName: string;
+  publisher: string;
+  /** when the product was created: the feed's `updated` before anything changed */
+  since: number;
   boardUrl: string;
   entries: ChangelogEntry[];
 }): string {
   const { boardUrl, entries } = input;
+  const updated = Math.max(input.since, ...entries.map((entry) => entry.updatedAt));
   const feed = new Feed({
     // the feed's own title and subtitle go out as type="text": the package escapes them itself
     title: `${input.productName} changelog`,
@@ -22,7 +29,8 @@ export function changelogAtom(input: {
     id: `${boardUrl}/changelog`,
     link: `${boardUrl}/changelog`,
     language: 'en',
-    updated: new Date(entries[0]?.updatedAt ?? 0),
+    updated: new Date(updated),
+    author: { name: input.publisher },
     generator: 'feedback board',
     feedLinks: { atom: `${boardUrl}/changelog.atom` },
     copyright: '',

@@ -7,17 +7,18 @@ import type { Request, Router } from 'express';
 import type { ItemStatus } from '../../../commands/item/index.js';
 import { searchItemDocs } from '../search/queries.js';
 import { queryText } from './body.js';
-import { type BoardDeps, ipOf } from './context.js';
+import { type BoardDeps, ipOf, personOfVisitor } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
-import { boardItems, type BoardQuery } from './queries.js';
+import { boardItems, type BoardQuery, type PublicProduct } from './queries.js';
+import type { Visitor } from './tokens.js';
 import { BoardPage, type BoardSort } from './views/board.js';
 import { documentOf } from './views/layout.js';
-import { STATUS_LABEL } from './views/parts.js';
+import { type CaptureRefusal, STATUS_LABEL } from './views/parts.js';
 
 const SORTS: BoardSort[] = ['top', 'new', 'trending'];
 
-export function boardQueryOf(query: Request['query']): BoardQuery {
+export function boardQueryOf(query: Request['query'] | Record<string, string>): BoardQuery {
   const sort = SORTS.find((s) => s === query.sort) ?? 'top';
   const status = queryText(query.status, 20);
   const page = Number.parseInt(queryText(query.page, 6), 10);
@@ -29,6 +30,57 @@ export function boardQueryOf(query: Request['query']): BoardQuery {
   };
 }
 
+/**
+ * The board page for a visitor: the list of one query, and the capture box — empty, or with
+ * what was typed and why it was refused (capture-refusal.tsx).
+ */
+export async function renderBoard(
+  deps: BoardDeps,
+  view: { product: PublicProduct; visitor: Visitor | null },
+  query: BoardQuery,
+  formToken: string,
+  refusal?: CaptureRefusal,
+): Promise<string> {
+  const { product, visitor } = view;
+  const nav = navOf(deps, product, 'board');
+  const { docs, hasNext } = await boardItems(
+    deps.readStore,
+    deps.search,
+    product,
+    query,
+    deps.now(),
+  );
+  const person = personOfVisitor(product.workspaceId, visitor);
+  const auth = { csrf: visitor ? deps.tokens.csrf(visitor) : '' };
+  return documentOf(
+    <BoardPage
+      nav={nav}
+      {...query}
+      hasNext={hasNext}
+      auth={auth}
+      rows={docs.map((doc) => ({
+        key: doc.id,
+        title: doc.title,
+        status: doc.status,
+        plusOneCount: doc.plusOneCount,
+        replyCount: doc.replyCount,
+        url: `${nav.boardUrl}/items/${doc.id}`,
+        plusOned: person !== null && doc._plusOnes.includes(person),
+        own: person !== null && doc._submitterId === person,
+      }))}
+      capture={{
+        action: `${deps.publicBaseUrl}/capture/${product.slug}/${product.key}`,
+        auth,
+        formToken,
+        visitorEmail: visitor?.email ?? null,
+        identityUrl: `${nav.boardUrl}/identity`,
+        suggestUrl: `${nav.boardUrl}/suggest`,
+        ...(refusal ? { refusal } : {}),
+      }}
+    />,
+  );
+}
+
 export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
   router.get(
@@ -37,44 +89,10 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
       const { product, visitor } = view;
       const query = boardQueryOf(req.query);
       if (query.q) await deps.guard.takeSearch(ipOf(deps, req));
-      const nav = navOf(deps, product, 'board');
       const key = `board:${product.scope}:${query.sort}:${query.status}:${query.page}`;
-      await pages.answer(req, res, view, key, !visitor && !query.q, async (formToken) => {
-        const { docs, hasNext } = await boardItems(
-          deps.readStore,
-          deps.search,
-          product,
-          query,
-          deps.now(),
-        );
-        const person = pages.personOf(product, visitor);
-        const auth = pages.authOf(visitor);
-        return documentOf(
-          <BoardPage
-            nav={nav}
-            {...query}
-            hasNext={hasNext}
-            auth={auth}
-            rows={docs.map((doc) => ({
-              key: doc.id,
-              title: doc.title,
-              status: doc.status,
-              plusOneCount: doc.plusOneCount,
-              replyCount: doc.replyCount,
-              url: `${nav.boardUrl}/items/${doc.id}`,
-              plusOned: person !== null && doc._plusOnes.includes(person),
-            }))}
-            capture={{
-              action: `${deps.publicBaseUrl}/capture/${product.slug}/${product.key}`,
-              auth,
-              formToken,
-              visitorEmail: visitor?.email ?? null,
-              identityUrl: `${nav.boardUrl}/identity`,
-              suggestUrl: `${nav.boardUrl}/suggest`,
-            }}
-          />,
-        );
-      });
+      await pages.answer(req, res, view, key, !visitor && !query.q, (formToken) =>
+        renderBoard(deps, view, query, formToken),
+      );
     }),
   );
 

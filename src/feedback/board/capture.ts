@@ -14,6 +14,7 @@ import { InvalidArgument, NotFound, PermissionDenied } from '../../../commands/s
 import { personIdFor } from '../actions/index.js';
 import { captureFeedback } from '../capture/file.js';
 import { readForm } from './body.js';
+import { answerRefusedCapture } from './capture-refusal.js';
 import {
   type BoardDeps,
   boardUrlOf,
@@ -24,9 +25,8 @@ import {
   wantsJson,
 } from './context.js';
 import { navOf } from './nav.js';
-import { publicProduct } from './queries.js';
+import { type PublicProduct, publicProduct } from './queries.js';
 import { answerError } from './respond.js';
-import type { BoardNav } from './views/layout.js';
 import { FORM_MAX_AGE_MS } from './tokens.js';
 
 export const CAPTURE_TITLE_MAX = 200;
@@ -80,14 +80,20 @@ export function mountCapture(router: Router, deps: BoardDeps): void {
 
   router.post('/capture/:slug/:key', async (req, res) => {
     openCors(res);
-    let nav: BoardNav | null = null;
+    let product: PublicProduct | null = null;
     try {
-      const product = await publicProduct(deps.readStore, req.params.slug, req.params.key);
+      product = await publicProduct(deps.readStore, req.params.slug, req.params.key);
       if (!product) throw new NotFound('no public product at this address');
-      nav = navOf(deps, product, 'board');
       await capture(deps, req, res, product, publicOrigin);
     } catch (error) {
-      answerError(deps, req, res, error, nav);
+      try {
+        if (product && (await answerRefusedCapture(deps, req, res, product, error))) return;
+      } catch (failed) {
+        deps.logger.warn('a refused capture form could not be shown again', {
+          error: String(failed),
+        });
+      }
+      answerError(deps, req, res, error, product ? navOf(deps, product, 'board') : null);
     }
   });
 }
@@ -96,7 +102,7 @@ async function capture(
   deps: BoardDeps,
   req: Request,
   res: Response,
-  product: NonNullable<Awaited<ReturnType<typeof publicProduct>>>,
+  product: PublicProduct,
   publicOrigin: string,
 ): Promise<void> {
   const form = await readForm(req, res, CaptureForm);

@@ -13,13 +13,16 @@ import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { CommandHandler } from '../../write/command-handler.js';
-import type { Requester } from '../actions/index.js';
+import { personIdFor, type Requester } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
 import type { ProductLookup } from './queries.js';
 import type { BoardTokens, Visitor } from './tokens.js';
 
 export const VISITOR_COOKIE = 'board_visitor';
+
+/** an item key the public board does not have (said only once the board itself is public) */
+export const NO_SUCH_ITEM = 'There is no such item on this board.';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export interface EmailCodes {
@@ -100,6 +103,10 @@ export function requesterOf(
   if (typed) return { email: typed, unprovenBy: `visitor:${visitor.id}`, displayName };
   return { anonymousId: `visitor:${visitor.id}`, displayName };
 }
+
+/** The visitor's person on a workspace (whose +1s and items are theirs), or null without one. */
+export const personOfVisitor = (workspaceId: string, visitor: Visitor | null): string | null =>
+  visitor ? personIdFor(workspaceId, requesterOf(visitor), { actor: null, now: 0 }) : null;
 
 export const ipOf = (deps: BoardDeps, req: Request): string =>
   clientIp(req, deps.config.TRUST_PROXY);

@@ -2,7 +2,9 @@
  * /{slug}/{key}/identity (issue 12 item 2): a visitor confirms an e-mail address with a 6-digit
  * code sent to it — the sign-in mail port, a code store like sign-in's, and the sign-in throttles
  * per address and IP (plus a per-visitor bucket). Only the right code makes the visitor tier
- * `email`; typing an address proves nothing.
+ * `email`; typing an address proves nothing. Sending a code answers with a redirect (POST,
+ * redirect, GET): the page asking for the code is what GET shows while one is pending for the
+ * visitor, so a reload neither sends a second code nor spends the visitor's allowance.
  */
 import type { Response, Router } from 'express';
 import { z } from 'zod';
@@ -55,6 +57,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
           <CodeForm
             nav={nav}
             action={`${action}/code`}
+            anotherUrl={`${action}?another`}
             auth={auth}
             email={form.email}
             error={form.error}
@@ -79,8 +82,12 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       if (!visitor) {
         visitor = deps.tokens.newVisitor();
         setVisitorCookie(deps, res, visitor);
+        return formPage(res, 200, product, visitor, {});
       }
-      formPage(res, 200, product, visitor, {});
+      // `?another`: the visitor wants to send a code to another address instead
+      const pending =
+        req.query.another === undefined ? await deps.codes.pendingEmail(codeUid(visitor)) : null;
+      formPage(res, 200, product, visitor, pending ? { email: pending } : {});
     }),
   );
 
@@ -106,7 +113,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         deps.logger.warn('a board confirmation code could not be sent', { error: String(error) });
         throw new Unavailable('the code could not be sent just now; try again in a minute', 60);
       }
-      formPage(res, 200, product, visitor, { email });
+      res.redirect(303, identityAction(product));
     }),
   );
 

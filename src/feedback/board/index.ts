@@ -2,7 +2,8 @@
  * The public board (issue 12): pages, the capture endpoint, visitors' +1s and e-mail
  * confirmation, and the static files (board.css, board.js, widget.js). Mounted on the feedback
  * app after its own routes, before the fallback; every path either starts with a segment no
- * workspace slug can be (`/_board`, `/widget.js`) or has a product key after the slug.
+ * workspace slug can be (`/_board`, `/widget.js`) or has a product key after the slug — but for
+ * the board's 404 page, answered to near misses of a board's address (near-misses.ts).
  */
 import { Router } from 'express';
 import { signInLimitsFrom, upstreamFrom as upstreamOf } from '../../auth/from-config.js';
@@ -19,8 +20,8 @@ import type { BoardDeps } from './context.js';
 import { mountPages } from './pages.js';
 import { createProductLookup } from './queries.js';
 import { mountIdentity } from './identity-routes.js';
+import { mountNearMisses } from './near-misses.js';
 import { mountPlusOne } from './plus-one-route.js';
-
 import { createBoardTokens } from './tokens.js';
 
 export type { BoardDeps } from './context.js';
@@ -84,5 +85,7 @@ export function boardRouter(deps: BoardDeps): Router {
   mountPlusOne(router, deps);
   mountIdentity(router, deps);
   mountAssets(router);
+  // last: only what no board route took
+  mountNearMisses(router, deps);
   return router;
 }

@@ -7,7 +7,7 @@ import { NotFound } from '../../../commands/shared/errors.js';
 import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
 import { ItemKey } from '../http/schemas.js';
-import type { BoardDeps } from './context.js';
+import { type BoardDeps, NO_SUCH_ITEM } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
 import { ItemPage } from './views/item.js';
@@ -21,9 +21,9 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
       const { product, visitor } = view;
       const itemKey = String(req.params.itemKey);
       if (!ItemKey.safeParse(itemKey).success || !itemKey.startsWith(`${product.key}-`))
-        throw new NotFound('item not found');
+        throw new NotFound(NO_SUCH_ITEM);
       const doc = await findItem(deps.readStore, { workspaceId: product.workspaceId, itemKey });
-      if (!doc) throw new NotFound('item not found');
+      if (!doc) throw new NotFound(NO_SUCH_ITEM);
       const nav = navOf(deps, product, 'item');
       if (doc._mergedInto) {
         res.setHeader('Cache-Control', 'no-cache');
@@ -43,6 +43,7 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
             url={`${nav.boardUrl}/items/${itemKey}`}
             replies={replies}
             plusOned={person !== null && doc._plusOnes.includes(person)}
+            own={person !== null && doc._submitterId === person}
             auth={pages.authOf(visitor)}
           />,
         );

@@ -5,8 +5,8 @@
  * per view, is put in fresh every time (page-cache.ts).
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { personIdFor } from '../actions/index.js';
-import { type BoardDeps, cookieVisitor, requesterOf } from './context.js';
+import { holdsCurrent } from './conditional.js';
+import { type BoardDeps, cookieVisitor, personOfVisitor } from './context.js';
 import { createPageCache, fill, TOKEN_SLOT } from './page-cache.js';
 import type { PublicProduct } from './queries.js';
 import { sendPage } from './respond.js';
@@ -52,11 +52,9 @@ export function createPageAnswers(deps: BoardDeps) {
         await handler(req, res, view);
       });
     },
-    /** the visitor's person on this product's workspace (for their own +1s) */
+    /** the visitor's person on this product's workspace (for their own +1s and items) */
     personOf(product: PublicProduct, visitor: Visitor | null): string | null {
-      return visitor
-        ? personIdFor(product.workspaceId, requesterOf(visitor), { actor: null, now: 0 })
-        : null;
+      return personOfVisitor(product.workspaceId, visitor);
     },
     authOf(visitor: Visitor | null) {
       return { csrf: visitor ? deps.tokens.csrf(visitor) : '' };
@@ -81,7 +79,7 @@ export function createPageAnswers(deps: BoardDeps) {
       const etag = `W/"${view.version}.${Math.floor(deps.now() / TAG_PERIOD_MS)}"`;
       res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
       res.setHeader('ETag', etag);
-      if (req.headers['if-none-match'] === etag) {
+      if (holdsCurrent(req.headers['if-none-match'], etag)) {
         res.status(304).end();
         return;
       }

@@ -1,12 +1,16 @@
 /**
  * POST /{slug}/{key}/items/{itemKey}/plus-one (issue 12 item 2): toggles the visitor's +1 — one
  * per person per item, counted in plusOneCount, and it makes them a participant — limited per
- * client IP. A form is redirected back (to the board or the item); board.js asks for JSON.
+ * client IP. A form is redirected back (to the item, or to the board with the sort, filter,
+ * search and page it was pressed on); board.js asks for JSON.
+ *
+ * The item decider records nothing for the submitter (their own request already counts, and is
+ * not an extra +1), so their press is refused here (409) rather than answered as if it toggled.
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { z } from 'zod';
-import { NotFound } from '../../../commands/shared/errors.js';
+import { FailedPrecondition, NotFound } from '../../../commands/shared/errors.js';
 import { findItem } from '../../../projections/items/queries.js';
 import {
   addPlusOne,
@@ -15,15 +19,22 @@ import {
   registerPerson,
   withdrawPlusOne,
 } from '../actions/index.js';
+import { boardQueryOf } from './board-page.js';
 import { readForm } from './body.js';
-import { type BoardDeps, ipOf, requesterOf, wantsJson } from './context.js';
+import { type BoardDeps, ipOf, NO_SUCH_ITEM, requesterOf, wantsJson } from './context.js';
 import { navOf } from './nav.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
+import { boardHref } from './views/board.js';
 
 const PlusOneForm = z.object({
   csrf: z.string().max(200).optional(),
   back: z.enum(['board', 'item']).optional(),
+  /** the board's query string the button was on (`back: board`); only its known parameters count */
+  query: z.string().max(2000).optional(),
 });
+
+export const OWN_ITEM =
+  'this is your own feedback: it already counts as your request, so it takes no +1 from you';
 
 export function mountPlusOne(router: Router, deps: BoardDeps): void {
   router.post(
@@ -35,18 +46,19 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       const doc = itemKey.startsWith(`${product.key}-`)
         ? await findItem(deps.readStore, { workspaceId, itemKey })
         : null;
-      if (!doc) throw new NotFound('item not found');
+      if (!doc) throw new NotFound(NO_SUCH_ITEM);
       const visitor = visitorFor(deps, req, res, form.csrf);
-      await deps.guard.takePlusOne(ipOf(deps, req));
       const requester = requesterOf(visitor);
       const now = deps.now();
       const personId = personIdFor(workspaceId, requester, { actor: null, now });
+      const current = doc._mergedInto
+        ? await findItem(deps.readStore, { workspaceId, itemKey: doc._mergedInto })
+        : doc;
+      // (a +1 on an item merged into theirs is recorded by the decider, for an unmerge to return)
+      if (doc._submitterId === personId) throw new FailedPrecondition(OWN_ITEM);
+      await deps.guard.takePlusOne(ipOf(deps, req));
       const context: CommandContext = { actor: personId, now, correlationId: randomUUID() };
       const person = await registerPerson(deps, context, { workspaceId, requester });
-      const target = doc._mergedInto ?? itemKey;
-      const current = doc._mergedInto
-        ? await findItem(deps.readStore, { workspaceId, itemKey: target })
-        : doc;
       const given = current?._plusOnes.includes(personId) ?? false;
       const input = { workspaceId, itemKey, personId };
       const result = given
@@ -66,7 +78,10 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
         });
         return;
       }
-      res.redirect(303, form.back === 'board' ? navOf(deps, product, 'board').boardUrl : url);
+      if (form.back !== 'board') return res.redirect(303, url);
+      // rebuilt from the board's own address and its known parameters: never an open redirect
+      const query = boardQueryOf(Object.fromEntries(new URLSearchParams(form.query ?? '')));
+      res.redirect(303, boardHref(navOf(deps, product, 'board').boardUrl, query));
     }),
   );
 }

@@ -89,7 +89,13 @@ export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAn
           productKey: product.key,
           limit: 50,
         });
-        return changelogAtom({ productName: product.name, boardUrl, entries });
+        return changelogAtom({
+          productName: product.name,
+          publisher: product.workspaceName,
+          since: product.createdAt,
+          boardUrl,
+          entries,
+        });
       };
       await pages.answer(
         req,

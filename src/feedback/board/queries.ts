@@ -24,6 +24,9 @@ export interface PublicProduct {
   slug: string;
   key: string;
   name: string;
+  /** the workspace's name: who publishes the board (the changelog feed's author) */
+  workspaceName: string;
+  createdAt: number;
   /** `<workspaceId>.<KEY>`: the product's bucket and form scope */
   scope: string;
 }
@@ -44,7 +47,15 @@ export async function publicProduct(
   const product = await getProduct(store, { workspaceId: workspace.workspaceId, key });
   if (product?.visibility !== 'public') return null;
   const { workspaceId } = workspace;
-  return { workspaceId, slug, key, name: product.name, scope: `${workspaceId}.${key}` };
+  return {
+    workspaceId,
+    slug,
+    key,
+    name: product.name,
+    workspaceName: workspace.name,
+    createdAt: product.createdAt,
+    scope: `${workspaceId}.${key}`,
+  };
 }
 
 /**

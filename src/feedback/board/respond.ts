@@ -12,6 +12,9 @@ import { type BoardNav, documentOf, MessagePage } from './views/layout.js';
 
 const envelope = feedbackEnvelope();
 
+/** the one 404 of a private or unknown product (and of an address that names no board) */
+const NO_BOARD = 'There is no public board at this address.';
+
 const TITLES: Record<number, string> = {
   400: 'That did not work',
   403: 'Please reload the page',
@@ -20,6 +23,8 @@ const TITLES: Record<number, string> = {
   500: 'Something went wrong',
   503: 'Busy right now',
 };
+
+export const pageTitleOf = (status: number): string => TITLES[status] ?? 'That did not work';
 
 /** Strict CSP for board pages: our own stylesheet and script only, no inline code, no framing. */
 export const BOARD_CSP =
@@ -35,6 +40,14 @@ export function sendPage(res: Response, status: number, html: string | Buffer): 
   res.end(html);
 }
 
+/** An error as the board answers it; its headers (`Retry-After`) and no-store are set on `res`. */
+export function refusalOf(res: Response, error: unknown) {
+  const resolved = resolveError(error);
+  for (const [name, value] of Object.entries(resolved.headers)) res.setHeader(name, value);
+  res.setHeader('Cache-Control', 'no-store');
+  return { ...resolved, status: envelope.status(resolved.kind) };
+}
+
 export function answerError(
   deps: BoardDeps,
   req: Request,
@@ -43,29 +56,29 @@ export function answerError(
   nav: BoardNav | null,
   json = wantsJson(req),
 ): void {
-  const resolved = resolveError(error);
+  const resolved = refusalOf(res, error);
   if (resolved.kind === 'internal') {
     deps.logger.error('board request failed', {
       error: error instanceof Error ? error.stack : String(error),
     });
   }
-  const status = envelope.status(resolved.kind);
-  for (const [name, value] of Object.entries(resolved.headers)) res.setHeader(name, value);
-  res.setHeader('Cache-Control', 'no-store');
+  const { status } = resolved;
   if (json) {
     res.status(status).json(envelope.body(resolved.kind, resolved.message));
     return;
   }
-  const title = TITLES[status] ?? 'That did not work';
+  const title = pageTitleOf(status);
   const back = nav ? { href: nav.boardUrl, label: `Back to ${nav.productName}` } : undefined;
-  const message = status === 404 ? 'There is no public board at this address.' : resolved.message;
+  // `nav` is there only once the board was found public: a 404 under it (an unknown item) may
+  // say what is missing; without it, private and unknown products answer the one identical page
+  const message = status === 404 && !nav ? NO_BOARD : resolved.message;
   sendPage(
     res,
     status,
     documentOf(
       MessagePage({
         title,
-        nav: status === 404 ? null : nav,
+        nav,
         assets: assetsUrl(deps),
         message,
         back,

@@ -3,6 +3,8 @@
  * reads form fields out of the pages, posts forms the way an HTML form without JavaScript does
  * (application/x-www-form-urlencoded, redirects not followed so the test sees them).
  */
+import { readFileSync } from 'node:fs';
+import { latestCode } from '../../auth/support/browserless.js';
 import { type FeedbackHarness, startFeedback } from '../support/harness.js';
 
 export interface Page {
@@ -80,3 +82,41 @@ export async function startBoardWorld(env: Record<string, string> = {}): Promise
 
 /** Waits out the minimum fill time on the harness clock. */
 export const fillTime = (world: BoardWorld) => world.fb.clock.advance(4_000);
+
+/** How many mails were sent to `email` so far. */
+export function mailsTo(world: BoardWorld, email: string): number {
+  const lines = readFileSync(world.fb.mailboxPath, 'utf8').trim().split('\n');
+  return lines.filter((line) => line && (JSON.parse(line) as { to: string }).to === email).length;
+}
+
+/** The visitor confirms `email` with the code sent to it, as a form without JavaScript does. */
+export async function confirmEmail(world: BoardWorld, v: BoardVisitor, email: string) {
+  const form = await v.get(`${world.boardPath}/identity`);
+  await v.post(`${world.boardPath}/identity`, { csrf: field(form.text, 'csrf'), email });
+  const asked = await v.get(`${world.boardPath}/identity`);
+  const code = latestCode(world.fb.mailboxPath, email);
+  const done = await v.post(`${world.boardPath}/identity/code`, {
+    csrf: field(asked.text, 'csrf'),
+    code,
+  });
+  if (done.status !== 303) throw new Error(`confirming ${email} answered ${done.status}`);
+}
+
+/** Posts the board's capture box (read from the board page) as a form without JavaScript. */
+export async function postBoardForm(
+  world: BoardWorld,
+  v: BoardVisitor,
+  fields: Record<string, string>,
+  options: { json?: boolean; wait?: boolean } = {},
+): Promise<Page> {
+  const board = await v.get(world.boardPath);
+  if (options.wait !== false) fillTime(world);
+  const form = { formToken: field(board.text, 'formToken'), csrf: field(board.text, 'csrf') };
+  return v.post(`/capture/${SLUG}/APP`, { ...form, ...fields }, { json: options.json });
+}
+
+/** The item key a capture answer names (303 Location, or JSON itemId). */
+export const filedKey = (answer: Page): string =>
+  answer.status === 303
+    ? answer.headers.get('location')!.split('/').pop()!
+    : (JSON.parse(answer.text) as { itemId: string }).itemId;

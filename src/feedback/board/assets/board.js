@@ -10,6 +10,12 @@
     if (!csrf) return;
     for (const input of document.querySelectorAll('input[name="csrf"]')) input.value = csrf;
   };
+  // a busy button is aria-disabled, not disabled: a disabled button drops the keyboard focus
+  const busy = (button, on) => {
+    if (on) button.setAttribute('aria-disabled', 'true');
+    else button.removeAttribute('aria-disabled');
+  };
+  const isBusy = (button) => button.getAttribute('aria-disabled') === 'true';
   const failure = async (res) => {
     let message = 'That did not work; try again.';
     try {
@@ -23,7 +29,9 @@
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const button = form.querySelector('button');
-      button.disabled = true;
+      if (isBusy(button)) return;
+      busy(button, true);
+      const was = button.getAttribute('aria-pressed') === 'true';
       try {
         const res = await fetch(form.action, {
           method: 'POST',
@@ -37,11 +45,13 @@
         button.querySelector('.count').textContent = String(answer.plusOneCount);
         const unit = button.querySelector('.count + .visually-hidden');
         if (unit) unit.textContent = answer.plusOneCount === 1 ? ' vote' : ' votes';
-        announce(answer.plusOned ? '+1 added' : '+1 withdrawn');
+        // only what happened is said
+        if (answer.plusOned === was) announce('Nothing changed');
+        else announce(answer.plusOned ? '+1 added' : '+1 withdrawn');
       } catch {
         announce('No connection; try again.');
       } finally {
-        button.disabled = false;
+        busy(button, false);
       }
     });
   }
@@ -55,7 +65,8 @@
   capture.addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = capture.querySelector('button[type="submit"]');
-    button.disabled = true;
+    if (isBusy(button)) return;
+    busy(button, true);
     try {
       const res = await fetch(capture.action, {
         method: 'POST',
@@ -75,7 +86,7 @@
     } catch {
       say('No connection; try again.');
     } finally {
-      button.disabled = false;
+      busy(button, false);
     }
   });
 
@@ -84,6 +95,12 @@
   const list = box.querySelector('ul');
   let timer = 0;
   let asked = '';
+  // the title is described by the suggestions only while they are shown
+  const show = (on) => {
+    box.hidden = !on;
+    if (on) title.setAttribute('aria-describedby', 'suggestions-heading');
+    else title.removeAttribute('aria-describedby');
+  };
   title.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
@@ -91,7 +108,7 @@
       if (q === asked) return;
       asked = q;
       if (q.length < 3) {
-        box.hidden = true;
+        show(false);
         return;
       }
       try {
@@ -110,7 +127,7 @@
             return li;
           }),
         );
-        box.hidden = items.length === 0;
+        show(items.length > 0);
         if (items.length)
           announce(`${items.length} similar ${items.length === 1 ? 'item' : 'items'} found`);
       } catch {}

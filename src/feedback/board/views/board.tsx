@@ -20,6 +20,8 @@ export interface BoardRow {
   replyCount: number;
   url: string;
   plusOned: boolean;
+  /** the visitor submitted it */
+  own: boolean;
 }
 
 export interface BoardView {
@@ -34,6 +36,23 @@ export interface BoardView {
   auth: FormAuth;
 }
 
+type ListQuery = { q: string; sort: BoardSort; status: ItemStatus | null; page: number };
+
+/** The board's query string: its sort, filter, search and page, the only parameters it knows. */
+export function boardSearch(v: ListQuery): string {
+  const params = new URLSearchParams();
+  if (v.q) params.set('q', v.q);
+  if (v.sort !== 'top') params.set('sort', v.sort);
+  if (v.status) params.set('status', v.status);
+  if (v.page > 1) params.set('page', String(v.page));
+  return params.toString();
+}
+
+export function boardHref(boardUrl: string, v: ListQuery): string {
+  const search = boardSearch(v);
+  return search ? `${boardUrl}?${search}` : boardUrl;
+}
+
 const SORTS: [BoardSort, string][] = [
   ['top', 'Top'],
   ['new', 'New'],
@@ -41,17 +60,14 @@ const SORTS: [BoardSort, string][] = [
 ];
 
 export function BoardPage(v: BoardView) {
-  const query = (page: number) => {
-    const params = new URLSearchParams();
-    if (v.q) params.set('q', v.q);
-    if (v.sort !== 'top') params.set('sort', v.sort);
-    if (v.status) params.set('status', v.status);
-    if (page > 1) params.set('page', String(page));
-    const text = params.toString();
-    return text ? `${v.nav.boardUrl}?${text}` : v.nav.boardUrl;
-  };
+  const query = (page: number) => boardHref(v.nav.boardUrl, { ...v, page });
+  // a +1 form without JavaScript comes back to this very list
+  const here = boardSearch(v);
+  const title = `${v.nav.productName} feedback`;
+  // a refusal leads the title, so it is the first thing read out when the page comes back
+  const refusal = v.capture.refusal;
   return (
-    <Layout title={`${v.nav.productName} feedback`} nav={v.nav}>
+    <Layout title={refusal ? `${refusal.headline} · ${title}` : title} nav={v.nav}>
       <h1>{v.nav.productName} feedback</h1>
       <CaptureForm {...v.capture} />
       <form method="get" action={v.nav.boardUrl} class="filters" aria-label="Search and sort">
@@ -88,6 +104,8 @@ export function BoardPage(v: BoardView) {
                 action={`${row.url}/plus-one`}
                 count={row.plusOneCount}
                 given={row.plusOned}
+                own={row.own}
+                query={here}
                 title={row.title}
                 auth={v.auth}
               />

@@ -46,6 +46,8 @@ export function CodeForm(v: {
   action: string;
   auth: FormAuth;
   email: string;
+  /** the address form again, to send a code to another address */
+  anotherUrl: string;
   error?: string;
 }) {
   return (
@@ -69,6 +71,9 @@ export function CodeForm(v: {
         />
         <button type="submit">Confirm</button>
       </form>
+      <p class="muted">
+        Wrong address, or no code? <a href={v.anotherUrl}>Ask for a new code</a>
+      </p>
     </Layout>
   );
 }

@@ -14,6 +14,8 @@ export interface ItemView {
   url: string;
   replies: Reply[];
   plusOned: boolean;
+  /** the visitor submitted it */
+  own: boolean;
   auth: FormAuth;
 }
 
@@ -74,6 +76,7 @@ export function ItemPage(v: ItemView) {
             action={`${v.url}/plus-one`}
             count={item.plusOneCount}
             given={v.plusOned}
+            own={v.own}
             title={item.title}
             auth={v.auth}
           />

@@ -37,6 +37,8 @@ export function Layout(props: {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{props.title}</title>
+        {/* no icon of its own: without this, every first visit logs a 404 for /favicon.ico */}
+        <link rel="icon" href="data:," />
         {assets ? <link rel="stylesheet" href={`${assets}/board.css`} /> : null}
         {nav ? (
           <link

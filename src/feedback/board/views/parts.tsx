@@ -36,37 +36,71 @@ export function PlusOneButton(props: {
   action: string;
   count: number;
   given: boolean;
+  /** the visitor submitted the item: their request already counts, so there is no button */
+  own: boolean;
   title: string;
   auth: FormAuth;
   /** where a form without JavaScript returns: the board, or the item page */
   back: 'board' | 'item';
+  /** the board's query string to return to (`back: board`) */
+  query?: string;
 }) {
   const { count, given } = props;
+  const votes = (
+    <>
+      <span aria-hidden="true">▲</span> <span class="count">{count}</span>
+      <span class="visually-hidden"> {count === 1 ? 'vote' : 'votes'}</span>
+    </>
+  );
+  if (props.own) {
+    return (
+      <p class="plus-one own">
+        <span class="votes">{votes}</span>
+        <span class="own-label">Your feedback</span>
+      </p>
+    );
+  }
   return (
     <form method="post" action={props.action} class="plus-one" data-plus-one="">
       <CsrfField auth={props.auth} />
       <input type="hidden" name="back" value={props.back} />
+      {props.query ? <input type="hidden" name="query" value={props.query} /> : null}
       <button type="submit" aria-pressed={given ? 'true' : 'false'}>
         <span class="visually-hidden">+1 {props.title}: </span>
-        <span aria-hidden="true">▲</span> <span class="count">{count}</span>
-        <span class="visually-hidden"> {count === 1 ? 'vote' : 'votes'}</span>
+        {votes}
       </button>
     </form>
   );
+}
+
+/** What the visitor typed into a capture form the board refused, shown again with the reason. */
+export interface CaptureRefusal {
+  /** the kind of refusal ("Slow down a little") */
+  headline: string;
+  message: string;
+  title: string;
+  body: string;
+  displayName: string;
 }
 
 export interface CaptureFormProps {
   action: string;
   auth: FormAuth;
   formToken: string;
-  /** the address the visitor proved, shown instead of the e-mail field */
+  /**
+   * the address the visitor proved, shown in the box. The box asks for no address of its own: a
+   * typed one is never written to (README "Visitors") and would file the item as another person
+   * than the visitor's cookie, whose own item and +1s the board then could not tell apart
+   */
   visitorEmail: string | null;
   identityUrl: string;
   /** where the suggestions come from while a title is typed (board.js) */
   suggestUrl: string;
+  refusal?: CaptureRefusal;
 }
 
 export function CaptureForm(props: CaptureFormProps) {
+  const typed = props.refusal;
   return (
     <form
       method="post"
@@ -76,39 +110,47 @@ export function CaptureForm(props: CaptureFormProps) {
       data-suggest={props.suggestUrl}
     >
       <h2 id="capture-heading">Share an idea or a problem</h2>
+      <Alert message={typed?.message} />
       <CsrfField auth={props.auth} />
       <input type="hidden" name="formToken" value={props.formToken} />
       <label for="capture-title">Title</label>
+      {/* aria-describedby is set by board.js only while suggestions are shown */}
       <input
         id="capture-title"
         name="title"
         maxLength={200}
         autocomplete="off"
-        aria-describedby="suggestions-heading"
+        value={typed?.title}
       />
       <section class="suggestions" aria-labelledby="suggestions-heading" hidden>
         <h3 id="suggestions-heading">Already asked? Add your +1 instead</h3>
         <ul />
       </section>
       <label for="capture-body">Details</label>
-      <textarea id="capture-body" name="body" required maxLength={5000} rows={4} />
+      <textarea id="capture-body" name="body" required maxLength={5000} rows={4}>
+        {typed?.body}
+      </textarea>
       <div class="hp" aria-hidden="true">
         <label for="capture-website">Leave this empty</label>
         <input id="capture-website" name="website" tabIndex={-1} autocomplete="off" />
       </div>
+      <label for="capture-name">Your name (optional)</label>
+      <input
+        id="capture-name"
+        name="displayName"
+        maxLength={100}
+        autocomplete="name"
+        value={typed?.displayName}
+      />
       {props.visitorEmail ? (
         <p class="muted">
           You post as <strong>{props.visitorEmail}</strong> (confirmed).
         </p>
       ) : (
-        <>
-          <label for="capture-name">Your name (optional)</label>
-          <input id="capture-name" name="displayName" maxLength={100} autocomplete="name" />
-          <p class="muted">
-            Posting anonymously. <a href={props.identityUrl}>Confirm your e-mail address</a> to be
-            told when it ships.
-          </p>
-        </>
+        <p class="muted">
+          Posting anonymously. <a href={props.identityUrl}>Confirm your e-mail address</a> to be
+          told when it ships.
+        </p>
       )}
       <button type="submit">Post feedback</button>
       <p class="form-status" role="status" />

@@ -1,0 +1,104 @@
+/**
+ * The board's capture box without JavaScript, over real HTTP: a confirmed visitor can still give
+ * a name, a refused post comes back with the reason and what was typed, and the title is not
+ * described by suggestions that are not shown. (The endpoint's own rules: capture.e2e.)
+ */
+import { expect } from 'chai';
+import {
+  BoardVisitor,
+  type BoardWorld,
+  confirmEmail,
+  field,
+  fillTime,
+  filedKey,
+  postBoardForm,
+  startBoardWorld,
+} from './support.js';
+
+const capture = '/capture/acme-co/APP';
+
+describe('The capture box without JavaScript (e2e)', () => {
+  let world: BoardWorld;
+  const item = async (key: string) =>
+    (await world.fb.api(world.owner.token).get(`/v1/workspaces/acme-co/products/APP/items/${key}`))
+      .body.item;
+
+  before(async () => {
+    world = await startBoardWorld({ CAPTURE_IP_BURST: '8', CAPTURE_IP_PER_HOUR: '60' });
+  });
+  after(() => world.fb.stop());
+
+  describe('When a visitor confirmed their e-mail address', () => {
+    it('still asks for a name, and the item shows it as the author', async () => {
+      // capture endpoint: "displayName? (≤ 100)" is taken from every visitor, confirmed or not
+      const v = new BoardVisitor(world.fb.url);
+      await confirmEmail(world, v, 'named@customer.example');
+      const board = await v.get(world.boardPath);
+      expect(board.text).to.include('name="displayName"');
+      const key = filedKey(
+        await postBoardForm(world, v, { body: 'Filed with a name', displayName: 'Kim Lee' }),
+      );
+      const filed = await item(key);
+      expect(filed.author).to.include({ tier: 'email', displayName: 'Kim Lee' });
+      expect((await v.get(`${world.boardPath}/items/${key}`)).text).to.include('by Kim Lee');
+    });
+  });
+
+  describe('When the board refuses a post', () => {
+    const typed = { title: 'Dark <mode> & more', body: 'Line one\nLine "two"', displayName: 'Ari' };
+    const expectFilledIn = (html: string) => {
+      expect(html).to.include('class="capture" data-capture');
+      expect(html).to.include('value="Dark &lt;mode> &amp; more"');
+      expect(html).to.match(/<textarea[^>]*>Line one\nLine (&quot;|")two(&quot;|")<\/textarea>/);
+      expect(html).to.include('value="Ari"');
+      expect(html).to.include('role="alert"');
+    };
+
+    it('shows the board again, status 400, with the reason and what was typed (too fast)', async () => {
+      // README: "a readable page for forms" -- one that keeps the visitor's words
+      const v = new BoardVisitor(world.fb.url);
+      const refused = await postBoardForm(world, v, typed, { wait: false });
+      expect(refused.status).to.equal(400);
+      expect(refused.headers.get('content-type')).to.match(/^text\/html/);
+      expect(refused.text).to.include('sent too fast');
+      expectFilledIn(refused.text);
+      // the form as shown again goes through once the fill time has passed
+      fillTime(world);
+      const again = await v.post(capture, {
+        formToken: field(refused.text, 'formToken'),
+        csrf: field(refused.text, 'csrf'),
+        ...typed,
+      });
+      expect(again.status).to.equal(303);
+      expect((await item(filedKey(again))).title).to.equal(typed.title);
+    });
+
+    it('does the same for too many links (400) and for a rate limit (429, Retry-After)', async () => {
+      // README: "at most 3 links"; "A refusal is HTTP 429 with `Retry-After`"
+      const v = new BoardVisitor(world.fb.url);
+      const links = 'see http://a.example http://b.example http://c.example http://d.example';
+      const tooManyLinks = await postBoardForm(world, v, { ...typed, body: links });
+      expect(tooManyLinks.status).to.equal(400);
+      expect(tooManyLinks.text).to.include('http://d.example</textarea>');
+      for (let i = 0; i < 12; i++) {
+        const burst = await postBoardForm(world, v, { body: `burst ${i}` }, { json: true });
+        if (burst.status === 429) break;
+      }
+      const limited = await postBoardForm(world, v, typed);
+      expect(limited.status).to.equal(429);
+      expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect(limited.text).to.include('Slow down');
+      expect(limited.headers.get('cache-control')).to.equal('no-store');
+      expectFilledIn(limited.text);
+    });
+  });
+
+  describe('When the page is shown without JavaScript', () => {
+    it('does not point the title at the hidden suggestions', async () => {
+      // aria-describedby names the suggestions only while they are shown (board.js sets it)
+      const page = await new BoardVisitor(world.fb.url).get(world.boardPath);
+      const title = /<input[^>]*id="capture-title"[^>]*>/.exec(page.text)![0];
+      expect(title).to.not.include('aria-describedby');
+    });
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The changelog feed's required metadata and the board's conditional GETs, over real HTTP: the
+ * Atom feed has an author and a real `updated` even before anything shipped (RFC 4287), and
+ * `If-None-Match` is evaluated as RFC 9110 says, not compared as one exact string.
+ */
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { expect } from 'chai';
+import { BoardVisitor, type BoardWorld, startBoardWorld } from './support.js';
+
+describe('The changelog feed and conditional requests (e2e)', () => {
+  let world: BoardWorld;
+  let visitor: BoardVisitor;
+
+  before(async () => {
+    world = await startBoardWorld();
+    visitor = new BoardVisitor(world.fb.url);
+  });
+  after(() => world.fb.stop());
+
+  describe('When a product has published nothing yet', () => {
+    it('gives the feed an author (the workspace) and the product creation time as updated', async () => {
+      // RFC 4287 §4.1.1: "atom:feed elements MUST contain one or more atom:author elements,
+      // unless all of the atom:feed element's child atom:entry elements contain at least one
+      // atom:author element"; an empty feed said <updated>1970-01-01T00:00:00.000Z</updated>
+      const owner = world.fb.api(world.owner.token);
+      const { items } = (await owner.get('/v1/workspaces/acme-co/products')).body;
+      const product = items.find((p: { id: string }) => p.id === 'APP');
+      const atom = await visitor.get(`${world.boardPath}/changelog.atom`);
+      const feed = parseFeed(atom.text);
+      expect(feed.authors.map((a) => a.name)).to.deep.equal(['Acme']);
+      expect(feed.items).to.have.length(0);
+      expect(feed.updated?.toISOString()).to.equal(new Date(product.createdAt).toISOString());
+      expect(atom.text).to.not.include('1970-01-01');
+    });
+  });
+
+  describe('When a client revalidates a page with If-None-Match', () => {
+    it('answers 304 for the tag weakly compared, within a list, and for *', async () => {
+      // RFC 9110 §13.1.2: "A recipient MUST use the weak comparison function when comparing
+      // entity tags for If-None-Match"; "*" matches any current representation
+      const first = await visitor.get(world.boardPath);
+      const etag = first.headers.get('etag')!;
+      const opaque = etag.replace(/^W\//, '');
+      expect(etag).to.match(/^W\/"/);
+      for (const header of [etag, opaque, `"x", ${etag}`, `W/"x",${opaque}`, '*']) {
+        const res = await visitor.get(world.boardPath, { 'if-none-match': header });
+        expect(res.status, header).to.equal(304);
+      }
+      for (const header of ['"x"', 'W/"x", "y"']) {
+        const res = await visitor.get(world.boardPath, { 'if-none-match': header });
+        expect(res.status, header).to.equal(200);
+      }
+    });
+
+    it("does the same for the board's static files", async () => {
+      const css = await visitor.get('/_board/board.css');
+      const etag = css.headers.get('etag')!;
+      const weak = await visitor.get('/_board/board.css', { 'if-none-match': `"x", W/${etag}` });
+      expect(weak.status).to.equal(304);
+    });
+  });
+});

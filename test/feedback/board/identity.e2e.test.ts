@@ -1,0 +1,67 @@
+/**
+ * Confirming an e-mail address on the board, over real HTTP (README "The public board": the
+ * identity page "confirm[s] an e-mail address with a 6-digit code"). Sending the code answers
+ * with a redirect, and the page asking for the code is what GET shows while a code is pending:
+ * a reload sends no second code and spends none of the visitor's allowance.
+ */
+import { expect } from 'chai';
+import { latestCode } from '../../auth/support/browserless.js';
+import { BoardVisitor, type BoardWorld, field, mailsTo, startBoardWorld } from './support.js';
+
+describe('Confirming an e-mail address on the board (e2e)', () => {
+  let world: BoardWorld;
+  let identity: string;
+
+  before(async () => {
+    world = await startBoardWorld();
+    identity = `${world.boardPath}/identity`;
+  });
+  after(() => world.fb.stop());
+
+  describe('When a visitor asks for a code and then reloads or comes back to the page', () => {
+    it('redirects to the code form, which GET shows again without sending another code', async () => {
+      // POST-redirect-GET: "reloading re-POSTs and mails a second code" must not happen
+      const email = 'reload@customer.example';
+      const v = new BoardVisitor(world.fb.url);
+      const start = await v.get(identity);
+      expect(start.text).to.include('name="email"');
+      const sent = await v.post(identity, { csrf: field(start.text, 'csrf'), email });
+      expect(sent.status).to.equal(303);
+      expect(sent.headers.get('location')).to.equal(`${world.fb.url}${identity}`);
+      for (let reload = 0; reload < 4; reload++) {
+        const page = await v.get(identity);
+        expect(page.status).to.equal(200);
+        expect(page.text).to.include(email).and.include('name="code"');
+        expect(page.headers.get('cache-control')).to.include('no-store');
+      }
+      expect(mailsTo(world, email)).to.equal(1);
+      const asked = await v.get(identity);
+      const done = await v.post(`${identity}/code`, {
+        csrf: field(asked.text, 'csrf'),
+        code: latestCode(world.fb.mailboxPath, email),
+      });
+      expect(done.status).to.equal(303);
+      expect((await v.get(world.boardPath)).text).to.include(`<strong>${email}</strong>`);
+    });
+
+    it('offers the address form again from the code form, to ask for a new code', async () => {
+      const v = new BoardVisitor(world.fb.url);
+      const start = await v.get(identity);
+      await v.post(identity, { csrf: field(start.text, 'csrf'), email: 'typo@customer.exmaple' });
+      const asked = await v.get(identity);
+      const another = /href="([^"]*\?another)"/.exec(asked.text)?.[1];
+      expect(another).to.equal(`${world.fb.url}${identity}?another`);
+      const form = await v.get(new URL(another!).pathname + new URL(another!).search);
+      expect(form.text).to.include('name="email"').and.not.include('name="code"');
+    });
+  });
+
+  describe('When a visitor without a pending code opens the page', () => {
+    it('shows the address form', async () => {
+      const v = new BoardVisitor(world.fb.url);
+      await v.get(identity);
+      const again = await v.get(identity);
+      expect(again.text).to.include('name="email"').and.not.include('name="code"');
+    });
+  });
+});
