@@ -1,11 +1,19 @@
 /**
  * The workspace audit trail (list_audit_events): one small document per event of a workspace's
- * streams — its workspace, products, items, people and changelog entries — carrying what the
- * audit filters on. The Change itself (names, sentence, field changes) is built when read, from
- * the event, by the same code as item history.
+ * streams — its workspace, products, items, people and changelog entries, and its configuration:
+ * webhooks (where its messages go) and integration credentials (who may write into it) —
+ * carrying what the audit filters on. The Change itself (names, sentence, field changes) is
+ * built when read, from the event, by the same code as item history; nothing of an event's data
+ * is copied here, so no secret or credential hash reaches this read model.
+ *
+ * Webhook and integration events name no product (`productKey` null): they configure the whole
+ * workspace, so a product filter leaves them out.
  *
  * Left out: ItemNumberAllocated (the product handing out a number; the capture that follows is
  * the change), and streams outside workspaces (users, tokens, notes).
+ *
+ * Version 2 added the webhook and integration streams: a data folder audited by version 1 is
+ * replayed into this one on its next start (src/read/projector-versions.ts).
  */
 import { parseItemStreamId } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
@@ -34,9 +42,18 @@ const SKIPPED = new Set(['ItemNumberAllocated']);
 export function auditProjector(): Projector {
   return {
     name: 'audit',
+    version: 2,
     collections: [AUDIT],
     filter: {
-      streamPrefixes: ['workspace-', 'product-', 'item-', 'person-', 'changelog-'],
+      streamPrefixes: [
+        'workspace-',
+        'product-',
+        'item-',
+        'person-',
+        'changelog-',
+        'webhook-',
+        'integration-',
+      ],
     },
     async setup(store) {
       await auditOf(store).createIndex({ keys: { _ws: 1, position: -1 }, name: 'audit_ws' });
@@ -92,6 +109,7 @@ async function placeOf(
       const item = parseItemStreamId(streamId);
       return item && { workspaceId: item.workspaceId, itemKey: item.itemKey, productKey: null };
     }
+    case 'webhook':
     case 'changelog':
     case 'product': {
       const dot = rest.indexOf('.');
@@ -105,8 +123,9 @@ async function placeOf(
     }
     case 'workspace':
       return { workspaceId: rest, itemKey: null, productKey: null };
+    case 'integration':
     case 'person': {
-      // a person's stream opens with PersonCreated, which names the workspace
+      // these streams open with an event naming the workspace (PersonCreated, IntegrationCreated)
       if (event.revision === 0) {
         const workspaceId = (event.data as { workspaceId?: unknown }).workspaceId;
         return typeof workspaceId === 'string'

@@ -13,6 +13,8 @@ export interface Webhook {
   enabled: boolean;
   disabledReason: string | null;
   createdAt: number;
+  /** the user (a maker) who created it: WebhookCreated's actor; null when unknown */
+  createdBy: string | null;
   updatedAt: number;
 }
 
@@ -46,6 +48,7 @@ export function toWebhook(doc: WebhookDoc): Webhook {
     enabled: doc.enabled,
     disabledReason: doc.disabledReason,
     createdAt: doc.createdAt,
+    createdBy: doc.createdBy ?? null,
     updatedAt: doc.updatedAt,
   };
 }

@@ -4,10 +4,15 @@ import type { Projector } from '../shared/projector.js';
 import { asRecorded } from '../shared/recorded.js';
 import { WEBHOOKS, webhooksOf } from './document.js';
 
-/** Webhook configuration, one document per webhook (stream `webhook-<ws>.<id>`). */
+/**
+ * Webhook configuration, one document per webhook (stream `webhook-<ws>.<id>`). Version 2 records
+ * `createdBy`: a data folder projected by version 1 is replayed into it on its next start
+ * (src/read/projector-versions.ts), so webhooks made before it name their maker too.
+ */
 export function webhooksProjector(): Projector {
   return {
     name: 'webhooks',
+    version: 2,
     collections: [WEBHOOKS],
     filter: { streamPrefixes: ['webhook-'] },
     async setup(store) {
@@ -29,6 +34,7 @@ export function webhooksProjector(): Projector {
             enabled: true,
             disabledReason: null,
             createdAt: at,
+            createdBy: event.metadata.actor,
             updatedAt: at,
             _ws: workspaceId,
             _createdPos: positionKey(event.position),

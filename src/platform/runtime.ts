@@ -8,6 +8,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkpointId, type Projector } from '../../projections/shared/projector.js';
 import { createCommandHandler } from '../write/command-handler.js';
 import { mailModeOf } from '../config/mail-mode.js';
 import type { Config } from '../config/schema.js';
@@ -79,13 +80,9 @@ export async function startRuntime(options: {
   let lease: HeldLease | undefined;
   let waitFor: (position: bigint) => Promise<void>;
   if (role === 'api' || role === 'webhooks') {
-    const waiter = createCheckpointWaiter(
-      stores.readStore,
-      projectors.map((p) => p.name),
-      {
-        timeoutMs: config.PROJECTION_WAIT_MS,
-      },
-    );
+    const waiter = createCheckpointWaiter(stores.readStore, projectors.map(checkpointId), {
+      timeoutMs: config.PROJECTION_WAIT_MS,
+    });
     waitFor = (position) => waiter.waitFor(position);
   } else {
     if (role === 'projector') {
@@ -113,12 +110,7 @@ export async function startRuntime(options: {
   }
 
   const projectionStatus = (): Promise<HealthReport['projections']> =>
-    engine
-      ? engine.status()
-      : checkpointStatus(
-          stores,
-          projectors.map((p) => p.name),
-        );
+    engine ? engine.status() : checkpointStatus(stores, projectors);
 
   async function health(): Promise<HealthReport> {
     const report: HealthReport = {
@@ -232,14 +224,14 @@ function timedWait(
   };
 }
 
-async function checkpointStatus(stores: Stores, names: string[]) {
+async function checkpointStatus(stores: Stores, projectors: readonly Projector[]) {
   const head = await stores.eventStore.headPosition();
   const stored = await stores.readStore.checkpoints();
   return {
     head: head.toString(),
-    projectors: names.map((name) => {
-      const at = stored.get(name) ?? 0n;
-      return { name, checkpoint: at.toString(), lag: (head - at).toString() };
+    projectors: projectors.map((p) => {
+      const at = stored.get(checkpointId(p)) ?? 0n;
+      return { name: p.name, checkpoint: at.toString(), lag: (head - at).toString() };
     }),
   };
 }

@@ -20,12 +20,13 @@
  * the projectors' position guards skip what a projector had already applied. Any other error
  * stops it (a bug to see, not to retry).
  */
-import type { Projector } from '../../projections/shared/projector.js';
+import { checkpointId, type Projector } from '../../projections/shared/projector.js';
 import type { EventStore, RecordedEvent, Subscription } from '../eventstore/types.js';
 import { matchesFilter } from '../eventstore/types.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 import type { ReadStore } from '../readstore/types.js';
+import { dropOtherVersion } from './projector-versions.js';
 import { ProjectionTimeout, WaiterList } from './waiters.js';
 
 const RETRY_FIRST_MS = 250;
@@ -83,7 +84,10 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     if (names.has(p.name)) throw new Error(`two projectors are named ${p.name}`);
     names.add(p.name);
   }
+  // by checkpointId: a projector's name and version
   const checkpoints = new Map<string, bigint>();
+  const ids = new Map(projectors.map((p) => [p, checkpointId(p)]));
+  const idOf = (p: Projector): string => ids.get(p)!;
   const waiters = new WaiterList();
   let seen = 0n; // every projector has applied the log up to here
   let subscription: Subscription | undefined;
@@ -142,10 +146,10 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
   async function apply(event: RecordedEvent): Promise<void> {
     for (const projector of projectors) {
-      const at = checkpoints.get(projector.name) ?? 0n;
+      const at = checkpoints.get(idOf(projector)) ?? 0n;
       if (event.position <= at) continue;
       if (matchesFilter(event, projector.filter)) await projector.apply(event, readStore);
-      checkpoints.set(projector.name, event.position);
+      checkpoints.set(idOf(projector), event.position);
     }
     seen = event.position;
     unflushed++;
@@ -184,7 +188,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   function lowestCheckpoint(): bigint {
     let lowest: bigint | undefined;
     for (const p of projectors) {
-      const at = checkpoints.get(p.name) ?? 0n;
+      const at = checkpoints.get(idOf(p)) ?? 0n;
       if (lowest === undefined || at < lowest) lowest = at;
     }
     return lowest ?? 0n;
@@ -209,8 +213,9 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     async start(): Promise<void> {
       const stored = await readStore.checkpoints();
       for (const p of projectors) {
-        const at = stored.get(p.name);
-        if (at !== undefined) checkpoints.set(p.name, at);
+        const at = stored.get(idOf(p));
+        if (at !== undefined) checkpoints.set(idOf(p), at);
+        else await dropOtherVersion(readStore, p, stored, logger);
         await p.setup?.(readStore);
       }
       await subscribe();
@@ -229,8 +234,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       if (!projector) throw new Error(`no projector named ${name}`);
       await unsubscribe();
       for (const collection of projector.collections) await readStore.dropCollection(collection);
-      await readStore.deleteCheckpoint(name);
-      checkpoints.delete(name);
+      await readStore.deleteCheckpoint(idOf(projector));
+      checkpoints.delete(idOf(projector));
       await projector.setup?.(readStore);
       await subscribe();
     },
@@ -240,7 +245,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       return {
         head: head.toString(),
         projectors: projectors.map((p) => {
-          const at = checkpoints.get(p.name) ?? 0n;
+          const at = checkpoints.get(idOf(p)) ?? 0n;
           return { name: p.name, checkpoint: at.toString(), lag: (head - at).toString() };
         }),
       };

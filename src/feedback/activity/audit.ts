@@ -2,7 +2,9 @@
 import type { AuditDoc } from '../../../projections/audit/projector.js';
 import { actorDescriber } from './actor.js';
 import type { Change } from './change.js';
+import { integrationChange } from './integration-changes.js';
 import { type ActivityDeps, itemChanges } from './item-history.js';
+import { webhookChange } from './webhook-changes.js';
 import { workspaceChange } from './workspace-changes.js';
 import type { EventStore } from '../../eventstore/types.js';
 
@@ -33,13 +35,14 @@ export async function auditChanges(
     }
     const event = events[doc.revision];
     if (!event) continue;
-    const change = await workspaceChange(
-      deps.readStore,
-      event,
-      events.slice(0, doc.revision),
-      await describe(event.metadata),
-      doc.itemKey,
-    );
+    const earlier = events.slice(0, doc.revision);
+    const actor = await describe(event.metadata);
+    // webhooks and integration credentials carry secrets: their own renderers pick the fields
+    const change = doc.streamId.startsWith('webhook-')
+      ? webhookChange(event, earlier, actor)
+      : doc.streamId.startsWith('integration-')
+        ? integrationChange(event, earlier, actor)
+        : await workspaceChange(deps.readStore, event, earlier, actor, doc.itemKey);
     byPosition.set(change.position, change);
   }
   const ordered: Change[] = [];

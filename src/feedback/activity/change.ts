@@ -24,7 +24,7 @@ export interface Change {
   position: string;
   type: string;
   occurredAt: number;
-  /** the item the event belongs to; null for workspace, product and people events */
+  /** the item the event belongs to; null for workspace, product, people, webhook and integration events */
   itemKey: string | null;
   actor: ActorView;
   via?: string;

@@ -24,6 +24,7 @@ const WEBHOOK_KEYS = [
   'enabled',
   'disabledReason',
   'createdAt',
+  'createdBy',
   'updatedAt',
 ];
 
@@ -55,6 +56,8 @@ describe('Managing webhooks (e2e)', () => {
         productKeys: null,
         enabled: true,
         disabledReason: null,
+        // like Integration's createdBy: "the admin who created it"
+        createdBy: world.owner.userId,
       });
       expect(res.body.webhook.id).to.match(/^wh_[0-9a-f]{32}$/);
       // Standard Webhooks: `whsec_` + base64 of the key

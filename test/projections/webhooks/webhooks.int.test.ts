@@ -77,6 +77,7 @@ describe('When webhook events are projected', () => {
         enabled: false,
         disabledReason: 'the receiver answered 410 Gone',
         createdAt: 100,
+        createdBy: 'u1',
         updatedAt: 400,
       });
       expect(doc!._secret).to.equal('v1.second');

@@ -55,7 +55,7 @@ export function auditOperation(
     auth: 'bearer',
     meta: { admin: true },
     extraDescription:
-      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping). Every filter given must hold. The cursor is opaque and stable while new events arrive.",
+      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping), and of its webhooks and integration credentials (never their secrets or hashes; they belong to no product, so `productKey` leaves them out). Every filter given must hold. The cursor is opaque and stable while new events arrive.",
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { cursor, pageSize, ...filters } = ctx.query;

@@ -69,6 +69,10 @@ export const Webhook = z
       .nullable()
       .describe('why the service disabled it (410 Gone, five days of failures); null otherwise'),
     createdAt: Timestamp,
+    createdBy: z
+      .string()
+      .nullable()
+      .describe('the admin who created it (a user id); null when unknown'),
     updatedAt: Timestamp,
   })
   .strict()

@@ -1,0 +1,37 @@
+/**
+ * Projector versions (projections/shared/projector.ts `version`): before the engine starts, a
+ * read model whose checkpoint is stored under another version's id is dropped with that
+ * checkpoint, so the engine replays the whole log into it — what `rebuild` does, done by itself
+ * on the first start of a version that makes different documents of the same events.
+ *
+ * Crash-safe either way: until the new version's first checkpoint is stored the old one (or
+ * none) is there, and a start finds the same state again and drops again; once it is stored,
+ * the replay resumes from it like any catch-up.
+ */
+import {
+  checkpointId,
+  type Projector,
+  projectorNameOf,
+} from '../../projections/shared/projector.js';
+import type { ReadStore } from '../readstore/types.js';
+
+/** Drops `projector`'s read model when it was built by another version; says whether it did. */
+export async function dropOtherVersion(
+  readStore: ReadStore,
+  projector: Projector,
+  stored: ReadonlyMap<string, bigint>,
+  logger: Pick<Console, 'info'>,
+): Promise<boolean> {
+  const id = checkpointId(projector);
+  if (stored.has(id)) return false;
+  const others = [...stored.keys()].filter(
+    (key) => key !== id && projectorNameOf(key) === projector.name,
+  );
+  if (others.length === 0) return false;
+  logger.info(
+    `projector ${projector.name}: read model built by ${others.join(', ')}; rebuilding it as ${id}`,
+  );
+  for (const collection of projector.collections) await readStore.dropCollection(collection);
+  for (const key of others) await readStore.deleteCheckpoint(key);
+  return true;
+}
