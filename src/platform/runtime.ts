@@ -25,6 +25,7 @@ import { catchUpFor, readVersionFor } from './catch-up.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecret } from './secret.js';
 import type { HealthReport, ServiceContext, ServiceModule } from './service.js';
+import { createReadiness } from './readiness.js';
 import { openStores, type Stores } from './stores.js';
 
 export type Role = 'all' | 'api' | 'projector' | 'webhooks';
@@ -112,12 +113,16 @@ export async function startRuntime(options: {
   const projectionStatus = (): Promise<HealthReport['projections']> =>
     engine ? engine.status() : checkpointStatus(stores, projectors);
 
+  const readiness = createReadiness({ stallMs: config.PROJECTION_WAIT_MS });
   async function health(): Promise<HealthReport> {
+    const projections = await projectionStatus();
+    const reasons = readiness.reasons(projections);
     const report: HealthReport = {
-      status: 'ok',
+      status: reasons.length === 0 ? 'ok' : 'degraded',
+      ...(reasons.length > 0 ? { reasons } : {}),
       role,
       stores: stores.describe(),
-      projections: await projectionStatus(),
+      projections,
     };
     for (const key of extras.keys()) report[key] = await extra(key);
     return report;
@@ -137,9 +142,11 @@ export async function startRuntime(options: {
     stores,
     commandHandler: createCommandHandler(stores.eventStore, {
       onAppend(seconds, events) {
+        readiness.appended();
         metrics.appendDuration.observe(adapter, seconds);
         metrics.appendEvents.observe(adapter, events);
       },
+      onAppendFailed: (error) => readiness.appendFailed(error),
     }),
     waitFor: timedWait(waitFor, metrics),
     catchUp,

@@ -54,6 +54,8 @@ export interface CommandHandlerOptions {
   maxBatch?: number;
   /** told of every durable append: its duration and how many events it held (metrics) */
   onAppend?: (seconds: number, events: number) => void;
+  /** told of an append that failed for another reason than a concurrent writer (readiness) */
+  onAppendFailed?: (error: unknown) => void;
 }
 
 export type CommandHandler = ReturnType<typeof createCommandHandler>;
@@ -141,7 +143,10 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         settle(batch, decided, recorded, appended.position);
         return;
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (!(error instanceof WrongExpectedRevisionError)) {
+          options.onAppendFailed?.(error);
+          throw error;
+        }
         cache.delete(streamId);
         if (performance.now() >= deadline) {
           throw new Unavailable(`too many concurrent changes to ${streamId}; try again`, 1);

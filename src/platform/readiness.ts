@@ -1,0 +1,50 @@
+/**
+ * What makes `/readyz` answer 503 (readiness): the process cannot do its work, though it runs.
+ *  - the event store refused the last append for a reason other than a concurrent writer (a
+ *    full disk, a lost server): writes answer 503 until one goes through again;
+ *  - a projector behind the log has not moved for longer than writes wait for their read models
+ *    (PROJECTION_WAIT_MS): writes answer 503 and reads are stale until it moves again.
+ * A projector that is merely behind (a burst, a rebuild) is moving, and so is ready.
+ */
+import type { HealthReport } from './service.js';
+
+export interface Readiness {
+  /** an append failed (not a revision conflict) */
+  appendFailed(error: unknown): void;
+  /** an append went through */
+  appended(): void;
+  /** why the process is not ready, empty when it is; `projections` from this health check */
+  reasons(projections: HealthReport['projections']): string[];
+}
+
+export function createReadiness(options: { stallMs: number; now?: () => number }): Readiness {
+  const now = options.now ?? Date.now;
+  let appendFailure: string | null = null;
+  /** per projector behind the log: the checkpoint last seen, and since when */
+  const seen = new Map<string, { checkpoint: string; since: number }>();
+  return {
+    appendFailed(error) {
+      appendFailure = error instanceof Error ? error.message : String(error);
+    },
+    appended() {
+      appendFailure = null;
+    },
+    reasons(projections) {
+      const reasons: string[] = [];
+      if (appendFailure !== null) {
+        reasons.push(`the event store refused the last append: ${appendFailure}`);
+      }
+      const at = now();
+      for (const { name, checkpoint, lag } of projections.projectors) {
+        const last = seen.get(name);
+        if (lag === '0') seen.delete(name);
+        else if (last?.checkpoint !== checkpoint) seen.set(name, { checkpoint, since: at });
+        else if (at - last.since > options.stallMs) {
+          const seconds = Math.round((at - last.since) / 1000);
+          reasons.push(`projector ${name} has not moved for ${seconds} s, ${lag} events behind`);
+        }
+      }
+      return reasons;
+    },
+  };
+}
