@@ -13,7 +13,7 @@ import { type FeedbackHarness, startFeedback } from '../feedback/support/harness
 import { authorizeClient, oidc } from '../feedback/support/oauth.js';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import type { StoredArtifact } from '../../src/auth/storage/adapter.js';
-import { exchange, registerClient } from './support/client.js';
+import { exchange, registerClient, startAuthorization } from './support/client.js';
 import { signInAndExchange } from './support/flow.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { tempDir } from '../support/stores.js';
@@ -72,6 +72,29 @@ describe('When the service keeps its data on disk under a permissive umask', () 
     // and the hashed token still works after the restart
     const again = await oidc.refreshTokenGrant(pending.config, rotated.refresh_token as string);
     expect(again.access_token).to.be.a('string');
+  });
+
+  it('keeps no copy of an interaction id (the interaction cookie) in an unfinished sign-in', async () => {
+    // README: interaction cookies are "keyed by the SHA-256 of the value and kept without it";
+    // an audit found the id in the stored `returnTo` (…/oauth/authorize/<id>)
+    const config = await registerClient(fb.url, { name: 'Half-way App' });
+    const started = await startAuthorization(config, fb.url, 'openid');
+    const res = await fetch(started.url, { redirect: 'manual' });
+    const location = res.headers.get('location') ?? '';
+    const id = /\/interaction\/([^/?#]+)/.exec(location)?.[1] as string;
+    expect(id, location).to.be.a('string');
+    await fb.restart();
+    const stored = readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file)).toString('latin1'))
+      .join('\n');
+    expect(stored.includes(id), 'interaction id found in the data folder').to.equal(false);
+    // the sign-in can still go on: the interaction page is served for it
+    const cookies = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const page = await fetch(new URL(location, fb.url), { headers: { cookie: cookies } });
+    expect(page.status).to.equal(200);
   });
 });
 

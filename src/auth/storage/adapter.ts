@@ -60,13 +60,28 @@ export function hashedId(id: string): string {
   return `${HASH_PREFIX}${createHash('sha256').update(id).digest('base64url')}`;
 }
 
-/** the payload as stored: without the secret id, and without the session cookie an interaction copies */
-function storable(model: string, payload: AdapterPayload): AdapterPayload {
+/** where an interaction's `returnTo` held its own id (the interaction cookie's value) */
+const OWN_ID = '{id}';
+
+/**
+ * The payload as stored: without the secret id — nor the copy of it in an interaction's
+ * `returnTo` (`…/authorize/<id>`), put back on read — and without the session cookie an
+ * interaction copies.
+ */
+function storable(model: string, id: string, payload: AdapterPayload): AdapterPayload {
   if (!HASHED_MODELS.has(model)) return payload;
   const { jti: _secret, ...rest } = payload;
   const session = rest.session as { cookie?: string } | undefined;
   if (session?.cookie) rest.session = { ...session, cookie: hashedId(session.cookie) };
+  if (typeof rest.returnTo === 'string') rest.returnTo = rest.returnTo.replaceAll(id, OWN_ID);
   return rest;
+}
+
+/** The stored payload with what storable() took out of it put back, for the presented `id`. */
+function restored(payload: AdapterPayload, id: string): AdapterPayload {
+  const out = { ...payload, jti: id };
+  if (typeof out.returnTo === 'string') out.returnTo = out.returnTo.replaceAll(OWN_ID, id);
+  return out;
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -120,7 +135,7 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       if (!doc) return undefined;
       if (doc.expiresAt !== null && doc.expiresAt <= ctx.now()) return undefined;
       const payload = JSON.parse(doc.payload) as AdapterPayload;
-      return id !== undefined && HASHED_MODELS.has(this.model) ? { ...payload, jti: id } : payload;
+      return id !== undefined && HASHED_MODELS.has(this.model) ? restored(payload, id) : payload;
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -129,7 +144,7 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       const _id = this.key(id);
       const doc: StoredArtifact = {
         _id,
-        payload: JSON.stringify(storable(this.model, payload)),
+        payload: JSON.stringify(storable(this.model, id, payload)),
         expiresAt,
       };
       if (GRANTABLE.has(this.model) && payload.grantId) doc.grantId = payload.grantId;
@@ -205,7 +220,7 @@ export async function hashStoredSecrets(ctx: AdapterContext): Promise<number> {
     const col = collectionFor(ctx, model);
     const legacy = await col.find({ _id: { $not: { $regex: `^${HASH_PREFIX}` } } });
     for (const doc of legacy) {
-      const payload = storable(model, JSON.parse(doc.payload) as AdapterPayload);
+      const payload = storable(model, doc._id, JSON.parse(doc.payload) as AdapterPayload);
       await col.replaceOne(
         { _id: hashedId(doc._id) },
         { ...doc, _id: hashedId(doc._id), payload: JSON.stringify(payload) },
