@@ -2,6 +2,7 @@
  * `npm run cli -- <command> [--flag value ...]`: the admin CLI. Every failure is one line on
  * stderr and exit code 1, never a stack trace (set LOG_LEVEL=debug to see one for a bug).
  */
+import { checkDataDir } from '../config/data-dir.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { CliEnv } from './command.js';
@@ -13,7 +14,11 @@ async function main(): Promise<void> {
   let config: Config | undefined;
   const env: CliEnv = {
     config: () => {
-      config ??= loadConfig();
+      if (config) return config;
+      const loaded = loadConfig();
+      // the CLI keeps nothing in DATA_DIR but the embedded stores
+      if (!loaded.EVENTSTORE_URL || !loaded.MONGODB_URL) checkDataDir(loaded.DATA_DIR);
+      config = loaded;
       return config;
     },
     out: (line) => console.log(line),

@@ -9,12 +9,14 @@
  * idempotent (position guards), so a server projecting the same events concurrently converges
  * to the same documents.
  */
+import { existsSync } from 'node:fs';
 import { feedbackProjectors } from '../../projections/feedback.js';
 import { type CommandContext, createCommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
 import type { FeedbackDeps } from '../feedback/actions/index.js';
-import { openStores, type Stores } from '../platform/stores.js';
+import { embeddedFile, openStores, type Stores } from '../platform/stores.js';
 import { createProjectionEngine } from '../read/projection-engine.js';
+import { UsageError } from './errors.js';
 
 /** Catching up a large log from scratch can take a while; the CLI can afford to wait. */
 const CATCH_UP_MS = 10 * 60_000;
@@ -70,4 +72,14 @@ export async function withSession<T>(
     if (started) await engine.stop().catch(() => {});
     await stores.close().catch(() => {});
   }
+}
+
+/**
+ * The embedded log's file, which must exist: a verb that reads the log (verify, export, rebuild)
+ * never creates it, so a mistyped DATA_DIR is refused instead of answered from a new, empty store.
+ */
+export function requireEmbeddedLog(config: Config): string {
+  const path = embeddedFile(config);
+  if (!existsSync(path)) throw new UsageError(`no event log at ${path}`);
+  return path;
 }

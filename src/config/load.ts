@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { type Config, configSchema } from './schema.js';
 
-/** Configuration could not be read; the message lists every bad key. */
+/**
+ * Configuration could not be read or used; the message is one line naming every bad key (the
+ * processes print it after `cannot start: `, the CLI after `error: `).
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+/** `invalid configuration: KEY: problem; KEY: problem`, the first problem of each key */
+function invalid(problems: readonly string[]): ConfigError {
+  return new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -14,8 +22,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   const parsed = configSchema.safeParse(relevant);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+    const firstPerKey = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join('.');
+      if (!firstPerKey.has(key)) firstPerKey.set(key, `${key}: ${issue.message}`);
+    }
+    throw invalid([...firstPerKey.values()]);
   }
   const config = parsed.data;
   if (config.TRUSTED_ID_TOKEN_ISSUERS) {
@@ -23,15 +35,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .array(z.object({ issuer: z.url(), jwksUrl: z.url(), audience: z.string().min(1) }))
       .safeParse(safeJson(config.TRUSTED_ID_TOKEN_ISSUERS));
     if (!issuers.success) {
-      throw new ConfigError(
-        'invalid configuration:\n  TRUSTED_ID_TOKEN_ISSUERS: must be a JSON array of {issuer, jwksUrl, audience}',
-      );
+      throw invalid([
+        'TRUSTED_ID_TOKEN_ISSUERS: must be a JSON array of {issuer, jwksUrl, audience}',
+      ]);
     }
   }
   if (Boolean(config.UPSTREAM_OIDC_ISSUER) !== Boolean(config.UPSTREAM_OIDC_CLIENT_ID)) {
-    throw new ConfigError(
-      'invalid configuration:\n  UPSTREAM_OIDC_ISSUER and UPSTREAM_OIDC_CLIENT_ID go together',
-    );
+    throw invalid(['UPSTREAM_OIDC_ISSUER and UPSTREAM_OIDC_CLIENT_ID go together']);
   }
   return config;
 }

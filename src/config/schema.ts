@@ -6,12 +6,23 @@
  */
 import { z } from 'zod';
 
-const port = z.coerce.number().int().min(0).max(65535);
+/**
+ * A whole number written in plain decimal digits. Number() would also read `0x10`, `1e3` or
+ * ` 8 `, so FEEDBACK_PORT=0x10 listened on port 16; such values are refused instead.
+ */
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+const port = whole(0, 65535);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = z.url({ protocol: /^https?$/ });
-const count = (max: number) => z.coerce.number().int().min(1).max(max);
+const count = (max: number) => whole(1, max);
+const SMTP_URL_FORM = 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)';
 
 export const configSchema = z.object({
   DATA_DIR: z
@@ -66,8 +77,8 @@ export const configSchema = z.object({
       'development mode: without SMTP_URL, sign-in codes go to the dev mailbox (DATA_DIR file and /dev/mailbox, loopback clients only); refused on a non-loopback HOST or base URL',
     ),
   SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//)
+    .url({ protocol: /^smtps?$/, hostname: /./, error: SMTP_URL_FORM })
+    .regex(/^smtps?:\/\/[^/]/, SMTP_URL_FORM)
     .optional()
     .describe(
       'SMTP server for sign-in codes (smtp:// or smtps://, credentials in the URL); required unless DEV_MODE on loopback',
@@ -146,11 +157,7 @@ export const configSchema = z.object({
   NOTES_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
     .default(60)
     .describe('window of the notes registration limit'),
-  EMBEDDED_POLL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .max(600000)
+  EMBEDDED_POLL_MS: whole(10, 600000)
     .default(250)
     .describe(
       'embedded store: how often a running server looks for events appended by another process (the CLI) when idle',
@@ -162,27 +169,15 @@ export const configSchema = z.object({
     .describe(
       'local folder with transformers.js models (Xenova/all-MiniLM-L6-v2); unset or missing = bundled offline encoder',
     ),
-  STALE_PROMISE_DAYS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(3650)
+  STALE_PROMISE_DAYS: whole(1, 3650)
     .default(30)
     .describe(
       'days without a status change after which a planned/in-progress item is a stale promise',
     ),
-  PROJECTION_WAIT_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(120000)
+  PROJECTION_WAIT_MS: whole(100, 120000)
     .default(10000)
     .describe('how long a write waits for its read models before answering 503'),
-  PROJECTOR_LEASE_MS: z.coerce
-    .number()
-    .int()
-    .min(1000)
-    .max(600000)
+  PROJECTOR_LEASE_MS: whole(1000, 600000)
     .default(5000)
     .describe(
       'projector role: lease length; a second projector stands by and takes over this long after the first dies',
@@ -192,18 +187,10 @@ export const configSchema = z.object({
     .describe(
       'let webhooks target loopback, private, link-local and other non-public addresses, and http to loopback (local development and tests only; logged at start)',
     ),
-  WEBHOOK_CONCURRENCY: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
+  WEBHOOK_CONCURRENCY: whole(1, 100)
     .default(8)
     .describe('most delivery attempts in flight per webhook'),
-  WEBHOOKS_PER_WORKSPACE: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
+  WEBHOOKS_PER_WORKSPACE: whole(1, 1000)
     .default(20)
     .describe(
       'most webhooks one workspace may have (every message fans out to each); create_webhook answers 409 past it',
@@ -232,36 +219,31 @@ export const configSchema = z.object({
   CAPTURE_PRODUCT_PER_HOUR: count(10000000)
     .default(3000)
     .describe('public submissions per hour one product takes after the burst'),
-  CAPTURE_MIN_FILL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(600)
+  CAPTURE_MIN_FILL_SECONDS: whole(0, 600)
     .default(3)
-    .describe('a board or widget form sent sooner than this after it was shown is refused (bots)'),
-  CAPTURE_MAX_LINKS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(3)
-    .describe('most links a public submission may hold'),
+    .describe(
+      'a board or widget form sent sooner than this after it was shown is refused (bots; counted from the end of the second the form was made in, so up to one second more)',
+    ),
+  CAPTURE_MAX_LINKS: whole(0, 100).default(3).describe('most links a public submission may hold'),
   PLUS_ONES_PER_IP_PER_HOUR: count(1000000)
     .default(300)
     .describe('public board +1 toggles per client IP per hour (bursts of a tenth of it)'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('log verbosity'),
+  LOG_LEVEL: z
+    .enum(['debug', 'info', 'warn', 'error'])
+    .default('info')
+    .describe('log verbosity (`info` includes one access line per request)'),
   LOG_FORMAT: z
     .enum(['auto', 'json', 'pretty'])
     .default('auto')
     .describe(
-      'json: one JSON line per entry (pino); pretty: readable lines; auto: pretty on a terminal',
+      '`json`: one JSON line per entry (pino); `pretty`: readable lines; `auto`: pretty on a terminal',
     ),
   METRICS_TOKEN: z
     .string()
     .min(16)
     .optional()
     .describe(
-      'bearer token that lets non-loopback clients read /metrics; unset = loopback clients only',
+      'bearer token that lets non-loopback clients read `/metrics`; unset = loopback clients only',
     ),
 });
 

@@ -6,13 +6,16 @@ import { oneLine } from '../cli/errors.js';
 import { type DemoNotice, seedDemoIfEmpty } from '../cli/demo.js';
 import { loadConfig } from '../config/load.js';
 import { boot } from './boot.js';
+import { checkBeforeStart } from './start-checks.js';
 
 if (process.argv.includes('--dev')) process.env.DEV_MODE = 'true';
 
 let demo: DemoNotice = null;
 if (process.argv.includes('--demo')) {
   try {
-    demo = await seedDemoIfEmpty(loadConfig());
+    const config = loadConfig();
+    checkBeforeStart('all', config);
+    demo = await seedDemoIfEmpty(config);
     if (!demo)
       console.log('--demo: the data directory already holds data; starting without seeding.');
   } catch (error) {

@@ -4,16 +4,20 @@
  * printed as one clear line, never a stack trace.
  */
 import { ConfigError, loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
 import { createLogger } from '../platform/logger.js';
 import { type Role, type Runtime, startRuntime } from '../platform/runtime.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 import { serviceModules } from '../services.js';
+import { checkBeforeStart, explainStartError } from './start-checks.js';
 
 export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise<void> | void) {
   let runtime: Runtime | undefined;
+  let config: Config | undefined;
   try {
-    const config = loadConfig();
+    config = loadConfig();
+    checkBeforeStart(role, config);
     const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
     runtime = await startRuntime({
       config,
@@ -31,8 +35,9 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
       error instanceof ConfigError ||
       error instanceof EventStoreUnavailableError ||
       error instanceof ReadStoreUnavailableError;
-    console.error(`cannot start: ${known ? (error as Error).message : String(error)}`);
-    if (!known && process.env.LOG_LEVEL === 'debug') console.error(error);
+    const explained = known ? (error as Error).message : config && explainStartError(error, config);
+    console.error(`cannot start: ${explained ?? String(error)}`);
+    if (!explained && process.env.LOG_LEVEL === 'debug') console.error(error);
     await runtime?.stop().catch(() => {});
     process.exit(1);
   }

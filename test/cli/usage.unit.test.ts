@@ -109,6 +109,15 @@ describe('When the CLI succeeds without stores', () => {
     await runCli(['config'], env);
     expect(env.lines.at(-1)).to.match(/\| `DATA_DIR` \| `\.\/data` \|/);
   });
+
+  // help: "rebuild … (run without --projector to list them)"
+  it('lists the read models rebuild can replay when run without --projector', async () => {
+    const env = envWithoutStores();
+    await runCli(['rebuild'], env);
+    expect(env.lines).to.include('items (items)');
+    expect(env.lines.length).to.be.greaterThan(3);
+    expect(env.lines.every((line) => /^[a-z][\w-]* \([\w, ]+\)$/.test(line))).to.equal(true);
+  });
 });
 
 describe('When an import file has bad entries', () => {
@@ -125,6 +134,13 @@ describe('When an import file has bad entries', () => {
       .that.matches(
         /^items\.json: 3 invalid entries .*#2 body: missing; #3 plusOnes: .*; #4 unknown field tag$/,
       );
+  });
+
+  it('tells a field of the wrong type from a missing one', () => {
+    expect(() => parseImportRows([{ body: 5 }, { body: 'x', requester: 'Ann' }], 'items.json'))
+      .to.throw(InputFileError)
+      .with.property('message')
+      .that.matches(/#1 body: must be a string; #2 requester: must be an object$/);
   });
 
   it('accepts ISO times and milliseconds and fills the defaults', () => {

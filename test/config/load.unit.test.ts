@@ -1,6 +1,16 @@
+/**
+ * README, Configuration: "checked at start: a bad value stops the process with one line on
+ * stderr naming the key" and "`npm run cli -- config` prints this table".
+ */
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { ConfigError, configTable, loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
+
+/** every key whose value is a number: ports, counts, windows, timeouts */
+const INTEGER_KEYS = Object.entries(configSchema.parse({}))
+  .filter(([, value]) => typeof value === 'number')
+  .map(([key]) => key);
 
 describe('Configuration', () => {
   describe('When nothing is configured', () => {
@@ -25,6 +35,46 @@ describe('Configuration', () => {
         .and.matches(/TRUST_PROXY/);
     });
 
+    it('says so in one line, each bad key once', () => {
+      expect(() => loadConfig({ FEEDBACK_PORT: 'eighty', SMTP_URL: 'http://mail' }))
+        .to.throw(ConfigError)
+        .with.property('message')
+        .that.equals(
+          'invalid configuration: FEEDBACK_PORT: must be a whole number in decimal digits; ' +
+            'SMTP_URL: must be an smtp:// or smtps:// URL (smtp://user:password@host:port)',
+        );
+    });
+
+    it('refuses an SMTP_URL that is no URL at all, naming it', () => {
+      expect(() => loadConfig({ SMTP_URL: 'smtp://u:p@[bad' })).to.throw(
+        ConfigError,
+        /^invalid configuration: SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+      );
+      expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465' }).SMTP_URL).to.equal(
+        'smtps://u:p@mail.example.com:465',
+      );
+    });
+
+    it('reads ports and other numbers only in plain decimal digits', () => {
+      expect(INTEGER_KEYS).to.include.members([
+        'FEEDBACK_PORT',
+        'NOTES_PORT',
+        'PROJECTION_WAIT_MS',
+      ]);
+      for (const key of INTEGER_KEYS) {
+        for (const value of ['0x10', '1e3', ' 30', '30.0', '-1']) {
+          expect(() => loadConfig({ [key]: value }), `${key}=${value}`).to.throw(
+            ConfigError,
+            new RegExp(`^invalid configuration: ${key}: must be a whole number in decimal digits$`),
+          );
+        }
+      }
+      expect(loadConfig({ FEEDBACK_PORT: '47400', NOTES_PORT: '0' })).to.include({
+        FEEDBACK_PORT: 47400,
+        NOTES_PORT: 0,
+      });
+    });
+
     it('rejects an upstream identity provider without its client id', () => {
       expect(() => loadConfig({ UPSTREAM_OIDC_ISSUER: 'https://accounts.example' })).to.throw(
         ConfigError,
@@ -45,8 +95,16 @@ describe('Configuration', () => {
       const keys = Object.keys(configSchema.shape);
       const table = configTable();
       for (const key of keys)
-        expect(table).to.match(new RegExp(`\\| \`${key}\` \\|[^\\n]*\\| [a-zA-Z]`));
+        expect(table).to.match(new RegExp(`\\| \`${key}\` \\|[^\\n]*\\| [a-zA-Z\`]`));
       expect(table.split('\n')).to.have.length(keys.length + 2);
+    });
+
+    it('is the table of the README, word for word', () => {
+      const readme = readFileSync('README.md', 'utf8');
+      const section = readme.slice(readme.indexOf('\n## Configuration\n'));
+      const start = section.indexOf('| key | default | meaning |');
+      const end = section.indexOf('\n\n', start);
+      expect(section.slice(start, end)).to.equal(configTable());
     });
   });
 });

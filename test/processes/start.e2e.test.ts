@@ -1,42 +1,20 @@
 /**
  * Issue 2: "A corrupted or unreadable data file stops the process at start with a clear error;
  * it never silently starts empty." and "Config: ... fail fast with a clear message."
+ * README, Configuration: "a bad value stops the process with one line on stderr naming the key
+ * and what is wrong with it, exit code 1".
  * The real entry point (`npm start` runs src/processes/all.ts) as a child process.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { tempDir } from '../support/stores.js';
+import { ours, refusal, runToExit as start } from './support.js';
 
-function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/processes/all.ts'], {
-      env: {
-        ...process.env,
-        FEEDBACK_PORT: '0',
-        NOTES_PORT: '0',
-        LOG_LEVEL: 'error',
-        DEV_MODE: 'true',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
-
-/** stderr lines of ours: oidc-provider warns about the Node.js version on its own */
-const ours = (stderr: string) =>
-  stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('oidc-provider WARNING'));
+/** nobody: a user that cannot write where this one (root, in a container) can */
+const OTHER_USER = { uid: 65534, gid: 65534 };
+const asRoot = process.getuid?.() === 0;
 
 describe('Starting the services (npm start)', function () {
   this.timeout(40_000);
@@ -66,7 +44,85 @@ describe('Starting the services (npm start)', function () {
     it('stops before opening anything and names the key', async () => {
       const { code, stderr } = await start({ DATA_DIR: dir, FEEDBACK_PORT: 'eighty' });
       expect(code).to.equal(1);
-      expect(stderr).to.match(/cannot start: invalid configuration:\n\s+FEEDBACK_PORT:/);
+      expect(refusal({ code, stderr })).to.match(
+        /^cannot start: invalid configuration: FEEDBACK_PORT:/,
+      );
+    });
+
+    it('names SMTP_URL when it is not a URL', async () => {
+      const line = refusal(await start({ DATA_DIR: dir, SMTP_URL: 'smtp://u:p@[bad' }));
+      expect(line).to.equal(
+        'cannot start: invalid configuration: SMTP_URL: must be an smtp:// or smtps:// URL (smtp://user:password@host:port)',
+      );
+    });
+
+    it('refuses a port that is not in plain decimal digits instead of reading it as hex', async () => {
+      // 0xB940 is 47424: read as a number it would listen there
+      const line = refusal(await start({ DATA_DIR: dir, FEEDBACK_PORT: '0xB940' }));
+      expect(line).to.equal(
+        'cannot start: invalid configuration: FEEDBACK_PORT: must be a whole number in decimal digits',
+      );
+    });
+  });
+
+  describe('When DATA_DIR cannot hold the data', () => {
+    it('names DATA_DIR when it is a regular file', async () => {
+      const file = join(dir, 'not-a-folder');
+      writeFileSync(file, 'notes');
+      expect(refusal(await start({ DATA_DIR: file }))).to.equal(
+        `cannot start: DATA_DIR=${file}: is a file, not a folder`,
+      );
+      expect(readFileSync(file, 'utf8')).to.equal('notes');
+    });
+
+    it('names DATA_DIR when this user cannot write to the folder or make it', async () => {
+      // as root the process runs as another user: root itself may write anywhere
+      const locked = join(dir, 'locked');
+      mkdirSync(locked);
+      chmodSync(dir, 0o755);
+      chmodSync(locked, 0o555);
+      const user = asRoot ? OTHER_USER : {};
+      expect(refusal(await start({ DATA_DIR: locked }, user))).to.equal(
+        `cannot start: DATA_DIR=${locked}: this user cannot write to the folder`,
+      );
+      expect(refusal(await start({ DATA_DIR: join(locked, 'data') }, user))).to.equal(
+        `cannot start: DATA_DIR=${join(locked, 'data')}: this user cannot create the folder in ${locked}`,
+      );
+    });
+
+    it('names DATA_DIR when the folder is another user’s', async function () {
+      if (!asRoot) {
+        console.log('    not root: no folder of another user to try');
+        this.skip();
+      }
+      chmodSync(dir, 0o777);
+      expect(refusal(await start({ DATA_DIR: dir }, OTHER_USER))).to.match(
+        new RegExp(`^cannot start: DATA_DIR=${dir}: the folder belongs to another user`),
+      );
+    });
+  });
+
+  describe('When the servers cannot listen', () => {
+    it('names HOST when the name does not resolve', async () => {
+      const line = refusal(
+        await start({ DATA_DIR: dir, HOST: 'bogus.invalid', SMTP_URL: 'smtp://127.0.0.1:47499' }),
+      );
+      expect(line).to.equal(
+        'cannot start: HOST=bogus.invalid: the name does not resolve to an address (ENOTFOUND)',
+      );
+    });
+
+    it('names the port key when another process listens on the port', async () => {
+      const taken: Server = createServer();
+      await new Promise<void>((resolve) => taken.listen(47411, '127.0.0.1', resolve));
+      try {
+        const line = refusal(await start({ DATA_DIR: dir, FEEDBACK_PORT: '47411' }));
+        expect(line).to.equal(
+          'cannot start: FEEDBACK_PORT=47411: another process listens on that port',
+        );
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
+      }
     });
   });
 

@@ -73,7 +73,7 @@ export function parseImportRows(json: unknown, source: string): ImportRow[] {
   json.forEach((entry, index) => {
     const parsed = ImportRow.safeParse(entry);
     if (parsed.success) rows.push(parsed.data);
-    else problems.push(`#${index + 1} ${describeIssue(parsed.error.issues[0]!)}`);
+    else problems.push(`#${index + 1} ${describeIssue(parsed.error.issues[0]!, entry)}`);
   });
   if (problems.length > 0) {
     const more = problems.length > SHOWN ? `; and ${problems.length - SHOWN} more` : '';
@@ -85,9 +85,22 @@ export function parseImportRows(json: unknown, source: string): ImportRow[] {
   return rows;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, entry: unknown): string {
   const where = issue.path.length > 0 ? issue.path.join('.') : 'entry';
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where}: missing`;
+  // zod leaves the offending value out of its issues, so the entry says whether it was given
+  if (issue.code === 'invalid_type') {
+    if (valueAt(entry, issue.path) === undefined) return `${where}: missing`;
+    return `${where}: must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  }
   if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.join(', ')}`;
   return `${where}: ${issue.message}`;
+}
+
+function valueAt(entry: unknown, path: readonly PropertyKey[]): unknown {
+  let value = entry;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

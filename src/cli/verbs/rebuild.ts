@@ -15,6 +15,7 @@ import { checkFlags } from '../args.js';
 import { progressBar } from '../progress.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { requireEmbeddedLog } from '../session.js';
 
 const REBUILD_WAIT_MS = 60 * 60_000;
 
@@ -29,14 +30,20 @@ function allProjectors(): Projector[] {
 
 export const rebuildCommand: CliCommand = {
   name: 'rebuild',
-  usage: '--projector NAME',
-  summary: 'drop one read model and replay the event log into it (run without NAME to list them)',
+  usage: '[--projector NAME]',
+  summary:
+    'drop one read model and replay the event log into it (run without --projector to list them)',
   flags: ['projector'],
   async run(flags, env) {
     const projectors = allProjectors();
     const names = projectors.map((p) => p.name).sort();
     if (!flags.has('projector')) {
-      throw new UsageError(`missing --projector; choose one of: ${names.join(', ')}`);
+      // the list is the answer asked for, as the help promises: one name a line, then its collections
+      for (const name of names) {
+        const { collections } = projectors.find((p) => p.name === name)!;
+        env.out(`${name} (${collections.join(', ')})`);
+      }
+      return;
     }
     const input = checkFlags(z.object({ projector: z.string().min(1) }), flags);
     const projector = projectors.find((p) => p.name === input.projector);
@@ -45,8 +52,11 @@ export const rebuildCommand: CliCommand = {
         `no projector named "${input.projector}"; choose one of: ${names.join(', ')}`,
       );
     }
+    const config = env.config();
+    // the log is only read: a mistyped DATA_DIR must not leave a new, empty store behind
+    if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
     const started = performance.now();
-    const stores = await openStores(env.config());
+    const stores = await openStores(config);
     const engine = createProjectionEngine({
       eventStore: stores.eventStore,
       readStore: stores.readStore,

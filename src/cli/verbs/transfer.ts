@@ -8,12 +8,11 @@ import { openEmbeddedEventStore } from '../../eventstore/embedded/index.js';
 import { verifyChain } from '../../eventstore/embedded/verify.js';
 import { exportWorkspace } from '../../feedback/transfer/export.js';
 import { ExportFileError, importWorkspace } from '../../feedback/transfer/import.js';
-import { embeddedFile } from '../../platform/stores.js';
 import { checkFlags } from '../args.js';
 import type { CliCommand, CliEnv } from '../command.js';
 import { InputFileError, UsageError } from '../errors.js';
 import { requireWorkspace } from '../lookups.js';
-import { withSession } from '../session.js';
+import { requireEmbeddedLog, withSession } from '../session.js';
 import { SlugFlag } from '../values.js';
 
 const count = (n: number | bigint) => n.toLocaleString('en-US');
@@ -88,13 +87,6 @@ export const verifyCommand: CliCommand = {
     }
   },
 };
-
-/** The embedded log's file, which must exist (a verb that only reads never creates it). */
-function requireEmbeddedLog(config: ReturnType<CliEnv['config']>): string {
-  const path = embeddedFile(config);
-  if (!existsSync(path)) throw new UsageError(`no event log at ${path}`);
-  return path;
-}
 
 function progressOf(env: CliEnv) {
   return (
