@@ -9,8 +9,8 @@ import {
   item,
   type Receiver,
   settle,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   submit,
   subscribe,
   type World,
@@ -23,9 +23,7 @@ describe('A slow receiver beside a quick one (e2e)', () => {
   let release: () => void = () => {};
 
   before(async () => {
-    world = await startWorld({ env: { WEBHOOK_CONCURRENCY: '2' } });
-    slow = await startReceiver();
-    quick = await startReceiver();
+    [world, slow, quick] = await startWorldWith(2, { env: { WEBHOOK_CONCURRENCY: '2' } });
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -33,9 +31,7 @@ describe('A slow receiver beside a quick one (e2e)', () => {
   });
   after(async () => {
     release();
-    await world.fb.stop();
-    await slow.close();
-    await quick.close();
+    await stopWorld(world, slow, quick);
   });
 
   it('keeps at most WEBHOOK_CONCURRENCY requests open at the slow one while the quick one gets everything', async () => {
@@ -62,8 +58,7 @@ describe('Several messages of one item at a receiver that answers slowly (e2e)',
   const answered = new Map<string, number>();
 
   before(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
     receiver.answer = (request) => ({
       status: 204,
       hold: new Promise((resolve) => setTimeout(resolve, 120)).then(() => {
@@ -71,10 +66,7 @@ describe('Several messages of one item at a receiver that answers slowly (e2e)',
       }),
     });
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
 
   it('sends the next message of an item only after the receiver answered the one before', async () => {
     await subscribe(world, receiver);

@@ -15,8 +15,8 @@ import {
   hooks,
   type Receiver,
   settle,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   submit,
   subscribe,
   type World,
@@ -29,15 +29,9 @@ describe('Webhooks set up by a connected OAuth app (e2e)', function () {
   let own: Receiver;
 
   before(async () => {
-    world = await startWorld();
-    app = await startReceiver();
-    own = await startReceiver();
+    [world, app, own] = await startWorldWith(2);
   });
-  after(async () => {
-    await world.fb.stop();
-    await app.close();
-    await own.close();
-  });
+  after(() => stopWorld(world, app, own));
   const asOwner = () => world.fb.api(world.owner.token);
   const disconnect = (clientId: string) => asOwner().del(`/v1/me/apps/${clientId}`);
   const webhook = async (id: string) => (await asOwner().get(hook(id))).body.webhook;

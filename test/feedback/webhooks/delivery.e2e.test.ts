@@ -10,8 +10,8 @@ import {
   hook,
   item,
   type Receiver,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   submit,
   subscribe,
   type World,
@@ -25,20 +25,14 @@ describe('Outbound webhooks to a receiver that verifies them (e2e)', () => {
   let filteredHook: { id: string; secret: string };
 
   before(async () => {
-    world = await startWorld();
-    all = await startReceiver();
-    filtered = await startReceiver();
+    [world, all, filtered] = await startWorldWith(2);
     allHook = await subscribe(world, all, { description: 'everything' });
     filteredHook = await subscribe(world, filtered, {
       eventTypes: ['item.replied'],
       productKeys: ['WEB'],
     });
   });
-  after(async () => {
-    await world.fb.stop();
-    await all.close();
-    await filtered.close();
-  });
+  after(() => stopWorld(world, all, filtered));
 
   describe('When an item is captured, moved to planned and replied to over the API', () => {
     let itemKey: string;

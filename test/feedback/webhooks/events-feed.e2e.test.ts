@@ -12,8 +12,8 @@ import {
   expectError,
   item,
   type Receiver,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   submit,
   subscribe,
   type World,
@@ -27,14 +27,10 @@ describe('The event feed, list_events (e2e)', () => {
   let secret: string;
 
   before(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
     secret = (await subscribe(world, receiver)).secret;
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
   const member = () => world.fb.api(world.member.token);
   const owner = () => world.fb.api(world.owner.token);
 

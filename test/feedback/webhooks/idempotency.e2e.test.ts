@@ -11,8 +11,8 @@ import {
   hook,
   hooks,
   type Receiver,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   subscribe,
   type World,
 } from './support/world.js';
@@ -22,13 +22,9 @@ describe('Retrying webhook writes with an Idempotency-Key (e2e)', () => {
   let receiver: Receiver;
 
   before(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
   const api = () => world.fb.api(world.owner.token);
   const keyed = (key: string) => ({ headers: { 'idempotency-key': key } });
 

@@ -8,8 +8,8 @@ import {
   hook,
   hooks,
   type Receiver,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   subscribe,
   type World,
 } from './support/world.js';
@@ -19,13 +19,9 @@ describe('The number of webhooks a workspace may have (e2e)', () => {
   let receiver: Receiver;
 
   before(async () => {
-    world = await startWorld({ env: { WEBHOOKS_PER_WORKSPACE: '2' } });
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1, { env: { WEBHOOKS_PER_WORKSPACE: '2' } });
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
   const api = () => world.fb.api(world.owner.token);
 
   it('refuses one more than WEBHOOKS_PER_WORKSPACE with 409, and takes one again after a delete', async () => {

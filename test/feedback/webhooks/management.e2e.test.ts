@@ -9,8 +9,8 @@ import {
   hook,
   hooks,
   type Receiver,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   subscribe,
   type World,
 } from './support/world.js';
@@ -33,13 +33,9 @@ describe('Managing webhooks (e2e)', () => {
   let receiver: Receiver;
 
   before(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
   const api = () => world.fb.api(world.owner.token);
 
   describe('When an admin creates a webhook', () => {

@@ -11,14 +11,14 @@
 import { expect } from 'chai';
 import { verify } from './support/receiver.js';
 import {
-  HOUR,
   eventually,
   hook,
+  HOUR,
   item,
   type Receiver,
   settle,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   submit,
   subscribe,
   type World,
@@ -30,14 +30,10 @@ describe('Webhook delivery while the receiver is down (e2e, simulated time)', ()
   let webhook: { id: string; secret: string };
 
   beforeEach(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
     webhook = await subscribe(world, receiver);
   });
-  afterEach(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  afterEach(() => stopWorld(world, receiver));
 
   const api = () => world.fb.api(world.owner.token);
   const deliveries = async () =>

@@ -8,11 +8,11 @@ import { WebhookVerificationError } from 'standardwebhooks';
 import { type WebhookDoc, webhooksOf } from '../../../projections/webhooks/document.js';
 import { verify } from './support/receiver.js';
 import {
-  HOUR,
   hook,
+  HOUR,
   type Receiver,
-  startReceiver,
-  startWorld,
+  startWorldWith,
+  stopWorld,
   submit,
   subscribe,
   type World,
@@ -25,18 +25,14 @@ describe('Rotating a webhook’s signing secret (e2e)', () => {
   let rotated: string;
 
   before(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
     webhook = await subscribe(world, receiver);
     const res = await world.fb.api(world.owner.token).post(`${hook(webhook.id)}/rotate-secret`);
     expect(res.status).to.equal(200);
     expect(res.headers.get('cache-control')).to.equal('no-store');
     rotated = res.body.secret;
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
 
   it('answers a new whsec_ secret', () => {
     expect(rotated).to.match(/^whsec_[A-Za-z0-9+/]+=*$/);
@@ -92,13 +88,9 @@ describe('Rotating a webhook’s signing secret twice within 24 hours (e2e)', ()
   };
 
   before(async () => {
-    world = await startWorld();
-    receiver = await startReceiver();
+    [world, receiver] = await startWorldWith(1);
   });
-  after(async () => {
-    await world.fb.stop();
-    await receiver.close();
-  });
+  after(() => stopWorld(world, receiver));
 
   it('signs with the new secret and the one it replaced only: the first secret no longer verifies', async () => {
     const { id, secret: original } = await subscribe(world, receiver);

@@ -12,7 +12,7 @@ import type {
   Workspace,
 } from '../../support/harness.js';
 import { startFeedback } from '../../support/harness.js';
-import type { Receiver } from './receiver.js';
+import { type Receiver, startReceiver } from './receiver.js';
 
 export const SLUG = 'acme-co';
 export const hooks = (slug = SLUG) => `/v1/workspaces/${slug}/webhooks`;
@@ -42,6 +42,23 @@ export async function startWorld(options: StartOptions = {}): Promise<World> {
   await fb.createProduct(ws, { key: 'APP', name: 'Acme App', visibility: 'public' });
   await fb.createProduct(ws, { key: 'WEB', name: 'Acme Web', visibility: 'public' });
   return { fb, ws, owner, member, outsider };
+}
+
+/** A world and `count` receivers, for a `before` hook: `[world, receiver] = await …(1)`. */
+export async function startWorldWith<N extends 1 | 2>(
+  count: N,
+  options: StartOptions = {},
+): Promise<N extends 1 ? [World, Receiver] : [World, Receiver, Receiver]> {
+  const world = await startWorld(options);
+  const receivers = [];
+  for (let i = 0; i < count; i++) receivers.push(await startReceiver());
+  return [world, ...receivers] as N extends 1 ? [World, Receiver] : [World, Receiver, Receiver];
+}
+
+/** The `after` hook of startWorldWith: the service, then the receivers. */
+export async function stopWorld(world: World, ...receivers: Receiver[]): Promise<void> {
+  await world.fb.stop();
+  for (const receiver of receivers) await receiver.close();
 }
 
 /** create_webhook as the owner; answers the webhook and its secret */
