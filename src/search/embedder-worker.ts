@@ -37,9 +37,13 @@ async function serve(message: ToEmbedder): Promise<void> {
       });
       return;
     }
-    case 'drop':
+    case 'drop': {
+      const provider = providers.get(message.key);
       providers.delete(message.key);
+      const embedder = await provider?.catch(() => undefined);
+      await embedder?.close?.();
       return;
+    }
     default: {
       const _exhaustive: never = message;
       return _exhaustive;

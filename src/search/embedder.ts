@@ -13,6 +13,11 @@ export interface Embedder {
   readonly dimensions: number;
   /** one normalised vector per text, in order */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Frees what the model holds outside the JavaScript heap (TF.js tensors in WebAssembly memory,
+   * which garbage collection never reclaims); the embedder is not used after it.
+   */
+  close?(): Promise<void> | void;
 }
 
 /** A model could not be loaded (missing files, bad format); the factory falls back on it. */

@@ -18,7 +18,7 @@ export const ENERGETIC_CHUNK = 8;
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;
   /** the TF.js GraphModel inside (not part of the package's types) */
-  model?: { artifacts?: { weightData?: unknown } };
+  model?: { artifacts?: { weightData?: unknown }; dispose?(): void };
 }
 
 export async function loadEnergeticEmbedder(): Promise<Embedder> {
@@ -45,6 +45,11 @@ export async function loadEnergeticEmbedder(): Promise<Embedder> {
         for (const row of rows) vectors.push(normalize(Float32Array.from(row)));
       }
       return vectors;
+    },
+    // the weights live in the thread's WebAssembly memory, which only grows: a thread that
+    // loaded the model ~80 times without this ran out of it ("memory access out of bounds")
+    close() {
+      model.model?.dispose?.();
     },
   };
 }
