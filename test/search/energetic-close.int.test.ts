@@ -6,9 +6,12 @@
  * suite's embedders did. Rule (src/search/embedder.ts): `close()` "frees what the model holds
  * outside the JavaScript heap".
  */
-import { memory } from '@energetic-ai/core';
+import * as tf from '@energetic-ai/core';
 import { expect } from 'chai';
 import { loadEnergeticEmbedder } from '../../src/search/energetic-embedder.js';
+
+/** TF.js's memory(), which the package exports but does not declare */
+const memory = (tf as unknown as { memory(): { numBytes: number } }).memory;
 
 describe('Closing the bundled encoder', function () {
   this.timeout(60_000);
