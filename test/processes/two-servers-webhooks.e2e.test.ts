@@ -27,12 +27,10 @@ describe('Two processes on one data directory with a webhook (e2e)', function ()
     const owner = await fb.createMaker('owner@two.example', 'owner');
     const ws = await fb.createWorkspace(owner, { slug: 'two-hooks', name: 'Two' });
     await fb.createProduct(ws, { key: 'DUO', name: 'Duo', visibility: 'public' });
-    const hook = await fb
-      .api(owner.token)
-      .post('/v1/workspaces/two-hooks/webhooks', {
-        url: receiver.url,
-        eventTypes: ['item.created'],
-      });
+    const hook = await fb.api(owner.token).post('/v1/workspaces/two-hooks/webhooks', {
+      url: receiver.url,
+      eventTypes: ['item.created'],
+    });
     expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
     token = owner.token;
     await fb.stop();
