@@ -37,6 +37,8 @@ async function measure(shape: Shape, log: (line: string) => void): Promise<strin
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'json',
     DEV_MODE: 'true',
+    // every process of a split deployment signs and seals with the same secret
+    APP_SECRET: 'a-test-secret-shared-by-every-process-0123456789',
     ...shape.env,
   };
   try {

@@ -15,6 +15,15 @@ import { checkBeforeStart, explainStartError } from './start-checks.js';
 export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise<void> | void) {
   let runtime: Runtime | undefined;
   let config: Config | undefined;
+  let started = false;
+  // From the first moment: a standby projector waits in startRuntime for its lease, holding
+  // nothing, and a signal then simply ends it (0); once started, the runtime stops cleanly.
+  const stop = async () => {
+    if (started) await runtime?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     config = loadConfig();
     checkBeforeStart(role, config);
@@ -41,11 +50,6 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
     await runtime?.stop().catch(() => {});
     process.exit(1);
   }
-  const stop = async () => {
-    await runtime?.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  started = true;
   return runtime;
 }

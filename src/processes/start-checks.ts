@@ -20,6 +20,13 @@ export function checkBeforeStart(role: Role, config: Config): void {
       `MONGODB_URL is not set: start:${role} runs beside the other roles and shares the read models with them through MongoDB; set MONGODB_URL, or run \`npm start\` for the embedded default (every role in one process)`,
     );
   }
+  if (role !== 'all' && !config.APP_SECRET) {
+    // without it each process generates its own DATA_DIR/secret: another API process refuses
+    // its cursors, and the webhook worker cannot open the signing secrets it sealed
+    throw new ConfigError(
+      `APP_SECRET is not set: start:${role} shares signed cursors and sealed webhook secrets with the other processes, so every one needs the same APP_SECRET (32+ random characters)`,
+    );
+  }
   if (usesDataDir(config)) checkDataDir(config.DATA_DIR);
 }
 

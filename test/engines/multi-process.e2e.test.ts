@@ -44,6 +44,8 @@ if (!eventStoreUrl || !mongoUrl) {
       NOTES_PORT: '0',
       LOG_LEVEL: 'info',
       DEV_MODE: 'true',
+      // every process of a split deployment signs and seals with the same secret
+      APP_SECRET: 'a-test-secret-shared-by-every-process-0123456789',
       PROJECTION_WAIT_MS: '2000',
       PROJECTOR_LEASE_MS: '3000',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

@@ -1,6 +1,6 @@
 /**
  * README, Running on KurrentDB + MongoDB: "`start:api`, `start:projector` and `start:webhooks`
- * refuse to start without `MONGODB_URL` … for the embedded default run `npm start`". The
+ * refuse to start without `MONGODB_URL` (or without `APP_SECRET`) … for the embedded default run `npm start`". The
  * embedded read store lives in one process's memory: an API process on it would answer every
  * write 503 (no projector of its own), a webhook worker would retry its events forever.
  */
@@ -26,6 +26,26 @@ describe('Starting one role of a split deployment (e2e)', function () {
         );
         expect(refusal(exit)).to.equal(
           `cannot start: MONGODB_URL is not set: start:${role} runs beside the other roles and shares the read models with them through MongoDB; set MONGODB_URL, or run \`npm start\` for the embedded default (every role in one process)`,
+        );
+      });
+    });
+
+    describe(`When start:${role} runs without APP_SECRET`, () => {
+      it('refuses with one line naming APP_SECRET', async () => {
+        // README: "Set APP_SECRET … when several API processes share the stores": without it
+        // each process generates its own, and cursors and sealed webhook secrets do not carry
+        const exit = await runToExit(
+          {
+            DATA_DIR: dir,
+            MONGODB_URL: 'mongodb://127.0.0.1:1/?replicaSet=rs0',
+            APP_SECRET: '',
+            FEEDBACK_PORT: '47414',
+            NOTES_PORT: '47415',
+          },
+          { script: `src/processes/${role}.ts` },
+        );
+        expect(refusal(exit)).to.equal(
+          `cannot start: APP_SECRET is not set: start:${role} shares signed cursors and sealed webhook secrets with the other processes, so every one needs the same APP_SECRET (32+ random characters)`,
         );
       });
     });

@@ -64,6 +64,8 @@ if (!url) {
         LOG_LEVEL: 'info',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         DEV_MODE: 'true',
+        // every process of a split deployment signs and seals with the same secret
+        APP_SECRET: 'a-test-secret-shared-by-every-process-0123456789',
       };
       const token = await seedWithCli(env, { email, slug });
       children.push(await start('src/processes/projector.ts', env, STARTED));
