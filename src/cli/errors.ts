@@ -18,11 +18,17 @@ export class InputFileError extends Error {
   override readonly name = 'InputFileError';
 }
 
+/** `rebuild` found a projector (a `projector` process or a running server) holding the lease. */
+export class ProjectorRunningError extends Error {
+  override readonly name = 'ProjectorRunningError';
+}
+
 /** Errors whose message is meant for the operator as it stands. */
 export function isExpected(error: unknown): error is Error {
   return (
     error instanceof UsageError ||
     error instanceof InputFileError ||
+    error instanceof ProjectorRunningError ||
     error instanceof DomainError ||
     error instanceof ConfigError ||
     error instanceof EventStoreUnavailableError ||

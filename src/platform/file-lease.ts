@@ -43,6 +43,12 @@ export function fileLeases(path: string): FileLeases {
             .prepare('UPDATE process_leases SET until = 0 WHERE name = ? AND holder = ?')
             .run(name, holder);
         },
+        async holder(now) {
+          const row = open()
+            .prepare('SELECT holder FROM process_leases WHERE name = ? AND until >= ?')
+            .get(name, now) as { holder: string } | undefined;
+          return row?.holder;
+        },
       };
     },
     close() {

@@ -17,6 +17,8 @@ export interface Lease {
   take(holder: string, now: number, ttlMs: number): Promise<boolean>;
   /** end it now, so a standby need not wait for it to run out */
   release(holder: string): Promise<void>;
+  /** who holds it at `now`; undefined when it is free or run out */
+  holder(now: number): Promise<string | undefined>;
 }
 
 export function leaseIn(store: ReadStore, collection: string, id = 'lease'): Lease {
@@ -37,6 +39,10 @@ export function leaseIn(store: ReadStore, collection: string, id = 'lease'): Lea
     },
     async release(holder) {
       await col.updateOne({ _id: id, holder }, { $set: { until: 0 } });
+    },
+    async holder(now) {
+      const doc = await col.findOne({ _id: id });
+      return doc?.holder && (doc.until ?? 0) >= now ? doc.holder : undefined;
     },
   };
 }

@@ -4,6 +4,7 @@
  *  - `api`: the HTTP apps only; read-your-writes waits on the projector checkpoints;
  *  - `projector`: the projections and background workers only, under a lease in the read
  *    store (one projector applies at a time; a second stands by and takes over);
+ *    `all` holds the same lease while it is free, so `rebuild` refuses beside either;
  *  - `webhooks`: the outbound webhook worker only (it waits on the projector checkpoints).
  */
 import type { Server } from 'node:http';
@@ -19,7 +20,13 @@ import { lazyEmbedder } from '../search/create-embedder.js';
 import { mergeReports } from './health.js';
 import { observeProjections, observeSearch } from './health-metrics.js';
 import { closeGracefully, listenWhileBooting } from './http-server.js';
-import { type HeldLease, holdProjectorLease } from '../read/projector-lease.js';
+import {
+  type HeldLease,
+  holdProjectorLease,
+  PROJECTOR_LEASE,
+  PROJECTOR_LEASE_ID,
+  shareProjectorLease,
+} from '../read/projector-lease.js';
 import { ProjectionTimeout } from '../read/waiters.js';
 import { catchUpFor, readVersionFor } from './catch-up.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -86,16 +93,24 @@ export async function startRuntime(options: {
     });
     waitFor = (position) => waiter.waitFor(position);
   } else {
+    const projectorLease = stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID);
     if (role === 'projector') {
       // one projector at a time over the shared read models; a second one stands by here
       lease = await holdProjectorLease({
-        store: stores.readStore,
+        lease: projectorLease,
         leaseMs: config.PROJECTOR_LEASE_MS,
         logger,
         onLost: () => {
           void engine?.stop();
           options.onLeaseLost?.();
         },
+      });
+    } else {
+      // not to keep other servers out: so that `rebuild` sees this one projecting and refuses
+      lease = await shareProjectorLease({
+        lease: projectorLease,
+        leaseMs: config.PROJECTOR_LEASE_MS,
+        logger,
       });
     }
     engine = createProjectionEngine({

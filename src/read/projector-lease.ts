@@ -1,18 +1,23 @@
 /**
  * One projector at a time over shared read models (issue 13): a `projector` process takes a
- * lease in the read store before it applies anything, and a second one started beside it stands
- * by until the lease runs out (the first was killed) or is released (it stopped), then takes
- * over from the stored checkpoints. The holder renews the lease every third of its length; one
- * that finds it lost (it was paused past it and another took over) is told at once and must stop
- * applying. Projectors are idempotent besides (a position guard on every update), so even the
- * moment between a pause and that check cannot apply an event twice.
+ * lease before it applies anything, and a second one started beside it stands by until the lease
+ * runs out (the first was killed) or is released (it stopped), then takes over from the stored
+ * checkpoints. The holder renews the lease every third of its length; one that finds it lost (it
+ * was paused past it and another took over) is told at once and must stop applying. Projectors
+ * are idempotent besides (a position guard on every update), so even the moment between a pause
+ * and that check cannot apply an event twice.
+ *
+ * The lease is `Stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID)`: in MongoDB, or in the data
+ * file when the read store is embedded, so `rebuild` can see any process that projects (an
+ * embedded `npm start` too) and refuse to drop a read model under it.
  */
 import { randomUUID } from 'node:crypto';
-import { leaseIn } from '../platform/lease.js';
+import { hostname } from 'node:os';
+import type { Lease } from '../platform/lease.js';
 import type { Logger } from '../platform/logger.js';
-import type { ReadStore } from '../readstore/types.js';
 
 export const PROJECTOR_LEASE = 'projector_lease';
+export const PROJECTOR_LEASE_ID = 'lease';
 
 export interface HeldLease {
   holder: string;
@@ -20,17 +25,26 @@ export interface HeldLease {
   release(): Promise<void>;
 }
 
-export async function holdProjectorLease(deps: {
-  store: ReadStore;
+interface LeaseDeps {
+  lease: Lease;
   leaseMs: number;
   logger: Logger;
+  /** what holds it, for the operator who finds it taken: `projector`, `server`, `rebuild` */
+  kind?: string;
   /** the lease was lost while held: stop applying */
   onLost(): void;
-}): Promise<HeldLease> {
-  const { store, leaseMs, logger } = deps;
-  const lease = leaseIn(store, PROJECTOR_LEASE);
-  const holder = randomUUID();
-  const period = Math.max(100, Math.floor(leaseMs / 3));
+}
+
+/** Unique per holder, and readable where `rebuild` names who holds the lease. */
+export function holderName(kind: string): string {
+  return `${kind} pid ${process.pid} on ${hostname()} (${randomUUID().slice(0, 8)})`;
+}
+
+/** Waits (standing by) until the lease is this process's, then keeps it renewed. */
+export async function holdProjectorLease(deps: LeaseDeps): Promise<HeldLease> {
+  const { lease, leaseMs, logger } = deps;
+  const holder = holderName(deps.kind ?? 'projector');
+  const period = periodOf(leaseMs);
   let waiting = false;
   for (;;) {
     if (await lease.take(holder, Date.now(), leaseMs).catch(() => false)) break;
@@ -40,6 +54,25 @@ export async function holdProjectorLease(deps: {
     }
     await new Promise((resolve) => setTimeout(resolve, period));
   }
+  return keep(deps, holder);
+}
+
+/**
+ * Takes the lease only if it is free now: `{ heldBy }` names the one holding it otherwise
+ * (undefined when the store records none or cannot be read).
+ */
+export async function tryProjectorLease(
+  deps: LeaseDeps,
+): Promise<HeldLease | { heldBy: string | undefined }> {
+  const holder = holderName(deps.kind ?? 'projector');
+  if (await deps.lease.take(holder, Date.now(), deps.leaseMs)) return keep(deps, holder);
+  return { heldBy: await deps.lease.holder(Date.now()).catch(() => undefined) };
+}
+
+const periodOf = (leaseMs: number) => Math.max(100, Math.floor(leaseMs / 3));
+
+function keep(deps: LeaseDeps, holder: string): HeldLease {
+  const { lease, leaseMs, logger } = deps;
   logger.info('projector lease taken', { holder });
   let lost = false;
   /** one renewal at a time: against an unreachable store each waits for server selection, and
@@ -60,7 +93,7 @@ export async function holdProjectorLease(deps: {
     } finally {
       renewing = false;
     }
-  }, period);
+  }, periodOf(leaseMs));
   timer.unref();
   return {
     holder,
@@ -70,3 +103,46 @@ export async function holdProjectorLease(deps: {
     },
   };
 }
+
+/**
+ * The `all` role (one server that projects for itself): it holds the lease whenever it is free,
+ * so `rebuild` sees the running server, but never stands by for another server (two `npm start`
+ * on one DATA_DIR each project into their own memory) — only for a rebuild under way, whose
+ * read model it would otherwise write to half-built.
+ */
+export async function shareProjectorLease(
+  deps: Omit<LeaseDeps, 'onLost' | 'kind'>,
+): Promise<HeldLease> {
+  const { lease, leaseMs, logger } = deps;
+  const holder = holderName('server');
+  const period = periodOf(leaseMs);
+  const take = () => lease.take(holder, Date.now(), leaseMs).catch(() => false);
+  let waiting = false;
+  while (!(await take())) {
+    const heldBy = await lease.holder(Date.now()).catch(() => undefined);
+    if (!heldBy?.startsWith(`${REBUILD_KIND} `)) break;
+    if (!waiting) {
+      logger.info('standing by: a rebuild holds the projector lease', { heldBy });
+      waiting = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, period));
+  }
+  let renewing = false;
+  const timer = setInterval(async () => {
+    if (renewing) return;
+    renewing = true;
+    await take();
+    renewing = false;
+  }, period);
+  timer.unref();
+  return {
+    holder,
+    async release() {
+      clearInterval(timer);
+      await lease.release(holder).catch(() => {});
+    },
+  };
+}
+
+/** the kind `rebuild` holds the lease as */
+export const REBUILD_KIND = 'rebuild';

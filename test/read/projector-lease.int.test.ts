@@ -7,7 +7,13 @@
 import { expect } from 'chai';
 import { silentLogger } from '../../src/platform/logger.js';
 import { leaseIn } from '../../src/platform/lease.js';
-import { holdProjectorLease, PROJECTOR_LEASE } from '../../src/read/projector-lease.js';
+import {
+  holdProjectorLease,
+  PROJECTOR_LEASE,
+  REBUILD_KIND,
+  shareProjectorLease,
+  tryProjectorLease,
+} from '../../src/read/projector-lease.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
@@ -19,7 +25,12 @@ describe('The projector lease (integration)', () => {
   afterEach(() => stores.cleanup());
 
   const hold = (onLost = () => {}) =>
-    holdProjectorLease({ store: stores.readStore, leaseMs: 600, logger: silentLogger, onLost });
+    holdProjectorLease({
+      lease: leaseIn(stores.readStore, PROJECTOR_LEASE),
+      leaseMs: 600,
+      logger: silentLogger,
+      onLost,
+    });
 
   it('keeps a second holder waiting until the first releases it', async () => {
     const first = await hold();
@@ -90,7 +101,7 @@ describe('The projector lease (integration)', () => {
       return collection;
     };
     const lease = await holdProjectorLease({
-      store,
+      lease: leaseIn(store, PROJECTOR_LEASE),
       leaseMs: 300,
       logger: silentLogger,
       onLost: () => {},
@@ -110,5 +121,70 @@ describe('The projector lease (integration)', () => {
     expect(calls - callsBefore).to.be.at.least(2);
     expect(most).to.equal(1);
     await lease.release();
+  });
+
+  describe('When rebuild asks for it (it must not run beside a live projector)', () => {
+    const lease = () => leaseIn(stores.readStore, PROJECTOR_LEASE);
+    const rebuild = () =>
+      tryProjectorLease({
+        lease: lease(),
+        leaseMs: 600,
+        kind: REBUILD_KIND,
+        logger: silentLogger,
+        onLost: () => {},
+      });
+
+    it('is refused at once, naming the projector that holds it', async () => {
+      const projector = await hold();
+      const answer = await rebuild();
+      expect(answer).to.deep.equal({ heldBy: projector.holder });
+      expect(projector.holder).to.match(/^projector pid \d+ on /);
+      await projector.release();
+    });
+
+    it('keeps a projector starting meanwhile standing by until the rebuild releases it', async () => {
+      const held = await rebuild();
+      if ('heldBy' in held) throw new Error(`refused: ${held.heldBy}`);
+      expect(held.holder).to.match(/^rebuild pid \d+ on /);
+      let projectorHeld = false;
+      const projector = hold().then((taken) => {
+        projectorHeld = true;
+        return taken;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(projectorHeld).to.equal(false);
+      await held.release();
+      await (await projector).release();
+    });
+
+    it('a server (role all) waits for a rebuild but not for another server', async () => {
+      const held = await rebuild();
+      if ('heldBy' in held) throw new Error(`refused: ${held.heldBy}`);
+      let serverHeld = false;
+      const server = shareProjectorLease({
+        lease: lease(),
+        leaseMs: 600,
+        logger: silentLogger,
+      }).then((taken) => {
+        serverHeld = true;
+        return taken;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(serverHeld).to.equal(false);
+      await held.release();
+      const first = await server;
+      expect(await lease().holder(Date.now())).to.equal(first.holder);
+      // a second `npm start` on the same data starts at once; rebuild still sees the first
+      const second = await shareProjectorLease({
+        lease: lease(),
+        leaseMs: 600,
+        logger: silentLogger,
+      });
+      expect(await lease().holder(Date.now())).to.equal(first.holder);
+      expect(await rebuild()).to.deep.equal({ heldBy: first.holder });
+      await second.release();
+      await first.release();
+      expect(await lease().holder(Date.now())).to.equal(undefined);
+    });
   });
 });

@@ -2,19 +2,28 @@
  * rebuild: drop one read model and replay the whole log into it. Runs a projection engine with
  * just that projector, so the other read models are not touched.
  *
- * With the embedded store, a server running at the same time keeps serving its in-memory copy
- * until it restarts; run rebuild while the server is stopped (or restart it afterwards).
+ * It never runs beside a live projector: dropping a read model under one loses the updates it
+ * applies meanwhile (its checkpoint moves on past them). So it takes the projector lease first,
+ * without waiting, and refuses when a `projector` process or a running server holds it; while it
+ * holds the lease, a projector starting meanwhile stands by.
  */
 import { z } from 'zod';
 import { feedbackProjectors } from '../../../projections/feedback.js';
 import type { Projector } from '../../../projections/shared/projector.js';
 import { notesProjectors } from '../../../projections/notes.js';
+import { silentLogger } from '../../platform/logger.js';
 import { openStores } from '../../platform/stores.js';
 import { createProjectionEngine } from '../../read/projection-engine.js';
+import {
+  PROJECTOR_LEASE,
+  PROJECTOR_LEASE_ID,
+  REBUILD_KIND,
+  tryProjectorLease,
+} from '../../read/projector-lease.js';
 import { checkFlags } from '../args.js';
 import { progressBar } from '../progress.js';
 import type { CliCommand } from '../command.js';
-import { UsageError } from '../errors.js';
+import { ProjectorRunningError, UsageError } from '../errors.js';
 import { requireEmbeddedLog } from '../session.js';
 
 const REBUILD_WAIT_MS = 60 * 60_000;
@@ -57,6 +66,26 @@ export const rebuildCommand: CliCommand = {
     if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
     const started = performance.now();
     const stores = await openStores(config);
+    let lostLease = false;
+    const lease = await tryProjectorLease({
+      lease: stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID),
+      leaseMs: config.PROJECTOR_LEASE_MS,
+      kind: REBUILD_KIND,
+      logger: silentLogger,
+      onLost: () => {
+        lostLease = true;
+      },
+    }).catch(async (error) => {
+      await stores.close().catch(() => {});
+      throw error;
+    });
+    if ('heldBy' in lease) {
+      await stores.close().catch(() => {});
+      const who = lease.heldBy ? ` (${lease.heldBy})` : '';
+      throw new ProjectorRunningError(
+        `a projector is running${who}; stop it before rebuilding ${projector.name}`,
+      );
+    }
     const engine = createProjectionEngine({
       eventStore: stores.eventStore,
       readStore: stores.readStore,
@@ -88,7 +117,13 @@ export const rebuildCommand: CliCommand = {
       clearInterval(ticker);
       // stop flushes the replayed documents and the checkpoint
       await engine.stop().catch(() => {});
+      await lease.release();
       await stores.close().catch(() => {});
+    }
+    if (lostLease) {
+      throw new ProjectorRunningError(
+        `a projector took the lease while ${projector.name} was rebuilt; stop it and rebuild again`,
+      );
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const collections = projector.collections.join(', ');
