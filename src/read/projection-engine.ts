@@ -97,6 +97,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   let unflushed = 0;
   let lastFlushAt = Number.NEGATIVE_INFINITY;
   let quietFlush: { timer: NodeJS.Immediate | NodeJS.Timeout; immediate: boolean } | undefined;
+  // the quiet flush under way: stop() waits for it, or the stores close beneath it
+  let quietFlushing: Promise<void> | undefined;
   let failure: Error | undefined;
 
   async function flush(): Promise<void> {
@@ -114,7 +116,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
   function runQuietFlush(): void {
     quietFlush = undefined;
-    flush().catch((error) => {
+    quietFlushing = flush().catch((error) => {
+      if (closing) return; // unsubscribe() flushes what this one could not
       if (!unreachable(error)) return fail(error as Error);
       logger.error(`projection engine: flush failed (${(error as Error).message}); retrying`);
       quietFlush = { timer: setTimeout(runQuietFlush, RETRY_MAX_MS), immediate: false };
@@ -172,7 +175,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
         }
         return;
       } catch (error) {
-        if (closing || !unreachable(error)) return fail(error as Error);
+        if (closing) return; // our own close(), not a failure
+        if (!unreachable(error)) return fail(error as Error);
         logger.error(
           `projection engine paused: ${(error as Error).message}; resuming in ${delay} ms`,
         );
@@ -206,6 +210,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     await subscription?.close();
     await loop;
     cancelQuietFlush();
+    await quietFlushing;
     await flush();
   }
 

@@ -3,7 +3,10 @@
  * compile and their unit-level mapping code is tested".
  */
 import {
+  AccessDeniedError,
   type AllStreamResolvedEvent,
+  CancelledError,
+  DeadlineExceededError,
   EVENT_TYPE,
   STREAM_NAME,
   UnavailableError,
@@ -12,6 +15,7 @@ import {
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  createKurrentEventStore,
   normalizeConnectionString,
   redactConnectionString,
 } from '../../src/eventstore/kurrentdb/index.js';
@@ -21,6 +25,7 @@ import {
   fromStreamState,
   isSystemEvent,
   mapAppendError,
+  mapClientError,
   toEventData,
   toRecordedEvent,
   toServerFilter,
@@ -31,7 +36,11 @@ import {
   decodePosition,
   encodePosition,
 } from '../../src/eventstore/kurrentdb/position.js';
-import { type EventMetadata, WrongExpectedRevisionError } from '../../src/eventstore/types.js';
+import {
+  type EventMetadata,
+  EventStoreUnavailableError,
+  WrongExpectedRevisionError,
+} from '../../src/eventstore/types.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 const METADATA: EventMetadata = {
@@ -165,8 +174,78 @@ describe('When KurrentDB rejects an append for a wrong expected version', () => 
   });
 
   it('passes any other error through unchanged', () => {
-    const other = new UnavailableError();
+    const other = new AccessDeniedError();
     expect(mapAppendError(other, 's', 'any')).to.equal(other);
+  });
+});
+
+describe('When the client reports a KurrentDB it cannot reach (a dropped connection)', () => {
+  // Expected: "appends/reads during an outage → EventStoreUnavailableError (HTTP 503 with
+  // Retry-After)", and subscriptions resume instead of stopping
+  // a grpc-js ServiceError as the client receives it (metadata left out: unused here)
+  const grpc = (code: number, details: string) =>
+    Object.assign(new Error(`${code} ${details}`), { code, details }) as never;
+  const transient = {
+    'UnavailableError (14 UNAVAILABLE)': new UnavailableError(grpc(14, 'Connection dropped')),
+    'CancelledError (1 CANCELLED)': new CancelledError(grpc(1, 'Cancelled on client')),
+    'DeadlineExceededError (4)': new DeadlineExceededError(grpc(4, 'Deadline exceeded')),
+    // another copy of the client in node_modules: same type and code, another class
+    'an error of the client type "unavailable"': Object.assign(new Error('14 UNAVAILABLE'), {
+      type: 'unavailable',
+      code: 14,
+    }),
+    'a raw gRPC error with status 14': grpc(14, 'Connection dropped'),
+  };
+  for (const [what, error] of Object.entries(transient)) {
+    it(`maps ${what} to EventStoreUnavailableError, keeping it as the cause`, () => {
+      const mapped = mapClientError(error);
+      expect(mapped).to.be.instanceOf(EventStoreUnavailableError);
+      expect((mapped as Error).cause).to.equal(error);
+      expect((mapped as Error).message).to.include((error as Error).message);
+      expect(mapAppendError(error, 's', 3)).to.be.instanceOf(EventStoreUnavailableError);
+    });
+  }
+
+  it('answers appends and reads with EventStoreUnavailableError (HTTP 503, not 500)', async () => {
+    const dropped = () => new UnavailableError(grpc(14, 'Connection dropped'));
+    // the client's calls as they fail while the server is paused: a promise, a stream of reads
+    const failingReads = () => ({
+      // biome-ignore lint/correctness/useYield: the read fails before its first event
+      async *[Symbol.asyncIterator]() {
+        throw dropped();
+      },
+    });
+    const client = {
+      appendToStream: () => Promise.reject(dropped()),
+      readStream: failingReads,
+      readAll: failingReads,
+    };
+    const store = createKurrentEventStore(client as never);
+    const calls = {
+      appendToStream: () =>
+        store.appendToStream('s', [{ type: 'T', data: {}, metadata: METADATA }]),
+      readStream: () => store.readStream('s'),
+      readAll: () => store.readAll(),
+      headPosition: () => store.headPosition(),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      const thrown = await call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(thrown, name).to.be.instanceOf(EventStoreUnavailableError);
+    }
+  });
+
+  it('passes errors that are not about reaching the store through unchanged', () => {
+    for (const other of [
+      new AccessDeniedError(),
+      new Error('boom'),
+      Object.assign(new Error('5 NOT_FOUND'), { code: 5, details: 'x' }),
+      new KurrentMappingError('binary'),
+    ]) {
+      expect(mapClientError(other)).to.equal(other);
+    }
   });
 });
 

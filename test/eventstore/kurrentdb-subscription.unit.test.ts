@@ -9,7 +9,8 @@ import {
   SubscriptionDroppedError,
   createSubscription,
 } from '../../src/eventstore/kurrentdb/subscription.js';
-import type { RecordedEvent } from '../../src/eventstore/types.js';
+import { UnavailableError } from '@kurrent/kurrentdb-client';
+import { EventStoreUnavailableError, type RecordedEvent } from '../../src/eventstore/types.js';
 
 interface Raw {
   n: number;
@@ -137,6 +138,27 @@ describe('When the KurrentDB subscription fails', () => {
       thrown = error;
     }
     expect(thrown).to.be.instanceOf(SubscriptionDroppedError);
+    // so the projection engine and the webhook worker resubscribe from their checkpoints
+    expect(thrown).to.be.instanceOf(EventStoreUnavailableError);
+  });
+
+  it('throws EventStoreUnavailableError when the connection drops (14 UNAVAILABLE)', async () => {
+    const { source } = fakeSource();
+    const subscription = createSubscription(() => source, toEvent);
+    const iterator = subscription[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    const dropped = new UnavailableError(
+      Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), { code: 14 }) as never,
+    );
+    source.destroy(dropped);
+    let thrown: unknown;
+    try {
+      await pending;
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(EventStoreUnavailableError);
+    expect((thrown as Error).cause).to.equal(dropped);
   });
 
   it('surfaces a mapping failure instead of skipping the event (no silent gaps)', async () => {

@@ -28,6 +28,7 @@ import {
 import {
   fromAllStream,
   mapAppendError,
+  mapClientError,
   toEventData,
   toRecordedEvent,
   toRevision,
@@ -87,6 +88,17 @@ function message(error: unknown): string {
   return error.message && error.message !== error.name
     ? `${error.name}: ${error.message}`
     : error.name;
+}
+
+/** A dropped connection or an unanswered call becomes EventStoreUnavailableError (HTTP 503). */
+function mapErrors<A extends unknown[], R>(call: (...args: A) => Promise<R>) {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      throw mapClientError(error);
+    }
+  };
 }
 
 export function createKurrentEventStore(client: KurrentDBClient): EventStore {
@@ -235,11 +247,11 @@ export function createKurrentEventStore(client: KurrentDBClient): EventStore {
 
   return {
     adapter: 'kurrentdb',
-    appendToStream,
-    readStream,
-    readAll,
-    subscribeToAll,
-    headPosition,
+    appendToStream: mapErrors(appendToStream),
+    readStream: mapErrors(readStream),
+    readAll: mapErrors(readAll),
+    subscribeToAll, // maps its errors as they arrive (subscription.ts)
+    headPosition: mapErrors(headPosition),
     close: () => client.dispose(),
   };
 }

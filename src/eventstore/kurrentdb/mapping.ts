@@ -6,12 +6,17 @@ import {
   ANY,
   type AllStreamResolvedEvent,
   type AppendStreamState,
+  CancelledError,
   type CurrentStreamState,
+  DeadlineExceededError,
   type EventData,
   type Filter,
   NO_STREAM,
+  NotLeaderError,
   type ResolvedEvent,
   STREAM_EXISTS,
+  TimeoutError,
+  UnavailableError,
   WrongExpectedVersionError,
   eventTypeFilter,
   excludeSystemEvents,
@@ -21,6 +26,7 @@ import {
 import {
   type EventFilter,
   type EventMetadata,
+  EventStoreUnavailableError,
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
@@ -69,7 +75,50 @@ export function toActualRevision(current: CurrentStreamState): number | 'no_stre
 }
 
 /**
- * The client's concurrency error becomes the port's; anything else passes through unchanged.
+ * The client's errors for a store it cannot reach right now: a dropped connection or a server
+ * that stopped answering (gRPC 14 UNAVAILABLE, also INTERNAL and DATA_LOSS), a call cut short
+ * (1 CANCELLED, 4 DEADLINE_EXCEEDED, ABORTED as TimeoutError), a leader that moved. By `type`
+ * too, because a second copy of the client in node_modules has its own classes.
+ */
+const TRANSIENT_CLASSES = [
+  UnavailableError,
+  CancelledError,
+  DeadlineExceededError,
+  TimeoutError,
+  NotLeaderError,
+];
+const TRANSIENT_TYPES = new Set([
+  'unavailable',
+  'cancelled',
+  'deadline-exceeded',
+  'timeout',
+  'not-leader',
+]);
+/** Raw grpc-js ServiceErrors the client lets through unconverted (some stream paths). */
+const TRANSIENT_GRPC_CODES = new Set([1, 4, 14]);
+
+export function isTransientClientError(error: unknown): boolean {
+  if (TRANSIENT_CLASSES.some((type) => error instanceof type)) return true;
+  if (error === null || typeof error !== 'object') return false;
+  const { type, code, details } = error as { type?: unknown; code?: unknown; details?: unknown };
+  if (typeof type === 'string') return TRANSIENT_TYPES.has(type);
+  return typeof code === 'number' && typeof details === 'string' && TRANSIENT_GRPC_CODES.has(code);
+}
+
+/**
+ * A transient client error becomes the port's EventStoreUnavailableError — so the HTTP layer
+ * answers 503 with Retry-After and the projection engine and webhook worker resubscribe —
+ * with the client's error as its cause; anything else passes through unchanged.
+ */
+export function mapClientError(error: unknown): unknown {
+  if (!isTransientClientError(error)) return error;
+  const reason = (error as Error).message || (error as Error).name || String(error);
+  return new EventStoreUnavailableError(`KurrentDB unavailable: ${reason}`, { cause: error });
+}
+
+/**
+ * The client's concurrency error becomes the port's, a transient error EventStoreUnavailableError
+ * (mapClientError); anything else passes through unchanged.
  * `expected` is what the caller asked for — the client only echoes it back, and on some server
  * paths reports it as `any`.
  */
@@ -81,7 +130,7 @@ export function mapAppendError(
   if (error instanceof WrongExpectedVersionError) {
     return new WrongExpectedRevisionError(streamId, expected, toActualRevision(error.actualState));
   }
-  return error;
+  return mapClientError(error);
 }
 
 export function toEventData(event: NewEvent): EventData {

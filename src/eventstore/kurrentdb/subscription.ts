@@ -8,7 +8,8 @@
  * HIGH_WATER events and resumed once the consumer drains below LOW_WATER, so a slow projector
  * never makes the process hold all of history in memory.
  */
-import type { RecordedEvent, Subscription } from '../types.js';
+import { EventStoreUnavailableError, type RecordedEvent, type Subscription } from '../types.js';
+import { mapClientError } from './mapping.js';
 
 const HIGH_WATER = 512;
 const LOW_WATER = 128;
@@ -23,10 +24,11 @@ export interface SubscriptionSource {
   destroy(): unknown;
 }
 
-/** The server ended a catch-up subscription that nobody closed; resubscribe from the checkpoint. */
-export class SubscriptionDroppedError extends Error {
-  override readonly name = 'SubscriptionDroppedError';
-}
+/**
+ * The server ended a catch-up subscription that nobody closed; resubscribe from the checkpoint.
+ * An EventStoreUnavailableError, so the projection engine and the webhook worker do just that.
+ */
+export class SubscriptionDroppedError extends EventStoreUnavailableError {}
 
 /**
  * `open` is called on the first next(), so a subscription that is closed before anyone iterates
@@ -65,7 +67,8 @@ export function createSubscription<Raw>(
       wakeAll();
     });
     opened.on('error', (error) => {
-      if (!closed) failure ??= { error };
+      // a dropped connection (14 UNAVAILABLE, …) becomes EventStoreUnavailableError
+      if (!closed) failure ??= { error: mapClientError(error) };
       wakeAll();
     });
     const onEnd = () => {

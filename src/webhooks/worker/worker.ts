@@ -12,9 +12,14 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { webhookDecider, webhookStreamId } from '../../../commands/webhook/index.js';
 import type { WebhookDoc } from '../../../projections/webhooks/document.js';
-import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/types.js';
+import {
+  type EventStore,
+  EventStoreUnavailableError,
+  type RecordedEvent,
+  type Subscription,
+} from '../../eventstore/types.js';
 import type { Logger } from '../../platform/logger.js';
-import type { ReadStore } from '../../readstore/types.js';
+import { type ReadStore, ReadStoreUnavailableError } from '../../readstore/types.js';
 import type { CommandHandler } from '../../write/command-handler.js';
 import type { WebhookClock } from '../clock.js';
 import { createDispatcher, type Dispatcher } from '../delivery/dispatcher.js';
@@ -66,6 +71,9 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  */
 export const PERSIST_SOON_MS = 250;
 export const PERSIST_LATE_MS = 1_000;
+/** Backoff before subscribing again after the subscription failed (a KurrentDB restart). */
+export const RESUBSCRIBE_FIRST_MS = 250;
+const RESUBSCRIBE_MAX_MS = 5_000;
 
 export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   const { readStore, logger } = deps;
@@ -79,6 +87,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   let dispatcher: Dispatcher | undefined;
   let subscription: Subscription | undefined;
   let loop: Promise<void> | undefined;
+  let wakeLoop: (() => void) | undefined;
   let leaseTimer: NodeJS.Timeout | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   let persistTimer: NodeJS.Timeout | undefined;
@@ -154,6 +163,56 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     return false;
   }
 
+  /**
+   * Delivers from the checkpoint for as long as this worker leads. A subscription that fails —
+   * KurrentDB restarting or a dropped connection — is opened again from the checkpoint after a
+   * backoff: a leader that stopped following would keep its lease and deliver nothing, and the
+   * standby would never take over.
+   */
+  async function follow(active: Dispatcher): Promise<void> {
+    for (let failures = 0; leading; failures++) {
+      const events = deps.eventStore.subscribeToAll({ after: checkpoint, filter: STREAMS });
+      subscription = events;
+      let ended: unknown;
+      try {
+        for await (const event of events) {
+          const changed = await handleUntilDone(event, active);
+          if (!leading) return;
+          checkpoint = event.position;
+          failures = 0;
+          persist(changed ? 'soon' : 'late');
+        }
+      } catch (error) {
+        ended = error;
+      }
+      if (!leading) return;
+      await events.close().catch(() => {});
+      const wait = Math.min(RESUBSCRIBE_MAX_MS, RESUBSCRIBE_FIRST_MS * 2 ** failures);
+      const fields = {
+        error: ended instanceof Error ? ended.message : 'the subscription ended',
+        from: checkpoint.toString(),
+        retryInMs: wait,
+      };
+      if (
+        ended instanceof EventStoreUnavailableError ||
+        ended instanceof ReadStoreUnavailableError
+      ) {
+        logger.warn('webhook worker subscription interrupted; resubscribing', fields);
+      } else {
+        logger.error('webhook worker subscription failed; resubscribing', fields);
+      }
+      await new Promise<void>((resolve) => {
+        if (!leading) return resolve();
+        const timer = setTimeout(resolve, wait);
+        wakeLoop = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeLoop = undefined;
+    }
+  }
+
   async function lead(): Promise<void> {
     leading = true;
     checkpoint = await loadCheckpoint(readStore);
@@ -174,26 +233,14 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     void prune();
     pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
     pruneTimer.unref();
-    const events = deps.eventStore.subscribeToAll({ after: checkpoint, filter: STREAMS });
-    subscription = events;
-    loop = (async () => {
-      try {
-        for await (const event of events) {
-          const changed = await handleUntilDone(event, active);
-          if (!leading) return;
-          checkpoint = event.position;
-          persist(changed ? 'soon' : 'late');
-        }
-      } catch (error) {
-        logger.error('webhook worker subscription ended', { error: (error as Error).message });
-      }
-    })();
+    loop = follow(active);
     logger.info('webhook worker delivering', { from: checkpoint.toString() });
   }
 
   async function stepDown(): Promise<void> {
     leading = false;
     clearInterval(pruneTimer);
+    wakeLoop?.();
     await subscription?.close();
     await loop;
     await dispatcher?.stop();
