@@ -29,7 +29,10 @@ describe('Retrying credential creation with an Idempotency-Key (e2e)', () => {
     expect(retry.body.error).to.match(/the token t[0-9a-f]{32}/);
     expect(retry.body.error).to.include('shown only once');
     const listed = await api.get('/v1/me/tokens');
-    expect(listed.body.tokens.map((t: { name: string }) => t.name)).to.have.members(['laptop', 'ci']);
+    expect(listed.body.tokens.map((t: { name: string }) => t.name)).to.have.members([
+      'laptop',
+      'ci',
+    ]);
     // the same key for another request is refused as ever
     const other = await api.post('/v1/me/tokens', { name: 'other' }, keyed('token-1'));
     expect(other.status).to.equal(409);
