@@ -4,27 +4,23 @@
  * for each embedder and drops it on close; without freeing the tensors there, a thread that
  * loaded the model ~80 times ran out of memory ("memory access out of bounds") — the test
  * suite's embedders did. Rule (src/search/embedder.ts): `close()` "frees what the model holds
- * outside the JavaScript heap".
+ * outside the JavaScript heap". Measured in a child process (support/energetic-close-child.ts).
  */
-import * as tf from '@energetic-ai/core';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { loadEnergeticEmbedder } from '../../src/search/energetic-embedder.js';
-
-/** TF.js's memory(), which the package exports but does not declare */
-const memory = (tf as unknown as { memory(): { numBytes: number } }).memory;
 
 describe('Closing the bundled encoder', function () {
   this.timeout(60_000);
 
   it('gives back the memory its weights took', async () => {
-    const first = await loadEnergeticEmbedder(); // TF.js's backend is ready once one loaded
-    const before = memory().numBytes;
-    const embedder = await loadEnergeticEmbedder();
-    await embedder.embed(['warm it up']);
-    const loaded = memory().numBytes;
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      'test/search/support/energetic-close-child.ts',
+    ]);
+    const { before, loaded, after } = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(loaded - before, 'the weights are tensors').to.be.above(10_000_000);
-    await embedder.close?.();
-    expect(memory().numBytes).to.equal(before);
-    await first.close?.();
+    expect(after).to.equal(before);
   });
 });
