@@ -32,10 +32,13 @@ export function latest(...positions: (bigint | null | undefined)[]): bigint | nu
  */
 export function idFor(prefix: string, context: CommandContext, scope: string): string {
   if (!context.idempotencyKey) return `${prefix}${randomUUID().replaceAll('-', '')}`;
-  const digest = createHash('sha256')
-    .update(`${scope}\0${context.idempotencyKey}`)
-    .digest('base64url');
+  const digest = keyDigest(scope, context.idempotencyKey).toString('base64url');
   return `${prefix}${digest.slice(0, 24).replaceAll('-', 'x').replaceAll('_', 'y')}`;
+}
+
+/** What both id derivations hash: the scope and the client's Idempotency-Key. */
+function keyDigest(scope: string, key: string): Buffer {
+  return createHash('sha256').update(`${scope}\0${key}`).digest();
 }
 
 /**
@@ -44,10 +47,7 @@ export function idFor(prefix: string, context: CommandContext, scope: string): s
  */
 export function hexIdFor(context: Pick<CommandContext, 'idempotencyKey'>, scope: string): string {
   if (!context.idempotencyKey) return randomUUID().replaceAll('-', '');
-  return createHash('sha256')
-    .update(`${scope}\0${context.idempotencyKey}`)
-    .digest('hex')
-    .slice(0, 32);
+  return keyDigest(scope, context.idempotencyKey).toString('hex').slice(0, 32);
 }
 
 /**
