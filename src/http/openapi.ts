@@ -142,6 +142,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
           : undefined,
       },
       responses,
+      ...(op.idempotent ? { 'x-idempotent': true } : {}),
     });
   }
 

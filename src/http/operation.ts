@@ -101,6 +101,12 @@ export interface OperationSpec<
   successStatus?: 200 | 201 | 202 | 204;
   responseDescription?: string;
   /**
+   * a POST whose repeat with the same input changes nothing more (a status set, a merge done):
+   * `x-idempotent` in OpenAPI and `idempotentHint` on its MCP tool. GET, PUT, PATCH and DELETE
+   * are idempotent by their method.
+   */
+  idempotent?: true;
+  /**
    * declared error statuses, documented in OpenAPI with the service's envelope; the registry
    * adds what every operation of its kind can answer (401 with a bearer, 503 for a write, the
    * envelope's statuses for a bad body)
@@ -133,6 +139,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly response?: z.ZodType;
   readonly successStatus: 200 | 201 | 202 | 204;
   readonly responseDescription?: string;
+  readonly idempotent?: true;
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
   readonly auth: AuthRequirement;

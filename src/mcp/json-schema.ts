@@ -50,11 +50,38 @@ export function requiredOf(schema: JsonSchema | undefined): string[] {
   return (schema?.required as string[] | undefined) ?? [];
 }
 
-/** Root and definitions put back together as one self-contained schema. */
+/**
+ * Root and definitions put back together as one self-contained schema, with only the
+ * definitions it references: a named root that was inlined (unwrap) would otherwise stay behind
+ * as an unused copy of the whole schema, tokens an assistant reads for nothing.
+ */
 export function rewrap(root: JsonSchema, defs: Record<string, JsonSchema>): JsonSchema {
+  const used = referenced(root, defs);
+  const kept = Object.fromEntries(Object.entries(defs).filter(([name]) => used.has(name)));
   return {
     $schema: DIALECT,
     ...root,
-    ...(Object.keys(defs).length ? { $defs: defs } : {}),
+    ...(Object.keys(kept).length ? { $defs: kept } : {}),
   };
+}
+
+/** The names of the definitions `root` reaches through `#/$defs/…` references, transitively. */
+function referenced(root: JsonSchema, defs: Record<string, JsonSchema>): Set<string> {
+  const used = new Set<string>();
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (Array.isArray(value)) pending.push(...value);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        const name =
+          key === '$ref' && typeof inner === 'string' ? LOCAL_REF.exec(inner)?.[1] : null;
+        if (name && !used.has(name) && defs[name]) {
+          used.add(name);
+          pending.push(defs[name]);
+        } else pending.push(inner);
+      }
+    }
+  }
+  return used;
 }

@@ -23,6 +23,7 @@ interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+  'x-idempotent'?: boolean;
 }
 
 export interface OpenApiLike {
@@ -113,6 +114,7 @@ export function fromOpenApi(document: OpenApiLike): ToolSource[] {
         bodyRequired: bodySchema ? op.requestBody?.required === true : false,
         response: responseSchema ? withDefinitions(responseSchema, components) : undefined,
         successStatus: success ? Number(success) : 200,
+        ...(op['x-idempotent'] === true ? { idempotent: true } : {}),
       });
     }
   }

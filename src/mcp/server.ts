@@ -60,7 +60,7 @@ function stringOrUndefined(value: unknown, name: string): string | undefined {
  * the REST operations and speak of headers, which a tool call cannot send.
  */
 const HEADERS_IN_META =
-  "Where a tool's description mentions the Idempotency-Key or If-Match header, put the value in the call's `_meta` as `idempotencyKey` or `ifMatch` (a retried write with the same idempotencyKey returns its first result; ifMatch takes the `_meta.etag` of an earlier result).";
+  "Every tool that writes takes an Idempotency-Key in the call's `_meta` as `idempotencyKey`: a retried call with the same key returns its first result instead of writing again (the same key with other arguments is refused). Where a tool's description mentions the If-Match header, put the value in `_meta.ifMatch`: the `_meta.etag` of an earlier result.";
 
 export function createMcpServer(info: ServerInfo, catalog: ToolCatalog): Server {
   const instructions = [info.instructions, HEADERS_IN_META].filter(Boolean).join(' ');

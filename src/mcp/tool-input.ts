@@ -10,8 +10,9 @@
  * stay flat. Which of the two an operation uses is visible in its inputSchema.
  *
  * Splitting a call back: parameters by name; with a spread body everything else goes to the
- * body, whose own schema then decides exactly as over REST (a strict body refuses unknown
- * fields with the same message); without a body an unknown argument is refused.
+ * body, whose own schema then decides exactly as over REST — every body is a closed object
+ * (test/http/strict-bodies.e2e.test.ts), so an unknown field is refused with the same message;
+ * without a body an unknown argument is refused here.
  */
 import { InvalidArgument } from '../../commands/shared/errors.js';
 import type { RawInput } from '../http/registry.js';

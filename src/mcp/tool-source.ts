@@ -26,6 +26,8 @@ export interface ToolSource {
   /** the success body; absent for a 204 operation */
   response?: JsonSchema;
   successStatus: number;
+  /** a POST whose repeat changes nothing more (operation.ts `idempotent`) */
+  idempotent?: boolean;
 }
 
 /**
@@ -51,5 +53,6 @@ export function fromOperations<S extends ServiceTypes>(
     bodyRequired: op.bodyRequired,
     response: op.response ? jsonSchemaOf(op.response, 'output') : undefined,
     successStatus: op.successStatus,
+    ...(op.idempotent ? { idempotent: true } : {}),
   }));
 }

@@ -6,7 +6,8 @@
  * Annotations follow the method (MCP: hints, not guarantees):
  *   GET     readOnlyHint, idempotentHint
  *   POST    neither read-only nor idempotent; destructiveHint false: a POST adds (a reply, a
- *           submission, a device) or moves a state whose earlier value stays in the history
+ *           submission, a device) or moves a state whose earlier value stays in the history;
+ *           idempotentHint when the operation declares its repeat changes nothing more
  *   PUT     destructiveHint (replaces the current values), idempotentHint
  *   PATCH   destructiveHint (overwrites the fields it names), idempotentHint
  *   DELETE  destructiveHint, idempotentHint
@@ -82,7 +83,11 @@ export function generateTool(source: ToolSource): GeneratedTool {
     description: describe(source, input.nestedBody),
     inputSchema: input.schema as Tool['inputSchema'],
     ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
-    annotations: { title: source.summary, ...ANNOTATIONS[source.method] },
+    annotations: {
+      title: source.summary,
+      ...ANNOTATIONS[source.method],
+      ...(source.idempotent ? { idempotentHint: true } : {}),
+    },
   };
   return { tool, source, split: input.split };
 }

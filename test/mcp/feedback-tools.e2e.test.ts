@@ -54,7 +54,10 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
     );
     expect(tools.map((t) => t.name).sort()).to.deep.equal(documented.sort());
     // descriptions speak of headers a tool call cannot send; the instructions say where they go
-    expect(mcp.client.getInstructions()).to.include('`_meta` as `idempotencyKey` or `ifMatch`');
+    expect(mcp.client.getInstructions()).to.include(
+      "Every tool that writes takes an Idempotency-Key in the call's `_meta` as `idempotencyKey`",
+    );
+    expect(mcp.client.getInstructions()).to.include('`_meta.ifMatch`');
   });
 
   it('marks reads read-only and writes by their method', async () => {
@@ -73,9 +76,26 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
       destructiveHint: true,
       idempotentHint: true,
     });
+    // a POST whose description says a repeat changes nothing is hinted idempotent, not destructive
+    for (const name of ['update_item_status', 'tag_item', 'merge_items', 'notify_people']) {
+      expect(byName.get(name)?.annotations, name).to.include({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+      });
+    }
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object');
       if (tool.outputSchema) expect(tool.outputSchema.type, tool.name).to.equal('object');
+      // no unused definitions (a named body inlined at the root once stayed as a whole copy)
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        const defs = (schema as { $defs?: Record<string, unknown> } | undefined)?.$defs ?? {};
+        for (const name of Object.keys(defs)) {
+          const { [name]: _self, ...others } = defs;
+          const elsewhere = JSON.stringify({ ...schema, $defs: others });
+          expect(elsewhere, `${tool.name} $defs.${name}`).to.include(`"#/$defs/${name}"`);
+        }
+      }
     }
   });
 

@@ -160,13 +160,18 @@ describe('When assistants use the notes MCP servers', function () {
             [...(tool.inputSchema.required ?? [])].sort(),
           );
           expect(twin.annotations, tool.name).to.deep.equal(tool.annotations);
+          // restoring an active note or adding a tag it has changes nothing: hinted idempotent
+          if (tool.name === 'restore_note' || tool.name === 'add_note_tag') {
+            expect(twin.annotations?.idempotentHint, tool.name).to.equal(true);
+          }
           expect(Boolean(twin.outputSchema), tool.name).to.equal(Boolean(tool.outputSchema));
         }
         // descriptions speak of headers a tool call cannot send: both servers tell the model
         // where they go instead (README: per-call `_meta` carries idempotencyKey and ifMatch)
         for (const server of [local, hosted]) {
           expect(server.client.getInstructions())
-            .to.include('`_meta` as `idempotencyKey` or `ifMatch`')
+            .to.include("takes an Idempotency-Key in the call's `_meta` as `idempotencyKey`")
+            .and.to.include('`_meta.ifMatch`')
             .and.to.include('If-Match');
         }
       } finally {

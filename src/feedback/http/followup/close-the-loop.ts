@@ -46,6 +46,7 @@ export function closeTheLoopOperations(deps: FeedbackHttpDeps): FeedbackOperatio
   const notify = defineFeedbackOp({
     id: 'notify_people',
     method: 'post',
+    idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/notify',
     summary: 'Record who should hear that an item shipped (its requesters); no mail is sent',
     tags: ['Close the loop'],
@@ -71,6 +72,7 @@ export function closeTheLoopOperations(deps: FeedbackHttpDeps): FeedbackOperatio
   const changelog = defineFeedbackOp({
     id: 'draft_changelog_entry',
     method: 'post',
+    idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/changelog',
     summary: 'Draft a changelog entry for a shipped item; publish it when asked',
     tags: ['Close the loop'],

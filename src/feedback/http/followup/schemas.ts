@@ -74,6 +74,7 @@ export const NotifyRequest = z
       .describe('must be exactly true; anything else is refused with 400 and records nothing'),
     message: z.string().max(2000).optional(),
   })
+  .strict()
   .meta({ id: 'NotifyRequest' });
 
 export const NotifyRecipient = z
@@ -102,6 +103,7 @@ export const ChangelogRequest = z
     body: z.string().max(50_000).optional(),
     publish: z.boolean().optional(),
   })
+  .strict()
   .meta({ id: 'ChangelogRequest' });
 
 export const ChangelogDraft = z

@@ -17,6 +17,7 @@ export function unmergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
   return defineFeedbackOp({
     id: 'unmerge_items',
     method: 'post',
+    idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/unmerge',
     summary: 'Undo merges into the item in the path, exactly',
     tags: ['Triage'],

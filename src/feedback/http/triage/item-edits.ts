@@ -57,11 +57,12 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
   const updateItemStatusOp = defineFeedbackOp({
     id: 'update_item_status',
     method: 'post',
+    idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/status',
     summary: "Change an item's status",
     tags: ['Triage'],
     params: ItemParams,
-    body: z.object({ status: ItemStatus }),
+    body: z.object({ status: ItemStatus }).strict(),
     response: z.object({ status: ItemStatus, changed: z.boolean() }),
     errors: DECLARED,
     answerAs: REFUSED_AS_INVALID,
@@ -84,15 +85,18 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
   const tagItemOp = defineFeedbackOp({
     id: 'tag_item',
     method: 'post',
+    idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/tags',
     summary: "Replace an item's tags",
     tags: ['Triage'],
     params: ItemParams,
-    body: z.object({
-      tagIds: z.array(z.string().min(1).max(60)).max(20).meta({
-        description: 'the whole new set (an empty array clears it); duplicates count once',
-      }),
-    }),
+    body: z
+      .object({
+        tagIds: z.array(z.string().min(1).max(60)).max(20).meta({
+          description: 'the whole new set (an empty array clears it); duplicates count once',
+        }),
+      })
+      .strict(),
     response: z.object({ tagIds: z.array(z.string()) }),
     errors: DECLARED,
     answerAs: REFUSED_AS_INVALID,

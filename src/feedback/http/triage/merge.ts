@@ -17,16 +17,19 @@ export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
   return defineFeedbackOp({
     id: 'merge_items',
     method: 'post',
+    idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/merge',
     summary: 'Fold duplicate items into the item in the path',
     tags: ['Triage'],
     params: ItemParams,
-    body: z.object({
-      mergedKeys: z.array(ItemKey).min(1).max(50).meta({
-        description:
-          "the duplicates, 1 to 50 item keys of the path's product (another product's key: 404)",
-      }),
-    }),
+    body: z
+      .object({
+        mergedKeys: z.array(ItemKey).min(1).max(50).meta({
+          description:
+            "the duplicates, 1 to 50 item keys of the path's product (another product's key: 404)",
+        }),
+      })
+      .strict(),
     response: z.object({
       survivorId: ItemKey,
       mergedPeople: Count.meta({ description: 'people new to the survivor from these items' }),

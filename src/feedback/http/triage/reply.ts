@@ -49,12 +49,14 @@ export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
     summary: 'Reply on an item (public immediately)',
     tags: ['Triage'],
     params: ItemParams,
-    body: z.object({
-      body: z.string().min(1).max(10_000),
-      parentId: z.string().min(1).nullable().optional().meta({
-        description: 'a reply of this item to thread under; null or absent for top level',
-      }),
-    }),
+    body: z
+      .object({
+        body: z.string().min(1).max(10_000),
+        parentId: z.string().min(1).nullable().optional().meta({
+          description: 'a reply of this item to thread under; null or absent for top level',
+        }),
+      })
+      .strict(),
     response: z.object({ replyId: z.string().min(1) }),
     errors: [400, 401, 403, 404],
     answerAs: REFUSED_AS_INVALID,

@@ -58,6 +58,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
   const restoreNoteOp = defineNotesOp({
     id: 'restore_note',
     method: 'post',
+    idempotent: true,
     path: '/v1/notes/{id}/restore',
     summary: 'Restore a note from the trash',
     tags: ['Notes'],

@@ -13,6 +13,7 @@ export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
   const addNoteTag = defineNotesOp({
     id: 'add_note_tag',
     method: 'post',
+    idempotent: true,
     path: '/v1/notes/{id}/tags/{tagId}',
     summary: 'Add an existing tag to a note',
     tags: ['Notes'],

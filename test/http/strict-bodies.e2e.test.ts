@@ -1,0 +1,81 @@
+/**
+ * A field an operation does not take is refused, never dropped: a typo such as `parent_id` for
+ * `parentId` once filed a threaded reply at the top level and answered 200, and `Publish: true`
+ * left a changelog entry unpublished. README ("MCP"): "An argument the tool does not take is
+ * refused"; a tool's spread body is decided by the operation's own body schema, as over REST, so
+ * the rule holds for both when every JSON request body of both services is a closed object.
+ */
+import { expect } from 'chai';
+import { type Board, expect400, item, startBoard } from '../feedback/triage/board.js';
+import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
+
+type Schema = { $ref?: string; type?: string; additionalProperties?: unknown };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        requestBody?: { content: Record<string, { schema: Schema }> };
+      }
+    >
+  >;
+  components?: { schemas?: Record<string, Schema> };
+};
+
+/** Operations whose JSON body is an object that lets unknown fields through. */
+function openBodies(doc: Doc): string[] {
+  const resolve = (schema: Schema): Schema =>
+    schema.$ref ? resolve(doc.components?.schemas?.[schema.$ref.split('/').pop()!] ?? {}) : schema;
+  const open: string[] = [];
+  for (const methods of Object.values(doc.paths)) {
+    for (const op of Object.values(methods)) {
+      const schema = op.requestBody?.content['application/json']?.schema;
+      if (!schema) continue;
+      const body = resolve(schema);
+      if (body.type === 'object' && body.additionalProperties !== false) open.push(op.operationId);
+    }
+  }
+  return open;
+}
+
+describe('Unknown fields in request bodies (e2e)', () => {
+  describe('feedback', () => {
+    let board: Board;
+    before(async () => {
+      board = await startBoard();
+      await board.fb.submit(board.ws, 'APP', { body: 'Dark mode please', email: 'ann@x.io' });
+    });
+    after(() => board.fb.stop());
+
+    it('declares every JSON request body closed (additionalProperties: false)', async () => {
+      const doc = (await board.fb.api().get('/v1/openapi.json')).body as Doc;
+      expect(openBodies(doc)).to.deep.equal([]);
+    });
+
+    it('refuses a misspelled field with 400 naming it, and writes nothing', async () => {
+      const api = board.fb.api(board.member.token);
+      const replies = `${item('APP-1')}/replies`;
+      const res = await api.post(replies, { body: 'threaded?', parent_id: 'r1' });
+      expect400(res);
+      expect(res.body.error).to.contain('parent_id');
+      expect400(await api.post(`${item('APP-1')}/status`, { status: 'planned', Status: 'new' }));
+      expect((await api.get(replies)).body.items).to.deep.equal([]);
+      expect((await api.get(item('APP-1'))).body.item.status).to.equal('new');
+    });
+  });
+
+  describe('notes', () => {
+    let notes: NotesE2e;
+    before(async () => {
+      notes = await startNotesE2e();
+    });
+    after(() => notes.stop());
+
+    it('declares every JSON request body closed (additionalProperties: false)', async () => {
+      const doc = (await (await fetch(`${notes.base}/docs/json`)).json()) as Doc;
+      expect(openBodies(doc)).to.deep.equal([]);
+    });
+  });
+});
