@@ -4,6 +4,7 @@
  * events read again: each field an event sets is compared with the value the stream last set it
  * to (membership per user).
  */
+import { personStreamId } from '../../../commands/person/index.js';
 import { userById } from '../../../projections/users/queries.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -93,8 +94,14 @@ async function sentence(
       return `${who} renamed the product ${productKey} from ${quoted(text(before.name))} to ${quoted(text(data.name))}`;
     case 'ProductVisibilityChanged':
       return `${who} made the product ${productKey} ${text(data.visibility)}`;
-    case 'PersonCreated':
-      return `${who} registered the person ${text(data.displayName) || 'without a name'}`;
+    case 'PersonCreated': {
+      const name = text(data.displayName);
+      // filed by themselves (the board, the widget, submit_feedback from outside the workspace)
+      if (event.metadata.actor && event.streamId === personStreamId(event.metadata.actor)) {
+        return `${name || 'An anonymous visitor'} was added to the workspace's people`;
+      }
+      return `${who} registered the person ${name || 'without a name'}`;
+    }
     case 'PersonUpdated': {
       const name = text(data.displayName) || text(before.displayName) || 'without a name';
       return `${who} updated the person ${name} (${Object.keys(data).join(', ')})`;

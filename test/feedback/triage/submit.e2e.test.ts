@@ -56,6 +56,23 @@ describe('submit_feedback (e2e)', () => {
       });
     });
 
+    it('names the filer as the person the item is from in its history, not as a maker', async () => {
+      // spec: "Makers (workspace members)"; issue 15's actor kinds: maker, person, agent, system.
+      // An outsider is no maker of this workspace: history names the person, as the board does.
+      const captured = await newest();
+      const history = await owner.get(`${items()}/${captured.id}/history`);
+      expect(history.body.items[0].actor).to.deep.equal({
+        kind: 'person',
+        id: captured.createdBy,
+        name: 'outsider',
+      });
+      const audit = await owner.get(`/v1/workspaces/acme-co/audit?actorId=${captured.createdBy}`);
+      expect(audit.body.items.map((c: { itemKey: string }) => c.itemKey)).to.include(captured.id);
+      // their person record was made by their own filing, and the trail says it that way
+      const created = audit.body.items.find((c: { type: string }) => c.type === 'PersonCreated');
+      expect(created.summary).to.equal("outsider was added to the workspace's people");
+    });
+
     it('keeps a given title, derives one from a blank title, and files for a named requester', async () => {
       // spec Item.title: "when the submitter left it blank, derived from the opening of the body"
       const titled = await outsider.post(feedback(), { body: 'Body text', title: '  CSV export ' });

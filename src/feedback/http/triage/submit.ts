@@ -34,7 +34,7 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { userById } from '../../../../projections/users/queries.js';
-import type { Requester } from '../../actions/index.js';
+import { personIdFor, type Requester } from '../../actions/index.js';
 import { captureFeedback } from '../../capture/file.js';
 import type { CaptureGuard } from '../../capture/guard.js';
 import { boardFor, NO_BOARD } from '../public/board.js';
@@ -128,15 +128,25 @@ export function submitOperation(
       if (!board) throw new NotFound(NO_BOARD);
       const { body, title, email, displayName } = ctx.body;
       const requester = await requesterOf(caller, board.member, { email, displayName });
-      const captured = await captureFeedback(deps, contextOf(deps, ctx), {
-        workspaceId: board.workspaceId,
-        productKey: key,
-        body,
-        title: title ?? null,
-        requester,
-        member: board.member,
-        ...(board.member ? {} : { asker: { person: `user:${caller.userId}` } }),
-      }).catch((error: unknown) => {
+      const context = contextOf(deps, ctx);
+      // someone outside the workspace files as the person the item is from, as on the board:
+      // history and the audit trail name a person, never a maker of a workspace they are not in
+      const actor = board.member
+        ? context.actor
+        : personIdFor(board.workspaceId, requester, context);
+      const captured = await captureFeedback(
+        deps,
+        { ...context, actor },
+        {
+          workspaceId: board.workspaceId,
+          productKey: key,
+          body,
+          title: title ?? null,
+          requester,
+          member: board.member,
+          ...(board.member ? {} : { asker: { person: `user:${caller.userId}` } }),
+        },
+      ).catch((error: unknown) => {
         // the product turned private between the look-up and the allocation
         throw error instanceof NotFound ? new NotFound(NO_BOARD) : error;
       });
