@@ -18,6 +18,7 @@
 import { parseItemStreamId } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 import { insertOnce, positionKey } from '../shared/guard.js';
+import { SKIPPED_TYPES } from './event-types.js';
 import type { Projector } from '../shared/projector.js';
 
 export interface AuditDoc extends Doc {
@@ -36,8 +37,6 @@ export interface AuditDoc extends Doc {
 
 export const AUDIT = 'audit_events';
 export const auditOf = (s: ReadStore): Collection<AuditDoc> => s.collection(AUDIT);
-
-const SKIPPED = new Set(['ItemNumberAllocated']);
 
 export function auditProjector(): Projector {
   return {
@@ -63,7 +62,7 @@ export function auditProjector(): Projector {
       });
     },
     async apply(event, store) {
-      if (SKIPPED.has(event.type)) return;
+      if (SKIPPED_TYPES.has(event.type)) return;
       const where = await placeOf(event, store);
       if (!where) return;
       const key = positionKey(event.position);

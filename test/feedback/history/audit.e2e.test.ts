@@ -89,6 +89,16 @@ describe('Workspace audit trail (e2e)', () => {
       expect400(await owner().get(`${AUDIT}?pageSize=0`));
       expect400(await owner().get(`${AUDIT}?cursor=forged`));
     });
+
+    it('refuses a type the trail never holds with 400 naming the allowed ones', async () => {
+      // spec Errors: a value outside an enum answers 400 invalid-argument; a misspelt or a
+      // webhook-style name must not answer an empty page, as if nothing had happened
+      for (const type of ['itemstatuschanged', 'item.status_changed', 'ItemNumberAllocated']) {
+        const res = await owner().get(`${AUDIT}?type=${type}`);
+        expect400(res);
+        expect(res.body.error).to.contain('ItemStatusChanged');
+      }
+    });
   });
 
   describe('When someone other than an admin asks', () => {

@@ -4,7 +4,7 @@
  * unknown workspace (authorize.ts).
  */
 import { z } from 'zod';
-import { listAuditEvents } from '../../../../projections/audit/queries.js';
+import { AUDITED_EVENT_TYPES, listAuditEvents } from '../../../../projections/audit/index.js';
 import { auditChanges } from '../../activity/audit.js';
 import type { EventStore } from '../../../eventstore/types.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
@@ -36,12 +36,10 @@ export function auditOperation(
       via: z.string().min(1).max(300).optional().meta({
         description: 'only changes made through this attribution label, e.g. `pat:laptop`',
       }),
-      type: z
-        .string()
-        .min(1)
-        .max(100)
-        .optional()
-        .meta({ description: 'only events of this type, e.g. `ItemStatusChanged`' }),
+      type: z.enum(AUDITED_EVENT_TYPES).optional().meta({
+        description:
+          'only events of this type (the names of `Change.type`, e.g. `ItemStatusChanged`; not the webhook names such as `item.status_changed`)',
+      }),
       productKey: ProductKey.optional().meta({
         description: "only the product's own events and its items' events",
       }),
