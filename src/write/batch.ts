@@ -60,6 +60,14 @@ export interface DecidedBatch<State> {
   revision: number;
 }
 
+/**
+ * An Idempotency-Key belongs to whoever sent it (as Stripe scopes keys to the account): the same
+ * key from another actor on the same stream is another request, never "already used".
+ */
+export function scopedKey(actor: string | null, key: string): string {
+  return `${actor ?? ''}\u0000${key}`;
+}
+
 export function decideBatch<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   snapshot: Snapshot<State>,
@@ -71,7 +79,7 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
   /** keys first used in this batch: the hash and outcome of their first command */
   const fresh = new Map<string, { hash?: string; outcome: Outcome<State> }>();
   for (const { command, context, commandHash } of queued) {
-    const key = context.idempotencyKey;
+    const key = context.idempotencyKey && scopedKey(context.actor, context.idempotencyKey);
     if (key) {
       const stored = snapshot.keyed.get(key);
       const earlier = fresh.get(key);

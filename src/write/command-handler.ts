@@ -14,7 +14,7 @@
  * Idempotency: when the caller supplies an Idempotency-Key, its events carry the key and a hash
  * of the command. A retry that finds events with the same key on the stream returns them instead
  * of deciding again; the same key with a different command is a Conflict. Keys are scoped to
- * the aggregate's stream.
+ * the aggregate's stream and to the actor who sent them (batch.ts `scopedKey`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.js';
@@ -28,6 +28,7 @@ import {
   hashCommand,
   type Queued,
   recordedOf,
+  scopedKey,
 } from './batch.js';
 import { StateCache } from './state-cache.js';
 
@@ -85,8 +86,11 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     for (const event of tail) {
       state = decider.evolve(state, event as unknown as DomainEvent);
       revision = event.revision;
-      const key = event.metadata.idempotencyKey;
-      if (key) keyed.set(key, [...(keyed.get(key) ?? []), event]);
+      const given = event.metadata.idempotencyKey;
+      if (given) {
+        const key = scopedKey(event.metadata.actor ?? null, given);
+        keyed.set(key, [...(keyed.get(key) ?? []), event]);
+      }
     }
     if (tail.length > 0 || !cached) cache.set(streamId, { state, revision, keyed });
     return { state, revision, keyed };

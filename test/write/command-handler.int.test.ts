@@ -159,6 +159,26 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(caught).to.be.instanceOf(Conflict);
       expect(await stores.eventStore.readStream('counter-h')).to.have.length(1);
     });
+
+    it('keeps keys apart per actor: the same key from someone else is their own request', async () => {
+      // a key belongs to whoever sent it (Stripe scopes keys to the account); two members of a
+      // workspace must not collide on "retry-1" on the same item
+      const ann = { ...ctx, actor: 'user-ann', idempotencyKey: 'retry-1' };
+      const bob = { ...ctx, actor: 'user-bob', idempotencyKey: 'retry-1' };
+      await createCommandHandler(stores.eventStore).handle(
+        'counter-k',
+        counter,
+        { type: 'Increment', by: 3 },
+        ann,
+      );
+      // a fresh handler reads the keys back from the stream, as after a restart
+      const handler = createCommandHandler(stores.eventStore);
+      const other = await handler.handle('counter-k', counter, { type: 'Increment', by: 4 }, bob);
+      expect(other.replayed).to.equal(false);
+      const again = await handler.handle('counter-k', counter, { type: 'Increment', by: 3 }, ann);
+      expect(again.replayed).to.equal(true);
+      expect(await stores.eventStore.readStream('counter-k')).to.have.length(2);
+    });
   });
 
   // issue 17: "Within one process, commands on the same stream do not race each other: serialise
