@@ -11,7 +11,8 @@ export interface ConnectedApp {
   clientId: string;
   clientName: string;
   scopes: string[];
-  connectedAt: string;
+  /** ms since 1970, as every timestamp of the API (spec: "All timestamps are numbers") */
+  connectedAt: number;
 }
 
 const GRANT_MEMBERS = ['AccessToken', 'AuthorizationCode', 'RefreshToken'] as const;
@@ -44,7 +45,7 @@ export function createConnectedApps(deps: {
         ].filter(Boolean);
         const client = await deps.provider.Client.find(payload.clientId);
         const app = byClient.get(payload.clientId);
-        const connectedAt = new Date((payload.iat ?? 0) * 1000).toISOString();
+        const connectedAt = (payload.iat ?? 0) * 1000;
         if (app) {
           app.scopes = [...new Set([...app.scopes, ...scopes])];
           if (connectedAt < app.connectedAt) app.connectedAt = connectedAt;

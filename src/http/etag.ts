@@ -2,6 +2,9 @@
  * ETag / If-Match for lost-update protection (notes: `ETag` on reads, `If-Match` on PUT/DELETE).
  * Tags are strong (`"<version>"`): If-Match uses strong comparison (RFC 9110 §13.1.1), so a weak
  * tag could never match. A mismatch throws PreconditionFailed, which both envelopes answer 412.
+ * A tag sent without its quotes (`5` for `"5"`, as people and assistants often write it) is read
+ * as the quoted one: refusing it as "changed since it was read" sent clients into a loop of
+ * reading again and sending the same unquoted value.
  */
 import { PreconditionFailed } from './errors.js';
 
@@ -15,7 +18,8 @@ function tagsOf(header: string): string[] {
   return header
     .split(',')
     .map((tag) => tag.trim())
-    .filter((tag) => tag.length > 0);
+    .filter((tag) => tag.length > 0)
+    .map((tag) => (tag === '*' || tag.startsWith('"') || tag.startsWith('W/') ? tag : `"${tag}"`));
 }
 
 /**
@@ -46,6 +50,6 @@ export function assertIfMatch(
  */
 export function expectedRevisionFrom(ifMatch: string | undefined): number | undefined {
   if (ifMatch === undefined) return undefined;
-  const match = /^\s*"(\d{1,15})"\s*$/.exec(ifMatch);
-  return match ? Number(match[1]) : undefined;
+  const match = /^\s*(?:"(\d{1,15})"|(\d{1,15}))\s*$/.exec(ifMatch);
+  return match ? Number(match[1] ?? match[2]) : undefined;
 }

@@ -74,7 +74,18 @@ export function refuseCredentialReplay(result: { replayed: boolean }, what: stri
 
 /** An item addressed under a product path must belong to that product (else it is not there). */
 export function assertItemOfProduct(productKey: string, itemKey: string): void {
-  if (productKeyOf(itemKey) !== productKey) throw new NotFound('item not found');
+  if (productKeyOf(itemKey) !== productKey) throw itemNotFound(productKey, itemKey);
+}
+
+/**
+ * The 404 of an item address. A key of another product says so — from the two keys the caller
+ * sent alone, so it tells nothing about what exists — since "not found" alone sends a caller (an
+ * assistant above all) looking for an item that is there, under its own product.
+ */
+export function itemNotFound(productKey: string, itemKey: string): NotFound {
+  const owner = productKeyOf(itemKey);
+  if (owner === productKey) return new NotFound('item not found');
+  return new NotFound(`item ${itemKey} not found in ${productKey}: its key is one of ${owner}'s`);
 }
 
 /** The context for a follow-on command of the same operation. */

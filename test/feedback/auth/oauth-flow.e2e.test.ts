@@ -128,6 +128,8 @@ describe('OAuth access tokens on the feedback API (e2e)', () => {
         (a: { clientId: string }) => a.clientId === client.clientId,
       );
       expect(app).to.include({ clientName: 'Disconnect Me' });
+      // spec: "All timestamps are numbers" (ms, like every other timestamp of the API)
+      expect(app.connectedAt).to.be.a('number').within(Date.now() - 600_000, Date.now());
 
       const revoked = await fb.api(maker.token).del(`/v1/me/apps/${client.clientId}`);
       expect(revoked.status).to.equal(204);

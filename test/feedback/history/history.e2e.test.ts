@@ -105,6 +105,11 @@ describe('Item history and as-of (e2e)', () => {
       expect(asOf).to.deep.equal(story.answers[3]);
       expect404(await owner().get(`${itemPath('APP-1')}/as-of?at=${history[0].occurredAt - 1}`));
       expect404(await owner().get(`${itemPath('APP-1')}/as-of?revision=${history.length}`));
+      // `at` is in milliseconds: a moment sent in seconds gets a 404 that says so
+      const inSeconds = Math.floor(history[0].occurredAt / 1000);
+      const early = await owner().get(`${itemPath('APP-1')}/as-of?at=${inSeconds}`);
+      expect404(early);
+      expect(early.body.error).to.contain('milliseconds');
     });
 
     it('needs exactly one of revision and at', async () => {

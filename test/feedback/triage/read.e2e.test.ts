@@ -172,6 +172,17 @@ describe('Reading items (e2e)', () => {
       expect404(await api.get(`${items()}/APP-01`));
       expect404(await api.get(`${items()}/app-1/replies`));
     });
+
+    it('says when an item key names another product than the path, from the keys alone', async () => {
+      // a bare "item not found" sent assistants looking for an item that exists under its own
+      // product; the hint comes from the two keys sent, so it reveals nothing about what exists
+      for (const path of [`${items('SEC')}/APP-1`, `${items('SEC')}/APP-999/replies`]) {
+        const res = await api.get(path);
+        expect404(res);
+        expect(res.body.error).to.contain('not found in SEC').and.to.contain("one of APP's");
+      }
+      expect((await api.get(item('APP-999'))).body.error).to.equal('item not found');
+    });
   });
 
   describe('When a caller resolves an item key', () => {

@@ -150,6 +150,32 @@ describe('Notes API over HTTP', function () {
       );
       expect(star.status).to.equal(200);
       expect((await api('GET', `/v1/notes/${note.id}`)).body.content).to.equal('star');
+      // the current tag without its quotes is that tag, not "changed since it was read"
+      const current = (await api('GET', `/v1/notes/${note.id}`)).headers.get('etag')!;
+      const unquoted = current.replaceAll('"', '');
+      const bare = await api(
+        'PUT',
+        `/v1/notes/${note.id}`,
+        { content: 'bare' },
+        { 'if-match': unquoted },
+      );
+      expect(bare.status, JSON.stringify(bare.body)).to.equal(200);
+      const staleBare = await api(
+        'PUT',
+        `/v1/notes/${note.id}`,
+        { content: 'stale' },
+        { 'if-match': unquoted },
+      );
+      expect(staleBare.status).to.equal(412);
+      const listed = await api(
+        'PUT',
+        `/v1/notes/${note.id}`,
+        { content: 'list' },
+        {
+          'if-match': `"999", ${Number(unquoted) + 1}`,
+        },
+      );
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
     });
   });
 

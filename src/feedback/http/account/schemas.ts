@@ -56,7 +56,7 @@ export const ConnectedApp = z
     clientId: ClientId,
     clientName: z.string(),
     scopes: z.array(z.string()),
-    connectedAt: z.string().describe('ISO 8601 time of the first grant'),
+    connectedAt: Timestamp.describe('time of the first grant (ms)'),
   })
   .strict()
   .meta({ id: 'ConnectedApp' });

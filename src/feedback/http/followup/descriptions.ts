@@ -2,7 +2,7 @@
 
 export const FOLLOWUP_RULES = [
   'Derived at read time over every product of the workspace; nothing here is stored.',
-  '- `shippedUnnotified`: status shipped and nobody told since it shipped (`notifiedAt` null or earlier than `statusChangedAt`). Longest waiting first.',
+  '- `shippedUnnotified`: status shipped and no notify_people recorded since it shipped (`notifiedAt` null or earlier than `statusChangedAt`; a call that found nobody eligible counts, as nobody could be told). Longest waiting first.',
   '- `stalePromises`: status planned or in-progress with no status change for more than STALE_PROMISE_DAYS days (configuration, default 30). Stalest first.',
   '- `repliesOwed`: open items (new, planned, in-progress) whose last speaker — the submitter when nobody replied yet, else the author of the latest reply — is a person rather than a maker or an agent: exactly the threads on which get_person reports that person `awaitingReply`. Longest waiting first.',
   'Items merged into another item are not listed.',
@@ -11,7 +11,7 @@ export const FOLLOWUP_RULES = [
 export const NOTIFY_RULES = [
   'Refused with 400 `invalid-argument` unless `confirm` is exactly `true` (missing, false or the string "true" are refused), and then nothing is recorded. The gate cannot be disabled.',
   "Records, as an event, who should hear about the shipped item: its requesters — submitter, +1s and people who replied, including those of merged items — and sets the item's `notifiedAt`. No mail leaves: `delivered` means eligible (the person has a verified e-mail address: tier `email` or `google`), not that anything arrived. An address merely typed in (an unverified person, tier `anonymous`) is never eligible.",
-  'Skipped requesters carry a `reason`: `anonymous` (no address), `unverified` (an address nobody proved), `no-email`, `already-notified` (already told about this status), `unknown-person`. Repeating the call is safe: people already told are skipped, so nobody is counted twice. When nobody new is eligible nothing is recorded.',
+  'Skipped requesters carry a `reason`: `anonymous` (no address), `unverified` (an address nobody proved), `no-email`, `already-notified` (already told about this status), `unknown-person`. Repeating the call is safe: people already told are skipped, so nobody is counted twice. The first call after the item shipped is recorded even when nobody is eligible (`notified` 0): it sets `notifiedAt`, so the item leaves `shippedUnnotified`, since there is nobody the service could tell; after that, a call with nobody new to tell records nothing.',
   'An item that is not shipped, or that was merged into another item, is refused with 400 `invalid-argument` and nothing is recorded.',
 ].join('\n\n');
 

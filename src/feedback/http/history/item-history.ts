@@ -12,6 +12,7 @@ import { itemChanges } from '../../activity/item-history.js';
 import type { ItemTimelines } from '../../activity/timeline.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
 import { Count, Item, ItemParams, Participant, Reply, Timestamp } from '../schemas.js';
+import { itemNotFound } from '../../actions/index.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
 import { ChangePage } from './schemas.js';
@@ -22,11 +23,15 @@ export interface HistoryHttpDeps extends FeedbackHttpDeps {
 
 const HistoryCursor = z.object({ from: z.number().int().min(0) });
 
+/** `at` is in milliseconds; a moment before 1973 was almost surely sent in seconds. */
+const unitHint = (at: number) =>
+  at < 100_000_000_000 ? ' (timestamps are milliseconds since 1970; this looks like seconds)' : '';
+
 export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[] {
   async function eventsOf(workspaceId: string, productKey: string, itemKey: string) {
     const events =
       productKeyOf(itemKey) === productKey ? await deps.timelines.events(workspaceId, itemKey) : [];
-    if (events.length === 0) throw new NotFound('item not found');
+    if (events.length === 0) throw itemNotFound(productKey, itemKey);
     return events;
   }
 
@@ -108,7 +113,7 @@ export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[
       let target = revision ?? -1;
       if (at !== undefined) {
         for (const e of events) if (e.metadata.occurredAt <= at) target = e.revision;
-        if (target < 0) throw new NotFound(`${itemKey} did not exist yet at ${at}`);
+        if (target < 0) throw new NotFound(`${itemKey} did not exist yet at ${at}${unitHint(at)}`);
       } else if (target >= events.length) {
         throw new NotFound(
           `${itemKey} has no revision ${target}; its last is ${events.length - 1}`,

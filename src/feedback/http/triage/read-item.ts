@@ -6,6 +6,7 @@ import { RawJson } from '../../../http/registry.js';
 import { listReplies } from '../../../../projections/replies/queries.js';
 import { Item, ItemParams, Participant, Reply, Slug } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
+import { itemNotFound } from '../../actions/index.js';
 import { workspaceOf } from './shared.js';
 
 const ITEM_KEY = /^[A-Z]{3,5}-[1-9]\d*$/;
@@ -32,7 +33,7 @@ export function readItemOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
       const found = await getItem(deps.readStore, { workspaceId, productKey: key, itemKey });
-      if (!found) throw new NotFound('item not found');
+      if (!found) throw itemNotFound(key, itemKey);
       const { doc, replies, participants } = found;
       // the item's text is serialized once per stored version (projections/items/document.ts)
       const json = `{"item":${itemJson(doc)},"replies":${JSON.stringify(replies)},"participants":${JSON.stringify(participants)}}`;
@@ -61,7 +62,7 @@ export function readItemOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
       const doc = await findItem(deps.readStore, { workspaceId, itemKey });
-      if (!doc || doc.productId !== key) throw new NotFound('item not found');
+      if (!doc || doc.productId !== key) throw itemNotFound(key, itemKey);
       return {
         body: {
           items: await listReplies(deps.readStore, { workspaceId, itemKey }),
