@@ -129,7 +129,9 @@ describe('OAuth access tokens on the feedback API (e2e)', () => {
       );
       expect(app).to.include({ clientName: 'Disconnect Me' });
       // spec: "All timestamps are numbers" (ms, like every other timestamp of the API)
-      expect(app.connectedAt).to.be.a('number').within(Date.now() - 600_000, Date.now());
+      expect(app.connectedAt)
+        .to.be.a('number')
+        .within(Date.now() - 600_000, Date.now());
 
       const revoked = await fb.api(maker.token).del(`/v1/me/apps/${client.clientId}`);
       expect(revoked.status).to.equal(204);
