@@ -49,6 +49,11 @@ export const configSchema = z.object({
     .default(3000)
     .describe('port of the feedback-board service (0 = any free port)'),
   NOTES_PORT: port.default(3001).describe('port of the notes service (0 = any free port)'),
+  OPS_PORT: port
+    .optional()
+    .describe(
+      'projector and webhooks roles: port of their operations listener on HOST (/healthz, /readyz, /metrics; 0 = any free port); unset = none',
+    ),
   FEEDBACK_BASE_URL: url
     .optional()
     .describe('public base URL of the feedback service; default http://HOST:FEEDBACK_PORT'),
@@ -243,7 +248,7 @@ export const configSchema = z.object({
     .min(16)
     .optional()
     .describe(
-      'bearer token that lets non-loopback clients read `/metrics`; unset = loopback clients only',
+      'bearer token that lets non-loopback clients read `/metrics`; unset = loopback clients only (nobody when TRUST_PROXY is true: behind a proxy every client looks local)',
     ),
 });
 

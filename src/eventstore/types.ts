@@ -89,6 +89,13 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+export interface BehindHead {
+  /** the newest event's position when the count was made (as `headPosition()`) */
+  head: bigint;
+  /** per position asked about, in order: events after it up to `head`; `cap` means cap or more */
+  counts: number[];
+}
+
 export interface EventStore {
   readonly adapter: 'embedded' | 'kurrentdb';
   appendToStream(
@@ -100,8 +107,16 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): Subscription;
-  /** Position of the newest event in the log (0n when empty); used for projection lag. */
+  /** Position of the newest event in the log (0n when empty). */
   headPosition(): Promise<bigint>;
+  /**
+   * Projection lag in events, not in positions (KurrentDB's are byte offsets packed in pairs):
+   * the head and, per position, how many events a subscription from it has still to deliver up to
+   * that head (system events excluded, as subscriptions exclude them), each count stopping at
+   * `cap`. One read of at most `cap` events back from the head answers every position, so a
+   * projector millions of events behind costs what one `cap` behind does.
+   */
+  countBehindHead(positions: readonly bigint[], cap: number): Promise<BehindHead>;
   /**
    * Embedded only: live subscriptions look for appends by another process (the CLI) now instead
    * of at their next poll. Server-pushed adapters need nothing.

@@ -41,6 +41,7 @@ export function versionedEventStore(inner: EventStore, versions: EventVersions):
       } satisfies Subscription;
     },
     headPosition: () => inner.headPosition(),
+    countBehindHead: (positions, cap) => inner.countBehindHead(positions, cap),
     // an embedded store's wake-up for appends by other processes (the CLI): see runtime catchUp
     ...(inner.pollNow ? { pollNow: () => inner.pollNow?.() } : {}),
     close: () => inner.close(),

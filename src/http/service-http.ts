@@ -32,6 +32,7 @@ import {
   consoleLogger,
   correlationIdFor,
   defaultChallenge,
+  type ErrorResponder,
   errorResponder,
   type HttpLogger,
 } from './respond.js';
@@ -190,21 +191,9 @@ export function createServiceHttp<S extends ServiceTypes>(
       }),
     );
   }
-  // Two plain handlers, not a Router: Express only passes errors to 4-argument functions.
-  const fallback: ServiceHttp<S>['fallback'] = [
-    (req, res) => {
-      respondError(
-        req,
-        res,
-        new HttpProblem('route-not-found', `no route for ${req.method} ${req.path}`),
-      );
-    },
-    (err, req, res, _next) => respondError(req, res, err),
-  ];
-
   return {
     middleware: [serveOperations, router],
-    fallback,
+    fallback: envelopeFallback(respondError),
     onClientError: clientErrorAnswer(options.envelope),
     listRoutes: () => routes.map((route) => ({ ...route })),
     openapi,
@@ -215,6 +204,26 @@ export function createServiceHttp<S extends ServiceTypes>(
       return runSteps(CORE_STEPS, { prepared: entry, facts, raw }, hooks);
     },
   };
+}
+
+/**
+ * The last handlers of an app: a request no route answered gets the envelope's 404, an error
+ * from any middleware its envelope. Two plain handlers, not a Router: Express only passes errors
+ * to 4-argument functions.
+ */
+export function envelopeFallback(
+  respondError: ErrorResponder,
+): [RequestHandler, ErrorRequestHandler] {
+  return [
+    (req, res) => {
+      respondError(
+        req,
+        res,
+        new HttpProblem('route-not-found', `no route for ${req.method} ${req.path}`),
+      );
+    },
+    (err, req, res, _next) => respondError(req, res, err),
+  ];
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

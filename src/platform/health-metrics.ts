@@ -2,8 +2,10 @@
  * Gauges read from the health output when /metrics is scraped: projector lag and checkpoints
  * (from the projections' status alone, not the whole report), and the texts each search index
  * has waiting for the embedder — the embedder's queue — and holds embedded (from what the
- * services report under `search`, the figures /readyz shows).
+ * services report under `search`, the figures /readyz shows); whether the webhook worker
+ * delivers (holds the delivery lease) and its checkpoint, from its report under `webhooks`.
  */
+import { LAG_CAP, lagEvents } from '../read/projector-lag.js';
 import type { Metrics } from './metrics.js';
 import type { HealthReport } from './service.js';
 
@@ -11,13 +13,32 @@ export function observeProjections(
   metrics: Metrics,
   status: () => Promise<HealthReport['projections']>,
 ): void {
+  // both gauges of one scrape share one status call, so one read of the event store
+  let scraping: Promise<HealthReport['projections']> | undefined;
   const read = async (field: 'lag' | 'checkpoint') => {
-    const projections = await status();
-    return Object.fromEntries(projections.projectors.map((p) => [p.name, Number(p[field])]));
+    scraping ??= status().finally(() => {
+      scraping = undefined;
+    });
+    const { projectors } = await scraping;
+    const value = (p: (typeof projectors)[number]) =>
+      field === 'lag' ? lagEvents(p.lag) : Number(p.checkpoint);
+    return Object.fromEntries(projectors.map((p) => [p.name, value(p)]));
   };
+  // The checkpoint as a double: exact on the embedded store; on KurrentDB (commit << 64 |
+  // prepare) it keeps the commit position exactly (value / 2^64, the log's byte offset) and loses
+  // only the prepare part, which tells apart events of one append. Enough to see a projector move
+  // or stop; how far behind is the lag gauge, and /readyz has the exact checkpoint.
   const gauges = [
-    ['projector_lag_events', 'events of the log a projector has not applied yet', 'lag'],
-    ['projector_checkpoint_position', 'the last log position a projector applied', 'checkpoint'],
+    [
+      'projector_lag_events',
+      `events of the log a projector has not applied yet (at most ${LAG_CAP})`,
+      'lag',
+    ],
+    [
+      'projector_checkpoint_position',
+      'the last log position a projector applied (KurrentDB: commit position x 2^64)',
+      'checkpoint',
+    ],
   ] as const;
   for (const [name, help, field] of gauges)
     metrics.observe(name, help, () => read(field), 'projector');
@@ -38,4 +59,31 @@ export function observeSearch(metrics: Metrics, report: () => Promise<unknown>):
     ['search_indexed_texts', 'texts embedded and searchable by meaning, per index', 'indexed'],
   ] as const;
   for (const [name, help, field] of gauges) metrics.observe(name, help, () => read(field), 'index');
+}
+
+interface WebhooksReport {
+  /** src/webhooks/worker/worker.ts `status()` */
+  delivering: boolean;
+  checkpoint: string;
+}
+
+/** No series in a process without the worker (an API process). */
+export function observeWebhooks(metrics: Metrics, report: () => Promise<unknown>): void {
+  const read = async (field: 'delivering' | 'checkpoint') => {
+    const worker = (await report()) as WebhooksReport | undefined;
+    return worker ? Number(worker[field]) : {};
+  };
+  const gauges = [
+    [
+      'webhook_worker_delivering',
+      '1 while this worker holds the delivery lease, 0 standing by',
+      'delivering',
+    ],
+    [
+      'webhook_worker_checkpoint_position',
+      'the last log position the webhook worker handled',
+      'checkpoint',
+    ],
+  ] as const;
+  for (const [name, help, field] of gauges) metrics.observe(name, help, () => read(field));
 }

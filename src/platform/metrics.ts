@@ -16,6 +16,8 @@ export interface Metrics {
   readonly readYourWritesTimeouts: Counter;
   /** MongoDB read store: clients replaced because the driver's server monitor wedged */
   readonly readStoreClientReplacements: Counter;
+  /** one per webhook delivery attempt sent: delivered (2xx), failed (to retry) or gone (410) */
+  readonly webhookAttempts: Histogram<'outcome'>;
   /** a gauge read at scrape time, e.g. the embedder's queue or projector lag */
   observe(
     name: string,
@@ -68,6 +70,14 @@ export function createMetrics(): Metrics {
     readStoreClientReplacements: new Counter({
       name: 'readstore_client_replacements_total',
       help: "MongoDB clients replaced because the driver's server monitor stopped checking",
+      registers: [registry],
+    }),
+    webhookAttempts: new Histogram({
+      name: 'webhook_delivery_attempt_duration_seconds',
+      help: 'time a webhook delivery attempt took, per outcome: delivered, failed or gone (410)',
+      labelNames: ['outcome'],
+      // an attempt ends by 15 s (src/webhooks/delivery/schedule.ts ATTEMPT_TIMEOUT_MS)
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
       registers: [registry],
     }),
     observe(name, help, read, label = 'name') {

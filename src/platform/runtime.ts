@@ -6,10 +6,11 @@
  *    store (one projector applies at a time; a second stands by and takes over);
  *    `all` holds the same lease while it is free, so `rebuild` refuses beside either;
  *  - `webhooks`: the outbound webhook worker only (it waits on the projector checkpoints).
+ * The last two serve only /healthz, /readyz and /metrics, on OPS_PORT when set (ops-listener.ts).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkpointId, type Projector } from '../../projections/shared/projector.js';
+import { checkpointId } from '../../projections/shared/projector.js';
 import { createCommandHandler } from '../write/command-handler.js';
 import { mailModeOf } from '../config/mail-mode.js';
 import type { Config } from '../config/schema.js';
@@ -17,8 +18,6 @@ import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
 import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
 import type { Logger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
-import { mergeReports } from './health.js';
-import { observeProjections, observeSearch } from './health-metrics.js';
 import { closeGracefully, listenWhileBooting } from './http-server.js';
 import {
   type HeldLease,
@@ -31,8 +30,9 @@ import { ProjectionTimeout } from '../read/waiters.js';
 import { catchUpFor, readVersionFor } from './catch-up.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecret } from './secret.js';
-import type { HealthReport, ServiceContext, ServiceModule } from './service.js';
-import { createReadiness } from './readiness.js';
+import type { ServiceContext, ServiceModule } from './service.js';
+import { checkpointStatus, createHealthReporter } from './health-report.js';
+import { startOpsListener } from './ops-listener.js';
 import { openStores, type Stores } from './stores.js';
 
 export type Role = 'all' | 'api' | 'projector' | 'webhooks';
@@ -44,7 +44,7 @@ export interface Runtime {
   stores: Stores;
   engine?: ProjectionEngine;
   context: ServiceContext;
-  /** base URL each service listens on, by service name */
+  /** base URL each service listens on, by service name; `ops`: the OPS_PORT listener's */
   urls: Map<string, string>;
   stop(): Promise<void>;
 }
@@ -59,7 +59,9 @@ export async function startRuntime(options: {
 }): Promise<Runtime> {
   const { config, role, services, logger } = options;
   // before anything opens: an HTTP service without a way to send sign-in codes does not start
-  if (role !== 'projector' && mailModeOf(config) === 'dev-mailbox') {
+  // (the projector and webhook workers serve no sign-in)
+  const signsIn = role === 'all' || role === 'api';
+  if (signsIn && mailModeOf(config) === 'dev-mailbox') {
     logger.warn(
       'development mode: sign-in codes go to the dev mailbox (loopback only), not e-mail',
     );
@@ -76,7 +78,6 @@ export async function startRuntime(options: {
     await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
     for (const stop of stoppers.reverse()) await (quiet ? stop().catch(() => {}) : stop());
   };
-  const extras = new Map<string, (() => unknown)[]>();
   const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
   const booted = services.map((service) => ({
     service,
@@ -87,6 +88,34 @@ export async function startRuntime(options: {
   let engine: ProjectionEngine | undefined;
   let lease: HeldLease | undefined;
   let waitFor: (position: bigint) => Promise<void>;
+  const reporter = createHealthReporter({
+    role,
+    stores,
+    metrics,
+    stallMs: config.PROJECTION_WAIT_MS,
+    // until the engine runs (a standby projector), the checkpoints the applying one stored
+    projections: () => (engine ? engine.status() : checkpointStatus(stores, projectors)),
+  });
+  const { health, readiness } = reporter;
+  if (role === 'projector') {
+    // a standby is ready (it does its job: taking over); an unready one would stall rollouts
+    reporter.report('projectorLease', () =>
+      lease ? { state: 'held', holder: lease.holder } : { state: 'standing by' },
+    );
+  }
+  const urls = new Map<string, string>();
+  // before a standby projector waits for its lease: liveness must answer during the wait
+  const ops = await startOpsListener(role, { config, logger, metrics, health }).catch(
+    async (error) => {
+      await embedder.close();
+      await stores.close();
+      throw error;
+    },
+  );
+  if (ops) {
+    servers.push(ops.server);
+    urls.set('ops', ops.url);
+  }
   if (role === 'api' || role === 'webhooks') {
     const waiter = createCheckpointWaiter(stores.readStore, projectors.map(checkpointId), {
       timeoutMs: config.PROJECTION_WAIT_MS,
@@ -125,31 +154,6 @@ export async function startRuntime(options: {
     waitFor = (position) => running.waitFor(position);
   }
 
-  const projectionStatus = (): Promise<HealthReport['projections']> =>
-    engine ? engine.status() : checkpointStatus(stores, projectors);
-
-  const readiness = createReadiness({ stallMs: config.PROJECTION_WAIT_MS });
-  async function health(): Promise<HealthReport> {
-    const projections = await projectionStatus();
-    const reasons = readiness.reasons(projections);
-    const report: HealthReport = {
-      status: reasons.length === 0 ? 'ok' : 'degraded',
-      ...(reasons.length > 0 ? { reasons } : {}),
-      role,
-      stores: stores.describe(),
-      projections,
-    };
-    for (const key of extras.keys()) report[key] = await extra(key);
-    return report;
-  }
-
-  /** what the components reported under `key`, merged */
-  async function extra(key: string): Promise<unknown> {
-    let merged: unknown;
-    for (const value of extras.get(key) ?? []) merged = mergeReports(merged, await value());
-    return merged;
-  }
-
   const adapter = { adapter: stores.eventStore.adapter };
   const catchUp = catchUpFor(stores, engine);
   const context: ServiceContext = {
@@ -170,12 +174,8 @@ export async function startRuntime(options: {
     secret: loadSecret(config),
     logger,
     metrics,
-    reportHealth: (key, value) => extras.set(key, [...(extras.get(key) ?? []), value]),
+    reportHealth: reporter.report,
   };
-  observeProjections(metrics, projectionStatus);
-  observeSearch(metrics, () => extra('search'));
-
-  const urls = new Map<string, string>();
   try {
     if (role === 'all' || role === 'api') {
       for (const { service, instance } of booted) {
@@ -243,17 +243,5 @@ function timedWait(
     } finally {
       metrics.readYourWritesWait.observe((performance.now() - started) / 1000);
     }
-  };
-}
-
-async function checkpointStatus(stores: Stores, projectors: readonly Projector[]) {
-  const head = await stores.eventStore.headPosition();
-  const stored = await stores.readStore.checkpoints();
-  return {
-    head: head.toString(),
-    projectors: projectors.map((p) => {
-      const at = stored.get(checkpointId(p)) ?? 0n;
-      return { name: p.name, checkpoint: at.toString(), lag: (head - at).toString() };
-    }),
   };
 }

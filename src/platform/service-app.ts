@@ -15,13 +15,19 @@ import { requestTelemetry } from './telemetry.js';
 export interface ServiceAppParts {
   service: string;
   before?: RequestHandler[];
-  /** the registry's middleware (service-http.ts): the operations, then OpenAPI and docs */
-  operations: RequestHandler[];
+  /**
+   * the registry's middleware (service-http.ts): the operations, then OpenAPI and docs; none in
+   * the operations listener of the projector and webhooks roles (ops-listener.ts)
+   */
+  operations?: RequestHandler[];
   routes?: RequestHandler[];
   fallback: [RequestHandler, ErrorRequestHandler];
 }
 
-export function serviceApp(ctx: ServiceContext, parts: ServiceAppParts): Express {
+export function serviceApp(
+  ctx: Pick<ServiceContext, 'config' | 'logger' | 'metrics' | 'health'>,
+  parts: ServiceAppParts,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -35,7 +41,7 @@ export function serviceApp(ctx: ServiceContext, parts: ServiceAppParts): Express
     }),
   );
   for (const handler of parts.before ?? []) app.use(handler);
-  app.use(parts.operations);
+  if (parts.operations) app.use(parts.operations);
   app.use(healthRouter(ctx.health));
   app.use(
     metricsRouter(ctx.metrics, {

@@ -44,7 +44,9 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
       error instanceof ConfigError ||
       error instanceof EventStoreUnavailableError ||
       error instanceof ReadStoreUnavailableError;
-    const explained = known ? (error as Error).message : config && explainStartError(error, config);
+    const explained = known
+      ? (error as Error).message
+      : config && explainStartError(error, config, role);
     console.error(`cannot start: ${explained ?? String(error)}`);
     if (!explained && process.env.LOG_LEVEL === 'debug') console.error(error);
     await runtime?.stop().catch(() => {});

@@ -1,4 +1,6 @@
-// Projector worker (KurrentDB + MongoDB deployments): projections and background workers, no HTTP.
+// Projector worker (KurrentDB + MongoDB deployments): projections and background workers; no
+// HTTP besides the operations listener when OPS_PORT is set (/healthz, /readyz, /metrics).
 import { boot } from './boot.js';
 
-await boot('projector');
+const runtime = await boot('projector');
+for (const [name, url] of runtime?.urls ?? []) console.log(`${name}: ${url}`);

@@ -37,7 +37,7 @@ interface SystemError extends Error {
 }
 
 /** A listen that failed, as a line naming HOST or the port's key; undefined for anything else. */
-export function explainStartError(error: unknown, config: Config): string | undefined {
+export function explainStartError(error: unknown, config: Config, role: Role): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const { code, syscall, port } = error as SystemError;
   if (syscall === 'getaddrinfo') {
@@ -45,12 +45,15 @@ export function explainStartError(error: unknown, config: Config): string | unde
   }
   if (syscall !== 'listen') return undefined;
   if (code === 'EADDRNOTAVAIL') return `HOST=${config.HOST}: not an address of this machine`;
+  // the roles without services listen only on OPS_PORT
   const key =
-    port === config.FEEDBACK_PORT
-      ? 'FEEDBACK_PORT'
-      : port === config.NOTES_PORT
-        ? 'NOTES_PORT'
-        : 'FEEDBACK_PORT / NOTES_PORT';
+    role === 'projector' || role === 'webhooks'
+      ? 'OPS_PORT'
+      : port === config.FEEDBACK_PORT
+        ? 'FEEDBACK_PORT'
+        : port === config.NOTES_PORT
+          ? 'NOTES_PORT'
+          : 'FEEDBACK_PORT / NOTES_PORT';
   if (code === 'EADDRINUSE') return `${key}=${port}: another process listens on that port`;
   if (code === 'EACCES') return `${key}=${port}: this user may not listen on that port`;
   return undefined;

@@ -1,5 +1,7 @@
-// Webhook worker (KurrentDB + MongoDB deployments): outbound webhook delivery alone, no HTTP, no
-// projections. Run two for failover: one delivers, the other stands by (a lease in the store).
+// Webhook worker (KurrentDB + MongoDB deployments): outbound webhook delivery alone, no
+// projections, no HTTP besides the operations listener when OPS_PORT is set (/healthz, /readyz,
+// /metrics). Run two for failover: one delivers, the other stands by (a lease in the store).
 import { boot } from './boot.js';
 
-await boot('webhooks');
+const runtime = await boot('webhooks');
+for (const [name, url] of runtime?.urls ?? []) console.log(`${name}: ${url}`);

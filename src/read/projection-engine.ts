@@ -26,6 +26,7 @@ import { matchesFilter } from '../eventstore/types.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 import type { ReadStore } from '../readstore/types.js';
+import { type ProjectionsStatus, projectorLags } from './projector-lag.js';
 import { dropOtherVersion } from './projector-versions.js';
 import { ProjectionTimeout, WaiterList } from './waiters.js';
 
@@ -67,11 +68,7 @@ export interface ProjectionEngineOptions {
  */
 export const EMBEDDED_FLUSH_INTERVAL_MS = 250;
 
-export interface ProjectorStatus {
-  name: string;
-  checkpoint: string;
-  lag: string;
-}
+export type { ProjectorStatus } from './projector-lag.js';
 
 export type ProjectionEngine = ReturnType<typeof createProjectionEngine>;
 
@@ -245,15 +242,11 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       await subscribe();
     },
 
-    async status(): Promise<{ head: string; projectors: ProjectorStatus[] }> {
-      const head = await eventStore.headPosition();
-      return {
-        head: head.toString(),
-        projectors: projectors.map((p) => {
-          const at = checkpoints.get(idOf(p)) ?? 0n;
-          return { name: p.name, checkpoint: at.toString(), lag: (head - at).toString() };
-        }),
-      };
+    status(): Promise<ProjectionsStatus> {
+      return projectorLags(
+        eventStore,
+        projectors.map((p) => ({ name: p.name, checkpoint: checkpoints.get(idOf(p)) ?? 0n })),
+      );
     },
 
     /** Position every projector has applied up to (in this process). */

@@ -70,6 +70,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
         concurrency: config.WEBHOOK_CONCURRENCY,
         logger,
         lease: stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id),
+        onAttempt: (outcome, seconds) => ctx.metrics.webhookAttempts.observe({ outcome }, seconds),
         ...options.lease,
       });
       await started.start();

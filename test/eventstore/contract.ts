@@ -4,6 +4,7 @@
  * under a random prefix and read `$all` after the head they found, so a shared server works.
  */
 import { appendContract } from './contract-append.js';
+import { countContract } from './contract-count.js';
 import type { OpenStore } from './contract-fixtures.js';
 import { readContract } from './contract-read.js';
 import { subscribeContract } from './contract-subscribe.js';
@@ -15,5 +16,6 @@ export function eventStoreContract(name: string, open: OpenStore): void {
     describe('appending', () => appendContract(open));
     describe('reading', () => readContract(open));
     describe('subscribing', () => subscribeContract(open));
+    describe('counting the events behind the head', () => countContract(open));
   });
 }

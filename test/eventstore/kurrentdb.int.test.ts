@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { openKurrentEventStore } from '../../src/eventstore/kurrentdb/index.js';
 import { type EventStore, EventStoreUnavailableError } from '../../src/eventstore/types.js';
 import { eventStoreContract } from './contract.js';
+import { event, prefix } from './contract-fixtures.js';
 
 const url = process.env.EVENTSTORE_URL;
 const SKIP_REASON = 'EVENTSTORE_URL not set: KurrentDB contract suite skipped';
@@ -21,6 +22,29 @@ if (url) {
   });
   after(async () => {
     await (await shared)?.close();
+  });
+
+  describe('When system events lie between a projector and the head (KurrentDB)', () => {
+    // types.ts: "system events excluded, as subscriptions exclude them" — a server's own events
+    // ($-types, $-streams) are never delivered, so they are not lag either
+    it('counts only the events a subscription delivers', async () => {
+      const store = await shared!;
+      const p = prefix();
+      const start = await store.headPosition();
+      await store.appendToStream(`${p}a`, [event('ThingHappened')]);
+      await store.appendToStream(`${p}a`, [event('$statistics-collected')]);
+      await store.appendToStream(`$${p}meta`, [event('ThingHappened')]);
+      const last = await store.appendToStream(`${p}a`, [event('ThingHappened')]);
+      const { head, counts } = await store.countBehindHead([start], 1000);
+      expect(head >= last.position).to.equal(true);
+      const delivered = (await store.readAll({ after: start })).filter((e) => e.position <= head);
+      expect(delivered.some((e) => e.type.startsWith('$') || e.streamId.startsWith('$'))).to.equal(
+        false,
+      );
+      expect(counts).to.deep.equal([delivered.length]);
+      // alone on the server: 2 of the 4 appended; one event behind is 1, not ~1.8e21
+      expect(counts[0]).to.be.at.least(2).and.below(1000);
+    });
   });
 } else {
   describe('Event store contract: kurrentdb', () => {

@@ -13,6 +13,7 @@ import {
   type Subscription,
   WrongExpectedRevisionError,
 } from '../types.js';
+import { assertCap, countsAbove, lowestOf } from '../count-behind.js';
 import type { ImportedRow } from './batch-plan.js';
 import { inspectDataFile, unavailable } from './data-file.js';
 import { createReader, type Reader, type StoredRow } from './reader.js';
@@ -177,6 +178,15 @@ export async function openEmbeddedEventStore(
     async headPosition() {
       assertOpen();
       return reader.headPosition();
+    },
+
+    async countBehindHead(positions, cap) {
+      assertOpen();
+      assertCap(cap);
+      const lowest = lowestOf(positions);
+      if (lowest === undefined) return { head: reader.headPosition(), counts: [] };
+      const { head, newestFirst } = reader.newestAfter(lowest, cap);
+      return { head, counts: countsAbove(newestFirst, positions, cap) };
     },
 
     pollNow() {

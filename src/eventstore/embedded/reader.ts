@@ -53,6 +53,8 @@ export interface Reader {
   /** Up to `limit` rows after `after`, unfiltered, in position order (subscriptions page on it). */
   pageAfter(after: bigint, limit: number): Row[];
   headPosition(): bigint;
+  /** The head, and the positions after `lowest` back from it (newest first, at most `limit`). */
+  newestAfter(lowest: bigint, limit: number): { head: bigint; newestFirst: bigint[] };
   /** Rows this process just committed, in position order: the stream index takes them as they are. */
   indexCommitted(rows: readonly Row[]): void;
 }
@@ -74,6 +76,10 @@ export function createReader(db: Database.Database): Reader {
     .prepare(`SELECT ${COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?`)
     .raw();
   const head = db.prepare('SELECT coalesce(max(position), 0) FROM es_events').pluck();
+  // the rowid's b-tree walked back from the end: at most `limit` rows, however long the log
+  const newest = db
+    .prepare('SELECT position FROM es_events WHERE position > ? ORDER BY position DESC LIMIT ?')
+    .pluck();
   const hashes = hashesOf(db);
 
   const pageAfter = (from: bigint, limit: number) => after.all(from, limit) as Row[];
@@ -141,6 +147,13 @@ export function createReader(db: Database.Database): Reader {
     pageAfter,
     headPosition() {
       return BigInt(head.get() as number);
+    },
+    newestAfter(lowest, limit) {
+      // one snapshot, so nothing counted lies beyond the head reported with it
+      return db.transaction(() => ({
+        head: BigInt(head.get() as number),
+        newestFirst: (newest.all(lowest, limit) as number[]).map(BigInt),
+      }))();
     },
     indexCommitted: streams.record,
   };

@@ -35,6 +35,7 @@ import {
   toServerFilter,
   toStreamState,
 } from './mapping.js';
+import { countBehindHead } from './behind-head.js';
 import { decodePosition, encodePosition } from './position.js';
 import { createSubscription } from './subscription.js';
 
@@ -252,6 +253,9 @@ export function createKurrentEventStore(client: KurrentDBClient): EventStore {
     readAll: mapErrors(readAll),
     subscribeToAll, // maps its errors as they arrive (subscription.ts)
     headPosition: mapErrors(headPosition),
+    countBehindHead: mapErrors((positions: readonly bigint[], cap: number) =>
+      countBehindHead(client, positions, cap),
+    ),
     close: () => client.dispose(),
   };
 }

@@ -11,7 +11,7 @@ import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
 import { recordFailure, recordSuccess } from './health.js';
 import { type Attempt, type DeliveryDoc, deliveriesOf, KEPT_ATTEMPTS } from './records.js';
-import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, verdictOf } from './schedule.js';
+import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, type Verdict, verdictOf } from './schedule.js';
 import type { AttemptResponse, Sender } from './sender.js';
 import { signedHeaders } from './signer.js';
 import { checkTarget, type TargetPolicy } from './target.js';
@@ -23,6 +23,8 @@ export interface AttemptDeps {
   policy: TargetPolicy;
   secrets: SecretBox;
   payloadOf(doc: DeliveryDoc): Promise<string | null>;
+  /** an attempt was sent (or could not be): its outcome and how long it took (metrics) */
+  onAttempt?(outcome: Verdict['kind'], seconds: number): void;
 }
 
 export type AttemptResult =
@@ -79,6 +81,7 @@ export function createAttempts(deps: AttemptDeps) {
   ): Promise<AttemptResult> {
     const now = clock.now();
     const verdict = verdictOf(response.status, response.retryAfter, now);
+    deps.onAttempt?.(verdict.kind, response.durationMs / 1000);
     const entry: Attempt = {
       at,
       status: verdict.kind === 'delivered' ? 'succeeded' : 'failed',

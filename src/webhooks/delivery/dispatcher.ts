@@ -11,7 +11,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
-import { createAttempts } from './attempt.js';
+import { type AttemptDeps, createAttempts } from './attempt.js';
 import { type DeliveryDoc, deliveriesOf } from './records.js';
 import type { Sender } from './sender.js';
 import type { TargetPolicy } from './target.js';
@@ -33,6 +33,7 @@ export interface DispatcherDeps {
   logger: Logger;
   /** real-time safety net for changes made by other processes */
   pollMs?: number;
+  onAttempt?: AttemptDeps['onAttempt'];
 }
 
 interface Lane {

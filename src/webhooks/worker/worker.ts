@@ -22,7 +22,7 @@ import type { Logger } from '../../platform/logger.js';
 import { type ReadStore, ReadStoreUnavailableError } from '../../readstore/types.js';
 import type { CommandHandler } from '../../write/command-handler.js';
 import type { WebhookClock } from '../clock.js';
-import { createDispatcher, type Dispatcher } from '../delivery/dispatcher.js';
+import { createDispatcher, type Dispatcher, type DispatcherDeps } from '../delivery/dispatcher.js';
 import { deliveriesOf, RETENTION_MS, setupDeliveries } from '../delivery/records.js';
 import { createSender } from '../delivery/sender.js';
 import type { TargetPolicy } from '../delivery/target.js';
@@ -50,6 +50,8 @@ export interface WorkerDeps {
   /** lease length and renewal period, real milliseconds (tests shorten them) */
   leaseMs?: number;
   renewMs?: number;
+  /** each delivery attempt's outcome and duration (metrics) */
+  onAttempt?: DispatcherDeps['onAttempt'];
 }
 
 export interface WebhookWorker {
@@ -227,6 +229,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       disable,
       persist,
       logger,
+      onAttempt: deps.onAttempt,
     });
     dispatcher = active;
     await active.start();

@@ -1,0 +1,72 @@
+/**
+ * The process's health report, what `/readyz` answers and `/metrics` reads: readiness (a refused
+ * append, a stalled projector), the role, the stores, the projections' checkpoints and lag, and
+ * what components report under their own keys (`search`, `webhooks`, `projectorLease`). One per
+ * process, built before a standby projector waits for its lease, so it answers during the wait.
+ */
+import { checkpointId, type Projector } from '../../projections/shared/projector.js';
+import { projectorLags } from '../read/projector-lag.js';
+import { mergeReports } from './health.js';
+import { observeProjections, observeSearch, observeWebhooks } from './health-metrics.js';
+import type { Metrics } from './metrics.js';
+import { createReadiness, type Readiness } from './readiness.js';
+import type { HealthReport } from './service.js';
+import type { Stores } from './stores.js';
+
+export interface HealthReporter {
+  health(): Promise<HealthReport>;
+  readiness: Readiness;
+  /** a component's report under `key`; several under one key are merged */
+  report(key: string, value: () => unknown): void;
+}
+
+export function createHealthReporter(options: {
+  role: string;
+  stores: Stores;
+  metrics: Metrics;
+  stallMs: number;
+  projections: () => Promise<HealthReport['projections']>;
+}): HealthReporter {
+  const { role, stores, metrics, projections } = options;
+  const extras = new Map<string, (() => unknown)[]>();
+  const readiness = createReadiness({ stallMs: options.stallMs });
+
+  async function extra(key: string): Promise<unknown> {
+    let merged: unknown;
+    for (const value of extras.get(key) ?? []) merged = mergeReports(merged, await value());
+    return merged;
+  }
+
+  observeProjections(metrics, projections);
+  observeSearch(metrics, () => extra('search'));
+  observeWebhooks(metrics, () => extra('webhooks'));
+
+  return {
+    readiness,
+    report(key, value) {
+      extras.set(key, [...(extras.get(key) ?? []), value]);
+    },
+    async health() {
+      const status = await projections();
+      const reasons = readiness.reasons(status);
+      const report: HealthReport = {
+        status: reasons.length === 0 ? 'ok' : 'degraded',
+        ...(reasons.length > 0 ? { reasons } : {}),
+        role,
+        stores: stores.describe(),
+        projections: status,
+      };
+      for (const key of extras.keys()) report[key] = await extra(key);
+      return report;
+    },
+  };
+}
+
+/** The projections as the checkpoints in the read store show them (no engine in this process). */
+export async function checkpointStatus(stores: Stores, projectors: readonly Projector[]) {
+  const stored = await stores.readStore.checkpoints();
+  return projectorLags(
+    stores.eventStore,
+    projectors.map((p) => ({ name: p.name, checkpoint: stored.get(checkpointId(p)) ?? 0n })),
+  );
+}
