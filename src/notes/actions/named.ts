@@ -4,7 +4,8 @@
  * may lag a concurrent request, so one created for a name first tries an id derived from
  * (user, name): two concurrent creates of one name meet on the same stream, and the loser finds
  * the winner there. Only when that stream holds another one (renamed or deleted since) does it
- * take a fresh id.
+ * take a fresh id. A retried create (the same Idempotency-Key) goes back to the stream its first
+ * attempt wrote and gets the first result there, not the 409 of a taken name.
  */
 import { AlreadyExists } from '../../../commands/shared/errors.js';
 import { type CommandContext, derivedId, idFor } from './deps.js';
@@ -32,12 +33,22 @@ export async function createNamed<Result>(
   const { kind, userId } = named;
   const key = named.keyOf(named.name);
   const clash = (name: string) => new AlreadyExists(`a ${kind} named "${name}" already exists`);
+  const namedId = derivedId(kind, userId, key);
   const existing = await named.findByName(named.name);
   if (existing) {
+    // a retry with the Idempotency-Key of the create that made it: that create's stream replays
+    // the first result (the command handler finds the key there); another request's is refused
+    const mine = context.idempotencyKey && existing.id === namedId;
+    if (mine || existing.id === idFor(context, kind, userId, key)) {
+      try {
+        return await named.create(existing.id);
+      } catch (error) {
+        if (!(error instanceof AlreadyExists)) throw error;
+      }
+    }
     if (!reuse) throw clash(existing.name);
     return (await named.load(existing.id)).answer();
   }
-  const namedId = derivedId(kind, userId, key);
   try {
     return await named.create(namedId);
   } catch (error) {

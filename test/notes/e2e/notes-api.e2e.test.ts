@@ -70,6 +70,27 @@ describe('Notes API over HTTP', function () {
       const all = (await api('GET', '/v1/notes?limit=100')).body.notes;
       expect(all.filter((n: Json) => n.content === 'once')).to.have.length(1);
     });
+
+    it('answers a retried tag or device create with the first one, not 409 for its own name', async () => {
+      // README: "a retry with the same Idempotency-Key returns the first result … That holds for
+      // every write"; a named create used to meet its own first attempt as a taken name
+      for (const [path, body] of [
+        ['/v1/tags', { name: 'Retried tag', color: 1 }],
+        ['/v1/devices', { name: 'Retried phone', platform: 'android' }],
+      ] as const) {
+        const key = `named-${path}-${Date.now()}`;
+        const first = await api('POST', path, body, { 'idempotency-key': key });
+        const again = await api('POST', path, body, { 'idempotency-key': key });
+        expect(first.status, JSON.stringify(first.body)).to.equal(201);
+        expect(again.status, JSON.stringify(again.body)).to.equal(201);
+        expect(again.body).to.deep.equal(first.body);
+        // without the key, or with another one, the name is still taken
+        expect((await api('POST', path, body)).status).to.equal(409);
+        expect((await api('POST', path, body, { 'idempotency-key': `${key}-b` })).status).to.equal(
+          409,
+        );
+      }
+    });
   });
 
   describe('When a note is replaced three times', () => {
