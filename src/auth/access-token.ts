@@ -20,6 +20,11 @@ export interface VerifiedAccessToken {
   clientId: string;
   clientName: string;
   scopes: string[];
+  /**
+   * every scope the user granted the client (the grant's, for any resource): a token may carry
+   * fewer, since a refresh may narrow its scope (RFC 6749 §6); empty without a grant
+   */
+  grantScopes: string[];
   expiresAt: Date;
   /** DPoP-bound (RFC 9449): it was accepted with a valid proof */
   bound: boolean;
@@ -102,11 +107,13 @@ export function createAccessTokenVerifier(deps: {
       throw new Unauthenticated('invalid access token');
     }
     await checkBinding(token, (cnf as { jkt?: unknown } | undefined)?.jkt, presentation);
+    let grantScopes: string[] = [];
     if (typeof grantId === 'string') {
       const grant = await deps.grants.findOne({ _id: grantId });
       if (!grant || (grant.expiresAt !== null && grant.expiresAt <= deps.now())) {
         throw new Unauthenticated('access token revoked');
       }
+      grantScopes = scopesOfGrant(grant);
     }
     if (typeof jti === 'string' && (await deps.revoked.findOne({ _id: jti }))) {
       throw new Unauthenticated('access token revoked');
@@ -117,7 +124,21 @@ export function createAccessTokenVerifier(deps: {
       bound: typeof (cnf as { jkt?: unknown } | undefined)?.jkt === 'string',
       clientName: (await deps.clientName(clientId)) ?? clientId,
       scopes: typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [],
+      grantScopes,
       expiresAt: new Date(exp * 1000),
     };
   };
+}
+
+/** The scopes a stored grant holds: its OpenID scope and each resource's. */
+export function scopesOfGrant(grant: StoredArtifact): string[] {
+  const payload = JSON.parse(grant.payload) as {
+    openid?: { scope?: string };
+    resources?: Record<string, string>;
+  };
+  const all = [
+    ...(payload.openid?.scope?.split(' ') ?? []),
+    ...Object.values(payload.resources ?? {}).flatMap((scope) => scope.split(' ')),
+  ];
+  return [...new Set(all.filter(Boolean))];
 }

@@ -5,6 +5,7 @@
  */
 import type Provider from 'oidc-provider';
 import type { Collection } from '../readstore/types.js';
+import { scopesOfGrant } from './access-token.js';
 import type { StoredArtifact } from './storage/adapter.js';
 
 export interface ConnectedApp {
@@ -33,16 +34,8 @@ export function createConnectedApps(deps: {
       const docs = await deps.grants.find(live(userId));
       const byClient = new Map<string, ConnectedApp>();
       for (const doc of docs) {
-        const payload = JSON.parse(doc.payload) as {
-          clientId: string;
-          iat?: number;
-          openid?: { scope?: string };
-          resources?: Record<string, string>;
-        };
-        const scopes = [
-          ...(payload.openid?.scope?.split(' ') ?? []),
-          ...Object.values(payload.resources ?? {}).flatMap((s) => s.split(' ')),
-        ].filter(Boolean);
+        const payload = JSON.parse(doc.payload) as { clientId: string; iat?: number };
+        const scopes = scopesOfGrant(doc);
         const client = await deps.provider.Client.find(payload.clientId);
         const app = byClient.get(payload.clientId);
         const connectedAt = (payload.iat ?? 0) * 1000;

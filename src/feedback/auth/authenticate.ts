@@ -24,6 +24,7 @@ import {
 } from '../../auth/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 import { hashToken, TOKEN_PREFIX } from '../actions/tokens.js';
+import { PUBLIC_SCOPE } from './authorize.js';
 import { integrationCaller, isIntegrationCredential } from './integration.js';
 import type { Caller } from '../http/types.js';
 
@@ -84,7 +85,12 @@ export function createAuthenticator(deps: AuthenticateDeps) {
       userId: verified.userId,
       credential: 'oauth',
       via: `api:${verified.clientName}`,
-      scopes: verified.scopes,
+      // a restriction the user granted holds for every token of the grant: a refresh that
+      // narrows the scope (say to offline_access) must not drop service.public and so turn a
+      // "post feedback only" app into full maker access
+      scopes: verified.grantScopes.includes(PUBLIC_SCOPE)
+        ? [...new Set([...verified.scopes, PUBLIC_SCOPE])]
+        : verified.scopes,
       clientName: verified.clientName,
       clientId: verified.clientId,
     };

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { type FeedbackHarness, type Maker, startFeedback } from '../support/harness.js';
-import { connectClient } from '../support/oauth.js';
+import { type ConnectedClient, connectClient, oidc } from '../support/oauth.js';
 
 /** a concrete URL for an OpenAPI path, with values that would be valid for an admin */
 function concrete(path: string): string {
@@ -26,6 +26,7 @@ describe('service.public-scoped tokens (e2e)', () => {
   let fb: FeedbackHarness;
   let admin: Maker;
   let publicToken: string;
+  let client: ConnectedClient;
 
   before(async () => {
     fb = await startFeedback();
@@ -33,7 +34,7 @@ describe('service.public-scoped tokens (e2e)', () => {
     const ws = await fb.createWorkspace(admin, { slug: 'acme-co', name: 'Acme' });
     await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
     await fb.submit(ws, 'APP', { body: 'first item', email: 'ann@c.io' });
-    const client = await connectClient(fb, {
+    client = await connectClient(fb, {
       email: 'admin@acme.io',
       scope: 'openid service.public',
       name: 'Public Helper',
@@ -90,6 +91,29 @@ describe('service.public-scoped tokens (e2e)', () => {
         .api(admin.token)
         .get(`/v1/workspaces/acme-co/products/APP/items/${res.body.itemId}`);
       expect(item.body.item.via).to.equal('api:Public Helper');
+    });
+  });
+
+  describe('When the app refreshes asking for a narrower scope', () => {
+    it('still holds only the public surface: a narrowed token never drops service.public', async () => {
+      // RFC 6749 §6 lets a refresh narrow the scope; a token issued for "openid" alone carried
+      // no resource scope, and no scope means the full maker surface (spec rule 2). The user
+      // granted "post feedback and read public roadmaps (nothing else)": every token of that
+      // grant keeps the restriction.
+      const narrowed = await oidc.refreshTokenGrant(client.config, client.refreshToken, {
+        scope: 'openid',
+      });
+      const api = fb.api(narrowed.access_token);
+      const people = await api.get('/v1/workspaces/acme-co/people');
+      expect(people.status).to.equal(403);
+      expect(people.headers.get('www-authenticate')).to.equal('Bearer error="insufficient_scope"');
+      const hook = await api.post('/v1/workspaces/acme-co/webhooks', {
+        url: 'https://example.com/hook',
+      });
+      expect(hook.status).to.equal(403);
+      // what it was granted still works
+      const filed = await api.post('/v1/public/acme-co/APP/feedback', { body: 'still allowed' });
+      expect(filed.status).to.equal(200);
     });
   });
 });
