@@ -91,9 +91,16 @@ function update(
   if (wanted.productKeys !== undefined && !sameSet(wanted.productKeys, state.productKeys)) {
     changed.productKeys = wanted.productKeys;
   }
+  const resuming = enabled === true && state.status === 'disabled';
+  // resuming on purpose takes the receiver over: it then stands under the resumer's consent
+  // (none to lose for an admin's own credential), no longer the grant of the app that set it,
+  // which may have ended (the webhook worker stops a webhook whose app lost its grant)
+  if (resuming && changed.grant === undefined && !sameGrant(grant ?? null, state.grant)) {
+    changed.grant = grant ?? null;
+  }
   const events: WebhookEvent[] = [];
   if (Object.keys(changed).length > 0) events.push({ type: 'WebhookUpdated', data: changed });
-  if (enabled === true && state.status === 'disabled') {
+  if (resuming) {
     events.push({ type: 'WebhookEnabled', data: {} });
   }
   if (enabled === false && state.status === 'enabled') {
@@ -124,4 +131,10 @@ function checked<
 function sameSet(a: readonly string[] | null, b: readonly string[] | null): boolean {
   if (a === null || b === null) return a === b;
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameGrant(a: OAuthGrant | null, b: OAuthGrant | null): boolean {
+  return (
+    a === b || (a !== null && b !== null && a.userId === b.userId && a.clientId === b.clientId)
+  );
 }

@@ -4,7 +4,7 @@
  * because verifyAccessToken checks the grant.
  */
 import type Provider from 'oidc-provider';
-import type { Collection } from '../readstore/types.js';
+import type { Collection, ReadStore } from '../readstore/types.js';
 import { scopesOfGrant } from './access-token.js';
 import type { StoredArtifact } from './storage/adapter.js';
 
@@ -18,16 +18,36 @@ export interface ConnectedApp {
 
 const GRANT_MEMBERS = ['AccessToken', 'AuthorizationCode', 'RefreshToken'] as const;
 
+/** The grants of a user (for one client, when given) that have not ended. */
+function liveGrants(userId: string, now: number, clientId?: string) {
+  return {
+    accountId: userId,
+    ...(clientId ? { clientId } : {}),
+    $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+  };
+}
+
+/**
+ * Whether the user still holds a live grant for the client, read from the grants collection of
+ * an authorization server (`<collectionPrefix>_Grant`) by a process that need not run one (the
+ * webhook worker).
+ */
+export function grantHolder(
+  readStore: ReadStore,
+  collectionPrefix: string,
+  now: () => number = Date.now,
+): (grant: { userId: string; clientId: string }) => Promise<boolean> {
+  const grants = readStore.collection<StoredArtifact>(`${collectionPrefix}_Grant`);
+  return async ({ userId, clientId }) =>
+    (await grants.findOne(liveGrants(userId, now(), clientId))) !== null;
+}
+
 export function createConnectedApps(deps: {
   provider: Provider;
   grants: Collection<StoredArtifact>;
   now: () => number;
 }) {
-  const live = (userId: string, clientId?: string) => ({
-    accountId: userId,
-    ...(clientId ? { clientId } : {}),
-    $or: [{ expiresAt: null }, { expiresAt: { $gt: deps.now() } }],
-  });
+  const live = (userId: string, clientId?: string) => liveGrants(userId, deps.now(), clientId);
 
   return {
     async listConnectedApps(userId: string): Promise<ConnectedApp[]> {

@@ -1,5 +1,6 @@
 export type { VerifiedAccessToken } from './access-token.js';
 export type { ConnectedApp } from './connected-apps.js';
+export { grantHolder } from './connected-apps.js';
 export { DPOP_ALGS, type Presentation } from './dpop.js';
 export { AuthConfigurationError, Unauthenticated } from './errors.js';
 export { presentationOf } from './presentation.js';

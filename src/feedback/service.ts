@@ -10,7 +10,9 @@ import { completePendingMerges, completePendingUnmerges } from './actions/index.
 import { createFeedbackApp, type FeedbackApp } from './app.js';
 import { announceFirstRun } from './first-run.js';
 import { feedbackSearch, startFeedbackSearch } from './search/index.js';
+import { grantHolder } from '../auth/index.js';
 import { createWebhooks, type Webhooks, type WebhooksOptions } from '../webhooks/index.js';
+import { FEEDBACK_OAUTH_PREFIX } from './auth/settings.js';
 
 export interface FeedbackServiceOptions {
   /** ms since the epoch; tests pass a controllable clock */
@@ -33,7 +35,11 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
       // built once the runtime context exists; the app and the worker share it
       let webhooks: Webhooks | undefined;
       const webhooksOf = (ctx: ServiceContext) => {
-        webhooks ??= createWebhooks(ctx, options.webhooks);
+        // a webhook an OAuth app set stops with the app's grant, however the grant ended
+        webhooks ??= createWebhooks(ctx, {
+          consentHeld: grantHolder(ctx.stores.readStore, FEEDBACK_OAUTH_PREFIX, now),
+          ...options.webhooks,
+        });
         return webhooks;
       };
       return {

@@ -3,6 +3,7 @@
  * target policy, the event feed, a nudge for the worker) and the worker itself. Built once per
  * runtime, shared by the HTTP app and the worker when both run in the same process.
  */
+import type { OAuthGrant } from '../../commands/webhook/index.js';
 import type { ServiceContext } from '../platform/service.js';
 import { systemClock, type WebhookClock } from './clock.js';
 import type { TargetPolicy } from './delivery/target.js';
@@ -18,6 +19,8 @@ export interface WebhooksOptions {
   resolve?: (hostname: string) => Promise<string[]>;
   /** worker lease timings, real milliseconds */
   lease?: { leaseMs: number; renewMs: number };
+  /** whether an OAuth app still holds the user's grant (delivery/attempt.ts `consentHeld`) */
+  consentHeld?: (grant: OAuthGrant) => Promise<boolean>;
 }
 
 export interface Webhooks {
@@ -71,6 +74,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
         logger,
         lease: stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id),
         onAttempt: (outcome, seconds) => ctx.metrics.webhookAttempts.observe({ outcome }, seconds),
+        consentHeld: options.consentHeld,
         ...options.lease,
       });
       await started.start();

@@ -21,6 +21,8 @@ export const FIRST_PARTY_CLIENT_ID = 'feedback-board-web';
 export const FIRST_PARTY_CALLBACK_PATH = '/auth/callback';
 export const DEV_MAILBOX_FILE = 'feedback-mailbox.jsonl';
 
+/** the read-store collections of the feedback board's authorization server */
+export const FEEDBACK_OAUTH_PREFIX = 'feedback_oauth';
 export function devMailboxPath(config: Config): string {
   return join(resolve(config.DATA_DIR), DEV_MAILBOX_FILE);
 }
@@ -43,7 +45,7 @@ export function feedbackAuthOptions(input: {
     resourcePaths: [MCP_PATH],
     readStore: input.readStore,
     accounts: input.accounts,
-    collectionPrefix: 'feedback_oauth',
+    collectionPrefix: FEEDBACK_OAUTH_PREFIX,
     serviceName: 'Feedback board',
     trustProxy: config.TRUST_PROXY,
     // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)

@@ -4,6 +4,7 @@
  * signs, send, and record the attempt with what follows from the answer — delivered, a retry on
  * the schedule (or failed for good), or the receiver gone. The dispatcher acts on the result.
  */
+import type { OAuthGrant } from '../../../commands/webhook/index.js';
 import type { WebhookDoc } from '../../../projections/webhooks/document.js';
 import { webhooksOf } from '../../../projections/webhooks/document.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -25,6 +26,12 @@ export interface AttemptDeps {
   payloadOf(doc: DeliveryDoc): Promise<string | null>;
   /** an attempt was sent (or could not be): its outcome and how long it took (metrics) */
   onAttempt?(outcome: Verdict['kind'], seconds: number): void;
+  /**
+   * whether the user still holds a live grant for the OAuth app that set a webhook's URL: the
+   * app may end its grant itself (RFC 7009 revocation, a reused refresh token, expiry) without
+   * the user disconnecting it, and its receiver must not outlive that consent
+   */
+  consentHeld?(grant: OAuthGrant): Promise<boolean>;
 }
 
 export type AttemptResult =
@@ -155,6 +162,14 @@ export function createAttempts(deps: AttemptDeps) {
       if (doc?.status !== 'pending' || paused(doc._hook)) return { kind: 'skipped' };
       const hook = await webhooksOf(readStore).findOne({ _id: doc._hook });
       if (!hook || hook._deleted || !hook.enabled) return { kind: 'skipped' };
+      if (hook._grant && deps.consentHeld && !(await deps.consentHeld(hook._grant))) {
+        // nothing is sent; like a 410 the message stays queued for an admin who resumes it
+        return {
+          kind: 'gone',
+          hook,
+          disable: `the OAuth app (client ${hook._grant.clientId}) that set its URL no longer holds the user's consent`,
+        };
+      }
       const at = clock.now();
       return record(doc, hook, at, await send(doc, hook, at));
     },

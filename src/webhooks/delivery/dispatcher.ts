@@ -34,6 +34,7 @@ export interface DispatcherDeps {
   /** real-time safety net for changes made by other processes */
   pollMs?: number;
   onAttempt?: AttemptDeps['onAttempt'];
+  consentHeld?: AttemptDeps['consentHeld'];
 }
 
 interface Lane {

@@ -52,6 +52,7 @@ export interface WorkerDeps {
   renewMs?: number;
   /** each delivery attempt's outcome and duration (metrics) */
   onAttempt?: DispatcherDeps['onAttempt'];
+  consentHeld?: DispatcherDeps['consentHeld'];
 }
 
 export interface WebhookWorker {
@@ -230,6 +231,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       persist,
       logger,
       onAttempt: deps.onAttempt,
+      consentHeld: deps.consentHeld,
     });
     dispatcher = active;
     await active.start();

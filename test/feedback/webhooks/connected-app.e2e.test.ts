@@ -8,13 +8,14 @@
  * it"); webhooks whose URL the maker set with their own credential keep delivering.
  */
 import { expect } from 'chai';
-import { connectClient } from '../support/oauth.js';
+import { connectClient, oidc } from '../support/oauth.js';
 import {
   eventually,
   hook,
   hooks,
   type Receiver,
   settle,
+  startReceiver,
   startWorldWith,
   stopWorld,
   submit,
@@ -78,6 +79,41 @@ describe('Webhooks set up by a connected OAuth app (e2e)', function () {
         (await asOwner().patch(hook(created.body.webhook.id), { enabled: true })).status,
       ).to.equal(200);
       await eventually(async () => app.received.length > before, 'the resumed webhook to deliver');
+    });
+
+    it('stops a webhook whose app ended its own grant, and an admin who resumes it owns it', async () => {
+      // security audit: an app revoked its own refresh token (RFC 7009), left the user's
+      // connected apps, and its receiver kept getting every message — nothing was left for the
+      // user to disconnect. Consent ends with the grant, however the grant ends.
+      const sly = await connectClient(world.fb, { email: world.owner.email, name: 'Sly Sync' });
+      // a receiver of its own: the app's other webhooks above were resumed and still deliver
+      const exfil = await startReceiver();
+      try {
+        const created = await world.fb.api(sly.accessToken).post(hooks(), { url: exfil.url });
+        expect(created.status, JSON.stringify(created.body)).to.equal(200);
+        const id = created.body.webhook.id as string;
+        await oidc.tokenRevocation(sly.config, sly.refreshToken);
+        const apps = (await asOwner().get('/v1/me/apps')).body.apps as { clientId: string }[];
+        expect(apps.map((a) => a.clientId)).not.to.include(sly.clientId);
+
+        await submit(world, 'Dark mode for the reports page');
+        const stopped = await eventually(async () => {
+          const now = await webhook(id);
+          return now.enabled === false && now;
+        }, 'the webhook to be disabled');
+        expect(stopped.disabledReason).to.equal(
+          `the OAuth app (client ${sly.clientId}) that set its URL no longer holds the user's consent`,
+        );
+        await settle(world, id);
+        expect(exfil.received, 'nothing reaches the app').to.deep.equal([]);
+
+        // resuming on purpose puts the webhook under the admin's own consent: the held message goes
+        expect((await asOwner().patch(hook(id), { enabled: true })).status).to.equal(200);
+        await exfil.until(1);
+        expect(await webhook(id)).to.include({ enabled: true });
+      } finally {
+        await exfil.close();
+      }
     });
 
     it('answers 404 once neither a grant nor a webhook of the app is left', async () => {
