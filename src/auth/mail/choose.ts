@@ -32,12 +32,25 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
- * A request made on this machine: from a loopback socket and not relayed by a proxy (a proxy on
- * the same host would otherwise make every visitor look local).
+ * A request made on this machine: from a loopback socket, not relayed by a proxy (a proxy on
+ * the same host would otherwise make every visitor look local), and addressed to a loopback
+ * name — a page of another site that rebinds its DNS name to 127.0.0.1 reaches this socket from
+ * the developer's own browser, but with its own name in Host.
  */
 export function isLocalRequest(req: Request): boolean {
   const relayed = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via'].some(
     (name) => req.headers[name] !== undefined,
   );
-  return !relayed && isLoopbackAddress(req.socket.remoteAddress);
+  return (
+    !relayed && isLoopbackAddress(req.socket.remoteAddress) && isLoopbackHost(req.headers.host)
+  );
+}
+
+function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const name = host
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || isLoopbackAddress(name);
 }

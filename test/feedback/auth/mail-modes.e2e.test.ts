@@ -3,6 +3,7 @@
  * whenever SMTP_URL is unset ... Required: the dev mailbox exists only in an explicit development
  * mode and answers only loopback clients".
  */
+import { request } from 'node:http';
 import { expect } from 'chai';
 import { type FeedbackHarness, startFeedback } from '../support/harness.js';
 
@@ -42,6 +43,27 @@ describe('When the service runs in explicit development mode', () => {
     for (const header of relayed) {
       const res = await fetch(`${fb.url}/dev/mailbox`, { headers: header });
       expect(res.status, JSON.stringify(header)).to.equal(404);
+    }
+  });
+
+  it('does not show it to a page of another site whose name was rebound to 127.0.0.1', async () => {
+    // security audit: DNS rebinding makes evil.test resolve to 127.0.0.1, so a page in the
+    // developer's browser reaches the loopback socket, with Host: evil.test; it would read the
+    // sign-in codes of every user of the dev instance
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${fb.url}/dev/mailbox`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const port = new URL(fb.url).port;
+    expect(await status(`evil.test:${port}`)).to.equal(404);
+    expect(await status('evil.test')).to.equal(404);
+    for (const local of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+      expect(await status(local), local).to.equal(200);
     }
   });
 });
