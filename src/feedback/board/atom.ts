@@ -12,6 +12,14 @@ import { esc } from '../../auth/interaction/views.js';
 
 const asHtml = (text: string) => esc(text).replaceAll('\n', '<br>');
 
+/**
+ * Characters XML 1.0 forbids (C0 controls but tab, CR and LF; U+FFFE, U+FFFF; lone surrogates).
+ * Anyone may file text with a NUL in it, and one such character makes the whole feed not
+ * well-formed, so strict readers refuse every entry: each becomes U+FFFD.
+ */
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function changelogAtom(input: {
   productName: string;
   publisher: string;
@@ -46,5 +54,5 @@ export function changelogAtom(input: {
       content: asHtml(entry.body),
     });
   }
-  return feed.atom1();
+  return feed.atom1().replace(NOT_XML, '\uFFFD');
 }
