@@ -18,6 +18,7 @@ const asHtml = (text: string) => esc(text).replaceAll('\n', '<br>');
  * well-formed, so strict readers refuse every entry: each becomes U+FFFD.
  */
 const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters XML forbids
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function changelogAtom(input: {
