@@ -27,12 +27,16 @@ export function latest(...positions: (bigint | null | undefined)[]): bigint | nu
 }
 
 /**
- * A fresh id, or — when the client sent an Idempotency-Key — one derived from it, so a retried
- * command is identical to the first and the handler returns the first result.
+ * A fresh id, or — when the client sent an Idempotency-Key — one derived from it and the actor,
+ * so a retried command is identical to the first and the handler returns the first result. The
+ * actor is part of it because a key belongs to whoever sent it (write/batch.ts `scopedKey`):
+ * two members' replies under one key are two replies, not one id twice.
  */
 export function idFor(prefix: string, context: CommandContext, scope: string): string {
   if (!context.idempotencyKey) return `${prefix}${randomUUID().replaceAll('-', '')}`;
-  const digest = keyDigest(scope, context.idempotencyKey).toString('base64url');
+  const digest = keyDigest(`${scope}\0${context.actor ?? ''}`, context.idempotencyKey).toString(
+    'base64url',
+  );
   return `${prefix}${digest.slice(0, 24).replaceAll('-', 'x').replaceAll('_', 'y')}`;
 }
 

@@ -212,4 +212,23 @@ describe('Triage writes (e2e)', () => {
       expect(reply).to.include({ authorKind: 'agent', authorName: 'Helper Bot' });
     });
   });
+  describe('When two members reply on one item with the same Idempotency-Key', () => {
+    it('files two replies: a key belongs to whoever sent it', async () => {
+      // keys are scoped to the actor (write/batch.ts scopedKey); an id derived from the key must
+      // be too, or the second member's reply would reuse the first one's id
+      const replies = `${item('APP-2')}/replies`;
+      const headers = { headers: { 'idempotency-key': 'shared-key-1' } };
+      const owner = board.fb.api(board.owner.token);
+      const first = await api.post(replies, { body: 'from the member' }, headers);
+      const second = await owner.post(replies, { body: 'from the owner' }, headers);
+      expect(first.status, JSON.stringify(first.body)).to.equal(200);
+      expect(second.status, JSON.stringify(second.body)).to.equal(200);
+      expect(second.body.replyId).not.to.equal(first.body.replyId);
+      const again = await owner.post(replies, { body: 'from the owner' }, headers);
+      expect(again.body.replyId).to.equal(second.body.replyId);
+      const listed = (await api.get(replies)).body.items as { id: string; body: string }[];
+      const ours = listed.filter((r) => r.body.startsWith('from the '));
+      expect(ours.map((r) => r.id)).to.deep.equal([first.body.replyId, second.body.replyId]);
+    });
+  });
 });
