@@ -4,6 +4,7 @@
  * auth module refuses to start: a sign-in code must never silently go nowhere.
  */
 import type { Request } from 'express';
+import { isLoopbackHost } from '../../config/mail-mode.js';
 import { AuthConfigurationError } from '../errors.js';
 import type { AuthorizationServerOptions } from '../options.js';
 import { createDevMailbox } from './dev-mailbox.js';
@@ -42,15 +43,9 @@ export function isLocalRequest(req: Request): boolean {
     (name) => req.headers[name] !== undefined,
   );
   return (
-    !relayed && isLoopbackAddress(req.socket.remoteAddress) && isLoopbackHost(req.headers.host)
+    !relayed &&
+    isLoopbackAddress(req.socket.remoteAddress) &&
+    // Host without its port: "localhost", "127.0.0.1" or "[::1]" (IPv6 is bracketed in Host)
+    isLoopbackHost(req.headers.host?.replace(/:\d+$/, '') ?? '')
   );
-}
-
-function isLoopbackHost(host: string | undefined): boolean {
-  if (host === undefined) return false;
-  const name = host
-    .toLowerCase()
-    .replace(/:\d+$/, '')
-    .replace(/^\[(.*)\]$/, '$1');
-  return name === 'localhost' || isLoopbackAddress(name);
 }
