@@ -9,6 +9,11 @@
  *    oidc-provider accepts the loopback redirect on any port (§7.3) and the app's own scheme.
  *
  * Everything else (https, fragments, forbidden schemes such as javascript:) is oidc-provider's.
+ *
+ * A client may not register under the service's own name (`client_name` "Feedback board",
+ * "feedback-board", "ＦＥＥＤＢＡＣＫ BOARD"): the consent page would read "Allow Feedback board
+ * to access Feedback board?", which looks first-party. Any other name is the client's own claim,
+ * and the consent page shows where the code will be sent (interaction/destination.ts).
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 
@@ -35,7 +40,18 @@ export function judgeRedirectUris(uris: unknown): Verdict {
   return { ok: true, native };
 }
 
-export function registrationPolicy(): RequestHandler[] {
+/** A name as compared for impersonation: compatibility-folded, lower case, letters and digits. */
+const nameKey = (name: string) =>
+  name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+export function impersonates(clientName: unknown, serviceName: string): boolean {
+  return typeof clientName === 'string' && nameKey(clientName) === nameKey(serviceName);
+}
+
+export function registrationPolicy(serviceName: string): RequestHandler[] {
   const json = express.json({ limit: '56kb', type: 'application/json' });
   const unreadable: ErrorRequestHandler = (_err, _req, res, _next) => {
     res.status(400).json({
@@ -49,6 +65,17 @@ export function registrationPolicy(): RequestHandler[] {
     const verdict = judgeRedirectUris(body.redirect_uris);
     if (!verdict.ok) {
       res.status(400).json({ error: 'invalid_redirect_uri', error_description: verdict.reason });
+      return;
+    }
+    // the plain name and any language-tagged one (`client_name#fr`, OpenID Dynamic Registration §2.1)
+    const names = Object.keys(body).filter(
+      (k) => k === 'client_name' || k.startsWith('client_name#'),
+    );
+    if (names.some((key) => impersonates(body[key], serviceName))) {
+      res.status(400).json({
+        error: 'invalid_client_metadata',
+        error_description: `client_name must not be the service's own name (${serviceName})`,
+      });
       return;
     }
     if (verdict.native && body.application_type === undefined) body.application_type = 'native';

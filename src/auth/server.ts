@@ -235,7 +235,7 @@ export async function createAuthorizationServer(
       trustProxy,
       envelope: options.errorEnvelope,
     }),
-    ...registrationPolicy(),
+    ...registrationPolicy(options.serviceName ?? new URL(primary).host),
   );
   router.post('/oauth/register', ...registrationScopes(options.resourceScopes));
   router.post(

@@ -14,6 +14,7 @@ import {
   sendHtml,
   sendThrottled,
 } from './context.js';
+import { destinationOf } from './destination.js';
 import { describeScopes } from './scope-words.js';
 import { renderCodeForm, renderConsent, renderEmailForm, renderErrorPage } from './views.js';
 
@@ -34,7 +35,14 @@ export function interactionRouter(
     const clientName = await clientNameOf(ctx.pickProvider(req), details.params.client_id);
     const csrf = csrfFor(ctx.secret, uid);
     const pending = await ctx.codes.pendingEmail(uid);
-    const view = { serviceName: ctx.serviceName, clientName, csrf, ...(error ? { error } : {}) };
+    const destination = destinationOf(details.params.redirect_uri);
+    const view = {
+      serviceName: ctx.serviceName,
+      clientName,
+      destination,
+      csrf,
+      ...(error ? { error } : {}),
+    };
     if (pending) {
       sendHtml(
         res,
@@ -74,6 +82,7 @@ export function interactionRouter(
       renderConsent({
         serviceName: ctx.serviceName,
         clientName: await clientNameOf(provider, details.params.client_id),
+        destination: destinationOf(details.params.redirect_uri),
         email: account?.email ?? null,
         scopes: describeScopes([...new Set(scopes)], ctx.fullAccessWording),
         approveAction: `${base(uid)}/confirm`,

@@ -19,11 +19,19 @@ label,input,button{display:block;width:100%;box-sizing:border-box;margin:.4rem 0
 </head><body>${body}</body></html>`;
 }
 
+/** The redirect's host, before the person decides: the client's name is only its own claim. */
+const returnsTo = (destination: string | null) =>
+  destination
+    ? `<p class="muted" id="destination">It will send you back to <strong>${esc(destination)}</strong>. Continue only if you trust that address.</p>`
+    : '';
+
 const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${esc(csrf)}">`;
 
 export interface SignInView {
   serviceName: string;
   clientName: string;
+  /** where the authorization returns (destination.ts); null when the request named none */
+  destination: string | null;
   action: string;
   csrf: string;
   error?: string;
@@ -39,6 +47,7 @@ export function renderEmailForm(v: SignInView): string {
     `Sign in to ${v.serviceName}`,
     `<h1>Sign in to ${esc(v.serviceName)}</h1>
 <p><strong>${esc(v.clientName)}</strong> wants to connect to your account.</p>
+${returnsTo(v.destination)}
 ${v.error ? `<p class="error" role="alert">${esc(v.error)}</p>` : ''}${upstream}
 <form method="post" action="${esc(v.action)}">${csrfField(v.csrf)}
 <label for="email">E-mail address</label><input id="email" name="email" type="email" required autocomplete="email">
@@ -60,6 +69,7 @@ ${v.error ? `<p class="error" role="alert">${esc(v.error)}</p>` : ''}
 export function renderConsent(v: {
   serviceName: string;
   clientName: string;
+  destination: string | null;
   email: string | null;
   scopes: string[];
   approveAction: string;
@@ -72,6 +82,7 @@ export function renderConsent(v: {
     `<h1>Allow <span id="client-name">${esc(v.clientName)}</span> to access ${esc(v.serviceName)}?</h1>
 ${v.email ? `<p class="muted">Signed in as ${esc(v.email)}</p>` : ''}
 <p>It will be able to:</p><ul id="scopes">${items}</ul>
+${returnsTo(v.destination)}
 <form method="post" action="${esc(v.approveAction)}">${csrfField(v.csrf)}<button type="submit" id="approve">Allow</button></form>
 <form method="post" action="${esc(v.denyAction)}">${csrfField(v.csrf)}<button type="submit" id="deny">Deny</button></form>`,
   );

@@ -92,6 +92,8 @@ export async function authorizeOverHttp(opts: {
   approve?: boolean;
   /** where the sign-in code comes from; default: the dev mailbox file */
   codeFor?: (email: string) => Promise<string>;
+  /** sees each page's HTML before it is answered */
+  onPage?: (html: string) => void;
 }): Promise<URL> {
   const jar = opts.jar ?? new CookieJar();
   let res = await follow(jar, await request(jar, opts.authUrl), opts.base);
@@ -102,6 +104,7 @@ export async function authorizeOverHttp(opts: {
     const html = await res.text();
     if (res.status !== 200)
       throw new Error(`unexpected ${res.status} at ${res.url}: ${html.slice(0, 500)}`);
+    opts.onPage?.(html);
     if (html.includes('/email"')) {
       const form = formIn(html, opts.base, '/email');
       res = await follow(

@@ -1,0 +1,107 @@
+/**
+ * A dynamically registered client names itself, so the sign-in and consent pages must not let
+ * that name pass for the service: "Allow Feedback board to access Feedback board?" is refused at
+ * registration, and both pages say where the authorization code will be sent (the redirect URI's
+ * host), which is the one thing about the client the person can check.
+ */
+import { expect } from 'chai';
+import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { authorizeOverHttp } from './support/browserless.js';
+import { oidc, registerClient } from './support/client.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+const register = (h: Harness, metadata: Record<string, unknown>) =>
+  fetch(`${h.base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      token_endpoint_auth_method: 'none',
+      redirect_uris: ['https://assistant.example.com/cb'],
+      ...metadata,
+    }),
+  });
+
+/** the text of the element with this id, tags stripped */
+const textOf = (html: string, id: string) =>
+  new RegExp(`id="${id}"[^>]*>([\\s\\S]*?)</p>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? null;
+
+describe('When a client names itself and asks a person for access', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ ...feedbackAuthPreset, serviceName: 'Feedback board' });
+  });
+  after(() => h.close());
+
+  it("refuses a client_name that is the service's own name, however it is spelled", async () => {
+    for (const metadata of [
+      { client_name: 'Feedback board' },
+      { client_name: 'feedback-BOARD' },
+      { client_name: 'ＦＥＥＤＢＡＣＫ ＢＯＡＲＤ' },
+      { client_name: 'Helper', 'client_name#fr': 'Feedback Board' },
+    ]) {
+      const res = await register(h, metadata);
+      expect(res.status, JSON.stringify(metadata)).to.equal(400);
+      const body = (await res.json()) as Record<string, string>;
+      expect(body.error).to.equal('invalid_client_metadata');
+      expect(body.error_description).to.include("service's own name");
+    }
+  });
+
+  it('accepts a name that only mentions the service', async () => {
+    const res = await register(h, { client_name: 'Assistant for Feedback board' });
+    expect(res.status).to.equal(201);
+  });
+
+  it('shows the host the code goes to on the sign-in and the consent page', async () => {
+    const redirect = 'https://assistant.example.com/cb';
+    const config = await registerClient(h.base, { name: 'Helpful app', redirectUri: redirect });
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirect,
+      scope: 'openid service.public',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: oidc.randomState(),
+    });
+    const pages: string[] = [];
+    const callback = await authorizeOverHttp({
+      authUrl: url.href,
+      base: h.base,
+      email: 'reader@example.com',
+      mailboxPath: h.mailboxPath,
+      onPage: (html) => pages.push(html),
+    });
+    expect(callback.host).to.equal('assistant.example.com');
+    const signIn = pages.find((html) => html.includes('/email"'));
+    const consent = pages.find((html) => html.includes('/confirm"'));
+    for (const html of [signIn, consent]) {
+      expect(textOf(html ?? '', 'destination')).to.equal(
+        'It will send you back to assistant.example.com. Continue only if you trust that address.',
+      );
+    }
+  });
+
+  it('names a loopback redirect as an app on this device', async () => {
+    const config = await registerClient(h.base, { redirectUri: 'http://127.0.0.1:9/cb' });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      scope: 'openid',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      state: oidc.randomState(),
+    });
+    const pages: string[] = [];
+    await authorizeOverHttp({
+      authUrl: url.href,
+      base: h.base,
+      email: 'native@example.com',
+      mailboxPath: h.mailboxPath,
+      onPage: (html) => pages.push(html),
+    });
+    const decisive = pages.filter((html) => html.includes('/email"') || html.includes('/confirm"'));
+    expect(decisive).to.have.length(2);
+    for (const html of decisive) {
+      expect(textOf(html, 'destination')).to.include('an app on this device (127.0.0.1:9)');
+    }
+  });
+});
