@@ -75,8 +75,9 @@ export async function openStores(
     lease: (collection, id) =>
       leases ? leases.lease(`${collection}/${id}`) : leaseIn(readStore, collection, id),
     describe: () => ({
-      eventStore: config.EVENTSTORE_URL ? 'kurrentdb' : `embedded (${file})`,
-      readStore: config.MONGODB_URL ? `mongodb (${config.MONGODB_DATABASE})` : `embedded (${file})`,
+      // /readyz is public: which engine, not where its files live or what its database is named
+      eventStore: config.EVENTSTORE_URL ? 'kurrentdb' : 'embedded (SQLite)',
+      readStore: config.MONGODB_URL ? 'mongodb' : 'embedded (SQLite)',
     }),
     async close() {
       leases?.close();

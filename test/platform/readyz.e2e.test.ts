@@ -51,6 +51,19 @@ describe('/readyz of the two services in one process (e2e)', function () {
     }
   });
 
+  // /readyz answers anyone who reaches the port: it names the engines, not where their files are
+  it('names its stores without the data directory’s path', async () => {
+    for (const service of ['feedback', 'notes']) {
+      const text = await (await fetch(`${t.url(service)}/readyz`)).text();
+      expect(text).not.to.include(t.dir);
+      const { stores } = JSON.parse(text) as { stores: Record<string, string> };
+      expect(stores).to.deep.equal({
+        eventStore: 'embedded (SQLite)',
+        readStore: 'embedded (SQLite)',
+      });
+    }
+  });
+
   it('serves each index’s texts waiting for the embedder, and those embedded, on /metrics', async () => {
     const { indexes } = await readyIndexes('feedback');
     const text = await (await fetch(`${t.url('notes')}/metrics`)).text();
