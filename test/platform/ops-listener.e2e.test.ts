@@ -9,6 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { Server } from 'node:net';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
 import { createFeedbackService } from '../../src/feedback/service.js';
@@ -49,6 +50,12 @@ interface Report {
   search?: { indexes?: Record<string, unknown> };
   webhooks?: unknown;
 }
+
+/** the net servers of this process that are listening now */
+const listeningServers = (): Server[] =>
+  (process as unknown as { _getActiveHandles(): unknown[] })
+    ._getActiveHandles()
+    .filter((handle): handle is Server => handle instanceof Server && handle.listening);
 
 const get = (url: string, init?: RequestInit) => fetch(url, init);
 const json = async (url: string) => {
@@ -197,9 +204,16 @@ describe('The operations listener of the projector and webhooks roles (e2e)', fu
 
   describe('When OPS_PORT is unset, or set for a role with services', () => {
     it('the projector listens on no port, and an API process only on its services’ ports', async () => {
+      const before = listeningServers();
       const projector = start('projector', { DATA_DIR: dir() }, []);
-      await (await projector.runtime).stop();
-      expect([...(await projector.runtime).urls.keys()]).to.deep.equal([]);
+      const running = await projector.runtime;
+      // what the process really listens on while it runs, not only what it reports
+      const opened = listeningServers()
+        .filter((server) => !before.includes(server))
+        .map((server) => server.address());
+      await running.stop();
+      expect(opened).to.deep.equal([]);
+      expect([...running.urls.keys()]).to.deep.equal([]);
       expect(projector.logged).to.not.include('ops listening');
       const api = start('api', { DATA_DIR: dir(), OPS_PORT: '0' }, [createFeedbackService()]);
       await (await api.runtime).stop();
