@@ -32,12 +32,24 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
     baseUrl: (config) => config.FEEDBACK_BASE_URL,
     boot({ config, logger, embedder }) {
       const search = feedbackSearch(config, logger, embedder);
+      // where the API listens, once it does; a webhooks-only process has only its config
+      let listeningAt: string | undefined;
+      const linkBases = () => {
+        const api =
+          listeningAt ??
+          config.FEEDBACK_BASE_URL ??
+          (config.FEEDBACK_PORT !== 0 ? `http://${config.HOST}:${config.FEEDBACK_PORT}` : null);
+        if (!api) return null;
+        const trimmed = (url: string) => url.replace(/\/+$/, '');
+        return { api: trimmed(api), board: trimmed(config.PUBLIC_BASE_URL ?? api) };
+      };
       // built once the runtime context exists; the app and the worker share it
       let webhooks: Webhooks | undefined;
       const webhooksOf = (ctx: ServiceContext) => {
         // a webhook an OAuth app set stops with the app's grant, however the grant ended
         webhooks ??= createWebhooks(ctx, {
           consentHeld: grantHolder(ctx.stores.readStore, FEEDBACK_OAUTH_PREFIX, now),
+          linkBases,
           ...options.webhooks,
         });
         return webhooks;
@@ -46,6 +58,7 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
         // search reads the items and people documents, so its projectors come after them
         projectors: [...feedbackProjectors(), ...search.projectors()],
         async createApp(ctx, listening) {
+          listeningAt = listening.baseUrl;
           const built = await createFeedbackApp(ctx, {
             baseUrl: listening.baseUrl,
             now,

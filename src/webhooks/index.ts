@@ -8,7 +8,7 @@ import type { ServiceContext } from '../platform/service.js';
 import { systemClock, type WebhookClock } from './clock.js';
 import type { TargetPolicy } from './delivery/target.js';
 import { type FeedPage, type FeedQuery, readFeed } from './feed.js';
-import { type Composer, createComposer } from './messages/compose.js';
+import { type Composer, createComposer, type LinkBases } from './messages/compose.js';
 import { createSecretBox, type SecretBox } from './secrets.js';
 import { WORKER_LEASE } from './worker/state.js';
 import { createWebhookWorker, type WebhookWorker } from './worker/worker.js';
@@ -21,6 +21,8 @@ export interface WebhooksOptions {
   lease?: { leaseMs: number; renewMs: number };
   /** whether an OAuth app still holds the user's grant (delivery/attempt.ts `consentHeld`) */
   consentHeld?: (grant: OAuthGrant) => Promise<boolean>;
+  /** the origins of the messages' `links` (messages/compose.ts); none: no links */
+  linkBases?: () => LinkBases | null;
 }
 
 export interface Webhooks {
@@ -42,7 +44,12 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
     ...(options.resolve ? { resolve: options.resolve } : {}),
   };
   const secrets = createSecretBox(ctx.secret);
-  const composer = createComposer({ eventStore: stores.eventStore, readStore: stores.readStore });
+  const composerDeps = {
+    eventStore: stores.eventStore,
+    readStore: stores.readStore,
+    ...(options.linkBases ? { linkBases: options.linkBases } : {}),
+  };
+  const composer = createComposer(composerDeps);
   let worker: WebhookWorker | undefined;
 
   return {
@@ -66,7 +73,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
         readStore: stores.readStore,
         commandHandler: ctx.commandHandler,
         waitFor: ctx.waitFor,
-        composer: createComposer({ eventStore: stores.eventStore, readStore: stores.readStore }),
+        composer: createComposer(composerDeps),
         secrets,
         policy,
         clock,

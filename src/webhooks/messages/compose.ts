@@ -2,20 +2,36 @@
  * Builds the message of one event of the log. The item is the one right after the event, folded
  * from its own stream (fold-cache.ts), so a worker running behind — or a list_events reader far
  * in the past — describes each change as it was at its position, not the item as it is now.
- * Names (the workspace slug, the actor's display name) are read from the read models as they
- * are when the message is built.
+ * Names (the workspace slug, the actor's display name) and whether the item has a public board
+ * page (`links.board`: the product is public) are read from the read models as they are when the
+ * message is built.
  */
 import type { ChangelogEvent } from '../../../commands/changelog/index.js';
 import type { ItemEvent } from '../../../commands/item/index.js';
 import { toItem } from '../../../projections/items/document.js';
 import { asRecorded, type Recorded } from '../../../projections/shared/recorded.js';
+import { getProduct } from '../../../projections/products/queries.js';
 import { workspaceById } from '../../../projections/workspaces/queries.js';
 import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
 import { describeActor } from '../../feedback/activity/actor.js';
 import type { ReadStore } from '../../readstore/types.js';
 import { type ItemFold, createItemFolds } from './fold-cache.js';
 import { messageSourceOf, type MessageSource } from './event-types.js';
-import { type ChangelogEntry, type ItemMessageData, type Message, messageIdOf } from './message.js';
+import {
+  type ChangelogEntry,
+  type ItemLinks,
+  type ItemMessageData,
+  type Message,
+  messageIdOf,
+} from './message.js';
+
+/** The origins links are built on, without a trailing slash; null while none is known. */
+export interface LinkBases {
+  /** the feedback API (FEEDBACK_BASE_URL, or where it listens) */
+  api: string;
+  /** the public board (PUBLIC_BASE_URL, default the API's) */
+  board: string;
+}
 
 export interface Composer {
   /** null when the event is not a message (or its item cannot be found) */
@@ -23,7 +39,11 @@ export interface Composer {
   slugOf(workspaceId: string): Promise<string | null>;
 }
 
-export function createComposer(deps: { eventStore: EventStore; readStore: ReadStore }): Composer {
+export function createComposer(deps: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  linkBases?: () => LinkBases | null;
+}): Composer {
   const folds = createItemFolds(deps.eventStore);
   const slugs = new Map<string, string>();
 
@@ -33,6 +53,20 @@ export function createComposer(deps: { eventStore: EventStore; readStore: ReadSt
     const workspace = await workspaceById(deps.readStore, workspaceId);
     if (workspace) slugs.set(workspaceId, workspace.slug);
     return workspace?.slug ?? null;
+  }
+
+  async function linksOf(workspaceId: string, slug: string, source: MessageSource) {
+    const bases = deps.linkBases?.();
+    if (!bases) return {};
+    const { productKey, itemKey } = source;
+    const links: ItemLinks = {
+      api: `${bases.api}/v1/workspaces/${slug}/products/${productKey}/items/${itemKey}`,
+    };
+    const product = await getProduct(deps.readStore, { workspaceId, key: productKey });
+    if (product?.visibility === 'public') {
+      links.board = `${bases.board}/${slug}/${productKey}/items/${itemKey}`;
+    }
+    return { links };
   }
 
   async function compose(event: RecordedEvent): Promise<Message | null> {
@@ -49,6 +83,7 @@ export function createComposer(deps: { eventStore: EventStore; readStore: ReadSt
       position: event.position.toString(),
       actor: await describeActor(deps.readStore, source.workspaceId, event.metadata),
       ...(event.metadata.via ? { via: event.metadata.via } : {}),
+      ...(await linksOf(source.workspaceId, slug, source)),
     };
     const data =
       source.stream === 'item'

@@ -3,7 +3,7 @@
  * `{type, timestamp, data}`. For item.* and changelog.published the data names the workspace,
  * product and item, the item's `sequence` (its stream revision: every change of an item is one
  * message, so a receiver can order them and see a gap), the global `position`, who did it
- * (`actor`, `via`), the Item after the change and what changed.
+ * (`actor`, `via`), the Item after the change and what changed, and `links` to the item.
  */
 import type { ItemStatus } from '../../../commands/item/index.js';
 import type { WebhookEventType } from '../../../commands/webhook/index.js';
@@ -13,6 +13,14 @@ import type { Reply } from '../../../projections/replies/queries.js';
 import type { ActorView } from '../../feedback/activity/actor.js';
 
 export type { ChangelogEntry };
+
+/** Where a receiver can send a person (or its own code) to see the item. */
+export interface ItemLinks {
+  /** get_item on the feedback API */
+  api: string;
+  /** the item's page on the public board; only while the product is public */
+  board?: string;
+}
 
 export interface ItemMessageData {
   messageId: string;
@@ -36,6 +44,8 @@ export interface ItemMessageData {
   survivorKey?: string;
   notification?: { status: ItemStatus; message: string | null; notified: number; skipped: number };
   changelog?: ChangelogEntry;
+  /** absent only when the process knows no base URL (a worker on port 0 without FEEDBACK_BASE_URL) */
+  links?: ItemLinks;
 }
 
 export interface TestMessageData {

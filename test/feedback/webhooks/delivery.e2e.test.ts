@@ -107,6 +107,40 @@ describe('Outbound webhooks to a receiver that verifies them (e2e)', () => {
     });
   });
 
+  describe('When a receiver wants to show the item to a person', () => {
+    it('links each message to get_item and, while the product is public, to its board page', async () => {
+      const api = world.fb.api(world.owner.token);
+      const before = all.received.length;
+      const publicKey = await submit(world, 'Linked from chat', 'APP');
+      expect(
+        (await api.patch('/v1/workspaces/acme-co/products/WEB', { visibility: 'private' })).status,
+      ).to.equal(200);
+      const privateKey = await submit(world, 'Internal only', 'WEB');
+      const got = (await all.until(before + 2)).slice(before);
+      const byKey = new Map(
+        got.map((r) => verify(allHook.secret, r)).map((m) => [m.data.itemKey, m]),
+      );
+      const shown = byKey.get(publicKey)!.data.links;
+      expect(shown).to.have.all.keys('api', 'board');
+      // the API link is get_item itself: it answers the item the message carries
+      const got1 = await fetch(shown.api, {
+        headers: { authorization: `Bearer ${world.owner.token}` },
+      });
+      expect(got1.status).to.equal(200);
+      expect(((await got1.json()) as { item: { id: string } }).item.id).to.equal(publicKey);
+      expect(shown.api).to.equal(`${world.fb.url}${item(publicKey)}`);
+      // the board link opens the item's public page
+      const page = await fetch(shown.board);
+      expect(page.status).to.equal(200);
+      expect(await page.text()).to.include('Linked from chat');
+      // a private product has no public page to send anyone to
+      expect(byKey.get(privateKey)!.data.links).to.deep.equal({
+        api: `${world.fb.url}${item(privateKey)}`,
+      });
+      await api.patch('/v1/workspaces/acme-co/products/WEB', { visibility: 'public' });
+    });
+  });
+
   describe('When a webhook filters by type and product', () => {
     it('receives only the types and products it asked for', async () => {
       const api = world.fb.api(world.owner.token);

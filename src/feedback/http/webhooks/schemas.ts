@@ -181,6 +181,19 @@ const ItemMessageData = z
       .optional()
       .describe('item.notified'),
     changelog: ChangelogEntry.optional().describe('changelog.published'),
+    links: z
+      .object({
+        api: z.string().describe('get_item on the feedback API'),
+        board: z
+          .string()
+          .optional()
+          .describe("the item's page on the public board, while the product is public"),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'where to see the item; absent only from a worker that knows no base URL (port 0 without FEEDBACK_BASE_URL)',
+      ),
   })
   .strict()
   .meta({ id: 'ItemMessageData' });
