@@ -32,13 +32,11 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
     baseUrl: (config) => config.FEEDBACK_BASE_URL,
     boot({ config, logger, embedder }) {
       const search = feedbackSearch(config, logger, embedder);
-      // where the API listens, once it does; a webhooks-only process has only its config
+      // where the API listens, once it does; a webhooks-only process knows only FEEDBACK_BASE_URL
+      // (HOST and FEEDBACK_PORT there are not where anyone reaches the API: no guessing)
       let listeningAt: string | undefined;
       const linkBases = () => {
-        const api =
-          listeningAt ??
-          config.FEEDBACK_BASE_URL ??
-          (config.FEEDBACK_PORT !== 0 ? `http://${config.HOST}:${config.FEEDBACK_PORT}` : null);
+        const api = listeningAt ?? config.FEEDBACK_BASE_URL;
         if (!api) return null;
         const trimmed = (url: string) => url.replace(/\/+$/, '');
         return { api: trimmed(api), board: trimmed(config.PUBLIC_BASE_URL ?? api) };

@@ -44,7 +44,7 @@ export interface ItemMessageData {
   survivorKey?: string;
   notification?: { status: ItemStatus; message: string | null; notified: number; skipped: number };
   changelog?: ChangelogEntry;
-  /** absent only when the process knows no base URL (a worker on port 0 without FEEDBACK_BASE_URL) */
+  /** absent only from a webhooks-only process without FEEDBACK_BASE_URL (it knows no URL) */
   links?: ItemLinks;
 }
 

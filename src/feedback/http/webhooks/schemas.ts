@@ -192,7 +192,7 @@ const ItemMessageData = z
       .strict()
       .optional()
       .describe(
-        'where to see the item; absent only from a worker that knows no base URL (port 0 without FEEDBACK_BASE_URL)',
+        'where to see the item; absent only from a webhooks-only process without FEEDBACK_BASE_URL',
       ),
   })
   .strict()
