@@ -63,17 +63,9 @@ describe('When a client registers its redirect URIs', () => {
     const redirect = 'com.example.app:/cb';
     const config = await registerClient(h.base, { redirectUri: redirect });
     expect(config.clientMetadata().redirect_uris).to.deep.equal([redirect]);
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirect,
-      scope: 'openid',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-    });
+    const { url, verifier, state } = await startAuthorization(config, h.base, 'openid', redirect);
     const callback = await authorizeOverHttp({
-      authUrl: url.href,
+      authUrl: url,
       base: h.base,
       email: 'app@example.com',
       mailboxPath: h.mailboxPath,

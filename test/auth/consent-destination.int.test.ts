@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import { authorizeOverHttp } from './support/browserless.js';
-import { oidc, registerClient } from './support/client.js';
+import { registerClient, startAuthorization } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const register = (h: Harness, metadata: Record<string, unknown>) =>
@@ -55,17 +55,10 @@ describe('When a client names itself and asks a person for access', () => {
   it('shows the host the code goes to on the sign-in and the consent page', async () => {
     const redirect = 'https://assistant.example.com/cb';
     const config = await registerClient(h.base, { name: 'Helpful app', redirectUri: redirect });
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirect,
-      scope: 'openid service.public',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state: oidc.randomState(),
-    });
+    const { url } = await startAuthorization(config, h.base, 'openid service.public', redirect);
     const pages: string[] = [];
     const callback = await authorizeOverHttp({
-      authUrl: url.href,
+      authUrl: url,
       base: h.base,
       email: 'reader@example.com',
       mailboxPath: h.mailboxPath,
@@ -83,16 +76,10 @@ describe('When a client names itself and asks a person for access', () => {
 
   it('names a loopback redirect as an app on this device', async () => {
     const config = await registerClient(h.base, { redirectUri: 'http://127.0.0.1:9/cb' });
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: 'http://127.0.0.1:9/cb',
-      scope: 'openid',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-      state: oidc.randomState(),
-    });
+    const { url } = await startAuthorization(config, h.base, 'openid', 'http://127.0.0.1:9/cb');
     const pages: string[] = [];
     await authorizeOverHttp({
-      authUrl: url.href,
+      authUrl: url,
       base: h.base,
       email: 'native@example.com',
       mailboxPath: h.mailboxPath,

@@ -19,11 +19,16 @@ export async function registerClient(
   );
 }
 
-export async function startAuthorization(config: oidc.Configuration, base: string, scope: string) {
+export async function startAuthorization(
+  config: oidc.Configuration,
+  base: string,
+  scope: string,
+  redirectUri = `${base}/cb`,
+) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: `${base}/cb`,
+    redirect_uri: redirectUri,
     scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
