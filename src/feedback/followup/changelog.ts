@@ -58,7 +58,8 @@ export async function draftChangelogEntry(
       `${doc.id} was merged into ${doc._mergedInto}; announce ${doc._mergedInto} instead`,
     );
   }
-  if (doc.status !== 'shipped') throw notShipped(doc.id, doc.status);
+  if (doc.status !== 'shipped')
+    throw notShipped(doc.id, doc.status, 'a changelog entry is drafted for it');
 
   const merged = doc._mergedKeys.length
     ? await items.find(

@@ -63,7 +63,8 @@ export async function notifyPeople(
       `${input.itemKey} was merged into ${state.survivorKey}; notify the people of ${state.survivorKey}`,
     );
   }
-  if (state.itemStatus !== 'shipped') throw notShipped(input.itemKey, state.itemStatus);
+  if (state.itemStatus !== 'shipped')
+    throw notShipped(input.itemKey, state.itemStatus, 'its requesters are told');
 
   const personIds = Object.keys(state.people);
   const people = await peopleOf(deps.readStore).find({ _id: { $in: personIds } });
@@ -124,8 +125,7 @@ export function eligibility(
   return person.email ? { eligible: true } : { eligible: false, reason: 'no-email' };
 }
 
-export function notShipped(itemKey: string, status: string): InvalidArgument {
-  return new InvalidArgument(
-    `item must be shipped before its requesters are told: ${itemKey} is ${status}`,
-  );
+/** `doing`: what waits for the item to ship ("its requesters are told", "it gets a changelog entry") */
+export function notShipped(itemKey: string, status: string, doing: string): InvalidArgument {
+  return new InvalidArgument(`item must be shipped before ${doing}: ${itemKey} is ${status}`);
 }

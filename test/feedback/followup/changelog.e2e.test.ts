@@ -100,6 +100,10 @@ describe('draft_changelog_entry over HTTP', () => {
       const res = await world.api().post(path(itemKey), { publish: true });
       expect(res.status).to.equal(400);
       expect(res.body.code).to.equal('invalid-argument');
+      // it names this operation's reason, not notify_people's ("its requesters are told")
+      expect(res.body.error).to.equal(
+        `item must be shipped before a changelog entry is drafted for it: ${itemKey} is new`,
+      );
       const { dup } = await shippedWithDuplicate();
       const merged = await world.api().post(path(dup), { publish: true });
       expect(merged.status).to.equal(400);
