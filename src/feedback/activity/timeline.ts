@@ -6,7 +6,8 @@
  *
  * "As it stood at revision r" is the log up to the position of the item's revision r: the item's
  * events up to r and its people's events up to that position (a person renamed later is shown
- * with the name they had then).
+ * with the name they had then). "As it stood at a moment" adds the people's events up to that
+ * moment (`peopleUntil`): get_item then already showed a rename that came after the revision.
  *
  * Snapshots (the choice issue 15 allows): every SNAPSHOT_EVERY revisions a replay keeps the
  * in-memory read models (frozen documents, shared — one map copy per collection), so a later
@@ -59,7 +60,17 @@ export interface ItemTimelines {
     itemKey: string,
     revisions: Iterable<number>,
     visit: Visit,
+    options?: ReplayOptions,
   ): Promise<void>;
+}
+
+export interface ReplayOptions {
+  /**
+   * A moment (ms): the last revision is visited as the log stood then, with its people's events
+   * up to that moment too — a person renamed after the item's last change but before `at` shows
+   * with their new name, as get_item showed them at `at`.
+   */
+  peopleUntil?: number;
 }
 
 export function createItemTimelines(deps: { eventStore: EventStore }): ItemTimelines {
@@ -109,7 +120,7 @@ export function createItemTimelines(deps: { eventStore: EventStore }): ItemTimel
       return (await timelineOf(workspaceId, itemKey)).events;
     },
 
-    async replay(workspaceId, itemKey, revisions, visit) {
+    async replay(workspaceId, itemKey, revisions, visit, options = {}) {
       const timeline = await timelineOf(workspaceId, itemKey);
       const { events } = timeline;
       const wanted = new Set([...revisions].filter((r) => r >= 0 && r < events.length));
@@ -121,9 +132,11 @@ export function createItemTimelines(deps: { eventStore: EventStore }): ItemTimel
         if (revision <= first && revision > start) start = revision;
       }
       const store = createMemoryReadStore(timeline.snapshots.get(start));
-      if (wanted.has(start)) await visit(start, store);
       const from = start < 0 ? 0n : events[start]!.position;
       const to = events[last]!.position;
+      const { peopleUntil } = options;
+      // everything up to the head: a moment may lie past the item's last event
+      const upTo = peopleUntil === undefined ? to : await deps.eventStore.headPosition();
       const itemEvents = events.slice(start + 1, last + 1);
       const known = new Set(
         (await store.collection(PEOPLE).find({}, { projection: { _id: 1 } })).map((d) => d._id),
@@ -131,13 +144,29 @@ export function createItemTimelines(deps: { eventStore: EventStore }): ItemTimel
       const named = new Set<string>(known);
       for (const event of itemEvents) for (const id of peopleNamedBy(event)) named.add(id);
       const personEvents: RecordedEvent[] = [];
+      // people's events after the last revision and no later than `peopleUntil`
+      const late: RecordedEvent[] = [];
       for (const personId of named) {
-        const log = await personLog(timeline, personId, to);
+        const log = await personLog(timeline, personId, upTo);
         const after = known.has(personId) ? from : -1n;
-        for (const e of log.events)
+        for (const e of log.events) {
           if (e.position > after && e.position <= to) personEvents.push(e);
+          else if (e.position > to && peopleUntil !== undefined) {
+            if (e.metadata.occurredAt <= peopleUntil) late.push(e);
+          }
+        }
       }
-      personEvents.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+      const byPosition = (a: RecordedEvent, b: RecordedEvent) =>
+        a.position < b.position ? -1 : a.position > b.position ? 1 : 0;
+      personEvents.sort(byPosition);
+      late.sort(byPosition);
+      const visitAt = async (revision: number) => {
+        if (!wanted.has(revision)) return;
+        // (after any snapshot of this revision was taken: the snapshot is the log at the revision)
+        if (revision === last) for (const event of late) await apply(event, store);
+        await visit(revision, store);
+      };
+      await visitAt(start);
       let p = 0;
       for (const event of itemEvents) {
         while (p < personEvents.length && personEvents[p]!.position < event.position) {
@@ -148,7 +177,7 @@ export function createItemTimelines(deps: { eventStore: EventStore }): ItemTimel
         if ((revision + 1) % SNAPSHOT_EVERY === 0 && !timeline.snapshots.has(revision)) {
           timeline.snapshots.set(revision, store.snapshot());
         }
-        if (wanted.has(revision)) await visit(revision, store);
+        await visitAt(revision);
       }
     },
   };

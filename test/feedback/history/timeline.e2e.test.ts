@@ -104,6 +104,24 @@ describe('Rebuilding an item as it stood (e2e)', () => {
         const { revision: _x, at: _y, ...answer } = res.body;
         expect(answer, `revision ${revision}`).to.deep.equal(expected);
       }
+
+      // README: as-of `at` answers "exactly the get_item answer as it stood then (people with
+      // the names they had then)" — also when a person was renamed after the item's last change
+      fb.clock.advance(1_000);
+      const beforeRename = fb.clock.now();
+      fb.clock.advance(1_000);
+      await person(0, 'Kim Lee-Park');
+      await fb.caughtUp();
+      const renamed = (await api.get(path)).body;
+      expect(renamed.participants[1]).to.deep.include({ displayName: 'Kim Lee-Park' });
+      const atNow = (await api.get(`${path}/as-of?at=${fb.clock.now()}`)).body;
+      const { revision: _n, at: _t, ...nowAnswer } = atNow;
+      expect(nowAnswer).to.deep.equal(renamed);
+      const atBefore = (await api.get(`${path}/as-of?at=${beforeRename}`)).body;
+      expect(atBefore.participants[1]).to.deep.include({ personId: kim, displayName: 'Kim Lee' });
+      // a revision is the log at that revision's position: the later rename is not in it
+      const atLast = (await api.get(`${path}/as-of?revision=${last}`)).body;
+      expect(atLast.participants[1]).to.deep.include({ displayName: 'Kim Lee' });
     } finally {
       await fb.stop();
     }

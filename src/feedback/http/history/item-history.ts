@@ -9,7 +9,7 @@ import { productKeyOf } from '../../../../commands/product/index.js';
 import { InvalidArgument, NotFound } from '../../../../commands/shared/errors.js';
 import { getItem } from '../../../../projections/items/queries.js';
 import { itemChanges } from '../../activity/item-history.js';
-import type { ItemTimelines } from '../../activity/timeline.js';
+import type { ItemTimelines, Visit } from '../../activity/timeline.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
 import { Count, Item, ItemParams, Participant, Reply, Timestamp } from '../schemas.js';
 import { itemNotFound } from '../../actions/index.js';
@@ -120,9 +120,12 @@ export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[
         );
       }
       let answer: Awaited<ReturnType<typeof getItem>> = null;
-      await deps.timelines.replay(workspaceId, itemKey, [target], async (_revision, store) => {
+      const visit = async (_revision: number, store: Parameters<Visit>[1]) => {
         answer = await getItem(store, { workspaceId, productKey: key, itemKey });
-      });
+      };
+      // at a moment, its people as they were named at that moment, not at the revision
+      const options = at === undefined ? {} : { peopleUntil: at };
+      await deps.timelines.replay(workspaceId, itemKey, [target], visit, options);
       const found = answer as Awaited<ReturnType<typeof getItem>>;
       if (!found) throw new NotFound('item not found');
       return {
