@@ -2,8 +2,9 @@
  * Builds the message of one event of the log. The item is the one right after the event, folded
  * from its own stream (fold-cache.ts), so a worker running behind — or a list_events reader far
  * in the past — describes each change as it was at its position, not the item as it is now.
- * Names (the workspace slug, the actor's display name) and whether the item has a public board
- * page (`links.board`: the product is public) are read from the read models as they are when the
+ * A person actor is named as they were named then (feedback/activity/person-names.ts). The
+ * workspace slug, a maker's or an app's name and whether the item has a public board page
+ * (`links.board`: the product is public) are read from the read models as they are when the
  * message is built.
  */
 import type { ChangelogEvent } from '../../../commands/changelog/index.js';
@@ -14,6 +15,7 @@ import { getProduct } from '../../../projections/products/queries.js';
 import { workspaceById } from '../../../projections/workspaces/queries.js';
 import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
 import { describeActor } from '../../feedback/activity/actor.js';
+import { personNamesAt } from '../../feedback/activity/person-names.js';
 import type { ReadStore } from '../../readstore/types.js';
 import { type ItemFold, createItemFolds } from './fold-cache.js';
 import { messageSourceOf, type MessageSource } from './event-types.js';
@@ -45,6 +47,7 @@ export function createComposer(deps: {
   linkBases?: () => LinkBases | null;
 }): Composer {
   const folds = createItemFolds(deps.eventStore);
+  const nameAt = personNamesAt(deps.eventStore);
   const slugs = new Map<string, string>();
 
   async function slugOf(workspaceId: string): Promise<string | null> {
@@ -69,6 +72,14 @@ export function createComposer(deps: {
     return { links };
   }
 
+  /** who acted, a person under the name they had then (person-names.ts) */
+  async function actorAt(workspaceId: string, event: RecordedEvent) {
+    const actor = await describeActor(deps.readStore, workspaceId, event.metadata);
+    if (actor.kind !== 'person' || !actor.id) return actor;
+    const then = await nameAt(actor.id, event.position);
+    return then === undefined ? actor : { ...actor, name: then };
+  }
+
   async function compose(event: RecordedEvent): Promise<Message | null> {
     const source = messageSourceOf(event);
     if (!source) return null;
@@ -81,7 +92,7 @@ export function createComposer(deps: {
       itemKey: source.itemKey,
       sequence: event.revision,
       position: event.position.toString(),
-      actor: await describeActor(deps.readStore, source.workspaceId, event.metadata),
+      actor: await actorAt(source.workspaceId, event),
       ...(event.metadata.via ? { via: event.metadata.via } : {}),
       ...(await linksOf(source.workspaceId, slug, source)),
     };

@@ -15,6 +15,7 @@ import {
   startWorldWith,
   stopWorld,
   submit,
+  submitPath,
   subscribe,
   type World,
 } from './support/world.js';
@@ -138,6 +139,37 @@ describe('The event feed, list_events (e2e)', () => {
         'the webhook delivery of that message',
       );
       expect(created).to.deep.equal(verify(secret, sent));
+    });
+  });
+
+  describe('When the person who acted renamed themselves afterwards', () => {
+    it('still names them as they were named then: the message the webhook carried', async () => {
+      const outsider = world.fb.api(world.outsider.token);
+      const first = await outsider.post(submitPath('APP'), { body: 'Before', displayName: 'Zed' });
+      expect(first.status).to.equal(200);
+      const key = first.body.itemId as string;
+      const sent = await eventually(
+        async () =>
+          receiver.received.find((r) => verify(secret, r).data.itemKey === key) ?? undefined,
+        'the webhook delivery of item.created',
+      );
+      const delivered = verify(secret, sent);
+      expect(delivered.data.actor).to.include({ kind: 'person', name: 'Zed' });
+      const renamed = await outsider.post(submitPath('WEB'), {
+        body: 'After',
+        displayName: 'Zed Renamed',
+      });
+      expect(renamed.status).to.equal(200);
+      const res = await member().get(`${FEED}?types=item.created&pageSize=200`);
+      const later = res.body.items.find(
+        (m: { data: { itemKey: string } }) => m.data.itemKey === key,
+      );
+      // README: the feed answers "the same messages" the webhooks carry; a message id, one body
+      expect(later).to.deep.equal(delivered);
+      const newer = res.body.items.find(
+        (m: { data: { itemKey: string } }) => m.data.itemKey === renamed.body.itemId,
+      );
+      expect(newer.data.actor).to.include({ kind: 'person', name: 'Zed Renamed' });
     });
   });
 });
