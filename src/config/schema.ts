@@ -21,6 +21,23 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = z.url({ protocol: /^https?$/ });
+/** comma-separated http(s) origins: scheme://host[:port], no path */
+const origins = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      url.refine(
+        (u) => URL.canParse(u) && new URL(u).origin === u,
+        'each must be an origin: scheme://host[:port]',
+      ),
+    ),
+  );
 const count = (max: number) => whole(1, max);
 const SMTP_URL_FORM = 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)';
 
@@ -67,6 +84,11 @@ export const configSchema = z.object({
     .optional()
     .describe(
       'base URL of the public board pages, the capture endpoint and widget.js; default the feedback base URL',
+    ),
+  MCP_ALLOWED_ORIGINS: origins
+    .optional()
+    .describe(
+      "browser origins (comma-separated) that may call the hosted /mcp endpoints besides the service's own; any other Origin is answered 403 (DNS-rebinding protection)",
     ),
   TRUST_PROXY: bool
     .default(false)

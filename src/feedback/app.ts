@@ -156,6 +156,7 @@ export async function createFeedbackApp(
         now,
         catchUp: ctx.catchUp,
         baseUrl,
+        allowedOrigins: ctx.config.MCP_ALLOWED_ORIGINS,
         logger: ctx.logger,
       }),
       auth.router,

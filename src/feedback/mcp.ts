@@ -37,6 +37,8 @@ export function feedbackMcp(deps: {
   /** the read models catch up with the log before a credential is looked up (http-auth.ts) */
   catchUp(): Promise<void>;
   baseUrl: string;
+  /** MCP_ALLOWED_ORIGINS: browser origins allowed beside the service's own */
+  allowedOrigins?: readonly string[];
   logger: HttpLogger;
 }): Router {
   const { auth, baseUrl } = deps;
@@ -84,6 +86,7 @@ export function feedbackMcp(deps: {
     catalogFor: tools.catalogFor,
     toolNames: new Set(tools.tools.map((t) => t.tool.name)),
     describeCaller: (caller) => `${caller.userId} ${caller.via ?? caller.credential}`,
+    allowedOrigins: [new URL(baseUrl).origin, ...(deps.allowedOrigins ?? [])],
     envelope,
     logger: deps.logger,
   });

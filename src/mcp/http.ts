@@ -8,6 +8,12 @@
  * no `Mcp-Session-Id`), so any API process can answer any request. GET (a server-initiated
  * stream) and DELETE (ending a session) have nothing to serve: 405 with `Allow: POST`.
  *
+ * A request whose `Origin` is not the service's own nor one of MCP_ALLOWED_ORIGINS is answered
+ * 403 before anything else (MCP Streamable HTTP transport: "If the Origin header is present and
+ * invalid, servers MUST respond with HTTP 403 Forbidden"): a page whose DNS name was rebound to
+ * the service's address is same-origin to the browser, so only the configured names count.
+ * Calls without `Origin` (every non-browser client) are not affected.
+ *
  * Refused credentials are HTTP answers, not JSON-RPC: 401 with
  * `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource/mcp"`
  * (what an MCP client starts OAuth discovery from), 403 with `error="insufficient_scope"`,
@@ -40,6 +46,8 @@ export interface McpEndpointOptions<P> {
   logger: HttpLogger;
   /** largest accepted JSON-RPC message; default 1mb */
   bodyLimit?: string;
+  /** origins (`scheme://host[:port]`) a browser may call from: the service's own, configured ones */
+  allowedOrigins: readonly string[];
 }
 
 function jsonRpcError(res: Response, status: number, code: number, message: string): void {
@@ -55,8 +63,15 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     sendJson(res, 200, options.resourceMetadata(req));
   });
 
+  const allowedOrigins = new Set(options.allowedOrigins);
+
   router.all(MCP_PATH, async (req, res, next) => {
     res.locals.operationId = 'mcp';
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      jsonRpcError(res, 403, -32000, `Forbidden: requests from origin ${origin} are not allowed`);
+      return;
+    }
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       jsonRpcError(

@@ -113,7 +113,10 @@ export async function createNotesApp(
     before: [apiSecurityHeaders({ https })],
     operations: http.middleware,
     // at the root: oidc-provider reads req.baseUrl as its mount path
-    routes: [notesMcp({ http, auth, logger: httpLogger }), auth.server.router],
+    routes: [
+      notesMcp({ http, auth, allowedOrigins: ctx.config.MCP_ALLOWED_ORIGINS, logger: httpLogger }),
+      auth.server.router,
+    ],
     fallback: http.fallback,
   });
   return { app, http, auth: auth.server };

@@ -44,6 +44,8 @@ export interface NotesAuth {
   mcpAuthenticate(req: IncomingMessage): Promise<NotesPrincipal>;
   /** the base URL of the host that was asked */
   baseFor(req: IncomingMessage): string;
+  /** the origins of the hosts that answer the notes API (NOTES_BASE_URL, NOTES_ALT_BASE_URL) */
+  origins: readonly string[];
 }
 
 type BearerError = 'invalid_token' | 'invalid_request' | 'insufficient_scope';
@@ -115,6 +117,7 @@ export async function createNotesAuth(
   return {
     server,
     baseFor,
+    origins: [...hosts.values()].map((base) => new URL(base).origin),
     authenticate: bearerCheck(server.verifyAccessToken, wwwAuthenticateFor),
     mcpAuthenticate: bearerCheck(server.verifierAt(MCP_PATH), (base, error, scope) =>
       endpointChallenge({ base, path: MCP_PATH, error, scope }),

@@ -19,6 +19,8 @@ export const NOTES_MCP_INSTRUCTIONS =
 export function notesMcp(deps: {
   http: ServiceHttp<NotesTypes>;
   auth: NotesAuth;
+  /** MCP_ALLOWED_ORIGINS: browser origins allowed beside the service's own */
+  allowedOrigins?: readonly string[];
   logger: HttpLogger;
 }): Router {
   const { auth } = deps;
@@ -52,6 +54,7 @@ export function notesMcp(deps: {
     catalogFor: tools.catalogFor,
     toolNames: new Set(tools.tools.map((t) => t.tool.name)),
     describeCaller: (principal) => `${principal.userId} client:${principal.clientId}`,
+    allowedOrigins: [...auth.origins, ...(deps.allowedOrigins ?? [])],
     envelope,
     logger: deps.logger,
   });

@@ -90,6 +90,27 @@ describe('Configuration', () => {
     });
   });
 
+  describe('When MCP_ALLOWED_ORIGINS is set', () => {
+    it('reads a comma-separated list of origins', () => {
+      const config = loadConfig({
+        MCP_ALLOWED_ORIGINS: 'https://inspector.example, http://localhost:6274',
+      });
+      expect(config.MCP_ALLOWED_ORIGINS).to.deep.equal([
+        'https://inspector.example',
+        'http://localhost:6274',
+      ]);
+    });
+
+    it('refuses an entry that is not an origin (a path, another scheme)', () => {
+      for (const value of ['https://a.example/app', 'ftp://a.example', 'a.example']) {
+        expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: value }), value).to.throw(
+          ConfigError,
+          /MCP_ALLOWED_ORIGINS/,
+        );
+      }
+    });
+  });
+
   describe('When the table of keys is printed', () => {
     it('has one documented line per key', () => {
       const keys = Object.keys(configSchema.shape);
