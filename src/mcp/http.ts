@@ -20,11 +20,13 @@
  * each with the service's error envelope as body.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type Response, Router } from 'express';
 import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
 import { correlationIdFor, sendJson } from '../http/respond.js';
+import { problemOf, refuseMalformedRequests } from './message-check.js';
 import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -107,6 +109,13 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
   });
 
   async function serve(req: Request, res: Response, principal: P, correlationId: string) {
+    // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700)
+    const problem = Array.isArray(req.body) ? null : problemOf(req.body);
+    if (problem?.code === ErrorCode.InvalidRequest) {
+      const { code, message, id } = problem;
+      sendJson(res, 400, { jsonrpc: '2.0', error: { code, message }, id });
+      return;
+    }
     const message = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
     const name = message?.method === 'tools/call' ? message.params?.name : undefined;
     // a metric label must stay bounded: a name the client made up is not one
@@ -123,6 +132,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
       void server.close();
     });
     await server.connect(transport);
+    refuseMalformedRequests(transport);
     await transport.handleRequest(req, res, req.body);
   }
 

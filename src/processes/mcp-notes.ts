@@ -5,6 +5,7 @@
  * messages; anything for a human goes to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { refuseMalformedRequests } from '../mcp/message-check.js';
 import { z } from 'zod';
 import { localNotesServer } from '../notes/mcp-local.js';
 
@@ -31,7 +32,9 @@ const server = localNotesServer({
   baseUrl: parsed.data.NOTES_BASE_URL,
   accessToken: parsed.data.NOTES_ACCESS_TOKEN,
 });
-await server.connect(new StdioServerTransport());
+const transport = new StdioServerTransport();
+await server.connect(transport);
+refuseMalformedRequests(transport);
 process.stderr.write(
   `notes-mcp: serving the notes API at ${parsed.data.NOTES_BASE_URL} over stdio\n`,
 );

@@ -7,28 +7,11 @@
  * `GET /v1/devices` is exposed by the hosted MCP server; the write operations exist over the
  * API and on the local MCP server." "Access is strictly per user".
  */
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect } from 'chai';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
-import { callTool, type Connected, connectMcp, envelopeOf } from './support.js';
+import { callTool, connectLocal, connectMcp, envelopeOf } from './support.js';
 
-const BIN = path.resolve('bin/notes-mcp.js');
 const DEVICE_WRITES = ['register_device', 'update_device'];
-
-/** The local server as an MCP client configuration starts it: one command, two variables. */
-async function connectLocal(base: string, token: string): Promise<Connected> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN],
-    env: { PATH: process.env.PATH ?? '', NOTES_BASE_URL: base, NOTES_ACCESS_TOKEN: token },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'local-test-client', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport: transport as never, close: () => client.close() };
-}
 
 describe('When assistants use the notes MCP servers', function () {
   this.timeout(120_000);

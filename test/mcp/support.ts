@@ -1,9 +1,12 @@
 /**
  * The official MCP SDK client against a service's hosted endpoint over real HTTP (Streamable
- * HTTP transport), with a bearer credential or an OAuth client provider.
+ * HTTP transport), with a bearer credential or an OAuth client provider; and the local notes
+ * server over stdio.
  */
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -46,4 +49,19 @@ export function envelopeOf(result: CallToolResult): Record<string, string> {
   const first = result.content[0];
   if (first?.type !== 'text') throw new Error('error result without text');
   return JSON.parse(first.text) as Record<string, string>;
+}
+
+const NOTES_MCP_BIN = path.resolve('bin/notes-mcp.js');
+
+/** The local notes server as an MCP client configuration starts it: one command, two variables. */
+export async function connectLocal(base: string, token: string): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [NOTES_MCP_BIN],
+    env: { PATH: process.env.PATH ?? '', NOTES_BASE_URL: base, NOTES_ACCESS_TOKEN: token },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'local-test-client', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport: transport as never, close: () => client.close() };
 }

@@ -1,0 +1,92 @@
+/**
+ * What is wrong with a JSON-RPC message, said in JSON-RPC's own terms before the SDK sees it.
+ * The SDK answers a body that is JSON but not a JSON-RPC message as a parse error (-32700), and a
+ * known method whose params have the wrong shape (`tools/call` with `arguments: []`, `initialize`
+ * without params) as an internal error (-32603) carrying zod's dump. Here:
+ *   not a JSON-RPC 2.0 request, notification or response → -32600 Invalid Request;
+ *   `initialize`, `tools/list` or `tools/call` with malformed params → -32602 Invalid params,
+ * each with a message that names the field.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export interface MessageProblem {
+  code: number;
+  message: string;
+  /** the request's id, when it had a usable one */
+  id: string | number | null;
+}
+
+type Issue = { path: readonly PropertyKey[]; message: string };
+type Checked = { success: true } | { success: false; error: { issues: readonly Issue[] } };
+
+const REQUESTS: Record<string, { safeParse(value: unknown): Checked }> = {
+  initialize: InitializeRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+};
+
+const described = (issues: readonly Issue[]) =>
+  issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || 'message'}: ${issue.message}`)
+    .join('; ');
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What makes `message` no JSON-RPC 2.0 message at all; null when it is one. */
+function envelopeProblem(message: unknown): string | null {
+  if (!isObject(message)) return 'a message is a JSON object';
+  if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number') {
+    return 'id must be a string or a number';
+  }
+  if ('method' in message && typeof message.method !== 'string') return 'method must be a string';
+  if ('params' in message && !isObject(message.params)) return 'params must be an object';
+  if (!JSONRPCMessageSchema.safeParse(message).success) {
+    return 'not a request, a notification or a response';
+  }
+  return null;
+}
+
+export function problemOf(message: unknown): MessageProblem | null {
+  const raw = isObject(message) ? message.id : undefined;
+  const id = typeof raw === 'string' || typeof raw === 'number' ? raw : null;
+  const envelope = envelopeProblem(message);
+  if (envelope)
+    return { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${envelope}`, id };
+  const method = (message as { method?: string }).method;
+  const schema = method === undefined ? undefined : REQUESTS[method];
+  const checked = schema?.safeParse(message);
+  if (!checked || checked.success) return null;
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `Invalid params of ${method}: ${described(checked.error.issues)}`,
+    id,
+  };
+}
+
+/**
+ * Answers a request whose params are malformed with its JSON-RPC error instead of passing it to
+ * the SDK; call it right after `server.connect(transport)` (which sets `onmessage`).
+ */
+export function refuseMalformedRequests(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) throw new Error('connect the server to the transport first');
+  transport.onmessage = (message, extra) => {
+    const problem = 'method' in message && 'id' in message ? problemOf(message) : null;
+    if (problem === null || problem.id === null) {
+      deliver(message, extra);
+      return;
+    }
+    const { code, message: text, id } = problem;
+    void transport.send({ jsonrpc: '2.0', id, error: { code, message: text } });
+  };
+}

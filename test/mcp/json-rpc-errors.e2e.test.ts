@@ -1,0 +1,88 @@
+/**
+ * Malformed JSON-RPC gets JSON-RPC's own error codes, with a message naming what is wrong, from
+ * both notes MCP servers (the hosted one and the local stdio one) — README: "Protocol errors stay
+ * JSON-RPC errors (an unknown tool, malformed params)". JSON-RPC 2.0 §5.1: -32600 "The JSON sent
+ * is not a valid Request object", -32602 "Invalid method parameter(s)"; -32603 is the server's
+ * own failure and -32700 is for text that is not JSON.
+ */
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'chai';
+import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
+import { type Connected, connectLocal, connectMcp } from './support.js';
+
+/** a request sent as it is: the SDK client does not check params it does not know */
+async function refusal(c: Connected, params: Record<string, unknown>): Promise<McpError> {
+  const sent = c.client.request({ method: 'tools/call', params } as never, CallToolResultSchema);
+  const error = await sent.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).to.be.instanceOf(McpError);
+  return error as McpError;
+}
+
+describe('When an MCP server gets malformed JSON-RPC', function () {
+  this.timeout(60_000);
+  let notes: NotesE2e;
+  let token: string;
+  before(async () => {
+    notes = await startNotesE2e();
+    token = (await notes.signIn('ann@example.com')).token;
+  });
+  after(() => notes?.stop());
+
+  for (const server of ['hosted', 'local'] as const) {
+    it(`answers params of the wrong shape with -32602 naming the field (${server})`, async () => {
+      const c =
+        server === 'hosted'
+          ? await connectMcp(`${notes.base}/mcp`, { token })
+          : await connectLocal(notes.base, token);
+      try {
+        const badArguments = await refusal(c, { name: 'list_notes', arguments: ['x'] });
+        expect(badArguments.code).to.equal(-32602);
+        expect(badArguments.message).to.include('params.arguments');
+        const noName = await refusal(c, { arguments: {} });
+        expect(noName.code).to.equal(-32602);
+        expect(noName.message).to.include('params.name');
+        // the server goes on serving
+        const { tools } = await c.client.listTools();
+        expect(tools.length).to.be.greaterThan(0);
+      } finally {
+        await c.close();
+      }
+    });
+  }
+
+  const post = (body: unknown) =>
+    fetch(`${notes.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(body),
+    });
+
+  it('answers JSON that is no JSON-RPC request with 400 and -32600 (hosted)', async () => {
+    for (const [body, says] of [
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: 'x' }, 'params must be an object'],
+      [{ jsonrpc: '2.0', id: null, method: 'tools/list' }, 'id must be a string or a number'],
+      [{ jsonrpc: '1.0', id: 1, method: 'tools/list' }, 'jsonrpc must be "2.0"'],
+    ] as const) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      const answer = (await res.json()) as { error: { code: number; message: string } };
+      expect(answer.error.code).to.equal(-32600);
+      expect(answer.error.message).to.include(says);
+    }
+  });
+
+  it('answers initialize without params with -32602 (hosted)', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 7, method: 'initialize' });
+    const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer.id).to.equal(7);
+    expect(answer.error.code).to.equal(-32602);
+    expect(answer.error.message).to.include('params');
+  });
+});
