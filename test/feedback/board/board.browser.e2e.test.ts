@@ -162,4 +162,39 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
       await context.close();
     }
   });
+
+  it('fits a phone screen whatever a visitor titled or named things: long words wrap', async () => {
+    // what visitors type: a pasted link, an error path, a name with no spaces
+    const link =
+      'Broken link on https://example.com/docs/getting-started/installation-guide-for-windows';
+    const unbroken = `Crash_${'x'.repeat(190)}`;
+    const { itemKey: linked } = await world.fb.submit(world.ws, 'APP', {
+      title: link,
+      body: 'The page answers 404.',
+      email: 'handle@customer.example',
+      displayName: `Someone${'_with_a_very_long_handle'.repeat(3)}`,
+    });
+    const { itemKey: long } = await world.fb.submit(world.ws, 'APP', {
+      title: unbroken,
+      body: 'Stack trace attached.',
+    });
+    await owner.post(`${items}/${linked}/status`, { status: 'shipped' });
+    await owner.post(`${items}/${linked}/changelog`, { publish: true });
+    const context = await browser().newContext({ viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    for (const url of [
+      board,
+      `${board}/items/${linked}`,
+      `${board}/items/${long}`,
+      `${board}/changelog`,
+    ]) {
+      await page.goto(url);
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        screen: document.documentElement.clientWidth,
+      }));
+      expect(widths.page, url).to.be.at.most(widths.screen);
+    }
+    await context.close();
+  });
 });
