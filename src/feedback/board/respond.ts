@@ -40,8 +40,13 @@ export function sendPage(res: Response, status: number, html: string | Buffer): 
   res.end(html);
 }
 
-/** An error as the board answers it; its headers (`Retry-After`) and no-store are set on `res`. */
+/**
+ * An error as the board answers it; its headers (`Retry-After`) and no-store are set on `res`.
+ * A visitor made for this request (visitor-http.ts) is not kept: their cookie would not match the
+ * page's empty form token, and the next press would be refused as "out of date".
+ */
 export function refusalOf(res: Response, error: unknown) {
+  if (res.locals.freshVisitor) res.removeHeader('Set-Cookie');
   const resolved = resolveError(error);
   for (const [name, value] of Object.entries(resolved.headers)) res.setHeader(name, value);
   res.setHeader('Cache-Control', 'no-store');

@@ -53,6 +53,8 @@ export function visitorFor(
   }
   const fresh = deps.tokens.newVisitor();
   setVisitorCookie(deps, res, fresh);
+  // a refusal takes the cookie back (respond.ts): the page's empty token still fits
+  res.locals.freshVisitor = true;
   return fresh;
 }
 

@@ -6,6 +6,13 @@
     const region = document.getElementById('announce');
     if (region) region.textContent = text;
   };
+  // a refusal is shown, not only announced: a sighted visitor must see why nothing happened
+  const notify = (text) => {
+    const notice = document.getElementById('notice');
+    if (!notice) return announce(text);
+    notice.textContent = text;
+    notice.hidden = !text;
+  };
   const setCsrf = (csrf) => {
     if (!csrf) return;
     for (const input of document.querySelectorAll('input[name="csrf"]')) input.value = csrf;
@@ -38,7 +45,8 @@
           headers: { Accept: 'application/json' },
           body: new URLSearchParams(new FormData(form)),
         });
-        if (!res.ok) return announce(await failure(res));
+        if (!res.ok) return notify(await failure(res));
+        notify('');
         const answer = await res.json();
         setCsrf(answer.csrf);
         button.setAttribute('aria-pressed', String(answer.plusOned));
@@ -49,7 +57,7 @@
         if (answer.plusOned === was) announce('Nothing changed');
         else announce(answer.plusOned ? '+1 added' : '+1 withdrawn');
       } catch {
-        announce('No connection; try again.');
+        notify('No connection; try again.');
       } finally {
         busy(button, false);
       }

@@ -68,6 +68,7 @@ export function Layout(props: {
         ) : null}
         <main id="main">{props.children}</main>
         <p id="announce" class="visually-hidden" aria-live="polite" />
+        <p id="notice" class="notice" role="alert" hidden />
       </body>
     </html>
   );
