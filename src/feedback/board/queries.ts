@@ -16,8 +16,8 @@ import type { FeedbackSearch } from '../search/search.js';
 import type { BoardSort } from './views/board.js';
 
 export const BOARD_PAGE_SIZE = 50;
-/** search answers one page of the closest items */
-const SEARCH_LIMIT = 50;
+/** a search pages through at most this many of the closest items (four pages) */
+export const BOARD_SEARCH_MAX = 4 * BOARD_PAGE_SIZE;
 
 export interface PublicProduct {
   workspaceId: string;
@@ -117,20 +117,28 @@ export async function boardItems(
 ): Promise<{ docs: ItemDoc[]; hasNext: boolean }> {
   const { workspaceId, key: productKey } = product;
   const status = query.status ?? undefined;
+  const skip = (query.page - 1) * BOARD_PAGE_SIZE;
   if (query.q) {
-    // weak matches are left out, as summarize_feedback's `q` leaves them out
-    const found = await searchItemDocs(store, search, {
-      workspaceId,
-      productKey,
-      q: query.q,
-      limit: SEARCH_LIMIT,
-      minScore: await search.matchThreshold(),
-      ...(status ? { status } : {}),
-    });
-    return { docs: found.map((hit) => hit.doc), hasNext: false };
+    // one ranking for every page: a ranking cut at another length may order near-equal items
+    // otherwise, and an item would show on two pages; weak matches are left out, as
+    // summarize_feedback's `q` leaves them out
+    const found =
+      skip >= BOARD_SEARCH_MAX
+        ? []
+        : await searchItemDocs(store, search, {
+            workspaceId,
+            productKey,
+            q: query.q,
+            limit: BOARD_SEARCH_MAX,
+            minScore: await search.matchThreshold(),
+            ...(status ? { status } : {}),
+          });
+    return {
+      docs: found.slice(skip, skip + BOARD_PAGE_SIZE).map((hit) => hit.doc),
+      hasNext: found.length > skip + BOARD_PAGE_SIZE,
+    };
   }
   const filter = itemsFilter(workspaceId, productKey, status ? { status } : {});
-  const skip = (query.page - 1) * BOARD_PAGE_SIZE;
   if (query.sort === 'trending') {
     const all = await itemsOf(store).find(filter);
     const ranked = all

@@ -73,6 +73,27 @@ describe('The public board pages (e2e)', () => {
       const count = (html: string) => (html.match(/class="item"/g) ?? []).length;
       expect(count(first.text)).to.equal(50);
       expect(count(second.text)).to.be.greaterThan(0);
+      const past = await visitor.get(`${world.boardPath}?page=9`);
+      expect(past.text).to.include('No more items').and.not.include('No feedback here yet');
+    });
+
+    it('pages a search 50 at a time too: page 2 holds the next closest, not page 1 again', async () => {
+      // README: "`?q=` (the `search_items` ranking …), `?page=` (50 a page)"; with the 50
+      // fillers above, 55 items hold the word "filler"
+      for (let i = 50; i < 55; i++) await file(`Filler ${i}`, `filler body ${i}`);
+      const titlesOf = (html: string) =>
+        [...html.matchAll(/class="title"[^>]*>([^<]*)</g)].map((m) => m[1]!);
+      const first = await visitor.get(`${world.boardPath}?q=filler`);
+      const second = await visitor.get(`${world.boardPath}?q=filler&page=2`);
+      const one = titlesOf(first.text);
+      const two = titlesOf(second.text);
+      expect(one).to.have.length(50);
+      expect(first.text).to.include('rel="next"');
+      expect(two.length).to.be.greaterThan(0);
+      expect(two.filter((title) => one.includes(title))).to.deep.equal([]);
+      // every filler is reachable from the search
+      const fillers = [...one, ...two].filter((title) => title.startsWith('Filler '));
+      expect(new Set(fillers).size).to.equal(55);
     });
 
     it('answers anonymous visitors with an ETag, 304 while nothing changed, and a new page once something did', async () => {

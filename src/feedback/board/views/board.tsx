@@ -94,7 +94,13 @@ export function BoardPage(v: BoardView) {
       </form>
       <h2 class="visually-hidden">Items</h2>
       {v.rows.length === 0 ? (
-        <p class="empty">{v.q ? 'Nothing matches that search yet.' : 'No feedback here yet.'}</p>
+        <p class="empty">
+          {v.page > 1
+            ? 'No more items: this page is past the last one.'
+            : v.q
+              ? 'Nothing matches that search yet.'
+              : 'No feedback here yet.'}
+        </p>
       ) : (
         <ol class="items">
           {v.rows.map((row) => (
