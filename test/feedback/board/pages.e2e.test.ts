@@ -81,6 +81,16 @@ describe('The public board pages (e2e)', () => {
       // README: "`?q=` (the `search_items` ranking …), `?page=` (50 a page)"; with the 50
       // fillers above, 55 items hold the word "filler"
       for (let i = 50; i < 55; i++) await file(`Filler ${i}`, `filler body ${i}`);
+      // the ranking is stable once every item has its vector (until then an item's words find it
+      // and its meaning joins in as soon as the embedder has it: pages could shift in between)
+      for (let wait = 0; ; wait++) {
+        const ready = (await (await fetch(`${world.fb.url}/readyz`)).json()) as {
+          search?: { indexes?: { items?: { pending: number } } };
+        };
+        if (ready.search?.indexes?.items?.pending === 0) break;
+        expect(wait, 'the items embedded within 30 s').to.be.below(300);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const titlesOf = (html: string) =>
         [...html.matchAll(/class="title"[^>]*>([^<]*)</g)].map((m) => m[1]!);
       const first = await visitor.get(`${world.boardPath}?q=filler`);
