@@ -30,6 +30,14 @@ import { encodeVector, textHash } from './vector-codec.js';
 
 export type { IdFilter, SearchHit } from './scope-arena.js';
 
+/**
+ * Whether a text holds a word (a letter or a digit). One that does not — only blank lines,
+ * punctuation, symbols, emoji — has nothing to be found by: the encoder still gives it a vector,
+ * a bland one that sat above the notes threshold for every query (0.44 for "quantum
+ * chromodynamics"), so such a text is not indexed, and such a query finds nothing.
+ */
+export const hasWords = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
+
 export interface VectorDoc extends CachedText {
   textHash: string;
   pending: boolean;
@@ -169,6 +177,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
   }
 
   function stage(id: string, scope: string, text: string): Promise<boolean> {
+    if (!hasWords(text)) return removeIfIndexed(id);
     return exclusive(async () => {
       const hash = textHash(text);
       const existing = await docs().findOne({ _id: id });
@@ -198,14 +207,20 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     });
   }
 
-  function remove(id: string): Promise<void> {
+  /** true when there was something to remove */
+  function removeIfIndexed(id: string): Promise<boolean> {
     return exclusive(async () => {
       const doc = await docs().findOne({ _id: id });
-      if (!doc || doc._id === META_ID) return;
+      if (!doc || doc._id === META_ID) return false;
       await docs().deleteOne({ _id: id });
       await caches.touchArena(doc.scope, (arena) => arena.delete(id));
       await caches.touchLexicon(doc.scope, (lexicon) => lexicon.delete(id));
+      return true;
     });
+  }
+
+  async function remove(id: string): Promise<void> {
+    await removeIfIndexed(id);
   }
 
   return {
@@ -229,6 +244,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       const { filter, mode } = searchOptions;
       const limit = searchOptions.limit ?? 10;
       const semanticLimit = Math.max(limit * 4, 40);
+      if (!hasWords(query)) return [];
       const embedder = await open();
       const embedding = embedder.embed([query]);
       const arenaLoading = caches.arenaFor(scope, embedder);

@@ -69,6 +69,32 @@ describe('When a user searches their notes by meaning', function () {
     expect(await search('quantum chromodynamics lecture')).to.deep.equal([]);
   });
 
+  it('finds notes with no word in them for no query, and finds nothing for a query with no word', async () => {
+    // a text of blank lines, control characters or emoji only got a bland vector that scored
+    // above the threshold for any query (the MCP audit: 0.44 for "quantum chromodynamics")
+    const wordless: string[] = [];
+    for (const content of ['\n\n\n', '\u0001', '🎉🎉🎉', '— … —']) {
+      const created = await api('POST', '/v1/notes', { content });
+      expect(created.status, created.text).to.equal(201);
+      wordless.push(created.body.id);
+    }
+    await e.service.whenSearchIdle();
+    for (const q of ['quantum chromodynamics lattice', 'zebra harbour', 'tooth doctor visit']) {
+      const found = (await search(q)).map((r) => r.note.id);
+      expect(
+        found.filter((id) => wordless.includes(id)),
+        q,
+      ).to.deep.equal([]);
+    }
+    expect(await search('🎉')).to.deep.equal([]);
+    expect(await search('?!')).to.deep.equal([]);
+    // still notes: listed and readable, only not searchable
+    for (const id of wordless) expect((await api('GET', `/v1/notes/${id}`)).status).to.equal(200);
+    // a word added later makes one findable
+    await api('PUT', `/v1/notes/${wordless[2]}`, { content: '🎉 party supplies for Saturday' });
+    expect((await search('party supplies')).map((r) => r.note.id)).to.include(wordless[2]);
+  });
+
   it('never returns more than limit results', async () => {
     expect(await search('food', 1)).to.have.length.at.most(1);
   });
@@ -103,7 +129,9 @@ describe('When a user searches their notes by meaning', function () {
     expect(report.search.embedder.provider).to.be.a('string');
     const { notes } = report.search.indexes;
     expect(notes.pending).to.equal(0);
-    expect(notes.indexed).to.equal(NOTES.length + 1); // the fixture notes and the Boiler note
+    // the fixture notes, the Boiler note and the note a word was added to; the three notes
+    // without a word are not indexed
+    expect(notes.indexed).to.equal(NOTES.length + 2);
     expect(notes.textsPerSecond).to.be.above(0); // the notes above were embedded seconds ago
   });
 });
