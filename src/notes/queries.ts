@@ -18,7 +18,10 @@ import {
 import { type SyncResult, syncChanges } from '../../projections/sync/queries.js';
 import type { TagView } from '../../projections/tags/document.js';
 import { getTag, getTags, listTags } from '../../projections/tags/queries.js';
-import type { EventStore } from '../eventstore/types.js';
+import { noteStreamId } from '../../commands/note/index.js';
+import { notesProjector } from '../../projections/notes/projector.js';
+import { type EventStore, matchesFilter } from '../eventstore/types.js';
+import { createMemoryReadStore } from '../readstore/embedded/memory.js';
 import type { ReadStore } from '../readstore/types.js';
 
 export interface NotesQueryDeps {
@@ -34,6 +37,24 @@ export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
 
     async getNote(userId: string, noteId: string): Promise<NoteView> {
       const note = await getNote(readStore, userId, noteId);
+      if (!note) throw new NotFound('note not found');
+      return note;
+    },
+
+    /**
+     * The note as it stood at `revision`: its own stream up to there, folded by the notes
+     * projector in memory — the answer of a write that another write has already followed.
+     */
+    async noteAt(userId: string, noteId: string, revision: number): Promise<NoteView> {
+      const recorded = await events.readStream(noteStreamId(userId, noteId), {
+        maxCount: revision + 1,
+      });
+      const store = createMemoryReadStore();
+      const projector = notesProjector();
+      for (const event of recorded) {
+        if (matchesFilter(event, projector.filter)) await projector.apply(event, store);
+      }
+      const note = await getNote(store, userId, noteId);
       if (!note) throw new NotFound('note not found');
       return note;
     },

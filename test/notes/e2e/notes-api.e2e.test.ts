@@ -200,6 +200,40 @@ describe('Notes API over HTTP', function () {
     });
   });
 
+  describe('When many clients replace the same note at once, without If-Match', () => {
+    it('answers each with the note as its own write left it, and that revision as the ETag', async () => {
+      // RFC 9110 §8.8.3: a validator sent with a write's answer reflects what that write saved;
+      // answering the note as a later write left it gave one client another's title and ETag
+      const note = (await api('POST', '/v1/notes', { content: 'start' })).body;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api('PUT', `/v1/notes/${note.id}`, { title: `C${i}`, content: `content ${i}` }),
+        ),
+      );
+      const revisions = new Set<number>();
+      for (const [i, res] of answers.entries()) {
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body).to.include({ title: `C${i}`, content: `content ${i}` });
+        expect(res.headers.get('etag')).to.equal(`"${res.body.revision}"`);
+        revisions.add(res.body.revision);
+      }
+      expect(revisions.size).to.equal(20);
+      // each answer is the version history keeps for that revision (or the current note)
+      const current = (await api('GET', `/v1/notes/${note.id}`)).body;
+      const history = (await api('GET', `/v1/notes/${note.id}/history`)).body.versions as {
+        revision: number;
+        title: string;
+      }[];
+      for (const res of answers) {
+        const kept =
+          res.body.revision === current.revision
+            ? current
+            : history.find((v) => v.revision === res.body.revision);
+        expect(kept?.title, `revision ${res.body.revision}`).to.equal(res.body.title);
+      }
+    });
+  });
+
   describe('When a note is deleted and restored', () => {
     it('answers 204 with no body, lists it only with includeDeleted, and restores it', async () => {
       // spec: "moves the note to trash; 204, no body"

@@ -33,7 +33,7 @@ export function createNoteOperation(deps: NotesHttpDeps): NotesOperation {
       return {
         position,
         readBack: async () =>
-          created(await noteAnswer(deps, userId, note.id), `/v1/notes/${note.id}`),
+          created(await noteAnswer(deps, userId, note.id, note.revision), `/v1/notes/${note.id}`),
       };
     },
   });

@@ -29,8 +29,11 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     async handler(ctx) {
       const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await updateNote(deps, context, { ...note, ...ctx.body });
-      return { position, readBack: () => noteAnswer(deps, note.userId, note.noteId) };
+      const { position, note: left } = await updateNote(deps, context, { ...note, ...ctx.body });
+      return {
+        position,
+        readBack: () => noteAnswer(deps, note.userId, note.noteId, left.revision),
+      };
     },
   });
 
@@ -71,8 +74,11 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     async handler(ctx) {
       const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await restoreNote(deps, context, note);
-      return { position, readBack: () => noteAnswer(deps, note.userId, note.noteId) };
+      const { position, note: left } = await restoreNote(deps, context, note);
+      return {
+        position,
+        readBack: () => noteAnswer(deps, note.userId, note.noteId, left.revision),
+      };
     },
   });
 

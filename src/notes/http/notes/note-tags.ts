@@ -26,8 +26,11 @@ export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
     async handler(ctx) {
       const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await addTagToNote(deps, context, { ...note, tagId: ctx.params.tagId });
-      return { position, readBack: () => noteAnswer(deps, note.userId, note.noteId) };
+      const added = await addTagToNote(deps, context, { ...note, tagId: ctx.params.tagId });
+      return {
+        position: added.position,
+        readBack: () => noteAnswer(deps, note.userId, note.noteId, added.note.revision),
+      };
     },
   });
 
