@@ -57,7 +57,7 @@ export function feedbackMcp(deps: {
   const tools = hostedTools<FeedbackTypes>({
     http: deps.http,
     // a tool the caller's credential can never call is not shown (scope, account routes)
-    shows: (op, caller) => callerReaches(op.meta, caller),
+    shows: (op, caller) => callerReaches(op, caller),
     envelope,
     logger: deps.logger,
   });

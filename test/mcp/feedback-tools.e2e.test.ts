@@ -60,6 +60,29 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
     expect(mcp.client.getInstructions()).to.include('`_meta.ifMatch`');
   });
 
+  it('shows a workspace integration credential only the tools it may call: no admin, no /v1/me', async () => {
+    // README: an integration has "a member's rights (never admin operations…)"; a tool it can
+    // never call is not listed, as an OAuth app's credential tools are not
+    const created = await fb
+      .api(owner.token)
+      .post(`/v1/workspaces/${owner.home.slug}/integrations`, { name: 'Zendesk sync' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const integration = await connectMcp(`${fb.url}/mcp`, { token: created.body.credential });
+    try {
+      const names = (await integration.client.listTools()).tools.map((t) => t.name).sort();
+      const reachable = fb
+        .app()
+        .http.operations.filter((op) => !op.meta.admin && !/^\/v1\/me(\/|$)/.test(op.path))
+        .map((op) => op.id)
+        .sort();
+      expect(names).to.deep.equal(reachable);
+      expect(names).to.include('list_items').and.not.include('list_webhooks');
+      expect(names).to.not.include('update_product');
+    } finally {
+      await integration.close();
+    }
+  });
+
   it('marks reads read-only and writes by their method', async () => {
     const { tools } = await mcp.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));

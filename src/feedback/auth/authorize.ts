@@ -29,7 +29,7 @@ import type {
   FeedbackMeta,
   FeedbackTypes,
 } from '../http/types.js';
-import { authorizeIntegration } from './integration.js';
+import { authorizeIntegration, integrationReaches } from './integration.js';
 
 export const PUBLIC_SCOPE = 'service.public';
 export const INSUFFICIENT_SCOPE = 'Bearer error="insufficient_scope"';
@@ -61,8 +61,12 @@ export function credentialReaches(meta: FeedbackMeta, caller: Caller): boolean {
 }
 
 /** Whether the caller may call the operation at all, before membership (the MCP catalog). */
-export function callerReaches(meta: FeedbackMeta, caller: Caller): boolean {
-  return scopeReaches(meta, caller) && credentialReaches(meta, caller);
+export function callerReaches(
+  op: Pick<Operation<FeedbackTypes>, 'path' | 'meta'>,
+  caller: Caller,
+): boolean {
+  if (caller.integration) return scopeReaches(op.meta, caller) && integrationReaches(op);
+  return scopeReaches(op.meta, caller) && credentialReaches(op.meta, caller);
 }
 
 export function createAuthorizer(deps: { readStore: ReadStore }) {

@@ -36,6 +36,11 @@ export async function integrationCaller(store: ReadStore, token: string): Promis
 
 const ACCOUNT_PATH = /^\/v1\/me(\/|$)/;
 
+/** Whether an integration credential may call the operation at all (neither admin nor /v1/me). */
+export function integrationReaches(op: Pick<Operation<FeedbackTypes>, 'path' | 'meta'>): boolean {
+  return !ACCOUNT_PATH.test(op.path) && !op.meta.admin;
+}
+
 export async function authorizeIntegration(
   store: ReadStore,
   op: Operation<FeedbackTypes>,
