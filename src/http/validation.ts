@@ -174,10 +174,30 @@ function describeIssue(issue: Issue, input: unknown, where: Where): string {
   }
 }
 
+/**
+ * Of two bounds on one field, the one that binds: an integer's own limit (2^53 − 1) beside the
+ * schema's max said "pageSize must be at most 9007199254740991; pageSize must be at most 200".
+ */
+function tighter(a: Issue, b: Issue): Issue {
+  if (a.code === 'too_big' && b.code === 'too_big') {
+    return Number(b.maximum) < Number(a.maximum) ? b : a;
+  }
+  if (a.code === 'too_small' && b.code === 'too_small') {
+    return Number(b.minimum) > Number(a.minimum) ? b : a;
+  }
+  return a;
+}
+
 /** At most three distinct messages, so one bad request does not produce a novel. */
 export function describeIssues(error: z.ZodError, input: unknown, where: Where): string {
-  const messages = new Set<string>();
+  const byField = new Map<string, Issue>();
   for (const issue of error.issues) {
+    const key = `${pathName(issue.path)}\0${issue.code}`;
+    const known = byField.get(key);
+    byField.set(key, known ? tighter(known, issue) : issue);
+  }
+  const messages = new Set<string>();
+  for (const issue of byField.values()) {
     messages.add(describeIssue(issue, input, where));
     if (messages.size === 3) break;
   }

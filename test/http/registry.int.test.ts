@@ -96,6 +96,9 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
     const bad: [string, RegExp][] = [
       ['pageSize=0', /pageSize must be at least 1/],
       ['pageSize=201', /pageSize must be at most 200/],
+      // only the bound that binds, not also an integer's own (2^53 − 1)
+      ['pageSize=1e308', /^pageSize must be at most 200$/],
+      ['pageSize=-1e308', /^pageSize must be at least 1$/],
       ['pageSize=1.5', /pageSize must be an integer/],
       ['pageSize=ten', /pageSize must be a number/],
       ['pageSize=1.5', /^pageSize must be an integer, not a number with a fraction \(1\.5\)$/],
