@@ -111,9 +111,12 @@ function describeType(expected: string): string {
 
 type Issue = z.core.$ZodIssue;
 
-function describeIssue(issue: Issue, input: unknown, where: Where): string {
+/** What a field is called in a message: a form for people names it by its label */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+function describeIssue(issue: Issue, input: unknown, where: Where, labels?: FieldLabels): string {
   const name = pathName(issue.path);
-  const subject = name || (where === 'body' ? 'request body' : where);
+  const subject = labels?.[name] ?? (name || (where === 'body' ? 'request body' : where));
   switch (issue.code) {
     case 'invalid_type': {
       const actual = valueAt(input, issue.path);
@@ -189,7 +192,12 @@ function tighter(a: Issue, b: Issue): Issue {
 }
 
 /** At most three distinct messages, so one bad request does not produce a novel. */
-export function describeIssues(error: z.ZodError, input: unknown, where: Where): string {
+export function describeIssues(
+  error: z.ZodError,
+  input: unknown,
+  where: Where,
+  labels?: FieldLabels,
+): string {
   const byField = new Map<string, Issue>();
   for (const issue of error.issues) {
     const key = `${pathName(issue.path)}\0${issue.code}`;
@@ -198,7 +206,7 @@ export function describeIssues(error: z.ZodError, input: unknown, where: Where):
   }
   const messages = new Set<string>();
   for (const issue of byField.values()) {
-    messages.add(describeIssue(issue, input, where));
+    messages.add(describeIssue(issue, input, where, labels));
     if (messages.size === 3) break;
   }
   return [...messages].join('; ');

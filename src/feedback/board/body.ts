@@ -6,6 +6,7 @@
 import express, { type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { describeIssues } from '../../http/validation.js';
 
 const json = express.json({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
@@ -31,12 +32,22 @@ export async function readForm<T extends z.ZodType>(
   const raw: unknown = req.body;
   const parsed = schema.safeParse(raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    throw new InvalidArgument(`${where}${issue?.message ?? 'invalid form'}`);
+    throw new InvalidArgument(sentence(describeIssues(parsed.error, raw, 'body', LABELS)));
   }
   return parsed.data;
 }
+
+/** The board's fields as its pages label them: messages are read by visitors, not developers. */
+const LABELS = {
+  title: 'The title',
+  body: 'Your feedback',
+  displayName: 'Your name',
+  email: 'The e-mail address',
+  code: 'The code',
+};
+
+/** "The title must be at most 200 characters long." */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 /** A query parameter as trimmed text of at most `max` characters ('' when absent or repeated). */
 export const queryText = (value: unknown, max: number): string =>

@@ -6,12 +6,12 @@
  * redirect, GET): the page asking for the code is what GET shows while one is pending for the
  * visitor, so a reload neither sends a second code nor spends the visitor's allowance.
  */
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { InvalidArgument, NotFound, Unavailable } from '../../../commands/shared/errors.js';
 import { tooMany } from '../capture/guard.js';
 import { readForm } from './body.js';
-import { type BoardDeps, cookieVisitor, ipOf, setVisitorCookie } from './context.js';
+import { type BoardDeps, cookieVisitor, ipOf, setVisitorCookie, wantsJson } from './context.js';
 import { navOf } from './nav.js';
 import type { PublicProduct } from './queries.js';
 import { answerError, sendPage } from './respond.js';
@@ -43,7 +43,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
     status: number,
     product: PublicProduct,
     visitor: Visitor,
-    form: { email?: string; error?: string },
+    form: { email?: string; error?: string; typed?: string },
   ) => {
     const nav = navOf(deps, product, 'identity');
     const auth = { csrf: deps.tokens.csrf(visitor) };
@@ -68,11 +68,26 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
             action={action}
             auth={auth}
             error={form.error}
+            typed={form.typed}
             upstream={deps.upstream?.name ?? null}
           />
         ),
       ),
     );
+  };
+
+  /** An address the form refused: the form again, with why and what was typed (for a page). */
+  const refusedAddress = (
+    req: Request,
+    res: Response,
+    product: PublicProduct,
+    error: InvalidArgument,
+  ): null => {
+    const raw = (req.body ?? {}) as { csrf?: unknown; email?: unknown };
+    const visitor = visitorFor(deps, req, res, typeof raw.csrf === 'string' ? raw.csrf : undefined);
+    const typed = typeof raw.email === 'string' ? raw.email.slice(0, 254) : '';
+    formPage(res, 400, product, visitor, { error: error.message, typed });
+    return null;
   };
 
   router.get(
@@ -94,7 +109,11 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
   router.post(
     '/:slug/:key/identity',
     boardRoute(deps, async (req, res, product) => {
-      const form = await readForm(req, res, EmailFormBody);
+      const form = await readForm(req, res, EmailFormBody).catch((error: unknown) => {
+        if (!(error instanceof InvalidArgument) || wantsJson(req)) throw error;
+        return refusedAddress(req, res, product, error);
+      });
+      if (!form) return;
       const visitor = visitorFor(deps, req, res, form.csrf);
       const email = form.email.trim().toLowerCase();
       const wait = await deps.throttle.beforeIssue(email, ipOf(deps, req));

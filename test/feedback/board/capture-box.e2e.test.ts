@@ -73,6 +73,16 @@ describe('The capture box without JavaScript (e2e)', () => {
       expect((await item(filedKey(again))).title).to.equal(typed.title);
     });
 
+    it("says what is wrong with a field in words for visitors, not a validator's", async () => {
+      // was "title: Too big: expected string to have <=200 characters"
+      const v = new BoardVisitor(world.fb.url);
+      const tooLong = await postBoardForm(world, v, { ...typed, title: 'x'.repeat(201) });
+      expect(tooLong.status).to.equal(400);
+      expect(tooLong.text).to.include('The title must be at most 200 characters long.');
+      // kept as far as the field holds it (maxlength 200, as a browser would)
+      expect(tooLong.text).to.include(`value="${'x'.repeat(200)}"`);
+    });
+
     it('does the same for too many links (400) and for a rate limit (429, Retry-After)', async () => {
       // README: "at most 3 links"; "A refusal is HTTP 429 with `Retry-After`"
       const v = new BoardVisitor(world.fb.url);

@@ -56,6 +56,28 @@ describe('Confirming an e-mail address on the board (e2e)', () => {
     });
   });
 
+  describe('When the address is refused', () => {
+    it('shows the form again with why, in words for people, and the address as typed', async () => {
+      // the capture box keeps what was typed; this form said only "email: Invalid email
+      // address" on a page with no form and a link away from it
+      const v = new BoardVisitor(world.fb.url);
+      const start = await v.get(identity);
+      const typed = 'max@localhost';
+      const refused = await v.post(identity, { csrf: field(start.text, 'csrf'), email: typed });
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.include('The e-mail address must be a valid email.');
+      expect(refused.text).to.match(/<input id="email" name="email"[^>]* value="max@localhost"/);
+      expect(mailsTo(world, typed)).to.equal(0);
+      // the form on that page works: the corrected address gets its code
+      const fixed = await v.post(identity, {
+        csrf: field(refused.text, 'csrf'),
+        email: 'max@customer.example',
+      });
+      expect(fixed.status).to.equal(303);
+      expect(mailsTo(world, 'max@customer.example')).to.equal(1);
+    });
+  });
+
   describe('When a visitor without a pending code opens the page', () => {
     it('shows the address form', async () => {
       const v = new BoardVisitor(world.fb.url);

@@ -11,6 +11,8 @@ export function EmailForm(v: {
   action: string;
   auth: FormAuth;
   error?: string;
+  /** what the visitor typed, when the address was refused */
+  typed?: string;
   /** the upstream OpenID provider's name, when one is configured */
   upstream?: string | null;
 }) {
@@ -34,7 +36,15 @@ export function EmailForm(v: {
       <form method="post" action={v.action}>
         <CsrfField auth={v.auth} />
         <label for="email">E-mail address</label>
-        <input id="email" name="email" type="email" required maxLength={254} autocomplete="email" />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          autocomplete="email"
+          value={v.typed}
+        />
         <button type="submit">Send me a code</button>
       </form>
     </Layout>
