@@ -68,6 +68,9 @@ export function createBoardTokens(secret: string, now: () => number): BoardToken
   };
 
   const forms = new Map<string, { second: number; token: string }>();
+  // a form names its product by a keyed digest: the token sits in public pages, and the
+  // product's internal id (its workspace id) is none of a visitor's business
+  const productTag = (product: string) => mac('product', product).slice(0, 22);
 
   return {
     newVisitor: () => ({ id: randomBytes(12).toString('base64url'), email: null }),
@@ -83,21 +86,22 @@ export function createBoardTokens(secret: string, now: () => number): BoardToken
     checkCsrf: (visitor, token) =>
       typeof token === 'string' && equal(token, mac('csrf', visitor.id)),
     form(source, product, at) {
-      if (at !== undefined) return seal('form', { s: source, p: product, t: at });
+      if (at !== undefined) return seal('form', { s: source, p: productTag(product), t: at });
       // one token per product and second, stamped with the second's last millisecond: signed
       // once a second instead of once a view, and never more lenient than the true time
       const second = Math.floor(now() / 1000);
       const key = `${source}\0${product}`;
       const hit = forms.get(key);
       if (hit?.second === second) return hit.token;
-      const token = seal('form', { s: source, p: product, t: second * 1000 + 999 });
+      const token = seal('form', { s: source, p: productTag(product), t: second * 1000 + 999 });
       if (forms.size >= 10_000) forms.clear();
       forms.set(key, { second, token });
       return token;
     },
     openForm(token, product) {
       const value = open('form', token) as { s?: unknown; p?: unknown; t?: unknown } | null;
-      if (!value || value.p !== product || typeof value.t !== 'number') return null;
+      if (!value || typeof value.p !== 'string' || typeof value.t !== 'number') return null;
+      if (!equal(value.p, productTag(product))) return null;
       if (value.s !== 'board' && value.s !== 'widget') return null;
       return { source: value.s, issuedAt: value.t };
     },

@@ -43,6 +43,9 @@ describe('Board tokens (unit)', () => {
     expect(stamp.issuedAt).to.be.at.least(now);
     expect(stamp.issuedAt - now).to.be.below(1000);
     expect(tokens.openForm(form, 'ws1.SEC')).to.equal(null);
+    // the token is in public pages: it names the product without its workspace's internal id
+    const payload = Buffer.from(form.split('.')[0]!, 'base64url').toString('utf8');
+    expect(payload).to.not.include('ws1');
     now += 1500;
     const later = tokens.openForm(tokens.form('widget', 'ws1.APP'), 'ws1.APP')!;
     expect(later.source).to.equal('widget');
