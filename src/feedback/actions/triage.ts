@@ -23,7 +23,13 @@ export async function updateItem(
   deps: CommandDeps,
   context: CommandContext,
   input: ItemAddress & { title?: string; body?: string; status?: ItemStatus },
-): Promise<{ changed: boolean; position: bigint | null }> {
+): Promise<{
+  changed: boolean;
+  position: bigint | null;
+  /** the item stream's revision after this command, and what it left of the edited fields */
+  revision: number;
+  written: { title: string; body: string; status: ItemStatus } | null;
+}> {
   const { workspaceId, productKey, itemKey, ...data } = input;
   const result = await deps.commandHandler.handle(
     stream(input),
@@ -31,7 +37,16 @@ export async function updateItem(
     { type: 'UpdateItem', data },
     context,
   );
-  return { changed: result.events.length > 0, position: result.position };
+  const { state } = result;
+  return {
+    changed: result.events.length > 0,
+    position: result.position,
+    revision: result.revision,
+    written:
+      state.status === 'absent'
+        ? null
+        : { title: state.title, body: state.body, status: state.itemStatus },
+  };
 }
 
 /** update_item_status: `changed` is false (and nothing is appended) when the status is unchanged. */

@@ -91,4 +91,22 @@ describe('Bursts on one product and one item (e2e)', () => {
       expect(now.tagIds[0]).to.match(/^t\d+$/);
     });
   });
+
+  describe("When 20 edits of one item's title arrive at once", () => {
+    it("answers each with the item as that edit left it, not another edit's title", async () => {
+      // the answer was read once the read model held the write, when a later edit could
+      // already be in it: most answers carried another request's title
+      const filed = await owner.post(feedback, { body: 'Edited by many' });
+      const key = filed.body.itemId as string;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => owner.patch(item(key), { title: `Title ${i}` })),
+      );
+      for (const [i, answer] of answers.entries()) {
+        expect(answer.status).to.equal(200);
+        expect(answer.body.item.title, `edit ${i}`).to.equal(`Title ${i}`);
+      }
+      const titles = (await owner.get(`${item(key)}/history?pageSize=200`)).body.items.length;
+      expect(titles).to.equal(21); // captured, then the 20 edits
+    });
+  });
 });

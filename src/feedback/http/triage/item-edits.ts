@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { itemDocId, itemsOf, toItem } from '../../../../projections/items/index.js';
+import { getItem } from '../../../../projections/items/queries.js';
+import type { ItemTimelines } from '../../activity/timeline.js';
 import { tagItem, updateItem, updateItemStatus } from '../../actions/index.js';
 import { Item, ItemParams, ItemStatus } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
@@ -11,7 +13,9 @@ const DECLARED = [400, 401, 403, 404] as const;
 const MERGED_NOTE =
   'An item merged into another is read-only: changing it answers 400 naming the survivor.';
 
-export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
+export function itemEditOperations(
+  deps: FeedbackHttpDeps & { timelines: ItemTimelines },
+): FeedbackOperation[] {
   const updateItemOp = defineFeedbackOp({
     id: 'update_item',
     method: 'patch',
@@ -35,12 +39,16 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
-      const { position } = await updateItem(deps, contextOf(deps, ctx), {
-        workspaceId,
-        productKey: key,
-        itemKey,
-        ...ctx.body,
-      });
+      const { position, changed, revision, written } = await updateItem(
+        deps,
+        contextOf(deps, ctx),
+        {
+          workspaceId,
+          productKey: key,
+          itemKey,
+          ...ctx.body,
+        },
+      );
       return {
         position,
         async readBack() {
@@ -48,7 +56,19 @@ export function itemEditOperations(deps: FeedbackHttpDeps): FeedbackOperation[] 
             _id: itemDocId(workspaceId, itemKey),
           });
           if (!doc) throw new NotFound('item not found');
-          return { body: { item: toItem(doc) } };
+          const same =
+            written?.title === doc.title &&
+            written.body === doc.body &&
+            written.status === doc.status;
+          if (!changed || same) return { body: { item: toItem(doc) } };
+          // a later edit is already in the read model: answer the item as this edit left it,
+          // rebuilt like get_item_as_of, not another request's title or status
+          let item = toItem(doc);
+          await deps.timelines.replay(workspaceId, itemKey, [revision], async (_r, store) => {
+            const then = await getItem(store, { workspaceId, productKey: key, itemKey });
+            if (then) item = then.item;
+          });
+          return { body: { item } };
         },
       };
     },
