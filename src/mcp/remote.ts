@@ -67,12 +67,8 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     } catch (error) {
       return errorResult({ error: (error as Error).message }, 400);
     }
-    const missing = [...source.path.matchAll(/\{([^}]+)\}/g)]
-      .map((m) => m[1]!)
-      .filter((name) => typeof raw.params[name] !== 'string' || raw.params[name] === '');
-    if (missing.length) return errorResult({ error: `${missing.join(', ')} is required` }, 400);
     const path = source.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(raw.params[name] as string),
+      encodeURIComponent(String(raw.params[name])),
     );
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -101,6 +101,12 @@ export function toolInput(source: ToolSource): ToolInput {
           `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ${source.id} takes ${known.length ? known.join(', ') : 'no arguments'}`,
         );
       }
+      // a path parameter names the resource: without one (or with "") there is nothing to ask
+      // for, on the hosted server and the local one alike
+      const missing = [...paramNames].filter(
+        (name) => raw.params[name] === undefined || raw.params[name] === '',
+      );
+      if (missing.length) throw new InvalidArgument(`${missing.join(', ')} is required`);
       if (body && !nestedBody && (spreadGiven || source.bodyRequired)) raw.body = spread;
       return raw;
     },

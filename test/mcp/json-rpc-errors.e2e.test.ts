@@ -8,7 +8,7 @@
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
-import { type Connected, connectLocal, connectMcp } from './support.js';
+import { callTool, type Connected, connectLocal, connectMcp, envelopeOf } from './support.js';
 
 /** a request sent as it is: the SDK client does not check params it does not know */
 async function refusal(c: Connected, params: Record<string, unknown>): Promise<McpError> {
@@ -47,6 +47,11 @@ describe('When an MCP server gets malformed JSON-RPC', function () {
         // the server goes on serving
         const { tools } = await c.client.listTools();
         expect(tools.length).to.be.greaterThan(0);
+        // a tool call without the resource's id: the same answer from both servers (the
+        // hosted one said 404 "note not found", the local one 400 "id is required")
+        const noId = await callTool(c, 'get_note', { id: '' });
+        expect(envelopeOf(noId)).to.deep.equal({ error: 'id is required' });
+        expect(noId._meta?.status).to.equal(400);
       } finally {
         await c.close();
       }
