@@ -11,10 +11,11 @@
  * Everything else (https, fragments, forbidden schemes such as javascript:) is oidc-provider's.
  *
  * A client may not register under the service's own name (`client_name` "Feedback board",
- * "feedback-board", "ＦＥＥＤＢＡＣＫ BOARD"): the consent page would read "Allow Feedback board
+ * "feedback-board", "ＦＥＥＤＢＡＣＫ BOARD", "Fеedback board" with a Cyrillic е): the consent page would read "Allow Feedback board
  * to access Feedback board?", which looks first-party. Any other name is the client's own claim,
  * and the consent page shows where the code will be sent (interaction/destination.ts).
  */
+import { remove as removeConfusables } from 'confusables';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -40,10 +41,13 @@ export function judgeRedirectUris(uris: unknown): Verdict {
   return { ok: true, native };
 }
 
-/** A name as compared for impersonation: compatibility-folded, lower case, letters and digits. */
+/**
+ * A name as compared for impersonation: compatibility-folded, look-alike letters read as the
+ * Latin ones they imitate (a Cyrillic "е" in "Fеedback": the `confusables` package, Unicode's
+ * confusables list for English), lower case, letters and digits only.
+ */
 const nameKey = (name: string) =>
-  name
-    .normalize('NFKC')
+  removeConfusables(name.normalize('NFKC'))
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
 

@@ -37,6 +37,8 @@ describe('When a client names itself and asks a person for access', () => {
       { client_name: 'Feedback board' },
       { client_name: 'feedback-BOARD' },
       { client_name: 'ＦＥＥＤＢＡＣＫ ＢＯＡＲＤ' },
+      // a look-alike letter: the Cyrillic е (U+0435)
+      { client_name: 'F\u0435edback board' },
       { client_name: 'Helper', 'client_name#fr': 'Feedback Board' },
     ]) {
       const res = await register(h, metadata);
