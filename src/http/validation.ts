@@ -3,6 +3,7 @@
  * turned into messages a client can act on ("pageSize must be at most 200").
  */
 import type { z } from 'zod';
+import { InvalidArgument } from '../../commands/shared/errors.js';
 import type { ObjectSchema } from './operation.js';
 
 type Coercer = (raw: unknown) => unknown;
@@ -49,13 +50,30 @@ function coercerFor(schema: z.ZodType): Coercer | undefined {
  */
 export function queryCoercer(schema: ObjectSchema | undefined) {
   if (!schema) return (raw: Record<string, unknown>) => raw;
+  const known = new Set(Object.keys(schema.shape));
+  // `status[]=new` (a PHP/Rails habit) is not `status=new`: read as an unknown key it would
+  // drop the filter without a word, so a known field written with brackets is refused
+  const refuseBrackets = (raw: Record<string, unknown>) => {
+    for (const key of Object.keys(raw)) {
+      const base = /^([^[\]]+)\[[^\]]*\]/.exec(key)?.[1];
+      if (base !== undefined && known.has(base)) {
+        throw new InvalidArgument(`${base} must be given as ${base}=…, without brackets`);
+      }
+    }
+  };
   const coercers: [string, Coercer][] = [];
   for (const [key, field] of Object.entries(schema.shape)) {
     const coerce = coercerFor(field as z.ZodType);
     if (coerce) coercers.push([key, coerce]);
   }
-  if (coercers.length === 0) return (raw: Record<string, unknown>) => raw;
+  if (coercers.length === 0) {
+    return (raw: Record<string, unknown>) => {
+      refuseBrackets(raw);
+      return raw;
+    };
+  }
   return (raw: Record<string, unknown>) => {
+    refuseBrackets(raw);
     const out: Record<string, unknown> = { ...raw };
     for (const [key, coerce] of coercers) {
       if (out[key] !== undefined) out[key] = coerce(out[key]);

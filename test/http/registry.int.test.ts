@@ -105,6 +105,9 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       ['color=purple', /color must be one of: red, green, blue/],
       ['reverse=yes', /reverse must be a boolean/],
       ['color=red&color=blue', /^color must be given only once$/],
+      // brackets are not read: silently ignoring `color[]=red` would drop the filter
+      ['color[]=red', /^color must be given as color=…, without brackets$/],
+      ['pageSize[0]=1', /^pageSize must be given as pageSize=…, without brackets$/],
     ];
     for (const [query, message] of bad) {
       it(`rejects ${query} with 400 invalid-argument and a clear message`, async () => {
