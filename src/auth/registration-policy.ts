@@ -18,7 +18,8 @@
 import { remove as removeConfusables } from 'confusables';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** the loopback redirect hosts plain http is allowed on (also how the consent page names them) */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 type Verdict = { ok: true; native: boolean } | { ok: false; reason: string };
 

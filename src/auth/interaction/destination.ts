@@ -4,13 +4,13 @@
  * board" can be anyone's); the redirect URI's host is what the code is actually sent to, and is
  * what the page puts before the person (as GitHub's and Google's consent screens do).
  */
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+import { LOOPBACK_HOSTS } from '../registration-policy.js';
 
 export function destinationOf(redirectUri: unknown): string | null {
   if (typeof redirectUri !== 'string' || !URL.canParse(redirectUri)) return null;
   const url = new URL(redirectUri);
   if (url.protocol === 'https:') return url.host;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) {
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) {
     return `an app on this device (${url.host})`;
   }
   // a private-use scheme (RFC 8252 §7.1): the installed app that claimed that scheme
