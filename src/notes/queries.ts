@@ -20,8 +20,8 @@ import type { TagView } from '../../projections/tags/document.js';
 import { getTag, getTags, listTags } from '../../projections/tags/queries.js';
 import { noteStreamId } from '../../commands/note/index.js';
 import { notesProjector } from '../../projections/notes/projector.js';
-import { type EventStore, matchesFilter } from '../eventstore/types.js';
-import { createMemoryReadStore } from '../readstore/embedded/memory.js';
+import { projectInMemory } from '../../projections/shared/in-memory.js';
+import type { EventStore } from '../eventstore/types.js';
 import type { ReadStore } from '../readstore/types.js';
 
 export interface NotesQueryDeps {
@@ -49,11 +49,7 @@ export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
       const recorded = await events.readStream(noteStreamId(userId, noteId), {
         maxCount: revision + 1,
       });
-      const store = createMemoryReadStore();
-      const projector = notesProjector();
-      for (const event of recorded) {
-        if (matchesFilter(event, projector.filter)) await projector.apply(event, store);
-      }
+      const store = await projectInMemory(notesProjector(), recorded);
       const note = await getNote(store, userId, noteId);
       if (!note) throw new NotFound('note not found');
       return note;

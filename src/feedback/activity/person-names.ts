@@ -11,8 +11,8 @@
  */
 import { personStreamId } from '../../../commands/person/index.js';
 import { peopleOf, peopleProjector } from '../../../projections/people/projector.js';
-import { type EventStore, matchesFilter, type RecordedEvent } from '../../eventstore/types.js';
-import { createMemoryReadStore } from '../../readstore/embedded/memory.js';
+import { projectInMemory } from '../../../projections/shared/in-memory.js';
+import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
 
 const CACHED_PEOPLE = 1_000;
 
@@ -33,11 +33,8 @@ export function personNamesAt(eventStore: Pick<EventStore, 'readStream' | 'headP
 
   /** the name before `position`; null when the person had none, undefined when they did not exist */
   return async (personId: string, position: bigint): Promise<string | null | undefined> => {
-    const store = createMemoryReadStore();
-    for (const event of await logOf(personId, position)) {
-      if (event.position >= position) break;
-      if (matchesFilter(event, people.filter)) await people.apply(event, store);
-    }
+    const before = (await logOf(personId, position)).filter((e) => e.position < position);
+    const store = await projectInMemory(people, before);
     return (await peopleOf(store).findOne({ _id: personId }))?.displayName;
   };
 }
