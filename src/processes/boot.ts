@@ -6,15 +6,17 @@
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger, type Logger } from '../platform/logger.js';
 import { type Role, type Runtime, startRuntime } from '../platform/runtime.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 import { serviceModules } from '../services.js';
+import { stopWhenNpmIsGone } from './parent-watch.js';
 import { checkBeforeStart, explainStartError } from './start-checks.js';
 
 export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise<void> | void) {
   let runtime: Runtime | undefined;
   let config: Config | undefined;
+  let logger: Logger | undefined;
   let started = false;
   // From the first moment: a standby projector waits in startRuntime for its lease, holding
   // nothing, and a signal then simply ends it (0); once started, the runtime stops cleanly.
@@ -27,7 +29,7 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
   try {
     config = loadConfig();
     checkBeforeStart(role, config);
-    const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
+    logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
     runtime = await startRuntime({
       config,
       role,
@@ -53,5 +55,9 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
     process.exit(1);
   }
   started = true;
+  stopWhenNpmIsGone(() => {
+    logger?.warn('the npm process that started this server is gone: stopping');
+    void stop();
+  });
   return runtime;
 }
