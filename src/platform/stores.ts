@@ -50,6 +50,10 @@ export async function openStores(
         path: file,
         pollMs: config.EMBEDDED_POLL_MS,
       });
+  // SQLite creates its files by the umask: made private at once, also when the read store
+  // then fails to open and the start is refused; later -wal/-shm copy the database file's mode
+  const restrict = () => needsFile && restrictFiles(file, `${file}-wal`, `${file}-shm`);
+  restrict();
   let readStore: ReadStore;
   try {
     readStore = config.MONGODB_URL
@@ -65,8 +69,7 @@ export async function openStores(
     await rawEventStore.close();
     throw error;
   }
-  // SQLite creates its files by the umask; later -wal/-shm files copy the database file's mode
-  if (needsFile) restrictFiles(file, `${file}-wal`, `${file}-shm`);
+  restrict();
   const leases = config.MONGODB_URL ? undefined : fileLeases(file);
   return {
     eventStore: versionedEventStore(rawEventStore, domainEventVersions()),

@@ -15,6 +15,16 @@ import type { Role } from '../platform/runtime.js';
  * SQLite file (EVENTSTORE_URL is for a KurrentDB cluster).
  */
 export function checkBeforeStart(role: Role, config: Config): void {
+  if (
+    role !== 'projector' &&
+    role !== 'webhooks' &&
+    config.FEEDBACK_PORT !== 0 &&
+    config.FEEDBACK_PORT === config.NOTES_PORT
+  ) {
+    throw new ConfigError(
+      `FEEDBACK_PORT and NOTES_PORT are both ${config.FEEDBACK_PORT}: each service listens on a port of its own`,
+    );
+  }
   if (role !== 'all' && !config.MONGODB_URL) {
     throw new ConfigError(
       `MONGODB_URL is not set: start:${role} runs beside the other roles and shares the read models with them through MongoDB; set MONGODB_URL, or run \`npm start\` for the embedded default (every role in one process)`,
@@ -34,12 +44,17 @@ interface SystemError extends Error {
   code?: string;
   syscall?: string;
   port?: number;
+  path?: string;
 }
 
 /** A listen that failed, as a line naming HOST or the port's key; undefined for anything else. */
 export function explainStartError(error: unknown, config: Config, role: Role): string | undefined {
   if (!(error instanceof Error)) return undefined;
-  const { code, syscall, port } = error as SystemError;
+  const { code, syscall, port, path } = error as SystemError;
+  if (syscall === 'mkdir') {
+    // past checkDataDir: the file system itself refuses (a virtual one such as /proc, read-only)
+    return `DATA_DIR=${config.DATA_DIR}: the folder cannot be made (${code} at ${path})`;
+  }
   if (syscall === 'getaddrinfo') {
     return `HOST=${config.HOST}: the name does not resolve to an address (${code})`;
   }

@@ -5,7 +5,7 @@
  * and what is wrong with it, exit code 1".
  * The real entry point (`npm start` runs src/processes/all.ts) as a child process.
  */
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -102,7 +102,36 @@ describe('Starting the services (npm start)', function () {
     });
   });
 
+  describe('When the file system refuses the folder', () => {
+    it('names DATA_DIR instead of hanging where the kernel cannot make it (/proc)', async () => {
+      // Node's recursive mkdir spun forever here: the start hung with no word, at 100 % CPU
+      const data = '/proc/feedback-notes-data';
+      const line = refusal(await start({ DATA_DIR: data }));
+      expect(line).to.equal(
+        asRoot
+          ? `cannot start: DATA_DIR=${data}: the folder cannot be made (ENOENT at ${data})`
+          : `cannot start: DATA_DIR=${data}: this user cannot create the folder in /proc`,
+      );
+    });
+
+    it('leaves the data file private (0600) when the start is refused after it was made', async () => {
+      // the embedded event log is made, then the read store cannot be reached: refused
+      const { code } = await start({ DATA_DIR: dir, MONGODB_URL: 'mongodb://127.0.0.1:9/x' });
+      expect(code).to.equal(1);
+      expect(statSync(join(dir, 'store.sqlite')).mode & 0o777).to.equal(0o600);
+    });
+  });
+
   describe('When the servers cannot listen', () => {
+    it('names both port keys when they are the same port', async () => {
+      const line = refusal(
+        await start({ DATA_DIR: dir, FEEDBACK_PORT: '47412', NOTES_PORT: '47412' }),
+      );
+      expect(line).to.equal(
+        'cannot start: FEEDBACK_PORT and NOTES_PORT are both 47412: each service listens on a port of its own',
+      );
+    });
+
     it('names HOST when the name does not resolve', async () => {
       const line = refusal(
         await start({ DATA_DIR: dir, HOST: 'bogus.invalid', SMTP_URL: 'smtp://127.0.0.1:47499' }),
