@@ -40,6 +40,8 @@ const origins = z
   );
 const count = (max: number) => whole(1, max);
 const SMTP_URL_FORM = 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)';
+/** one mailbox, bare or with a display name; no line breaks (a header), no second address */
+const MAILBOX = /^(?:[^\r\n<>,]*<[^\s<>@,]+@[^\s<>@,]+>|[^\s<>@,]+@[^\s<>@,]+)$/;
 
 export const configSchema = z.object({
   DATA_DIR: z
@@ -112,7 +114,7 @@ export const configSchema = z.object({
     ),
   MAIL_FROM: z
     .string()
-    .min(3)
+    .regex(MAILBOX, 'must be one sender address: name@example.com or Board <name@example.com>')
     .default('no-reply@localhost')
     .describe('sender address of sign-in mails'),
   UPSTREAM_OIDC_ISSUER: url

@@ -55,6 +55,19 @@ describe('Configuration', () => {
       );
     });
 
+    it('refuses a MAIL_FROM that is not one sender address, naming it', () => {
+      // it becomes the From header of every sign-in mail: a typo would bounce every code
+      for (const bad of ['no-reply', 'a@b, c@d', 'Board <a@b', 'a@b\r\nBcc: x@y', 'Board']) {
+        expect(() => loadConfig({ MAIL_FROM: bad }), bad).to.throw(
+          ConfigError,
+          /^invalid configuration: MAIL_FROM: must be one sender address/,
+        );
+      }
+      for (const good of ['no-reply@localhost', 'Feedback Board <board@example.com>']) {
+        expect(loadConfig({ MAIL_FROM: good }).MAIL_FROM).to.equal(good);
+      }
+    });
+
     it('reads ports and other numbers only in plain decimal digits', () => {
       expect(INTEGER_KEYS).to.include.members([
         'FEEDBACK_PORT',
