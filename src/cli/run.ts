@@ -12,5 +12,12 @@ export async function runCli(argv: readonly string[], env: CliEnv): Promise<void
   if (!command) {
     throw new UsageError(`unknown command "${name}"; run \`${CLI} help\` to list the commands`);
   }
+  // `<command> --help` (or -h, anywhere among its flags): that command's usage, nothing run
+  if (rest.includes('--help') || rest.includes('-h')) {
+    env.out(
+      `${CLI} ${command.name}${command.usage ? ` ${command.usage}` : ''}\n  ${command.summary}`,
+    );
+    return;
+  }
   await command.run(parseFlags(rest, command.flags), env);
 }

@@ -110,6 +110,15 @@ describe('When the CLI succeeds without stores', () => {
     expect(env.lines.at(-1)).to.match(/\| `DATA_DIR` \| `\.\/data` \|/);
   });
 
+  it('prints one command’s usage for `<command> --help` and runs nothing', async () => {
+    const env = envWithoutStores();
+    await runCli(['create-token', '--help'], env);
+    await runCli(['import-items', '--workspace', 'acme', '-h'], env);
+    expect(env.lines).to.have.length(2);
+    expect(env.lines[0]).to.match(/^npm run cli -- create-token --email .+\n {2}\S/);
+    expect(env.lines[1]).to.match(/^npm run cli -- import-items --workspace .+--file .+\n {2}\S/);
+  });
+
   // help: "rebuild … (run without --projector to list them)"
   it('lists the read models rebuild can replay when run without --projector', async () => {
     const env = envWithoutStores();
