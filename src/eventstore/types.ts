@@ -118,10 +118,11 @@ export interface EventStore {
    */
   countBehindHead(positions: readonly bigint[], cap: number): Promise<BehindHead>;
   /**
-   * Embedded only: live subscriptions look for appends by another process (the CLI) now instead
-   * of at their next poll. Server-pushed adapters need nothing.
+   * Embedded only: the caller read the log's head at `head`; if that is past what this process
+   * committed itself (another process appended: the CLI), live subscriptions look now instead of
+   * at their next poll. Server-pushed adapters need nothing.
    */
-  pollNow?(): void;
+  pollNow?(head: bigint): void;
   close(): Promise<void>;
 }
 

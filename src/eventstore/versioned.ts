@@ -43,7 +43,7 @@ export function versionedEventStore(inner: EventStore, versions: EventVersions):
     headPosition: () => inner.headPosition(),
     countBehindHead: (positions, cap) => inner.countBehindHead(positions, cap),
     // an embedded store's wake-up for appends by other processes (the CLI): see runtime catchUp
-    ...(inner.pollNow ? { pollNow: () => inner.pollNow?.() } : {}),
+    ...(inner.pollNow ? { pollNow: (head: bigint) => inner.pollNow?.(head) } : {}),
     close: () => inner.close(),
   };
 }

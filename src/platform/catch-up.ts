@@ -36,7 +36,7 @@ export function catchUpFor(
   const check = async () => {
     const head = await stores.eventStore.headPosition();
     if (head <= engine.position()) return;
-    stores.eventStore.pollNow?.();
+    stores.eventStore.pollNow?.(head);
     await engine.waitFor(head);
   };
   let next: Promise<void> | undefined;

@@ -8,8 +8,10 @@
  * second API process, the CLI): on a conflict the batch is reloaded and decided again, after a
  * jittered backoff, until a deadline; past it the callers get Unavailable (503, Retry-After).
  *
- * Folded states are kept in a bounded cache as snapshots; every batch still reads the stream's
- * tail after the cached revision, so another process's appends are always seen.
+ * Folded states are kept in a bounded cache as snapshots. A batch decides on its stream's cached
+ * snapshot without reading the stream (on KurrentDB a round trip per write): the append's
+ * expected revision catches another process's appends, and the retry reads the tail after the
+ * cached revision. `load` (another aggregate's state, not appended to) always reads the tail.
  *
  * Idempotency: when the caller supplies an Idempotency-Key, its events carry the key and a hash
  * of the command. A retry that finds events with the same key on the stream returns them instead
@@ -119,8 +121,17 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
   ): Promise<void> {
     const deadline = performance.now() + retryDeadlineMs;
     for (let attempt = 0; ; attempt++) {
-      const snapshot = await load(streamId, decider);
-      const decided = decideBatch(decider, snapshot, batch);
+      // The first attempt decides on the cached snapshot without reading the stream's tail: the
+      // append's expected revision proves it current, and a writer in another process makes the
+      // append fail and the next attempt read. A decision that appends nothing (a refusal, a
+      // no-op) proves nothing, so it is made again on the stream as stored.
+      const cached = attempt === 0 ? cache.get(streamId) : undefined;
+      let snapshot = cached ?? (await load(streamId, decider));
+      let decided = decideBatch(decider, snapshot, batch);
+      if (cached && decided.toAppend.length === 0) {
+        snapshot = await load(streamId, decider);
+        decided = decideBatch(decider, snapshot, batch);
+      }
       if (decided.toAppend.length === 0) {
         settle(batch, decided, [], null);
         return;

@@ -8,6 +8,7 @@
  * revision"; "wrong expected revision rejected with a typed error and nothing appended".
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,31 @@ describe('Embedded event store shared by two stores on one file', () => {
         expect(await seenBySecond).to.deep.equal(log);
       } finally {
         await Promise.all([fromFirst.close(), fromSecond.close()]);
+      }
+    });
+  });
+
+  describe('When a caller saw the head move (pollNow, src/platform/catch-up.ts)', () => {
+    // types.ts: "if that is past what this process committed itself (another process appended),
+    // live subscriptions look now instead of at their next poll"
+    it('wakes subscriptions for the other store’s append, not again for this store’s own', async () => {
+      const watcher = await openEmbeddedEventStore({ path, pollMs: 60_000 });
+      const subscription = watcher.subscribeToAll();
+      const iterator = subscription[Symbol.asyncIterator]();
+      try {
+        const own = await watcher.appendToStream('own', events(1));
+        expect((await iterator.next()).value?.position).to.equal(own.position);
+        const elsewhere = await second.appendToStream('elsewhere', events(1));
+        const next = iterator.next();
+        // its own head: nothing to look for (a look would find the other store's row)
+        watcher.pollNow!(own.position);
+        const early = await Promise.race([next, sleep(300).then(() => 'not woken' as const)]);
+        expect(early).to.equal('not woken');
+        watcher.pollNow!(elsewhere.position);
+        expect((await next).value?.position).to.equal(elsewhere.position);
+      } finally {
+        await subscription.close();
+        await watcher.close();
       }
     });
   });

@@ -47,7 +47,7 @@ describe('Catch-up before a request', () => {
             await hook?.();
             return head;
           },
-          pollNow: () => log.pollNow?.(),
+          pollNow: (head) => log.pollNow?.(head),
         },
       },
       engine,

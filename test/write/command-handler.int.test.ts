@@ -92,6 +92,42 @@ describe('Command handling (load → fold → decide → append)', () => {
     });
   });
 
+  describe('When the stream is cached', () => {
+    // "A batch decides on its stream's cached snapshot without reading the stream: the append's
+    // expected revision catches another process's appends" (command-handler.ts)
+    it('decides and appends without reading the stream again', async () => {
+      const reads: string[] = [];
+      const store = stores.eventStore;
+      const counted: EventStore = {
+        ...store,
+        adapter: store.adapter,
+        readStream: (s, o) => {
+          reads.push(s);
+          return store.readStream(s, o);
+        },
+      };
+      const handler = createCommandHandler(counted);
+      await handler.handle('counter-g', counter, { type: 'Increment', by: 1 }, ctx);
+      expect(reads).to.deep.equal(['counter-g']);
+      const result = await handler.handle('counter-g', counter, { type: 'Increment', by: 2 }, ctx);
+      expect(reads).to.deep.equal(['counter-g']);
+      expect(result.state.total).to.equal(3);
+      expect(result.revision).to.equal(1);
+    });
+
+    it('reads the stream before refusing: a rule broken only in the cached state does not refuse', async () => {
+      const a = createCommandHandler(stores.eventStore);
+      const b = createCommandHandler(stores.eventStore);
+      await a.handle('counter-h', counter, { type: 'Increment', by: 999_000 }, ctx);
+      // another process takes the total down (a negative increment) after `a` cached 999,000
+      await b.handle('counter-h', counter, { type: 'Increment', by: -999_000 }, ctx);
+      // over 1,000,000 in a's cached state, 5,000 in the stored stream: it lands
+      const result = await a.handle('counter-h', counter, { type: 'Increment', by: 5_000 }, ctx);
+      expect(result.state.total).to.equal(5_000);
+      expect(result.revision).to.equal(2);
+    });
+  });
+
   describe('When every attempt loses to a writer in another process', () => {
     it('retries until the deadline, then answers Unavailable (503 with Retry-After)', async () => {
       const store = stores.eventStore;

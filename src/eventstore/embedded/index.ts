@@ -189,8 +189,10 @@ export async function openEmbeddedEventStore(
       return { head, counts: countsAbove(newestFirst, positions, cap) };
     },
 
-    pollNow() {
-      signal.notify();
+    pollNow(head) {
+      // this process's own commits were signalled as they were committed: waking every
+      // subscription for them again cost each a read of the file that found nothing new
+      if (head > recent.last()) signal.notify();
     },
 
     async readStored(after, limit) {

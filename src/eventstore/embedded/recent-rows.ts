@@ -25,6 +25,8 @@ export interface RecentRows {
   committed(appends: readonly WireAppend[], results: readonly WireResult[]): Row[];
   /** Up to `limit` rows after `position` when the run holds position + 1; otherwise undefined. */
   after(position: bigint, limit: number): Row[] | undefined;
+  /** The last position this process committed (-1 before its first commit). */
+  last(): bigint;
 }
 
 export function createRecentRows(): RecentRows {
@@ -47,6 +49,7 @@ export function createRecentRows(): RecentRows {
       }
       return rows;
     },
+    last: () => BigInt(run.length === 0 ? -1 : base + run.length - 1),
     after(position, limit) {
       const from = Number(position) + 1 - base;
       if (from < 0 || from >= run.length) return undefined;
