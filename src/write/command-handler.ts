@@ -11,7 +11,10 @@
  * Folded states are kept in a bounded cache as snapshots. A batch decides on its stream's cached
  * snapshot without reading the stream (on KurrentDB a round trip per write): the append's
  * expected revision catches another process's appends, and the retry reads the tail after the
- * cached revision. `load` (another aggregate's state, not appended to) always reads the tail.
+ * cached revision. Once another process is seen writing the stream (a conflict, or a tail found
+ * after the cached revision), every batch on it reads the tail first again, so two API processes
+ * sharing a hot stream do not pay a failed append for most writes. `load` (another aggregate's
+ * state, not appended to) always reads the tail.
  *
  * Idempotency: when the caller supplies an Idempotency-Key, its events carry the key and a hash
  * of the command. A retry that finds events with the same key on the stream returns them instead
@@ -94,8 +97,10 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         keyed.set(key, [...(keyed.get(key) ?? []), event]);
       }
     }
-    if (tail.length > 0 || !cached) cache.set(streamId, { state, revision, keyed });
-    return { state, revision, keyed };
+    // a tail after a cached revision is another process's: the stream is written from elsewhere
+    const shared = cached !== undefined && (cached.shared === true || tail.length > 0);
+    if (tail.length > 0 || !cached) cache.set(streamId, { state, revision, keyed, shared });
+    return { state, revision, keyed, shared };
   }
 
   async function runLane(streamId: string, lane: Waiting<unknown>[]): Promise<void> {
@@ -126,9 +131,10 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
       // append fail and the next attempt read. A decision that appends nothing (a refusal, a
       // no-op) proves nothing, so it is made again on the stream as stored.
       const cached = attempt === 0 ? cache.get(streamId) : undefined;
-      let snapshot = cached ?? (await load(streamId, decider));
+      const trusted = cached?.shared ? undefined : cached;
+      let snapshot = trusted ?? (await load(streamId, decider));
       let decided = decideBatch(decider, snapshot, batch);
-      if (cached && decided.toAppend.length === 0) {
+      if (trusted && decided.toAppend.length === 0) {
         snapshot = await load(streamId, decider);
         decided = decideBatch(decider, snapshot, batch);
       }
@@ -154,7 +160,12 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
             keyed.set(outcome.newKey, recorded.slice(outcome.from, outcome.to));
           }
         }
-        cache.set(streamId, { state: decided.state, revision: decided.revision, keyed });
+        cache.set(streamId, {
+          state: decided.state,
+          revision: decided.revision,
+          keyed,
+          shared: attempt > 0 || snapshot.shared,
+        });
         settle(batch, decided, recorded, appended.position);
         return;
       } catch (error) {

@@ -5,6 +5,8 @@ export interface Snapshot<State> {
   state: State;
   revision: number;
   keyed: Map<string, RecordedEvent[]>;
+  /** another process has appended to the stream since this one cached it (command-handler.ts) */
+  shared?: boolean;
 }
 
 /** Least-recently-used snapshots, bounded by entry count (a Map keeps insertion order). */

@@ -115,6 +115,39 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(result.revision).to.equal(1);
     });
 
+    it('reads the stream first again once another process is seen writing it', async () => {
+      const reads: string[] = [];
+      const failedAppends: number[] = [];
+      const store = stores.eventStore;
+      const counted: EventStore = {
+        ...store,
+        adapter: store.adapter,
+        readStream: (s, o) => {
+          reads.push(s);
+          return store.readStream(s, o);
+        },
+        appendToStream: (s, e, o) =>
+          store.appendToStream(s, e, o).catch((error) => {
+            failedAppends.push(reads.length);
+            throw error;
+          }),
+      };
+      const a = createCommandHandler(counted);
+      const b = createCommandHandler(stores.eventStore);
+      await a.handle('counter-s', counter, { type: 'Increment', by: 1 }, ctx);
+      await b.handle('counter-s', counter, { type: 'Increment', by: 1 }, ctx);
+      // the cached snapshot is one behind: its append fails once, the retry reads
+      await a.handle('counter-s', counter, { type: 'Increment', by: 1 }, ctx);
+      expect(failedAppends).to.have.length(1);
+      expect(reads).to.have.length(2);
+      await b.handle('counter-s', counter, { type: 'Increment', by: 1 }, ctx);
+      // from now on `a` reads before deciding: no failed append
+      const result = await a.handle('counter-s', counter, { type: 'Increment', by: 1 }, ctx);
+      expect(failedAppends).to.have.length(1);
+      expect(reads).to.have.length(3);
+      expect(result.state.total).to.equal(5);
+    });
+
     it('reads the stream before refusing: a rule broken only in the cached state does not refuse', async () => {
       const a = createCommandHandler(stores.eventStore);
       const b = createCommandHandler(stores.eventStore);
