@@ -18,7 +18,12 @@ import {
 import { type SyncResult, syncChanges } from '../../projections/sync/queries.js';
 import type { TagView } from '../../projections/tags/document.js';
 import { getTag, getTags, listTags } from '../../projections/tags/queries.js';
+import { deviceStreamId } from '../../commands/device/index.js';
 import { noteStreamId } from '../../commands/note/index.js';
+import { tagStreamId } from '../../commands/tag/index.js';
+import { devicesProjector } from '../../projections/devices/projector.js';
+import type { Projector } from '../../projections/shared/projector.js';
+import { tagsProjector } from '../../projections/tags/projector.js';
 import { notesProjector } from '../../projections/notes/projector.js';
 import { projectInMemory } from '../../projections/shared/in-memory.js';
 import type { EventStore } from '../eventstore/types.js';
@@ -31,6 +36,14 @@ export interface NotesQueryDeps {
 }
 
 export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
+  /** One stream up to `revision`, folded by its own projector in memory. */
+  async function asOf(streamId: string, revision: number, projector: Projector) {
+    return projectInMemory(
+      projector,
+      await events.readStream(streamId, { maxCount: revision + 1 }),
+    );
+  }
+
   return {
     listNotes: (userId: string, options?: ListNotesOptions) =>
       listNotes(readStore, userId, options),
@@ -42,14 +55,11 @@ export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
     },
 
     /**
-     * The note as it stood at `revision`: its own stream up to there, folded by the notes
-     * projector in memory — the answer of a write that another write has already followed.
+     * The note as it stood at `revision` — the answer of a write that another write has already
+     * followed, or of a retry answered from its first attempt. Tags and devices alike.
      */
     async noteAt(userId: string, noteId: string, revision: number): Promise<NoteView> {
-      const recorded = await events.readStream(noteStreamId(userId, noteId), {
-        maxCount: revision + 1,
-      });
-      const store = await projectInMemory(notesProjector(), recorded);
+      const store = await asOf(noteStreamId(userId, noteId), revision, notesProjector());
       const note = await getNote(store, userId, noteId);
       if (!note) throw new NotFound('note not found');
       return note;
@@ -75,6 +85,13 @@ export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
       return tag;
     },
 
+    async tagAt(userId: string, tagId: string, revision: number): Promise<TagView> {
+      const store = await asOf(tagStreamId(userId, tagId), revision, tagsProjector());
+      const tag = await getTag(store, userId, tagId);
+      if (!tag) throw new NotFound('tag not found');
+      return tag;
+    },
+
     /** Tags by id, deleted ones included (to show a note's tags by name). */
     getTags: (userId: string, tagIds: readonly string[]) => getTags(readStore, userId, tagIds),
 
@@ -86,9 +103,16 @@ export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
       return device;
     },
 
+    async deviceAt(userId: string, deviceId: string, revision: number): Promise<DeviceView> {
+      const store = await asOf(deviceStreamId(userId, deviceId), revision, devicesProjector());
+      const device = await getDevice(store, userId, deviceId);
+      if (!device) throw new NotFound('device not found');
+      return device;
+    },
+
     syncChanges: (
       userId: string,
-      cursor: string | undefined,
+      cursor: string | null | undefined,
       options?: { limit?: number },
     ): Promise<SyncResult> => syncChanges(readStore, userId, cursor, options),
   };

@@ -103,6 +103,30 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     return { state, revision, keyed, shared };
   }
 
+  /**
+   * A retry answered from its first attempt's events gets the state that attempt left, at its
+   * last event's revision — not the stream's current state: "a retry with the same
+   * Idempotency-Key returns the first result", also once later writes have followed. Read only
+   * for such retries.
+   */
+  async function asFirstLeft<State>(
+    streamId: string,
+    decider: Decider<State, unknown, DomainEvent>,
+    decided: DecidedBatch<State>,
+  ): Promise<void> {
+    for (const outcome of decided.outcomes) {
+      if (outcome.kind !== 'decided' || !outcome.stored) continue;
+      const left = outcome.stored.at(-1)!.revision;
+      if (left === outcome.revision) continue;
+      const upTo = await events.readStream(streamId, { maxCount: left + 1 });
+      outcome.state = upTo.reduce(
+        (state, event) => decider.evolve(state, event as unknown as DomainEvent),
+        decider.initialState(),
+      );
+      outcome.revision = left;
+    }
+  }
+
   async function runLane(streamId: string, lane: Waiting<unknown>[]): Promise<void> {
     while (lane.length > 0) {
       // one decider per stream; a caller passing another one gets a batch of its own
@@ -138,6 +162,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         snapshot = await load(streamId, decider);
         decided = decideBatch(decider, snapshot, batch);
       }
+      await asFirstLeft(streamId, decider, decided);
       if (decided.toAppend.length === 0) {
         settle(batch, decided, [], null);
         return;
@@ -212,16 +237,22 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
       });
     },
 
-    /** Fold a stream without deciding (for commands that need another aggregate's state). */
+    /**
+     * Fold a stream without deciding (for commands that need another aggregate's state, or to
+     * refuse early). `retry`: the stream already holds events of `context`'s Idempotency-Key, so
+     * a command with it will be answered from them — an early refusal must let it through.
+     */
     async load<State, Event extends DomainEvent>(
       streamId: string,
       decider: Decider<State, unknown, Event>,
-    ): Promise<{ state: State; revision: number }> {
-      const { state, revision } = await load(
+      context?: CommandContext,
+    ): Promise<{ state: State; revision: number; retry: boolean }> {
+      const { state, revision, keyed } = await load(
         streamId,
         decider as Decider<State, unknown, DomainEvent>,
       );
-      return { state, revision };
+      const key = context?.idempotencyKey;
+      return { state, revision, retry: !!key && keyed.has(scopedKey(context.actor, key)) };
     },
   };
 }

@@ -215,6 +215,18 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(await stores.eventStore.readStream('counter-g')).to.have.length(1);
     });
 
+    it('answers with the state the first attempt left, though later commands followed', async () => {
+      // CommandResult.state: "the aggregate's state right after this command"
+      const handler = createCommandHandler(stores.eventStore);
+      const keyed = { ...ctx, idempotencyKey: 'key-late' };
+      await handler.handle('counter-r', counter, { type: 'Increment', by: 3 }, keyed);
+      await handler.handle('counter-r', counter, { type: 'Increment', by: 10 }, ctx);
+      const retry = await handler.handle('counter-r', counter, { type: 'Increment', by: 3 }, keyed);
+      expect(retry.replayed).to.equal(true);
+      expect(retry.state.total).to.equal(3);
+      expect(retry.revision).to.equal(0);
+    });
+
     it('rejects the same key with a different command as a Conflict', async () => {
       const keyed = { ...ctx, idempotencyKey: 'key-2' };
       const commandHandler = createCommandHandler(stores.eventStore);

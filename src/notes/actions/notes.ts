@@ -80,7 +80,7 @@ export async function updateNote(
 ): Promise<NoteResult> {
   checkRef(input);
   checkFields(input);
-  await editable(deps, input);
+  await editable(deps, context, input);
   const resolved = await resolve(deps, context, input.userId, input);
   const command: NoteCommand = {
     type: 'UpdateNote',
@@ -179,13 +179,19 @@ function checkRef(ref: NoteRef): void {
   checkId(ref.noteId, 'note');
 }
 
-/** Refuse early what the decider would refuse, so nothing is created for a doomed request. */
-async function editable(deps: NotesDeps, ref: NoteRef): Promise<void> {
-  const { state } = await deps.commandHandler.load(
+/**
+ * Refuse early what the decider would refuse, so nothing is created for a doomed request — but
+ * not a retry of a write that landed: it is answered with its first result, whatever the note
+ * became since (its If-Match named the revision before that write).
+ */
+async function editable(deps: NotesDeps, context: CommandContext, ref: NoteRef): Promise<void> {
+  const { state, retry } = await deps.commandHandler.load(
     noteStreamId(ref.userId, ref.noteId),
     noteDecider,
+    context,
   );
   if (state.status === 'absent') throw new NotFound('note not found');
+  if (retry) return;
   checkRevision(ref.expectedRevision, state.revision);
   if (state.status === 'trashed') {
     throw new FailedPrecondition('note is in the trash; restore it before changing it');

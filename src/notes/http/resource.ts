@@ -14,6 +14,20 @@ export function resourceAnswer<Body>(body: Body, revision: number): ResourceAnsw
   return { status: 200, body, headers: { ETag: etagFor(revision) } };
 }
 
+/**
+ * A write's answer is the resource as that write left it (`revision`): under concurrent writes,
+ * or for a retry answered from its first attempt, the current one may be a later one, whose body
+ * and ETag are not what this request saved (RFC 9110 §8.8.3: a validator in the answer must
+ * reflect the representation the request created). Without a revision: the current one.
+ */
+export async function atRevision<View extends { revision: number }>(
+  current: View,
+  revision: number | undefined,
+  readAt: (revision: number) => Promise<View>,
+): Promise<View> {
+  return revision === undefined || revision === current.revision ? current : readAt(revision);
+}
+
 /** The answer to a create: 201, the stored resource and where it lives. */
 export function created<Body>(
   answer: ResourceAnswer<Body>,

@@ -32,7 +32,10 @@ export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
       return {
         position,
         readBack: async () =>
-          created(await deviceAnswer(deps, userId, device.id), `/v1/devices/${device.id}`),
+          created(
+            await deviceAnswer(deps, userId, device.id, device.revision),
+            `/v1/devices/${device.id}`,
+          ),
       };
     },
   });
@@ -59,13 +62,13 @@ export function updateDeviceOperation(deps: NotesHttpDeps): NotesOperation {
       const current = async () => (await deps.queries.getDevice(userId, deviceId)).revision;
       const expected = await expectedRevision(ctx.ifMatch, current, 'device');
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await updateDevice(deps, context, {
+      const { position, device } = await updateDevice(deps, context, {
         userId,
         deviceId,
         expectedRevision: expected,
         ...ctx.body,
       });
-      return { position, readBack: () => deviceAnswer(deps, userId, deviceId) };
+      return { position, readBack: () => deviceAnswer(deps, userId, deviceId, device.revision) };
     },
   });
 }

@@ -1,10 +1,17 @@
 /** What the device operations share: the device as answered. */
 import { presentDevice } from '../present.js';
-import { resourceAnswer } from '../resource.js';
+import { atRevision, resourceAnswer } from '../resource.js';
 import type { NotesHttpDeps } from '../types.js';
 
-/** The device and its ETag. */
-export async function deviceAnswer(deps: NotesHttpDeps, userId: string, deviceId: string) {
-  const device = await deps.queries.getDevice(userId, deviceId);
+/** The device and its ETag; a write's answer at its `revision`. */
+export async function deviceAnswer(
+  deps: NotesHttpDeps,
+  userId: string,
+  deviceId: string,
+  revision?: number,
+) {
+  const device = await atRevision(await deps.queries.getDevice(userId, deviceId), revision, (at) =>
+    deps.queries.deviceAt(userId, deviceId, at),
+  );
   return resourceAnswer(presentDevice(device), device.revision);
 }

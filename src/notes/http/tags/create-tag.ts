@@ -29,7 +29,8 @@ export function createTagOperation(deps: NotesHttpDeps): NotesOperation {
       const { tag, position } = await createTag(deps, context, { userId, ...ctx.body });
       return {
         position,
-        readBack: async () => created(await tagAnswer(deps, userId, tag.id), `/v1/tags/${tag.id}`),
+        readBack: async () =>
+          created(await tagAnswer(deps, userId, tag.id, tag.revision), `/v1/tags/${tag.id}`),
       };
     },
   });

@@ -1,11 +1,18 @@
 /** What the tag operations share: the tag as answered, and the tag a write addresses. */
 import { presentTag } from '../present.js';
-import { expectedRevision, resourceAnswer } from '../resource.js';
+import { atRevision, expectedRevision, resourceAnswer } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
-/** The tag (also when soft-deleted) and its ETag. */
-export async function tagAnswer(deps: NotesHttpDeps, userId: string, tagId: string) {
-  const tag = await deps.queries.getTag(userId, tagId);
+/** The tag (also when soft-deleted) and its ETag; a write's answer at its `revision`. */
+export async function tagAnswer(
+  deps: NotesHttpDeps,
+  userId: string,
+  tagId: string,
+  revision?: number,
+) {
+  const tag = await atRevision(await deps.queries.getTag(userId, tagId), revision, (at) =>
+    deps.queries.tagAt(userId, tagId, at),
+  );
   return resourceAnswer(presentTag(tag), tag.revision);
 }
 

@@ -26,8 +26,8 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     async handler(ctx) {
       const tag = await tagRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await updateTag(deps, context, { ...tag, ...ctx.body });
-      return { position, readBack: () => tagAnswer(deps, tag.userId, tag.tagId) };
+      const { position, tag: left } = await updateTag(deps, context, { ...tag, ...ctx.body });
+      return { position, readBack: () => tagAnswer(deps, tag.userId, tag.tagId, left.revision) };
     },
   });
 

@@ -1,0 +1,74 @@
+/**
+ * README: "a retry with the same `Idempotency-Key` returns the first result … That holds for
+ * every write", and "A notes write answers the note as that write left it, with that revision's
+ * ETag". A client retries after a lost answer: it must get what the first attempt answered, also
+ * when the resource changed since and when its If-Match named the revision before that write.
+ */
+import { expect } from 'chai';
+import { type Api, type NotesE2e, startNotesE2e } from './support.js';
+
+describe('Notes writes retried with the same Idempotency-Key', function () {
+  this.timeout(30_000);
+  let e: NotesE2e;
+  let api: Api;
+  let n = 0;
+  const key = () => `retry-${Date.now()}-${n++}`;
+
+  before(async () => {
+    e = await startNotesE2e();
+    api = e.api((await e.signIn('rita@example.com')).token);
+  });
+  after(async () => e.stop());
+
+  it('a PUT with If-Match answers its first result, not 412 for the revision it made itself', async () => {
+    const note = (await api('POST', '/v1/notes', { content: 'zero' })).body;
+    const put = { 'if-match': '"0"', 'idempotency-key': key() };
+    const first = await api('PUT', `/v1/notes/${note.id}`, { content: 'one' }, put);
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('etag')).to.equal('"1"');
+    const again = await api('PUT', `/v1/notes/${note.id}`, { content: 'one' }, put);
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.headers.get('etag')).to.equal('"1"');
+    expect(again.body.content).to.equal('one');
+    // a different request under that key is still refused, and nothing was written twice
+    const other = await api('PUT', `/v1/notes/${note.id}`, { content: 'two' }, put);
+    expect(other.status).to.be.oneOf([409, 412]);
+    expect((await api('GET', `/v1/notes/${note.id}/history`)).body.versions).to.have.length(1);
+  });
+
+  it('answers the note as the first attempt left it after another write followed', async () => {
+    const headers = { 'idempotency-key': key() };
+    const created = await api('POST', '/v1/notes', { content: 'first' }, headers);
+    await api('PUT', `/v1/notes/${created.body.id}`, { content: 'second' });
+    const again = await api('POST', '/v1/notes', { content: 'first' }, headers);
+    expect(again.status).to.equal(201);
+    expect(again.body.id).to.equal(created.body.id);
+    expect(again.body.content).to.equal('first');
+    expect(again.headers.get('etag')).to.equal('"0"');
+
+    const put = { 'idempotency-key': key() };
+    const edited = await api('PUT', `/v1/notes/${created.body.id}`, { content: 'third' }, put);
+    await api('PUT', `/v1/notes/${created.body.id}`, { content: 'fourth' });
+    const retried = await api('PUT', `/v1/notes/${created.body.id}`, { content: 'third' }, put);
+    expect(retried.status).to.equal(200);
+    expect(retried.body.content).to.equal('third');
+    expect(retried.headers.get('etag')).to.equal(edited.headers.get('etag'));
+  });
+
+  it('answers a tag or device as the first attempt left it after a rename', async () => {
+    for (const [path, body, renamed] of [
+      ['/v1/tags', { name: 'Errands' }, { name: 'Chores' }],
+      ['/v1/devices', { name: 'Pixel', platform: 'android' }, { name: 'Old Pixel' }],
+    ] as const) {
+      const headers = { 'idempotency-key': key() };
+      const first = await api('POST', path, body, headers);
+      expect(first.status).to.equal(201);
+      const rename = await api('PUT', `${path}/${first.body.id}`, renamed);
+      expect(rename.status, JSON.stringify(rename.body)).to.equal(200);
+      const again = await api('POST', path, body, headers);
+      expect(again.status, path).to.equal(201);
+      expect(again.body, path).to.deep.equal(first.body);
+      expect(again.headers.get('etag'), path).to.equal(first.headers.get('etag'));
+    }
+  });
+});
