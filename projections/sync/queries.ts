@@ -1,8 +1,9 @@
 /**
  * The sync feed query: changes of the caller's notes after a cursor, oldest first.
  *
- * Cursors are opaque (base64url of the last sequence number seen). No cursor means "from the
- * beginning". The answer is `resync-required` — with a fresh cursor to continue from after a
+ * Cursors are opaque (base64url of the last sequence number seen; the HTTP layer signs them for
+ * their user). No cursor means "from the beginning"; `null`, a cursor not handed to this user.
+ * The answer is `resync-required` — with a fresh cursor to continue from after a
  * full listing — when the cursor is older than the oldest change still kept, or is not a
  * cursor this feed handed out (malformed, or beyond the newest change).
  */
@@ -36,7 +37,7 @@ export function decodeSyncCursor(cursor: string): number | null {
 export async function syncChanges(
   store: ReadStore,
   userId: string,
-  cursor: string | undefined,
+  cursor: string | null | undefined,
   options: { limit?: number } = {},
 ): Promise<SyncResult> {
   const limit = options.limit ?? syncLimits.default;
@@ -48,7 +49,7 @@ export async function syncChanges(
   const head = await store.collection<SyncHeadDoc>(syncHeadsCollection).findOne({ _id: userId });
   const headSeq = head?.seq ?? 0;
   const oldestSeq = head?.oldestSeq ?? 1;
-  const after = cursor === undefined ? 0 : decodeSyncCursor(cursor);
+  const after = cursor === undefined ? 0 : cursor === null ? null : decodeSyncCursor(cursor);
   if (after === null || after > headSeq) {
     return { status: 'resync-required', reason: 'unknown', cursor: encodeSyncCursor(headSeq) };
   }

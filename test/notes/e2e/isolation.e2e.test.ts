@@ -47,6 +47,23 @@ describe('When two users share the notes service', function () {
     expect((await a('GET', '/v1/notes')).body.notes).to.have.length(2);
   });
 
+  it('answers B’s feed with "resync required" for a cursor A was given, skipping nothing', async () => {
+    // sync_changes: "an older cursor, or one this feed did not issue to you, answers 200 with
+    // resyncRequired: true". Sequence numbers are per user: A's cursor read as B's would
+    // silently skip B's first changes.
+    const fromA = (await a('GET', '/v1/sync?limit=1')).body;
+    expect(fromA.changes).to.have.length(1);
+    const first = await b('POST', '/v1/notes', { content: 'first note of bob' });
+    const second = await b('POST', '/v1/notes', { content: 'second note of bob' });
+    const answer = (await b('GET', `/v1/sync?cursor=${fromA.cursor}`)).body;
+    expect(answer).to.include({ resyncRequired: true, reason: 'unknown' });
+    // the cursor of that answer continues after B's own newest change
+    const next = (await b('GET', `/v1/sync?cursor=${answer.cursor}`)).body;
+    expect(next).to.include({ resyncRequired: false, hasMore: false });
+    const all = (await b('GET', '/v1/sync')).body;
+    expect(all.changes.map((c: Json) => c.noteId)).to.deep.equal([first.body.id, second.body.id]);
+  });
+
   it('finds nothing of A in B’s search, even for A’s exact words', async () => {
     const mine = await a('GET', '/v1/notes/search?q=tooth%20doctor%20visit');
     expect(mine.body.results.map((r: Json) => r.note.id)).to.include(note.id);

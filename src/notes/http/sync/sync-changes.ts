@@ -21,8 +21,22 @@ const RESYNC_MESSAGES = {
     'resync required: this cursor was not issued by this feed for you; list all notes again, then continue from the returned cursor',
 } as const;
 
+/** The feed's own cursor inside a signed one, bound to its user (src/http/pagination.ts). */
+const SignedCursor = z.object({ s: z.string().min(1) });
+
 export function syncChangesOperation(deps: NotesHttpDeps): NotesOperation {
-  const { queries, presenter } = deps;
+  const { queries, presenter, cursors } = deps;
+  const scope = (userId: string) => ({ scope: `sync:${userId}`, field: 'cursor' });
+  const sign = (userId: string, cursor: string) => cursors.encode({ s: cursor }, scope(userId));
+  /** undefined: from the beginning; null: edited, forged, or another user's (resync) */
+  const inner = (userId: string, cursor: string | undefined) => {
+    if (cursor === undefined) return undefined;
+    try {
+      return cursors.decodeAs(cursor, SignedCursor, scope(userId)).s;
+    } catch {
+      return null;
+    }
+  };
 
   return defineNotesOp({
     id: 'sync_changes',
@@ -48,7 +62,7 @@ export function syncChangesOperation(deps: NotesHttpDeps): NotesOperation {
       'Beyond the spec. Keep calling with the returned cursor while hasMore is true. The newest 10,000 changes per user are kept; an older cursor, or one this feed did not issue to you, answers 200 with resyncRequired: true, a reason ("expired" or "unknown") and a fresh cursor to continue from after listing all notes again.',
     async handler(ctx) {
       const { userId } = ctx.principal;
-      const result = await queries.syncChanges(userId, ctx.query.cursor, {
+      const result = await queries.syncChanges(userId, inner(userId, ctx.query.cursor), {
         limit: ctx.query.limit,
       });
       if (result.status === 'resync-required') {
@@ -57,7 +71,7 @@ export function syncChangesOperation(deps: NotesHttpDeps): NotesOperation {
             resyncRequired: true as const,
             reason: result.reason,
             error: RESYNC_MESSAGES[result.reason],
-            cursor: result.cursor,
+            cursor: sign(userId, result.cursor),
           },
         };
       }
@@ -76,7 +90,7 @@ export function syncChangesOperation(deps: NotesHttpDeps): NotesOperation {
             at: iso(c.at),
             note: byId.get(c.noteId) ?? null,
           })),
-          cursor: result.cursor,
+          cursor: sign(userId, result.cursor),
           hasMore: result.hasMore,
         },
       };
