@@ -16,7 +16,8 @@
  * and the consent page shows where the code will be sent (interaction/destination.ts).
  */
 import { remove as removeConfusables } from 'confusables';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { jsonBody } from '../http/json-body.js';
 
 /** the loopback redirect hosts plain http is allowed on (also how the consent page names them) */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -57,7 +58,7 @@ export function impersonates(clientName: unknown, serviceName: string): boolean 
 }
 
 export function registrationPolicy(serviceName: string): RequestHandler[] {
-  const json = express.json({ limit: '56kb', type: 'application/json' });
+  const json = jsonBody({ limit: '56kb', type: 'application/json' });
   const unreadable: ErrorRequestHandler = (_err, _req, res, _next) => {
     res.status(400).json({
       error: 'invalid_client_metadata',

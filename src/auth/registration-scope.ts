@@ -7,11 +7,12 @@
  * taken out of it before oidc-provider sees the registration — RFC 7591 §3.2.1 lets the server
  * replace requested metadata, and the answer shows the scope registered.
  */
-import express, { type RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { jsonBody } from '../http/json-body.js';
 
 export function registrationScopes(resourceScopes: readonly string[]): RequestHandler[] {
   const resource = new Set(resourceScopes);
-  const json = express.json({ limit: '56kb', type: 'application/json' });
+  const json = jsonBody({ limit: '56kb', type: 'application/json' });
   const narrow: RequestHandler = (req, _res, next) => {
     const body = req.body as Record<string, unknown> | undefined;
     if (body && typeof body === 'object' && typeof body.scope === 'string') {
@@ -21,7 +22,7 @@ export function registrationScopes(resourceScopes: readonly string[]): RequestHa
     }
     next();
   };
-  const unreadable: express.ErrorRequestHandler = (_err, _req, res, _next) => {
+  const unreadable: ErrorRequestHandler = (_err, _req, res, _next) => {
     res.status(400).json({
       error: 'invalid_client_metadata',
       error_description: 'the registration body is not valid JSON',

@@ -9,7 +9,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
+import { jsonBody } from './json-body.js';
 import { NotFound } from '../../commands/shared/errors.js';
 import { docsRouter } from './docs.js';
 import type { ErrorEnvelope } from './envelopes.js';
@@ -95,7 +102,7 @@ export function createServiceHttp<S extends ServiceTypes>(
     logger: options.logger ?? consoleLogger(),
     challenge: options.challenge ?? defaultChallenge,
   });
-  const jsonParser = express.json({
+  const jsonParser = jsonBody({
     limit: options.bodyLimit ?? '1mb',
     type: () => true,
     strict: true,
@@ -138,8 +145,8 @@ export function createServiceHttp<S extends ServiceTypes>(
 
   async function serve(
     entry: PreparedOperation<S>,
-    req: express.Request,
-    res: express.Response,
+    req: Request,
+    res: Response,
     paramsOf: () => Record<string, string>,
   ): Promise<void> {
     const correlationId = correlationIdFor(req, res);

@@ -21,7 +21,8 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import express, { type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
+import { jsonBody, NOT_UTF8 } from '../http/json-body.js';
 import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
@@ -58,7 +59,7 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 
 export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
   const router = Router();
-  const parseJson = express.json({ limit: options.bodyLimit ?? '1mb', type: 'application/json' });
+  const parseJson = jsonBody({ limit: options.bodyLimit ?? '1mb', type: 'application/json' });
 
   router.get(resourceMetadataUrl('', MCP_PATH), (req, res) => {
     res.setHeader('Cache-Control', 'max-age=3600');
@@ -96,11 +97,12 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     parseJson(req, res, (error?: unknown) => {
       if (error) {
         const tooLarge = (error as { type?: string }).type === 'entity.too.large';
+        const notUtf8 = (error as Error).message === NOT_UTF8;
         jsonRpcError(
           res,
           tooLarge ? 413 : 400,
           -32700,
-          tooLarge ? 'Parse error: the message is too large' : 'Parse error: invalid JSON',
+          `Parse error: ${tooLarge ? 'the message is too large' : notUtf8 ? NOT_UTF8 : 'invalid JSON'}`,
         );
         return;
       }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
+import { NOT_UTF8 } from '../../src/http/json-body.js';
 import { feedbackEnvelope } from '../../src/http/registry.js';
 import {
   appOf,
@@ -28,7 +29,7 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
   async function call(
     method: string,
     path: string,
-    init: { headers?: Record<string, string>; body?: string } = {},
+    init: { headers?: Record<string, string>; body?: string | Blob } = {},
   ) {
     const res = await fetch(base + path, { method, headers: init.headers, body: init.body });
     const text = await res.text();
@@ -189,6 +190,24 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       expect(r.json.error).to.equal(
         'request body could not be decompressed as its Content-Encoding says',
       );
+    });
+    it('rejects a body that is not UTF-8 instead of storing U+FFFD in its place', async () => {
+      // RFC 8259 §8.1: JSON exchanged between systems MUST be encoded in UTF-8
+      for (const bytes of [
+        [0xff, 0xfe],
+        [0xc3, 0x28],
+      ]) {
+        const body = new Blob([
+          Buffer.concat([
+            Buffer.from('{"name":"n'),
+            Buffer.from(bytes),
+            Buffer.from('","color":"red"}'),
+          ]),
+        ]);
+        const r = await call('POST', '/v1/shops/acme/widgets', { headers: JSON_ADMIN, body });
+        expectEnvelope(r, 400, 'invalid-argument');
+        expect(r.json.error).to.equal(NOT_UTF8);
+      }
     });
     it('rejects an oversize body with 400 invalid-argument', async () => {
       const r = await createWidget({ name: 'n', color: 'red', padding: 'x'.repeat(5000) });

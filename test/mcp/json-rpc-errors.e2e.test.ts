@@ -7,6 +7,7 @@
  */
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
+import { NOT_UTF8 } from '../../src/http/json-body.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
 import { callTool, type Connected, connectLocal, connectMcp, envelopeOf } from './support.js';
 
@@ -66,8 +67,17 @@ describe('When an MCP server gets malformed JSON-RPC', function () {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
       },
-      body: JSON.stringify(body),
+      body: body instanceof Blob ? body : JSON.stringify(body),
     });
+
+  it('answers a message that is not UTF-8 with -32700 saying so (hosted)', async () => {
+    // RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8 (src/http/json-body.ts)
+    const text = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x\xff"}}';
+    const res = await post(new Blob([Buffer.from(text, 'latin1')]));
+    expect(res.status).to.equal(400);
+    const answer = (await res.json()) as { error: { code: number; message: string } };
+    expect(answer.error).to.deep.equal({ code: -32700, message: `Parse error: ${NOT_UTF8}` });
+  });
 
   it('answers JSON that is no JSON-RPC request with 400 and -32600 (hosted)', async () => {
     for (const [body, says] of [

@@ -4,11 +4,12 @@
  * checked with a zod schema. Anything else is a 400 in the service's envelope, never a 500.
  */
 import express, { type Request, type Response } from 'express';
+import { jsonBody } from '../../http/json-body.js';
 import type { z } from 'zod';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { describeIssues } from '../../http/validation.js';
 
-const json = express.json({ limit: '32kb' });
+const json = jsonBody({ limit: '32kb' });
 const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
 
 export async function readForm<T extends z.ZodType>(
