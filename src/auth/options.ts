@@ -88,7 +88,11 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
 };
 
 /** How a 429 from the authorization server reads: the service's error envelope. */
-export type ErrorEnvelope = (message: string) => Record<string, string>;
+/** the service's error body for the refusals the auth server makes itself (not OAuth's own) */
+export type ErrorEnvelope = (
+  message: string,
+  code: 'resource-exhausted' | 'not-found',
+) => Record<string, string>;
 
 export interface AuthorizationServerOptions {
   /** the service base URL; also the issuer and the access-token audience */
@@ -114,7 +118,7 @@ export interface AuthorizationServerOptions {
   registrationLimit: { max: number; windowSeconds: number };
   /** sign-in throttles; default DEFAULT_SIGN_IN_LIMITS */
   signInLimits?: SignInLimits;
-  /** the body of a JSON refusal outside OAuth's own (e.g. registration 429): the service's envelope */
+  /** the body of a JSON refusal outside OAuth's own (registration 429, an unknown /oauth route) */
   errorEnvelope: ErrorEnvelope;
   /** take the client IP from X-Forwarded-For (right-most entry); off by default */
   trustProxy?: boolean;

@@ -30,7 +30,7 @@ export const feedbackAuthPreset: Preset = {
   refreshPolicy: 'always',
   registrationLimit: { max: 20, windowSeconds: 10 * 60 },
   // spec: "Every 4xx and 5xx answer has one envelope: {error, code}"
-  errorEnvelope: (message) => ({ error: message, code: 'resource-exhausted' }),
+  errorEnvelope: (message, code) => ({ error: message, code }),
 };
 
 export const notesAuthPreset: Preset = {

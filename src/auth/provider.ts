@@ -150,6 +150,12 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
     if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
       (ctx.body as Record<string, unknown>).scopes_supported = scopesSupported;
     }
+    // no route of the provider (GET /oauth/token, PUT /oauth/register): Koa's bare text
+    // "Not Found"; every other unknown route of the service answers its JSON envelope
+    if (ctx.status === 404 && ctx.body === undefined) {
+      ctx.status = 404;
+      ctx.body = options.errorEnvelope('not found', 'not-found');
+    }
   });
   return provider;
 }

@@ -47,6 +47,7 @@ export function registrationLimiter(deps: {
       .json(
         deps.envelope(
           `too many client registrations from this address; try again in ${verdict.retryAfterSeconds} s`,
+          'resource-exhausted',
         ),
       );
   };

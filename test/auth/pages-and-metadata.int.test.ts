@@ -3,7 +3,7 @@
  * and the guards on the sign-in forms (CSRF token, limited code attempts).
  */
 import { expect } from 'chai';
-import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { feedbackAuthPreset, notesAuthPreset } from '../../src/auth/index.js';
 import { CookieJar, formIn, request } from './support/browserless.js';
 import { registerClient, startAuthorization } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -52,6 +52,36 @@ describe('When a client discovers the protected resource', () => {
     expect(page).to.match(/sign-in code: \d{6}/);
     expect(page).not.to.include('<b>');
   });
+});
+
+describe('When a client asks the authorization server for a route it does not have', () => {
+  // feedback spec: "Every 4xx and 5xx answer has one envelope: {error, code}"; notes spec:
+  // "Errors are JSON {error: string}". oidc-provider answered Koa's text "Not Found".
+  for (const [service, preset, body] of [
+    ['feedback', feedbackAuthPreset, { error: 'not found', code: 'not-found' }],
+    ['notes', notesAuthPreset, { error: 'not found' }],
+  ] as const) {
+    it(`answers 404 in the ${service} envelope (GET /oauth/token, PUT /oauth/register, /oauth/nope)`, async () => {
+      const h = await startHarness({ ...preset });
+      try {
+        for (const [method, path] of [
+          ['GET', '/oauth/token'],
+          ['PUT', '/oauth/register'],
+          ['GET', '/oauth/nope'],
+        ]) {
+          const res = await fetch(`${h.base}${path}`, { method });
+          expect(res.status, `${method} ${path}`).to.equal(404);
+          expect(res.headers.get('content-type')).to.match(/^application\/json/);
+          expect(await res.json()).to.deep.equal(body);
+        }
+        // the provider's own answers are untouched
+        const token = await fetch(`${h.base}/oauth/token`, { method: 'POST' });
+        expect(((await token.json()) as { error: string }).error).to.equal('invalid_request');
+      } finally {
+        await h.close();
+      }
+    });
+  }
 });
 
 describe('When the sign-in forms are misused', () => {
