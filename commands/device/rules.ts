@@ -1,4 +1,4 @@
-import { requiredText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 
 export const deviceLimits = { nameMax: 100, platformMax: 50 } as const;
 
@@ -15,14 +15,14 @@ export function deviceNameKey(name: string): string {
 }
 
 /**
- * A device name as stored (NFC, trimmed). A missing, blank or too long name is refused; `field` is
- * what the message calls it (a note names its device in `metadata.device`).
+ * A device name as stored (NFC, trimmed). A missing, blank, invisible or too long name is refused
+ * (nameText); `field` is what the message calls it (a note names its device in `metadata.device`).
  */
 export function validDeviceName(name: string | undefined, field = 'name'): string {
-  return requiredText(normalizeDeviceName(name ?? ''), field, deviceLimits.nameMax);
+  return nameText(normalizeDeviceName(name ?? ''), field, deviceLimits.nameMax);
 }
 
 /** A platform as stored (trimmed); a missing, blank or too long one is refused. */
 export function validPlatform(platform: string | undefined): string {
-  return requiredText((platform ?? '').trim(), 'platform', deviceLimits.platformMax);
+  return nameText((platform ?? '').trim(), 'platform', deviceLimits.platformMax);
 }

@@ -34,6 +34,22 @@ export function nonBlankText(text: string, field: string, max: number): string {
   return textUpTo(text, field, max);
 }
 
+/**
+ * A name as shown in lists and pickers, already normalised: required, at most `max` characters,
+ * no control characters (NUL, line breaks, tabs) and at least one visible character — a name of
+ * only zero-width or format characters (U+200B, U+FEFF) looks empty wherever it is shown.
+ */
+export function nameText(text: string, field: string, max: number): string {
+  requiredText(text, field, max);
+  if (/\p{Cc}/u.test(text)) {
+    throw new InvalidArgument(`${field} must not contain control characters (line breaks, tabs)`);
+  }
+  if (!/[^\s\p{Cf}]/u.test(text)) {
+    throw new InvalidArgument(`${field} must contain a visible character`);
+  }
+  return text;
+}
+
 /** A required text field, already normalised: refused when empty or longer than `max`. */
 export function requiredText(text: string, field: string, max: number): string {
   if (text.length === 0) throw new InvalidArgument(`${field} is required`);

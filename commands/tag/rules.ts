@@ -1,5 +1,5 @@
 import { InvalidArgument } from '../shared/errors.js';
-import { requiredText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 import type { TagFields } from './events.js';
 import type { TagState } from './state.js';
 import { isTagColor, maxTagColor } from './palette.js';
@@ -24,11 +24,11 @@ export function tagNameKey(name: string): string {
 }
 
 /**
- * A tag name as stored (NFC, trimmed). A missing, blank or too long name is refused; `field` is
- * what the message calls it (a note names its tags in `tags`).
+ * A tag name as stored (NFC, trimmed). A missing, blank, invisible or too long name is refused
+ * (nameText); `field` is what the message calls it (a note names its tags in `tags`).
  */
 export function validTagName(name: string | undefined, field = 'name'): string {
-  return requiredText(normalizeTagName(name ?? ''), field, tagLimits.nameMax);
+  return nameText(normalizeTagName(name ?? ''), field, tagLimits.nameMax);
 }
 
 /** The colour and the parent of a tag's fields (the name was checked by validTagName). */

@@ -27,6 +27,14 @@ describe('Device decider', () => {
         .when({ ...register, data: { ...register.data, platform: ' ' } })
         .thenThrows(InvalidArgument, /platform/);
     });
+    it('refuses a name or platform that shows as nothing or holds control characters', () => {
+      given([])
+        .when({ ...register, data: { ...register.data, name: '\u200b' } })
+        .thenThrows(InvalidArgument, /name must contain a visible character/);
+      given([])
+        .when({ ...register, data: { ...register.data, platform: 'and\u0000roid' } })
+        .thenThrows(InvalidArgument, /platform must not contain control characters/);
+    });
     it('refuses to register the same id twice', () => {
       given([registered]).when(register).thenThrows(AlreadyExists);
     });

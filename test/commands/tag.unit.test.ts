@@ -41,6 +41,25 @@ describe('Tag decider', () => {
         .when({ ...create, data: { ...create.data, name: '   ' } })
         .thenThrows(InvalidArgument, /name/);
     });
+    it('rejects a name that shows as nothing or holds control characters', () => {
+      // notes audit: tags named U+200B, NUL or with a line break were created (201)
+      for (const [name, says] of [
+        ['\u200b', /name must contain a visible character/],
+        ['\u200b\ufeff \u2060', /name must contain a visible character/],
+        ['\u0000', /name must not contain control characters/],
+        ['two\nlines', /name must not contain control characters/],
+      ] as const) {
+        given([])
+          .when({ ...create, data: { ...create.data, name } })
+          .thenThrows(InvalidArgument, says);
+      }
+      // letters in any script and emoji are visible
+      for (const name of ['Ünïcode', '日本', '🍎']) {
+        given([])
+          .when({ ...create, data: { ...create.data, name } })
+          .then([{ ...created, data: { ...created.data, name } }]);
+      }
+    });
     it('requires the parent to exist and not be deleted', () => {
       const withParent = (
         parent: typeof activeParent | { status: 'absent' | 'deleted'; ancestorIds: string[] },
