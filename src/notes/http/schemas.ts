@@ -30,7 +30,8 @@ export const NoteMetadataOut = z
     longitude: z.number().nullable(),
     device: z.string().nullable().meta({ description: 'device name' }),
     placeName: z.string().nullable().meta({
-      description: '"City, CC" of the nearest place (GeoNames data), from the coordinates',
+      description:
+        '"City, CC" of the nearest town or city (GeoNames data), from the coordinates; null without coordinates or when no town lies within 100 km (open sea, polar ice, deserts)',
     }),
   })
   .meta({ id: 'NoteMetadata' });
