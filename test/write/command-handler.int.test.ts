@@ -95,27 +95,8 @@ describe('Command handling (load → fold → decide → append)', () => {
   describe('When the stream is cached', () => {
     // "A batch decides on its stream's cached snapshot without reading the stream: the append's
     // expected revision catches another process's appends" (command-handler.ts)
-    it('decides and appends without reading the stream again', async () => {
-      const reads: string[] = [];
-      const store = stores.eventStore;
-      const counted: EventStore = {
-        ...store,
-        adapter: store.adapter,
-        readStream: (s, o) => {
-          reads.push(s);
-          return store.readStream(s, o);
-        },
-      };
-      const handler = createCommandHandler(counted);
-      await handler.handle('counter-g', counter, { type: 'Increment', by: 1 }, ctx);
-      expect(reads).to.deep.equal(['counter-g']);
-      const result = await handler.handle('counter-g', counter, { type: 'Increment', by: 2 }, ctx);
-      expect(reads).to.deep.equal(['counter-g']);
-      expect(result.state.total).to.equal(3);
-      expect(result.revision).to.equal(1);
-    });
-
-    it('reads the stream first again once another process is seen writing it', async () => {
+    /** the test store, counting stream reads and failed appends */
+    function counting() {
       const reads: string[] = [];
       const failedAppends: number[] = [];
       const store = stores.eventStore;
@@ -132,6 +113,22 @@ describe('Command handling (load → fold → decide → append)', () => {
             throw error;
           }),
       };
+      return { counted, reads, failedAppends };
+    }
+
+    it('decides and appends without reading the stream again', async () => {
+      const { counted, reads } = counting();
+      const handler = createCommandHandler(counted);
+      await handler.handle('counter-g', counter, { type: 'Increment', by: 1 }, ctx);
+      expect(reads).to.deep.equal(['counter-g']);
+      const result = await handler.handle('counter-g', counter, { type: 'Increment', by: 2 }, ctx);
+      expect(reads).to.deep.equal(['counter-g']);
+      expect(result.state.total).to.equal(3);
+      expect(result.revision).to.equal(1);
+    });
+
+    it('reads the stream first again once another process is seen writing it', async () => {
+      const { counted, reads, failedAppends } = counting();
       const a = createCommandHandler(counted);
       const b = createCommandHandler(stores.eventStore);
       await a.handle('counter-s', counter, { type: 'Increment', by: 1 }, ctx);

@@ -20,12 +20,15 @@ export function resourceAnswer<Body>(body: Body, revision: number): ResourceAnsw
  * and ETag are not what this request saved (RFC 9110 §8.8.3: a validator in the answer must
  * reflect the representation the request created). Without a revision: the current one.
  */
-export async function atRevision<View extends { revision: number }>(
+export async function answerAt<View extends { revision: number }, Body>(
   current: View,
   revision: number | undefined,
   readAt: (revision: number) => Promise<View>,
-): Promise<View> {
-  return revision === undefined || revision === current.revision ? current : readAt(revision);
+  present: (view: View) => Body | Promise<Body>,
+): Promise<ResourceAnswer<Body>> {
+  const view =
+    revision === undefined || revision === current.revision ? current : await readAt(revision);
+  return resourceAnswer(await present(view), view.revision);
 }
 
 /** The answer to a create: 201, the stored resource and where it lives. */

@@ -1,6 +1,6 @@
 /** What the device operations share: the device as answered. */
 import { presentDevice } from '../present.js';
-import { atRevision, resourceAnswer } from '../resource.js';
+import { answerAt } from '../resource.js';
 import type { NotesHttpDeps } from '../types.js';
 
 /** The device and its ETag; a write's answer at its `revision`. */
@@ -10,8 +10,10 @@ export async function deviceAnswer(
   deviceId: string,
   revision?: number,
 ) {
-  const device = await atRevision(await deps.queries.getDevice(userId, deviceId), revision, (at) =>
-    deps.queries.deviceAt(userId, deviceId, at),
+  return answerAt(
+    await deps.queries.getDevice(userId, deviceId),
+    revision,
+    (at) => deps.queries.deviceAt(userId, deviceId, at),
+    presentDevice,
   );
-  return resourceAnswer(presentDevice(device), device.revision);
 }

@@ -1,5 +1,5 @@
 /** What the note operations share: the note as answered, and the note a write addresses. */
-import { atRevision, expectedRevision, resourceAnswer } from '../resource.js';
+import { answerAt, expectedRevision } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The note with its tags and device by name, and its ETag; a write's answer at its `revision`. */
@@ -9,10 +9,12 @@ export async function noteAnswer(
   noteId: string,
   revision?: number,
 ) {
-  const note = await atRevision(await deps.queries.getNote(userId, noteId), revision, (at) =>
-    deps.queries.noteAt(userId, noteId, at),
+  return answerAt(
+    await deps.queries.getNote(userId, noteId),
+    revision,
+    (at) => deps.queries.noteAt(userId, noteId, at),
+    (note) => deps.presenter.note(userId, note),
   );
-  return resourceAnswer(await deps.presenter.note(userId, note), note.revision);
 }
 
 /** The caller's note at `{id}`, with the revision its If-Match asks for. */

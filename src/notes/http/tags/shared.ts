@@ -1,6 +1,6 @@
 /** What the tag operations share: the tag as answered, and the tag a write addresses. */
 import { presentTag } from '../present.js';
-import { atRevision, expectedRevision, resourceAnswer } from '../resource.js';
+import { answerAt, expectedRevision } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The tag (also when soft-deleted) and its ETag; a write's answer at its `revision`. */
@@ -10,10 +10,12 @@ export async function tagAnswer(
   tagId: string,
   revision?: number,
 ) {
-  const tag = await atRevision(await deps.queries.getTag(userId, tagId), revision, (at) =>
-    deps.queries.tagAt(userId, tagId, at),
+  return answerAt(
+    await deps.queries.getTag(userId, tagId),
+    revision,
+    (at) => deps.queries.tagAt(userId, tagId, at),
+    presentTag,
   );
-  return resourceAnswer(presentTag(tag), tag.revision);
 }
 
 /** The caller's tag at `{id}`, with the revision its If-Match asks for. */
