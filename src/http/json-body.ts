@@ -1,25 +1,59 @@
 /**
  * The one JSON body parser of both services (operations, MCP, OAuth registration, board forms):
- * express.json, refusing a body that is not UTF-8. RFC 8259 §8.1: JSON exchanged between
- * systems MUST be UTF-8; decoding an invalid byte gives U+FFFD, and the altered text was stored
- * without a word to the client. The refusal is a 400 in the service's envelope (errors.ts).
+ * express.json, refusing text that is not Unicode. RFC 8259 §8.1: JSON exchanged between systems
+ * MUST be UTF-8 — decoding an invalid byte gave U+FFFD, and the altered text was stored without a
+ * word to the client. §8.2: an escaped lone surrogate (`"\ud83d"`) is valid JSON syntax but no
+ * character; stored, it came back in every listing and strict parsers (serde_json) refused the
+ * whole page. Both are a 400 in the service's envelope (errors.ts), typed `entity.text.invalid`.
  */
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 
 export const NOT_UTF8 = 'request body is not valid UTF-8 (JSON must be UTF-8, RFC 8259)';
+export const LONE_SURROGATE =
+  'request body holds a lone surrogate escape (\\ud800-\\udfff without its pair): not a character';
+export const INVALID_TEXT = 'entity.text.invalid';
+
+const invalidText = (message: string) =>
+  Object.assign(new Error(message), { status: 400, expose: true, type: INVALID_TEXT });
 
 export function jsonBody(options: {
   limit: string | number;
   type?: string | (() => boolean);
   strict?: boolean;
 }): RequestHandler {
-  return express.json({
+  const parse = express.json({
     ...options,
     verify(_req, _res, buffer) {
-      if (!isUtf8(buffer)) {
-        throw Object.assign(new Error(NOT_UTF8), { status: 400, expose: true });
-      }
+      if (!isUtf8(buffer)) throw invalidText(NOT_UTF8);
     },
   });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error) next(error);
+      else if (holdsLoneSurrogate(req.body)) next(invalidText(LONE_SURROGATE));
+      else next();
+    });
+}
+
+/** `\p{Cs}` with the u flag matches only an unpaired surrogate; a pair is one code point */
+const LONE = /\p{Cs}/u;
+
+/** Every string and key of a parsed body, walked without recursion (nesting may be deep). */
+function holdsLoneSurrogate(body: unknown): boolean {
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (LONE.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const entry of value) pending.push(entry);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, entry] of Object.entries(value)) {
+        if (LONE.test(key)) return true;
+        pending.push(entry);
+      }
+    }
+  }
+  return false;
 }

@@ -22,7 +22,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type Request, type Response, Router } from 'express';
-import { jsonBody, NOT_UTF8 } from '../http/json-body.js';
+import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
 import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
@@ -97,13 +97,13 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     parseJson(req, res, (error?: unknown) => {
       if (error) {
         const tooLarge = (error as { type?: string }).type === 'entity.too.large';
-        const notUtf8 = (error as Error).message === NOT_UTF8;
-        jsonRpcError(
-          res,
-          tooLarge ? 413 : 400,
-          -32700,
-          `Parse error: ${tooLarge ? 'the message is too large' : notUtf8 ? NOT_UTF8 : 'invalid JSON'}`,
-        );
+        const text = (error as { type?: string }).type === INVALID_TEXT;
+        const reason = tooLarge
+          ? 'the message is too large'
+          : text
+            ? (error as Error).message
+            : 'invalid JSON';
+        jsonRpcError(res, tooLarge ? 413 : 400, -32700, `Parse error: ${reason}`);
         return;
       }
       serve(req, res, principal, correlationId).catch(next);

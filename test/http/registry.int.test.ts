@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { NOT_UTF8 } from '../../src/http/json-body.js';
+import { LONE_SURROGATE, NOT_UTF8 } from '../../src/http/json-body.js';
 import { feedbackEnvelope } from '../../src/http/registry.js';
 import {
   appOf,
@@ -208,6 +208,21 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
         expectEnvelope(r, 400, 'invalid-argument');
         expect(r.json.error).to.equal(NOT_UTF8);
       }
+    });
+    it('rejects a lone surrogate escape in a value or a key, and keeps a pair', async () => {
+      // RFC 8259 §8.2: "\ud83d" alone is no character; strict JSON parsers refuse it on the way out
+      for (const body of [
+        '{"name":"n \\ud83d here","color":"red"}',
+        '{"name":"\\udc00","color":"red"}',
+        '{"name":"n","color":"red","tags":["a","b\\ud800"]}',
+        '{"name":"n","color":"red","\\ud800":1}',
+      ]) {
+        const r = await call('POST', '/v1/shops/acme/widgets', { headers: JSON_ADMIN, body });
+        expectEnvelope(r, 400, 'invalid-argument');
+        expect(r.json.error, body).to.equal(LONE_SURROGATE);
+      }
+      const paired = await createWidget({ name: 'n \ud83d\ude00', color: 'red' });
+      expect(paired.res.status).to.equal(201);
     });
     it('rejects an oversize body with 400 invalid-argument', async () => {
       const r = await createWidget({ name: 'n', color: 'red', padding: 'x'.repeat(5000) });
