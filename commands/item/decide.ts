@@ -18,7 +18,7 @@ import { type NotifyCandidate, planNotification, shouldRecordNotification } from
 import { itemKeyOf } from '../product/keys.js';
 import type { ItemFacts, ItemState } from './state.js';
 import { deriveTitle } from './title.js';
-import { characters, nonBlankText } from '../shared/text.js';
+import { characters, nameText, nonBlankText } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
 export type CaptureItem = Cmd<
@@ -124,6 +124,8 @@ function decideOpen(
       if (tagIds.some((t) => t.length < 1 || characters(t) > 60)) {
         throw new InvalidArgument('each tag id must be 1 to 60 characters');
       }
+      // a tag shown as nothing ("  ", U+200B) or breaking its line (NUL, \n) is no usable tag
+      for (const tag of tagIds) nameText(tag, 'each tag id', 60);
       // spec rule 2: tag_item replaces the whole tag set
       if (sameList(tagIds, state.tagIds)) return [];
       return [{ type: 'ItemTagged', data: { tagIds } }];

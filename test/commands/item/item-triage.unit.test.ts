@@ -101,6 +101,18 @@ describe('When an item is tagged', () => {
       .when(tag(['x'.repeat(61)]))
       .thenThrows(InvalidArgument);
   });
+  it('refuses a tag that shows as nothing or holds control characters', () => {
+    // feedback audit: "  ", "\u200b" and "a\u0000b" were stored as tags
+    for (const [bad, says] of [
+      ['  ', /each tag id must contain a visible character/],
+      ['\u200b', /each tag id must contain a visible character/],
+      ['a\u0000b', /each tag id must not contain control characters/],
+    ] as const) {
+      given([captured()])
+        .when(tag(['ok', bad]))
+        .thenThrows(InvalidArgument, says);
+    }
+  });
 });
 
 describe('When someone replies', () => {
