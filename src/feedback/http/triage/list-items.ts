@@ -1,8 +1,9 @@
 /**
  * list_items: keyset paging over the items' rank. The cursor wraps the rank of the last item
  * handed out (projections/items/queries.ts `nextAfter`), signed and bound to this product's
- * listing, so it is opaque, survives items arriving or changing during a walk, and an edited or
- * foreign cursor is a 400.
+ * listing and its filters, so it is opaque, survives items arriving or changing during a walk,
+ * and an edited or foreign cursor is a 400 — also one sent with other filters, which would walk
+ * a different list from the middle and silently skip items.
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
@@ -39,12 +40,13 @@ export function listItemsOperation(deps: FeedbackHttpDeps): FeedbackOperation {
     extraDescription:
       'Items merged into another item are not listed. The cursor is opaque and ' +
       'stable: walking to the end returns every item that existed when the walk began exactly ' +
-      'once, even while new items arrive; an edited cursor answers 400.',
+      'once, even while new items arrive. It belongs to the filters it was issued with: sent with other filters, or edited, it answers 400.',
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key } = ctx.params;
       const { cursor, pageSize, ...filters } = ctx.query;
-      const scope = `items:${workspaceId}/${key}`;
+      const { status, tag, personId } = filters;
+      const scope = `items:${workspaceId}/${key}:${JSON.stringify([status, tag, personId])}`;
       // the cursor is checked first: a bad one is the client's mistake whatever else is wrong
       const after = cursor ? deps.cursors.decodeAs(cursor, CursorPayload, { scope }).after : null;
       if (!(await getProduct(deps.readStore, { workspaceId, key }))) {
