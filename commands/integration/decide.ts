@@ -1,7 +1,7 @@
 import { AlreadyExists, NotFound } from '../shared/errors.js';
 import type { IntegrationCreated, IntegrationEvent } from './events.js';
 import type { IntegrationState } from './state.js';
-import { nonBlankText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 
 export type CreateIntegration = { type: 'CreateIntegration'; data: IntegrationCreated['data'] };
 export type RevokeIntegration = { type: 'RevokeIntegration'; data: { workspaceId: string } };
@@ -17,7 +17,7 @@ export function decideIntegration(
     case 'CreateIntegration': {
       if (state.status !== 'absent') throw new AlreadyExists('integration already exists');
       const name = command.data.name.trim();
-      nonBlankText(name, 'integration name', INTEGRATION_NAME_MAX);
+      nameText(name, 'integration name', INTEGRATION_NAME_MAX);
       return [{ type: 'IntegrationCreated', data: { ...command.data, name } }];
     }
     case 'RevokeIntegration':

@@ -2,7 +2,7 @@ import { AlreadyExists, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { ProductEvent, Visibility } from './events.js';
 import { itemKeyOf, PRODUCT_KEY } from './keys.js';
 import type { ProductState } from './state.js';
-import { nonBlankText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 
 export type CreateProduct = {
   type: 'CreateProduct';
@@ -66,5 +66,5 @@ export function decideProduct(command: ProductCommand, state: ProductState): Pro
 }
 
 function validName(name: string): string {
-  return nonBlankText(name.trim(), 'name', 200);
+  return nameText(name.trim(), 'name', 200);
 }

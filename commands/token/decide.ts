@@ -1,7 +1,7 @@
 import { AlreadyExists, NotFound, PermissionDenied } from '../shared/errors.js';
 import type { TokenEvent } from './events.js';
 import type { TokenState } from './state.js';
-import { nonBlankText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 
 export type CreateToken = {
   type: 'CreateToken';
@@ -26,7 +26,7 @@ export function decideToken(command: TokenCommand, state: TokenState): TokenEven
       // spec: "Only makers can create one; an anonymous session or an account with no workspace is refused."
       if (!ownerIsMaker) throw new PermissionDenied('only workspace members can create API tokens');
       const name = data.name.trim();
-      nonBlankText(name, 'token name', 100);
+      nameText(name, 'token name', 100);
       return [{ type: 'TokenCreated', data: { ...data, name } }];
     }
     case 'RevokeToken':

@@ -1,7 +1,7 @@
 import { AlreadyExists, InvalidArgument } from '../shared/errors.js';
 import type { UserEvent } from './events.js';
 import type { UserState } from './state.js';
-import { nonBlankText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 
 export type CreateUser = {
   type: 'CreateUser';
@@ -16,7 +16,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       const email = command.data.email.trim().toLowerCase();
       const displayName = command.data.displayName.trim();
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new InvalidArgument('email is not valid');
-      nonBlankText(displayName, 'displayName', 200);
+      nameText(displayName, 'displayName', 200);
       return [{ type: 'UserCreated', data: { userId: command.data.userId, email, displayName } }];
     }
     default: {

@@ -2,7 +2,7 @@ import { WORKSPACE_SLUG } from '../product/keys.js';
 import { AlreadyExists, FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { MemberRole, WorkspaceEvent } from './events.js';
 import type { WorkspaceState } from './state.js';
-import { nonBlankText } from '../shared/text.js';
+import { nameText } from '../shared/text.js';
 
 export type CreateWorkspace = {
   type: 'CreateWorkspace';
@@ -25,7 +25,7 @@ export function decideWorkspace(
     const { workspaceId, slug, ownerId } = command.data;
     const name = command.data.name.trim();
     if (!WORKSPACE_SLUG.test(slug)) throw new InvalidArgument('slug is not a valid workspace slug');
-    nonBlankText(name, 'name', 200);
+    nameText(name, 'name', 200);
     return [
       { type: 'WorkspaceCreated', data: { workspaceId, name, slug } },
       // a workspace never exists without an admin who can manage it

@@ -26,9 +26,17 @@ export function userIdForEmail(email: string): string {
   return `u_${digest.slice(0, 24)}`;
 }
 
-function displayNameFrom(email: string, given?: string | null): string {
-  const name = given?.trim();
-  if (name) return name.slice(0, 200);
+/**
+ * The name a new account shows: the sign-in profile's (an upstream provider's `name` claim, which
+ * its user chose) made into a valid display name — control characters become spaces, at most 200
+ * characters cut between code points — or, when nothing visible is left, the address's local part.
+ */
+export function displayNameFrom(email: string, given?: string | null): string {
+  const name = Array.from((given ?? '').replace(/\p{Cc}+/gu, ' ').trim())
+    .slice(0, 200)
+    .join('')
+    .trim();
+  if (/[^\s\p{Cf}]/u.test(name)) return name;
   return email.split('@', 1)[0] || email;
 }
 
