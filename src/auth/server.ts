@@ -151,6 +151,7 @@ export async function createAuthorizationServer(
       options.refreshPolicy === 'always' ? 'Act as you: everything you can do as a maker' : null,
     secret,
     log,
+    knownScopes: new Set(['openid', ...options.oidcScopes, ...options.resourceScopes]),
   };
   const upstream = options.upstream
     ? createUpstreamSignIn({

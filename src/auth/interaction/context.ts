@@ -21,6 +21,8 @@ export interface InteractionContext {
   fullAccessWording: string | null;
   secret: string;
   log: (line: string) => void;
+  /** every scope the provider can grant: a request naming none of them gets invalid_scope */
+  knownScopes: ReadonlySet<string>;
 }
 
 /** CSRF token bound to the interaction: HMAC(secret, uid); the form must echo it back. */

@@ -60,6 +60,23 @@ export function interactionRouter(
   router.get('/oauth/interaction/:uid', async (req, res) => {
     const details = await loadInteraction(ctx, req, res);
     if (!details) return;
+    // oidc-provider drops scopes it does not know; with none left the user would sign in only to
+    // be sent back with access_denied. RFC 6749 §4.1.2.1: the request's scope is unknown.
+    const asked = String(details.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
+    if (!asked.some((scope) => ctx.knownScopes.has(scope))) {
+      await ctx.pickProvider(req).interactionFinished(
+        req,
+        res,
+        {
+          error: 'invalid_scope',
+          error_description: `none of the requested scopes is known; known: ${[...ctx.knownScopes].join(' ')}`,
+        },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
     if (details.prompt.name === 'login') return showSignIn(req, res, 200);
     if (details.prompt.name !== 'consent') {
       sendHtml(res, 400, renderErrorPage('Unsupported request', `prompt ${details.prompt.name}`));

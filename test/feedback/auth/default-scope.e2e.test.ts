@@ -5,7 +5,7 @@
  * via api:<client name>, and rotate its refresh token."
  */
 import { expect } from 'chai';
-import { authorizeOverHttp, CookieJar } from '../../auth/support/browserless.js';
+import { authorizeOverHttp, CookieJar, request } from '../../auth/support/browserless.js';
 import { exchange, registerClient, startAuthorization } from '../../auth/support/client.js';
 import { type FeedbackHarness, startFeedback, type Workspace } from '../support/harness.js';
 import { oidc } from '../support/oauth.js';
@@ -75,4 +75,45 @@ describe('When a client asks for no scope at all (e2e)', () => {
       expect((await fb.api(rotated.access_token).get(PRODUCTS)).status).to.equal(200);
     });
   }
+});
+
+describe('When a client asks only for scopes the service does not know (e2e)', () => {
+  let fb: FeedbackHarness;
+  before(async () => {
+    fb = await startFeedback();
+    await fb.createMaker('max@acme.io');
+  });
+  after(() => fb.stop());
+
+  it('is sent back with invalid_scope before anyone signs in (RFC 6749 §4.1.2.1)', async () => {
+    // notes audit: the user signed in, then the client got access_denied
+    const config = await registerClient(fb.url, { name: 'Unknown scopes' });
+    const pending = await startAuthorization(config, fb.url, 'items:read bogus');
+    const jar = new CookieJar();
+    let url = pending.url;
+    for (let hop = 0; hop < 5 && !url.startsWith(`${fb.url}/cb`); hop++) {
+      const res = await request(jar, url);
+      expect(res.status, `hop ${hop} to ${url}`).to.be.oneOf([302, 303]);
+      url = new URL(res.headers.get('location') as string, fb.url).href;
+    }
+    const callback = new URL(url);
+    expect(callback.searchParams.get('error')).to.equal('invalid_scope');
+    expect(callback.searchParams.get('error_description')).to.match(/service\.public/);
+    expect(callback.searchParams.get('code')).to.equal(null);
+  });
+
+  it('still ignores an unknown scope beside a known one', async () => {
+    const config = await registerClient(fb.url, { name: 'Mixed scopes' });
+    const pending = await startAuthorization(config, fb.url, 'bogus service.public');
+    const callback = await authorizeOverHttp({
+      authUrl: pending.url,
+      base: fb.url,
+      email: 'max@acme.io',
+      mailboxPath: fb.mailboxPath,
+      jar: new CookieJar(),
+    });
+    expect(callback.searchParams.get('error')).to.equal(null);
+    const tokens = await exchange(config, callback, pending);
+    expect(tokens.scope?.split(' ')).to.include('service.public').and.not.include('bogus');
+  });
 });
