@@ -20,8 +20,8 @@ export interface CommandContext {
   idempotencyKey?: string;
   /**
    * What a retry with the same Idempotency-Key must repeat to be the same request, when the
-   * command holds a value made fresh on each attempt (a generated secret): the request's own
-   * fields. Default: the whole command.
+   * command holds what a retry cannot rebuild as it was (keyedBy): the request's own fields.
+   * Default: the whole command.
    */
   requestHash?: string;
 }
@@ -169,6 +169,15 @@ function toMetadata(context: CommandContext, commandHash: string | undefined): E
     metadata.commandHash = commandHash;
   }
   return metadata;
+}
+
+/**
+ * The context of a command a retry cannot rebuild as it was (it holds a value made fresh on each
+ * attempt, or ids resolved from names that may have changed since): a retry with the same
+ * Idempotency-Key is the same request when `request` — what the caller sent — is the same.
+ */
+export function keyedBy(context: CommandContext, request: unknown): CommandContext {
+  return context.idempotencyKey ? { ...context, requestHash: hashCommand(request) } : context;
 }
 
 export function hashCommand(command: unknown): string {

@@ -7,11 +7,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { productKeyOf } from '../../../commands/product/index.js';
 import { Conflict, NotFound } from '../../../commands/shared/errors.js';
-import { hashCommand } from '../../write/batch.js';
+import { keyedBy } from '../../write/batch.js';
 import type { CommandContext, CommandHandler } from '../../write/command-handler.js';
 import type { ReadStore } from '../../readstore/types.js';
 
 export type { CommandContext, CommandHandler };
+export { keyedBy };
 
 export interface CommandDeps {
   commandHandler: CommandHandler;
@@ -52,15 +53,6 @@ function keyDigest(scope: string, key: string): Buffer {
 export function hexIdFor(context: Pick<CommandContext, 'idempotencyKey'>, scope: string): string {
   if (!context.idempotencyKey) return randomUUID().replaceAll('-', '');
   return keyDigest(scope, context.idempotencyKey).toString('hex').slice(0, 32);
-}
-
-/**
- * The context of a command holding a value made fresh on each attempt (a generated secret): a
- * retry with the same Idempotency-Key is the same request when `request` — what the caller
- * sent — is the same (CommandContext.requestHash).
- */
-export function keyedBy(context: CommandContext, request: unknown): CommandContext {
-  return context.idempotencyKey ? { ...context, requestHash: hashCommand(request) } : context;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { CommandContext, CommandHandler } from '../../write/command-handler
 import type { Places } from '../places.js';
 
 export type { CommandContext };
+export { keyedBy } from '../../write/batch.js';
 
 export interface NotesDeps {
   commandHandler: CommandHandler;

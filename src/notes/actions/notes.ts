@@ -21,6 +21,7 @@ import {
   checkId,
   checkUser,
   idFor,
+  keyedBy,
   latest,
   type NotesDeps,
 } from './deps.js';
@@ -53,7 +54,10 @@ export async function createNote(
   checkUser(userId);
   checkFields(input);
   const noteId = idFor(context, 'note', userId);
-  const resolved = await resolve(deps, context, userId, input);
+  const keyed = keyedBy(context, { type: 'CreateNote', ...input });
+  const resolved = (await retried(deps, keyed, { userId, noteId }))
+    ? unresolved
+    : await resolve(deps, context, userId, input);
   const command: NoteCommand = {
     type: 'CreateNote',
     data: {
@@ -65,7 +69,7 @@ export async function createNote(
       metadata: resolved.metadata,
     },
   };
-  return send(deps, context, { userId, noteId }, command, resolved.position);
+  return send(deps, keyed, { userId, noteId }, command, resolved.position);
 }
 
 /**
@@ -80,8 +84,10 @@ export async function updateNote(
 ): Promise<NoteResult> {
   checkRef(input);
   checkFields(input);
-  await editable(deps, context, input);
-  const resolved = await resolve(deps, context, input.userId, input);
+  const keyed = keyedBy(context, { type: 'UpdateNote', ...input });
+  const resolved = (await editable(deps, keyed, input))
+    ? unresolved
+    : await resolve(deps, context, input.userId, input);
   const command: NoteCommand = {
     type: 'UpdateNote',
     data: {
@@ -92,7 +98,24 @@ export async function updateNote(
       expectedRevision: input.expectedRevision,
     },
   };
-  return send(deps, context, input, command, resolved.position);
+  return send(deps, keyed, input, command, resolved.position);
+}
+
+/**
+ * A retry's names are not resolved again: it is answered from its first attempt's events (the
+ * request, not the resolved command, is compared with the first one — keyedBy), and resolving
+ * would create anew a tag or device renamed since the first attempt.
+ */
+const unresolved = {
+  tagIds: [],
+  metadata: { latitude: null, longitude: null, deviceId: null, placeName: null },
+  position: null,
+} satisfies Awaited<ReturnType<typeof resolve>>;
+
+async function retried(deps: NotesDeps, context: CommandContext, ref: NoteRef): Promise<boolean> {
+  if (!context.idempotencyKey) return false;
+  const stream = noteStreamId(ref.userId, ref.noteId);
+  return (await deps.commandHandler.load(stream, noteDecider, context)).retry;
 }
 
 /** DELETE /v1/notes/{id}: to the trash; trashing a trashed note changes nothing. */
@@ -182,18 +205,19 @@ function checkRef(ref: NoteRef): void {
 /**
  * Refuse early what the decider would refuse, so nothing is created for a doomed request — but
  * not a retry of a write that landed: it is answered with its first result, whatever the note
- * became since (its If-Match named the revision before that write).
+ * became since (its If-Match named the revision before that write). True for such a retry.
  */
-async function editable(deps: NotesDeps, context: CommandContext, ref: NoteRef): Promise<void> {
+async function editable(deps: NotesDeps, context: CommandContext, ref: NoteRef): Promise<boolean> {
   const { state, retry } = await deps.commandHandler.load(
     noteStreamId(ref.userId, ref.noteId),
     noteDecider,
     context,
   );
   if (state.status === 'absent') throw new NotFound('note not found');
-  if (retry) return;
+  if (retry) return true;
   checkRevision(ref.expectedRevision, state.revision);
   if (state.status === 'trashed') {
     throw new FailedPrecondition('note is in the trash; restore it before changing it');
   }
+  return false;
 }

@@ -71,4 +71,50 @@ describe('Notes writes retried with the same Idempotency-Key', function () {
       expect(again.headers.get('etag'), path).to.equal(first.headers.get('etag'));
     }
   });
+
+  it('answers a note write as first left when its tag and device were renamed since', async () => {
+    // notes audit: the retry created a new "Work" tag and "Desk" device by those names, then got
+    // 409 because the resolved tag ids no longer matched the first attempt's
+    const fields = { content: 'plan', tags: ['Work'], metadata: { device: 'Desk' } };
+    const createKey = { 'idempotency-key': key() };
+    const created = await api('POST', '/v1/notes', fields, createKey);
+    expect(created.status).to.equal(201);
+    const putKey = { 'idempotency-key': key() };
+    const edited = await api(
+      'PUT',
+      `/v1/notes/${created.body.id}`,
+      { ...fields, title: 'Q3' },
+      putKey,
+    );
+    expect(edited.status).to.equal(200);
+    const tagId = created.body.tags[0].id as string;
+    expect((await api('PUT', `/v1/tags/${tagId}`, { name: 'Job' })).status).to.equal(200);
+    const devices = (await api('GET', '/v1/devices')).body.devices as {
+      id: string;
+      name: string;
+    }[];
+    const desk = devices.find((d) => d.name === 'Desk');
+    expect((await api('PUT', `/v1/devices/${desk?.id}`, { name: 'Desktop' })).status).to.equal(200);
+
+    const again = await api('POST', '/v1/notes', fields, createKey);
+    expect(again.status, JSON.stringify(again.body)).to.equal(201);
+    expect(again.body.id).to.equal(created.body.id);
+    const retried = await api(
+      'PUT',
+      `/v1/notes/${created.body.id}`,
+      { ...fields, title: 'Q3' },
+      putKey,
+    );
+    expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
+    expect(retried.headers.get('etag')).to.equal(edited.headers.get('etag'));
+    // nothing was created by the retries' names
+    const after = (await api('GET', '/v1/tags')).body.tags as { name: string }[];
+    expect(after.map((t) => t.name))
+      .to.include('Job')
+      .and.not.include('Work');
+    const renamed = (await api('GET', '/v1/devices')).body.devices as { name: string }[];
+    expect(renamed.map((d) => d.name))
+      .to.include('Desktop')
+      .and.not.include('Desk');
+  });
 });
