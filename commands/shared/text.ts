@@ -19,6 +19,21 @@ export function characters(text: string): number {
   return count;
 }
 
+/**
+ * The first `max` characters (code points) of a text: a cut never leaves half of a surrogate
+ * pair, which no strict JSON or UTF-8 consumer accepts (an emoji at the cut is left out whole).
+ */
+export function cutAt(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let units = 0;
+  for (let kept = 0; kept < max && units < text.length; kept++) {
+    const unit = text.charCodeAt(units);
+    const next = text.charCodeAt(units + 1);
+    units += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return text.slice(0, units);
+}
+
 /** A text of at most `max` characters. */
 export function textUpTo(text: string, field: string, max: number): string {
   if (characters(text) > max)

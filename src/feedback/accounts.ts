@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { userDecider, userStreamId } from '../../commands/user/index.js';
 import { AlreadyExists } from '../../commands/shared/errors.js';
+import { cutAt } from '../../commands/shared/text.js';
 import { userByEmail, userById } from '../../projections/users/queries.js';
 import type { AccountsPort } from '../auth/index.js';
 import type { CommandHandler } from '../write/command-handler.js';
@@ -32,10 +33,7 @@ export function userIdForEmail(email: string): string {
  * characters cut between code points — or, when nothing visible is left, the address's local part.
  */
 export function displayNameFrom(email: string, given?: string | null): string {
-  const name = Array.from((given ?? '').replace(/\p{Cc}+/gu, ' ').trim())
-    .slice(0, 200)
-    .join('')
-    .trim();
+  const name = cutAt((given ?? '').replace(/\p{Cc}+/gu, ' ').trim(), 200).trim();
   if (/[^\s\p{Cf}]/u.test(name)) return name;
   return email.split('@', 1)[0] || email;
 }

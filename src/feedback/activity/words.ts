@@ -1,4 +1,5 @@
 /** Small helpers for the activity sentences. */
+import { characters, cutAt } from '../../../commands/shared/text.js';
 
 /** "a", "a and b", "a, b and c" */
 export function listOf(items: readonly string[]): string {
@@ -14,5 +15,5 @@ export function quoted(text: string): string {
 /** The opening of a text on one line, at most `max` characters. */
 export function excerpt(text: string, max = 60): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
+  return characters(line) <= max ? line : `${cutAt(line, max - 1).trimEnd()}…`;
 }

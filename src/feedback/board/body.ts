@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { jsonBody } from '../../http/json-body.js';
 import type { z } from 'zod';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { cutAt } from '../../../commands/shared/text.js';
 import { describeIssues } from '../../http/validation.js';
 
 const json = jsonBody({ limit: '32kb' });
@@ -52,4 +53,4 @@ const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(
 
 /** A query parameter as trimmed text of at most `max` characters ('' when absent or repeated). */
 export const queryText = (value: unknown, max: number): string =>
-  typeof value === 'string' ? value.trim().slice(0, max) : '';
+  typeof value === 'string' ? cutAt(value.trim(), max) : '';

@@ -26,6 +26,7 @@ import {
   changelogStreamId,
 } from '../../../commands/changelog/index.js';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { characters, cutAt } from '../../../commands/shared/text.js';
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
@@ -136,6 +137,6 @@ function draftBody(
     tail.push(`Also answers: ${merged.map((m) => `${m.title} (${m.id})`).join('; ')}.`);
   tail.push(acknowledgment(requesters.names, requesters.count));
   const after = `\n\n${tail.join('\n\n')}`;
-  const room = Math.max(0, MAX_BODY - after.length);
-  return `${doc.body.slice(0, room)}${after}`.slice(0, MAX_BODY);
+  const room = Math.max(0, MAX_BODY - characters(after));
+  return cutAt(`${cutAt(doc.body, room)}${after}`, MAX_BODY);
 }

@@ -141,4 +141,28 @@ describe('Item history and as-of (e2e)', () => {
       ).to.equal(200);
     });
   });
+
+  describe('When a summary quotes a text cut in the middle of an emoji', () => {
+    it('cuts between characters, never leaving half of a surrogate pair', async () => {
+      // webhooks audit: "…😀😀\ud83d…" in get_item_history and list_audit_events, which strict
+      // JSON parsers refuse for the whole page
+      const api = owner();
+      const captured = await api.post(`/v1/public/${SLUG}/APP/feedback`, { body: 'Emoji story' });
+      const key = captured.body.itemId as string;
+      expect((await api.patch(itemPath(key), { title: '😀'.repeat(100) })).status).to.equal(200);
+      expect(
+        (await api.post(`${itemPath(key)}/replies`, { body: '😀'.repeat(40) })).status,
+      ).to.equal(200);
+      const history = await api.get(`${itemPath(key)}/history`);
+      const audit = await api.get(`/v1/workspaces/${SLUG}/audit?type=ItemReplied`);
+      const summaries = [
+        ...history.body.items.map((c: { summary: string }) => c.summary),
+        ...audit.body.items.map((c: { summary: string }) => c.summary),
+      ];
+      for (const summary of summaries) {
+        expect(summary.isWellFormed(), summary).to.equal(true);
+      }
+      expect(summaries.join('\n')).to.include('😀…');
+    });
+  });
 });
