@@ -55,14 +55,19 @@ export function nonBlankText(text: string, field: string, max: number): string {
  * only zero-width or format characters (U+200B, U+FEFF) looks empty wherever it is shown.
  */
 export function nameText(text: string, field: string, max: number): string {
-  requiredText(text, field, max);
-  if (/\p{Cc}/u.test(text)) {
-    throw new InvalidArgument(`${field} must not contain control characters (line breaks, tabs)`);
-  }
+  lineText(requiredText(text, field, max), field, max);
   if (!/[^\s\p{Cf}]/u.test(text)) {
     throw new InvalidArgument(`${field} must contain a visible character`);
   }
   return text;
+}
+
+/** A text shown on one line, possibly empty: at most `max` characters, no control characters. */
+export function lineText(text: string, field: string, max: number): string {
+  if (/\p{Cc}/u.test(text)) {
+    throw new InvalidArgument(`${field} must not contain control characters (line breaks, tabs)`);
+  }
+  return textUpTo(text, field, max);
 }
 
 /** A required text field, already normalised: refused when empty or longer than `max`. */

@@ -12,7 +12,7 @@ import type {
   WebhookUpdated,
 } from './events.js';
 import type { WebhookFacts, WebhookState } from './state.js';
-import { textUpTo } from '../shared/text.js';
+import { lineText } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
 export type CreateWebhook = Cmd<'CreateWebhook', WebhookCreated['data']>;
@@ -115,7 +115,7 @@ function checked<
 >(fields: T): T {
   const out = { ...fields };
   if (out.description !== undefined) {
-    out.description = textUpTo(out.description.trim(), 'description', DESCRIPTION_MAX);
+    out.description = lineText(out.description.trim(), 'description', DESCRIPTION_MAX);
   }
   if (out.eventTypes) {
     if (out.eventTypes.length === 0) throw new InvalidArgument('eventTypes: list at least one');

@@ -39,14 +39,24 @@ export interface WebhookFields {
   productKeys?: string[] | null;
 }
 
-async function checkFields(
+/**
+ * The fields checked, with the URL as it will be called: parsed and written out again, so what
+ * list_webhooks and the audit trail show is the receiver messages go to (`HTTP://A.test:443/x`
+ * is `https://a.test/x`'s cousin, a backslash is a path separator). Spaces, control characters
+ * and backslashes, which no URL holds as written, are refused rather than silently dropped.
+ */
+async function checkFields<Fields extends WebhookFields>(
   deps: WebhookDeps,
   workspaceId: string,
-  fields: WebhookFields,
-): Promise<void> {
-  if (fields.url !== undefined) {
+  fields: Fields,
+): Promise<Fields> {
+  const { url } = fields;
+  if (url !== undefined) {
+    if (/[\s\p{Cc}\\]/u.test(url)) {
+      throw new InvalidArgument('url must not contain spaces, control characters or backslashes');
+    }
     try {
-      await checkTarget(fields.url, deps.policy);
+      await checkTarget(url, deps.policy);
     } catch (error) {
       if (error instanceof RefusedTarget) throw new InvalidArgument(error.message);
       throw error;
@@ -57,6 +67,7 @@ async function checkFields(
       throw new InvalidArgument(`productKeys: the workspace has no product ${key}`);
     }
   }
+  return url === undefined ? fields : { ...fields, url: new URL(url).href };
 }
 
 /**
@@ -70,10 +81,10 @@ export async function createWebhook(
   input: WebhookFields & { workspaceId: string; url: string },
 ): Promise<{ webhookId: string; secret: string; position: bigint | null }> {
   const { workspaceId } = input;
-  await checkFields(deps, workspaceId, input);
+  const checked = await checkFields(deps, workspaceId, input);
   const webhookId = `wh_${hexIdFor(context, `webhook\0${workspaceId}\0${context.actor}`)}`;
   const fields = {
-    url: input.url,
+    url: checked.url,
     description: input.description ?? '',
     eventTypes: input.eventTypes ?? null,
     productKeys: input.productKeys ?? null,
@@ -124,8 +135,8 @@ export async function updateWebhook(
   context: CommandContext,
   input: WebhookFields & { workspaceId: string; webhookId: string; enabled?: boolean },
 ): Promise<{ position: bigint | null }> {
-  const { workspaceId, webhookId, ...data } = input;
-  await checkFields(deps, workspaceId, data);
+  const { workspaceId, webhookId, ...fields } = input;
+  const data = await checkFields(deps, workspaceId, fields);
   const result = await deps.commandHandler.handle(
     webhookStreamId(workspaceId, webhookId),
     webhookDecider,

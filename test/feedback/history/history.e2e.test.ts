@@ -110,6 +110,10 @@ describe('Item history and as-of (e2e)', () => {
       const early = await owner().get(`${itemPath('APP-1')}/as-of?at=${inSeconds}`);
       expect404(early);
       expect(early.body.error).to.contain('milliseconds');
+      // …but 0 is the epoch in any unit (webhooks audit: "0 … this looks like seconds")
+      const epoch = await owner().get(`${itemPath('APP-1')}/as-of?at=0`);
+      expect404(epoch);
+      expect(epoch.body.error).to.not.contain('seconds');
     });
 
     it('needs exactly one of revision and at', async () => {

@@ -99,8 +99,29 @@ describe('Managing webhooks (e2e)', () => {
         { url: 'not a url' },
         { url: `http://user:pass@127.0.0.1:${receiver.port}/hooks` },
         {},
+        // webhooks audit: these were stored as typed, shown unlike the URL called
+        { url: ` ${receiver.url}` },
+        { url: `${receiver.url}\r\nX-Injected: 1` },
+        { url: `http://127.0.0.1:${receiver.port}\\@10.0.0.1/hooks` },
+        // …and a NUL or line break in the description
+        { url: receiver.url, description: 'a\u0000b' },
+        { url: receiver.url, description: 'two\nlines' },
       ];
-      for (const body of bad) expectError(await api().post(hooks(), body), 400, 'invalid-argument');
+      for (const body of bad) {
+        expectError(await api().post(hooks(), body), 400, 'invalid-argument');
+      }
+      // the URL is kept as it will be called, so the list shows the receiver messages go to
+      const spelled = await api().post(hooks(), {
+        url: `HTTP://127.0.0.1:${receiver.port}/a/../hooks`,
+      });
+      expect(spelled.status, JSON.stringify(spelled.body)).to.equal(200);
+      expect(spelled.body.webhook.url).to.equal(`http://127.0.0.1:${receiver.port}/hooks`);
+      const id = spelled.body.webhook.id as string;
+      const updated = await api().patch(hook(id), {
+        url: `http://127.0.0.1:${receiver.port}/./b`,
+      });
+      expect(updated.body.webhook.url).to.equal(`http://127.0.0.1:${receiver.port}/b`);
+      expect((await api().del(hook(id))).status).to.equal(204);
     });
   });
 

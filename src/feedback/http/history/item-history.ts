@@ -25,7 +25,9 @@ const HistoryCursor = z.object({ from: z.number().int().min(0) });
 
 /** `at` is in milliseconds; a moment before 1973 was almost surely sent in seconds. */
 const unitHint = (at: number) =>
-  at < 100_000_000_000 ? ' (timestamps are milliseconds since 1970; this looks like seconds)' : '';
+  at > 0 && at < 100_000_000_000
+    ? ' (timestamps are milliseconds since 1970; this looks like seconds)'
+    : '';
 
 export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[] {
   async function eventsOf(workspaceId: string, productKey: string, itemKey: string) {

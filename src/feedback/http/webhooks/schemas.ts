@@ -37,18 +37,20 @@ export const WebhookUrl = z
   .min(1)
   .max(2000)
   .describe(
-    'https URL of the receiver (http only to a loopback receiver where private targets are allowed); it must not resolve to a loopback, private, link-local, CGNAT, multicast or metadata address',
+    'https URL of the receiver (http only to a loopback receiver where private targets are allowed); it must not resolve to a loopback, private, link-local, CGNAT, multicast or metadata address, nor hold spaces, control characters or backslashes. Kept as it will be called (parsed and written out again: `HTTPS://A.example/x/../y` is kept as `https://a.example/y`)',
   );
 export const Description = z
   .string()
   .max(200)
-  .describe('a note for people, at most 200 characters');
+  .describe('a note for people, on one line, at most 200 characters');
 export const EventTypes = z
   .array(WebhookEventType)
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length)
   .nullable()
-  .describe('the message types to receive; absent or null = all, including types added later');
+  .describe(
+    'the message types to receive; absent or null = all, including types added later (send_test_webhook sends webhook.test whatever the filter; a filter of only webhook.test receives nothing else)',
+  );
 export const ProductKeys = z
   .array(ProductKey)
   .min(1)
