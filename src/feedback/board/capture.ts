@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { InvalidArgument, NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
 import { personIdFor } from '../actions/index.js';
 import { captureFeedback } from '../capture/file.js';
+import { CAPTURE_BODY_MAX, CAPTURE_TITLE_MAX } from '../capture/guard.js';
 import { readForm } from './body.js';
 import { answerRefusedCapture } from './capture-refusal.js';
 import {
@@ -28,9 +29,6 @@ import { navOf } from './nav.js';
 import { type PublicProduct, publicProduct } from './queries.js';
 import { answerError } from './respond.js';
 import { FORM_MAX_AGE_MS } from './tokens.js';
-
-export const CAPTURE_TITLE_MAX = 200;
-export const CAPTURE_BODY_MAX = 5000;
 
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 

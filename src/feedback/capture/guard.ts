@@ -5,7 +5,9 @@
  *
  *  - three token buckets kept in the store (src/limits), so every API process shares them:
  *    per client IP, per person (visitor or caller) and per product — a burst, then a steady rate;
- *  - content: at most `maxLinks` links, and never only whitespace;
+ *  - content: at most `maxLinks` links, never only whitespace, a body of at most 5000 characters
+ *    and a title of at most 200 (the capture box's fields; members filing with submit_feedback
+ *    are not held to them);
  *  - bots: a honeypot field that must stay empty, and a minimum fill time carried by the signed
  *    form token (tokens.ts) — checked by the surfaces that show a form.
  *
@@ -14,9 +16,14 @@
  * refused request costs the others nothing.
  */
 import { InvalidArgument, ResourceExhausted } from '../../../commands/shared/errors.js';
+import { textUpTo } from '../../../commands/shared/text.js';
 import type { Config } from '../../config/schema.js';
 import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
+
+/** The lengths of the capture box's fields, for everything the public files. */
+export const CAPTURE_TITLE_MAX = 200;
+export const CAPTURE_BODY_MAX = 5000;
 
 export interface CaptureLimits {
   ipBurst: number;
@@ -108,6 +115,8 @@ export function createCaptureGuard(deps: {
     codes,
     checkContent({ title, body }) {
       if (!body.trim()) throw new InvalidArgument('body must not be empty');
+      textUpTo(body, 'body', CAPTURE_BODY_MAX);
+      if (title) textUpTo(title, 'title', CAPTURE_TITLE_MAX);
       const links = countLinks(`${title ?? ''}\n${body}`);
       if (links > limits.maxLinks) {
         throw new InvalidArgument(

@@ -36,7 +36,7 @@ import { NotFound } from '../../../../commands/shared/errors.js';
 import { userById } from '../../../../projections/users/queries.js';
 import { personIdFor, type Requester } from '../../actions/index.js';
 import { captureFeedback } from '../../capture/file.js';
-import type { CaptureGuard } from '../../capture/guard.js';
+import { CAPTURE_BODY_MAX, CAPTURE_TITLE_MAX, type CaptureGuard } from '../../capture/guard.js';
 import { boardFor, NO_BOARD } from '../public/board.js';
 import { ItemKey, ItemStatus, ProductParams } from '../schemas.js';
 import {
@@ -49,13 +49,21 @@ import { contextOf } from './shared.js';
 
 const SubmitFeedbackBody = z
   .object({
-    body: z.string().min(1).max(10_000).meta({ description: 'the feedback itself' }),
+    body: z
+      .string()
+      .min(1)
+      .max(10_000)
+      .meta({
+        description: `the feedback itself (from outside the workspace at most ${CAPTURE_BODY_MAX} characters)`,
+      }),
     title: z
       .string()
       .max(500)
       .nullable()
       .optional()
-      .meta({ description: 'blank or absent: derived from the opening of the body' }),
+      .meta({
+        description: `blank or absent: derived from the opening of the body (from outside the workspace at most ${CAPTURE_TITLE_MAX} characters)`,
+      }),
     email: z.email().max(254).nullable().optional().meta({
       description:
         "who the feedback is from; absent: the calling user. Another address than the caller's own counts only for members of the workspace; from anyone else it goes to an unverified contact (see the operation's description)",
@@ -117,7 +125,8 @@ export function submitOperation(
       `${limits.personBurst} at once and then ${limits.personPerHour} per hour, a product takes ` +
       `${limits.productBurst} at once and then ${limits.productPerHour} per hour from everyone ` +
       `together (past that 429 \`resource-exhausted\` with \`Retry-After\`); at most ` +
-      `${limits.maxLinks} links (else 400); the same body from the same person on the same ` +
+      `${limits.maxLinks} links, a body of at most ${CAPTURE_BODY_MAX} characters and a title of ` +
+      `at most ${CAPTURE_TITLE_MAX}, as in the capture box (else 400); the same body from the same person on the same ` +
       'product within 10 minutes answers the first item instead of filing a second one. ' +
       'Members of the workspace are not limited. Send `Idempotency-Key` to make a retry return ' +
       'the first item instead of filing a second one.',
