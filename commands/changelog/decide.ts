@@ -1,4 +1,4 @@
-import { nonBlankText, textUpTo } from '../shared/text.js';
+import { nameText, proseText } from '../shared/text.js';
 import type { ChangelogEntryFields, ChangelogEvent } from './events.js';
 import type { ChangelogState } from './state.js';
 
@@ -22,8 +22,8 @@ export function decideChangelog(
   switch (command.type) {
     case 'PublishChangelogEntry': {
       const { data } = command;
-      nonBlankText(data.title, 'title', 500);
-      textUpTo(data.body, 'body', 50_000);
+      nameText(data.title, 'title', 500);
+      proseText(data.body, 'body', 50_000);
       if (state.status === 'absent') return [{ type: 'ChangelogEntryPublished', data }];
       // publishing the same text again is safe to repeat: nothing changes
       const revised: Partial<ChangelogEntryFields> = {};

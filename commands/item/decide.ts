@@ -18,7 +18,7 @@ import { type NotifyCandidate, planNotification, shouldRecordNotification } from
 import { itemKeyOf } from '../product/keys.js';
 import type { ItemFacts, ItemState } from './state.js';
 import { deriveTitle } from './title.js';
-import { characters, nameText, nonBlankText } from '../shared/text.js';
+import { characters, nameText, readableText } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
 export type CaptureItem = Cmd<
@@ -133,7 +133,7 @@ function decideOpen(
     case 'ReplyToItem': {
       const data = command.data;
       if (state.replyIds.includes(data.replyId)) return [];
-      nonBlankText(data.body, 'reply body', 10_000);
+      readableText(data.body, 'reply body', 10_000);
       if (data.parentId !== null && !state.replyIds.includes(data.parentId)) {
         throw new NotFound('parent reply not found on this item');
       }
@@ -211,11 +211,11 @@ function capture(command: CaptureItem, state: ItemState): ItemEvent[] {
 }
 
 function checkedTitle(title: string): string {
-  return nonBlankText(title.trim(), 'title', 500);
+  return nameText(title.trim(), 'title', 500);
 }
 
 function checkedBody(body: string): string {
-  return nonBlankText(body, 'body', 50_000);
+  return readableText(body, 'body', 50_000);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

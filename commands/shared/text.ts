@@ -41,12 +41,12 @@ export function textUpTo(text: string, field: string, max: number): string {
   return text;
 }
 
-/** A text of 1 to `max` characters that is not only white space (kept as given). */
-export function nonBlankText(text: string, field: string, max: number): string {
-  if (text.trim().length === 0) {
-    throw new InvalidArgument(`${field} must be 1 to ${max} characters, not only white space`);
-  }
-  return textUpTo(text, field, max);
+/** Something a reader can see: not only white space and invisible format characters (U+200B). */
+const VISIBLE = /[^\s\p{Cf}]/u;
+
+function requireVisible(text: string, field: string): string {
+  if (!VISIBLE.test(text)) throw new InvalidArgument(`${field} must contain a visible character`);
+  return text;
 }
 
 /**
@@ -55,11 +55,7 @@ export function nonBlankText(text: string, field: string, max: number): string {
  * only zero-width or format characters (U+200B, U+FEFF) looks empty wherever it is shown.
  */
 export function nameText(text: string, field: string, max: number): string {
-  lineText(requiredText(text, field, max), field, max);
-  if (!/[^\s\p{Cf}]/u.test(text)) {
-    throw new InvalidArgument(`${field} must contain a visible character`);
-  }
-  return text;
+  return requireVisible(lineText(requiredText(text, field, max), field, max), field);
 }
 
 /** A text shown on one line, possibly empty: at most `max` characters, no control characters. */
@@ -68,6 +64,21 @@ export function lineText(text: string, field: string, max: number): string {
     throw new InvalidArgument(`${field} must not contain control characters (line breaks, tabs)`);
   }
   return textUpTo(text, field, max);
+}
+
+/** Prose, possibly empty: at most `max` characters, no control characters but line breaks and tabs. */
+export function proseText(text: string, field: string, max: number): string {
+  if (/(?![\t\n\r])\p{Cc}/u.test(text)) {
+    throw new InvalidArgument(
+      `${field} must not contain control characters other than line breaks and tabs`,
+    );
+  }
+  return textUpTo(text, field, max);
+}
+
+/** Prose someone wrote to be read (a body, a reply): proseText with a visible character. */
+export function readableText(text: string, field: string, max: number): string {
+  return requireVisible(proseText(text, field, max), field);
 }
 
 /** A required text field, already normalised: refused when empty or longer than `max`. */

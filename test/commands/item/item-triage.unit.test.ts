@@ -41,6 +41,24 @@ describe('When an item is captured', () => {
     given([]).when(capture('T', '   ')).thenThrows(InvalidArgument);
     given([captured()]).when(capture('T', 'B')).thenThrows(FailedPrecondition);
   });
+  it('refuses control characters and text that shows nothing, in the title and the body', () => {
+    // MCP audit: a title of "\u200b\u200b" or "\u0000" and a body of "\u0000\u202e" were filed,
+    // and the public board served a raw NUL byte and an item whose title showed nothing
+    for (const [title, body, says] of [
+      ['\u200b\u200b', 'B', /title must contain a visible character/],
+      ['a\u0000b', 'B', /title must not contain control characters/],
+      ['two\nlines', 'B', /title must not contain control characters/],
+      ['T', '\u0000\u202e', /body must not contain control characters other than/],
+      ['T', 'ring \u0007', /body must not contain control characters other than/],
+      ['T', '\u200b \ufeff', /body must contain a visible character/],
+    ] as const) {
+      given([]).when(capture(title, body)).thenThrows(InvalidArgument, says);
+    }
+    // line breaks and tabs are prose; a derived title skips a first line that shows nothing
+    given([])
+      .when(capture(null, '\u200b\n\tIndented\r\nsecond line'))
+      .thenState((s) => expect(s).to.include({ title: 'Indented' }));
+  });
 });
 
 describe('When an item is edited', () => {
@@ -119,6 +137,18 @@ describe('When someone replies', () => {
   const reply = (replyId: string, parentId: string | null): ItemCommand => ({
     type: 'ReplyToItem',
     data: { ...(replied(replyId, 'p2').data as object), parentId } as never,
+  });
+  it('refuses a reply with control characters or nothing visible', () => {
+    const body = (text: string): ItemCommand => ({
+      type: 'ReplyToItem',
+      data: { ...(replied('r1', 'p2').data as object), body: text, parentId: null } as never,
+    });
+    given([captured()])
+      .when(body('a\u0000'))
+      .thenThrows(InvalidArgument, /reply body must not contain control characters/);
+    given([captured()])
+      .when(body('\u200b'))
+      .thenThrows(InvalidArgument, /reply body must contain a visible character/);
   });
   it('records the reply and makes a replying person a participant', () => {
     given([captured()])
