@@ -27,7 +27,7 @@ import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
 import { correlationIdFor, sendJson } from '../http/respond.js';
-import { problemOf, refuseMalformedRequests } from './message-check.js';
+import { batchProblem, problemOf, refuseMalformedRequests } from './message-check.js';
 import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -112,7 +112,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
 
   async function serve(req: Request, res: Response, principal: P, correlationId: string) {
     // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700)
-    const problem = Array.isArray(req.body) ? null : problemOf(req.body);
+    const problem = Array.isArray(req.body) ? batchProblem(req.body) : problemOf(req.body);
     if (problem?.code === ErrorCode.InvalidRequest) {
       const { code, message, id } = problem;
       sendJson(res, 400, { jsonrpc: '2.0', error: { code, message }, id });

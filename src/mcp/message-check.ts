@@ -74,6 +74,29 @@ export function problemOf(message: unknown): MessageProblem | null {
 }
 
 /**
+ * A batch (protocol revisions before 2025-06-18) whose requests share an id: the answers could not
+ * be told apart, and the SDK keeps one of them — the other request would still run, its result
+ * lost. Refused whole, before anything runs (JSON-RPC 2.0 §4: the id is what matches an answer).
+ */
+export function batchProblem(batch: readonly unknown[]): MessageProblem | null {
+  const seen = new Set<string | number>();
+  for (const message of batch) {
+    if (!isObject(message) || !('method' in message)) continue;
+    const { id } = message;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    if (seen.has(id)) {
+      return {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: the requests of a batch need different ids (${JSON.stringify(id)} is used twice)`,
+        id: null,
+      };
+    }
+    seen.add(id);
+  }
+  return null;
+}
+
+/**
  * Answers a request whose params are malformed with its JSON-RPC error instead of passing it to
  * the SDK; call it right after `server.connect(transport)` (which sets `onmessage`).
  */

@@ -93,6 +93,28 @@ describe('When an MCP server gets malformed JSON-RPC', function () {
     }
   });
 
+  it('refuses a batch whose requests share an id, before any of them runs (hosted)', async () => {
+    // MCP audit: [ping #7, create_note #7] got one answer (the ping's) while the note was made
+    const marker = `batch-dup-${Date.now()}`;
+    const res = await post([
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'create_note', arguments: { content: marker } },
+      },
+    ]);
+    expect(res.status).to.equal(400);
+    const answer = (await res.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).to.equal(-32600);
+    expect(answer.error.message).to.include('7 is used twice');
+    const listed = await fetch(`${notes.base}/v1/notes`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(JSON.stringify(await listed.json())).to.not.include(marker);
+  });
+
   it('answers initialize without params with -32602 (hosted)', async () => {
     const res = await post({ jsonrpc: '2.0', id: 7, method: 'initialize' });
     const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
