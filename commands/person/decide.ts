@@ -1,4 +1,5 @@
 import { InvalidArgument } from '../shared/errors.js';
+import { tidyName } from '../shared/text.js';
 import type { PersonEvent, PersonTier, PersonUpdated } from './events.js';
 import type { PersonState } from './state.js';
 
@@ -30,7 +31,11 @@ export function decidePerson(command: PersonCommand, state: PersonState): Person
   switch (command.type) {
     case 'RegisterPerson': {
       const { updateProfile = true, ...given } = command.data;
-      const data = { ...given, email: given.email?.trim().toLowerCase() || null };
+      const data = {
+        ...given,
+        displayName: tidyName(given.displayName),
+        email: given.email?.trim().toLowerCase() || null,
+      };
       if (data.tier !== 'anonymous' && !data.email) {
         throw new InvalidArgument(`a ${data.tier} person needs an e-mail address`);
       }

@@ -58,6 +58,16 @@ export function nameText(text: string, field: string, max: number): string {
   return requireVisible(lineText(requiredText(text, field, max), field, max), field);
 }
 
+/**
+ * A name learnt from elsewhere (a submitter's form, an identity provider's claim, an imported
+ * ticket), made showable rather than refused — refusing would lose the feedback it came with:
+ * control characters become spaces, and a name with nothing visible is no name (null).
+ */
+export function tidyName(text: string | null | undefined): string | null {
+  const name = (text ?? '').replace(/\p{Cc}+/gu, ' ').trim();
+  return VISIBLE.test(name) ? name : null;
+}
+
 /** A text shown on one line, possibly empty: at most `max` characters, no control characters. */
 export function lineText(text: string, field: string, max: number): string {
   if (/\p{Cc}/u.test(text)) {

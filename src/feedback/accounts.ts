@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { userDecider, userStreamId } from '../../commands/user/index.js';
 import { AlreadyExists } from '../../commands/shared/errors.js';
-import { cutAt } from '../../commands/shared/text.js';
+import { cutAt, tidyName } from '../../commands/shared/text.js';
 import { userByEmail, userById } from '../../projections/users/queries.js';
 import type { AccountsPort } from '../auth/index.js';
 import type { CommandHandler } from '../write/command-handler.js';
@@ -33,9 +33,8 @@ export function userIdForEmail(email: string): string {
  * characters cut between code points — or, when nothing visible is left, the address's local part.
  */
 export function displayNameFrom(email: string, given?: string | null): string {
-  const name = cutAt((given ?? '').replace(/\p{Cc}+/gu, ' ').trim(), 200).trim();
-  if (/[^\s\p{Cf}]/u.test(name)) return name;
-  return email.split('@', 1)[0] || email;
+  const name = tidyName(cutAt(tidyName(given) ?? '', 200));
+  return name ?? (email.split('@', 1)[0] || email);
 }
 
 export function createAccountsPort(deps: AccountsDeps): AccountsPort {

@@ -31,6 +31,19 @@ describe('When a person is registered', () => {
       .when(register({ tier: 'anonymous', email: null }))
       .then([]);
   });
+  it('makes a name from elsewhere showable instead of refusing the feedback it came with', () => {
+    // MCP audit: names with NUL or only U+200B reached the public board as typed
+    given([])
+      .when(register({ displayName: ' Bo\u0000\nB ' }))
+      .then([{ ...created, data: { ...created.data, displayName: 'Bo B' } }]);
+    given([])
+      .when(register({ displayName: '\u200b\t' }))
+      .then([{ ...created, data: { ...created.data, displayName: null } }]);
+    // an invisible name never replaces a known one
+    given([created])
+      .when(register({ displayName: '\u200b' }))
+      .then([]);
+  });
   it('refuses an e-mail tier without an e-mail', () => {
     given([])
       .when(register({ email: null }))
