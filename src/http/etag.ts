@@ -53,3 +53,14 @@ export function expectedRevisionFrom(ifMatch: string | undefined): number | unde
   const match = /^\s*(?:"(\d{1,15})"|(\d{1,15}))\s*$/.exec(ifMatch);
   return match ? Number(match[1] ?? match[2]) : undefined;
 }
+
+/**
+ * RFC 9110 §13.1.2: a GET or HEAD whose `If-None-Match` lists the answer's tag (weak comparison:
+ * `W/"5"` matches `"5"`), or is `*`, is answered 304 Not Modified without the body.
+ */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  const tags = tagsOf(ifNoneMatch);
+  return tags.includes('*') || tags.some((tag) => opaque(tag) === opaque(etag));
+}

@@ -27,6 +27,7 @@ import type {
   RequestFacts,
   ServiceTypes,
 } from './operation.js';
+import { notModified } from './etag.js';
 import { sendJson } from './respond.js';
 import { describeIssues, queryCoercer } from './validation.js';
 
@@ -207,6 +208,16 @@ export const answer: Step = (x) => {
     for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   }
   const status = result.status ?? x.prepared.op.successStatus;
+  const etag = result.headers?.ETag;
+  const method = x.facts.req?.method;
+  if (status === 200 && etag && (method === 'GET' || method === 'HEAD')) {
+    const header = x.facts.req?.headers['if-none-match'];
+    if (notModified(typeof header === 'string' ? header : undefined, etag)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+  }
   if (status === 204 || result.body === undefined) {
     res.statusCode = status;
     res.end();

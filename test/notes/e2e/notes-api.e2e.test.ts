@@ -200,6 +200,30 @@ describe('Notes API over HTTP', function () {
     });
   });
 
+  describe('When a client reads again with If-None-Match', () => {
+    it('answers 304 without a body while the ETag holds, and the note once it changed', async () => {
+      // RFC 9110 §13.1.2: an origin server evaluates If-None-Match; GET/HEAD get 304 (notes audit)
+      const note = (await api('POST', '/v1/notes', { content: 'cached' })).body;
+      const path = `/v1/notes/${note.id}`;
+      const tag = `"${note.revision}"`;
+      for (const header of [tag, `W/${tag}`, `"7", ${tag}`, '*']) {
+        const same = await api('GET', path, undefined, { 'if-none-match': header });
+        expect(same.status, header).to.equal(304);
+        expect(same.text, header).to.equal('');
+        expect(same.headers.get('etag')).to.equal(tag);
+      }
+      const head = await api('HEAD', path, undefined, { 'if-none-match': tag });
+      expect(head.status).to.equal(304);
+      const other = await api('GET', path, undefined, { 'if-none-match': '"999"' });
+      expect(other.status).to.equal(200);
+      expect(other.body.content).to.equal('cached');
+      await api('PUT', path, { content: 'changed' });
+      const changed = await api('GET', path, undefined, { 'if-none-match': tag });
+      expect(changed.status).to.equal(200);
+      expect(changed.body.content).to.equal('changed');
+    });
+  });
+
   describe('When many clients replace the same note at once, without If-Match', () => {
     it('answers each with the note as its own write left it, and that revision as the ETag', async () => {
       // RFC 9110 §8.8.3: a validator sent with a write's answer reflects what that write saved;
