@@ -13,13 +13,12 @@ export function observeProjections(
   metrics: Metrics,
   status: () => Promise<HealthReport['projections']>,
 ): void {
-  // both gauges of one scrape share one status call, so one read of the event store
-  let scraping: Promise<HealthReport['projections']> | undefined;
+  // both gauges of one scrape share one status call (health-report.ts: one read at a time);
+  // when the event store does not answer in time the gauges are left out of this scrape
   const read = async (field: 'lag' | 'checkpoint') => {
-    scraping ??= status().finally(() => {
-      scraping = undefined;
-    });
-    const { projectors } = await scraping;
+    const known = await status().catch(() => undefined);
+    if (!known) return {};
+    const { projectors } = known;
     const value = (p: (typeof projectors)[number]) =>
       field === 'lag' ? lagEvents(p.lag) : Number(p.checkpoint);
     return Object.fromEntries(projectors.map((p) => [p.name, value(p)]));

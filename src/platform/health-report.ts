@@ -27,7 +27,8 @@ export function createHealthReporter(options: {
   stallMs: number;
   projections: () => Promise<HealthReport['projections']>;
 }): HealthReporter {
-  const { role, stores, metrics, projections } = options;
+  const { role, stores, metrics } = options;
+  const projections = boundedProjections(options.projections);
   const extras = new Map<string, (() => unknown)[]>();
   const readiness = createReadiness({ stallMs: options.stallMs });
 
@@ -59,6 +60,40 @@ export function createHealthReporter(options: {
       for (const key of extras.keys()) report[key] = await extra(key);
       return report;
     },
+  };
+}
+
+/** How long a health check waits for the event store to say where its head is. */
+export const HEALTH_DEADLINE_MS = 2_000;
+
+/**
+ * The projections' status as probes and scrapes read it: one read of the event store at a time,
+ * shared by every probe that arrives meanwhile (probes every second must not stack up reads of
+ * the log's end), and a deadline, so /readyz answers 503 saying why instead of hanging when the
+ * event store is slow (split-deployment audit: /readyz and /metrics hung for minutes).
+ */
+export function boundedProjections(
+  read: () => Promise<HealthReport['projections']>,
+  deadlineMs = HEALTH_DEADLINE_MS,
+): () => Promise<HealthReport['projections']> {
+  let inFlight: Promise<HealthReport['projections']> | undefined;
+  return () => {
+    inFlight ??= read().finally(() => {
+      inFlight = undefined;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the event store did not tell its head within ${deadlineMs / 1000} s (projection lag unknown)`,
+            ),
+          ),
+        deadlineMs,
+      );
+    });
+    return Promise.race([inFlight, late]).finally(() => clearTimeout(timer));
   };
 }
 

@@ -5,22 +5,27 @@
  */
 import { expect } from 'chai';
 import { observeProjections } from '../../src/platform/health-metrics.js';
+import { boundedProjections } from '../../src/platform/health-report.js';
+import type { HealthReport } from '../../src/platform/service.js';
 import { createMetrics } from '../../src/platform/metrics.js';
 
 describe('When Prometheus scrapes the projector gauges', () => {
   it('exports the lag as a count (the cap for "10000+") from one status call per scrape', async () => {
     const metrics = createMetrics();
     let calls = 0;
-    observeProjections(metrics, async () => {
-      calls++;
-      return {
-        head: '40',
-        projectors: [
-          { name: 'items', checkpoint: '37', lag: '3' },
-          { name: 'audit', checkpoint: '0', lag: '10000+' },
-        ],
-      };
-    });
+    observeProjections(
+      metrics,
+      boundedProjections(async () => {
+        calls++;
+        return {
+          head: '40',
+          projectors: [
+            { name: 'items', checkpoint: '37', lag: '3' },
+            { name: 'audit', checkpoint: '0', lag: '10000+' },
+          ],
+        };
+      }),
+    );
     const text = await metrics.registry.metrics();
     expect(text).to.match(/^projector_lag_events\{projector="items"\} 3$/m);
     expect(text).to.match(/^projector_lag_events\{projector="audit"\} 10000$/m);
@@ -28,5 +33,34 @@ describe('When Prometheus scrapes the projector gauges', () => {
     expect(calls).to.equal(1);
     await metrics.registry.metrics();
     expect(calls, 'a second scrape reads again').to.equal(2);
+  });
+});
+
+describe('When the event store does not say where its head is in time', () => {
+  const never = () => new Promise<HealthReport['projections']>(() => {});
+
+  it('answers the health check with why, within the deadline, from one read however many ask', async () => {
+    // split-deployment audit: /readyz and /metrics hung for minutes while the store was slow
+    let reads = 0;
+    const status = boundedProjections(() => {
+      reads++;
+      return never();
+    }, 50);
+    const started = Date.now();
+    const answers = await Promise.allSettled([status(), status(), status()]);
+    expect(Date.now() - started).to.be.below(1_000);
+    for (const answer of answers) {
+      expect(answer.status).to.equal('rejected');
+      expect(String((answer as PromiseRejectedResult).reason)).to.match(/did not tell its head/);
+    }
+    expect(reads).to.equal(1);
+  });
+
+  it('leaves the projector gauges out of a scrape instead of failing it', async () => {
+    const metrics = createMetrics();
+    observeProjections(metrics, boundedProjections(never, 50));
+    const text = await metrics.registry.metrics();
+    expect(text).to.not.match(/^projector_lag_events\{/m);
+    expect(text).to.match(/^process_cpu_user_seconds_total /m);
   });
 });
