@@ -15,7 +15,8 @@ export function healthRouter(health: () => Promise<HealthReport>): Router {
       const report = await health();
       res.status(report.status === 'ok' ? 200 : 503).json(report);
     } catch (error) {
-      res.status(503).json({ status: 'degraded', error: (error as Error).message });
+      // the same shape as a degraded report: why, under `reasons`
+      res.status(503).json({ status: 'degraded', reasons: [(error as Error).message] });
     }
   });
   return router;

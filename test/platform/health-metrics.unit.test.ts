@@ -4,6 +4,8 @@
  * the projections' status once for both projector gauges (each status is a read of the log).
  */
 import { expect } from 'chai';
+import express from 'express';
+import { healthRouter } from '../../src/platform/health.js';
 import { observeProjections } from '../../src/platform/health-metrics.js';
 import { boundedProjections } from '../../src/platform/health-report.js';
 import type { HealthReport } from '../../src/platform/service.js';
@@ -62,5 +64,19 @@ describe('When the event store does not say where its head is in time', () => {
     const text = await metrics.registry.metrics();
     expect(text).to.not.match(/^projector_lag_events\{/m);
     expect(text).to.match(/^process_cpu_user_seconds_total /m);
+  });
+
+  it('answers /readyz 503 with the reason, in the shape of a degraded report', async () => {
+    const app = express().use(healthRouter(() => Promise.reject(new Error('store too slow'))));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({ status: 'degraded', reasons: ['store too slow'] });
+    } finally {
+      server.close();
+    }
   });
 });
