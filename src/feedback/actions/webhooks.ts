@@ -41,9 +41,9 @@ export interface WebhookFields {
 
 /**
  * The fields checked, with the URL as it will be called: parsed and written out again, so what
- * list_webhooks and the audit trail show is the receiver messages go to (`HTTP://A.test:443/x`
- * is `https://a.test/x`'s cousin, a backslash is a path separator). Spaces, control characters
- * and backslashes, which no URL holds as written, are refused rather than silently dropped.
+ * list_webhooks and the audit trail show is the receiver messages go to (`HTTPS://A.test/x/../y`
+ * is kept as `https://a.test/y`). Spaces, control characters and backslashes (which a URL parser
+ * drops or reads as `/`, so the call would go elsewhere than it reads) are refused.
  */
 async function checkFields<Fields extends WebhookFields>(
   deps: WebhookDeps,
