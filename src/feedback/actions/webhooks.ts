@@ -50,13 +50,13 @@ async function checkFields<Fields extends WebhookFields>(
   workspaceId: string,
   fields: Fields,
 ): Promise<Fields> {
-  const { url } = fields;
-  if (url !== undefined) {
-    if (/[\s\p{Cc}\\]/u.test(url)) {
+  let called: string | undefined;
+  if (fields.url !== undefined) {
+    if (/[\s\p{Cc}\\]/u.test(fields.url)) {
       throw new InvalidArgument('url must not contain spaces, control characters or backslashes');
     }
     try {
-      await checkTarget(url, deps.policy);
+      called = (await checkTarget(fields.url, deps.policy)).url.href;
     } catch (error) {
       if (error instanceof RefusedTarget) throw new InvalidArgument(error.message);
       throw error;
@@ -67,7 +67,7 @@ async function checkFields<Fields extends WebhookFields>(
       throw new InvalidArgument(`productKeys: the workspace has no product ${key}`);
     }
   }
-  return url === undefined ? fields : { ...fields, url: new URL(url).href };
+  return called === undefined ? fields : { ...fields, url: called };
 }
 
 /**
