@@ -3,6 +3,10 @@
  * (2) mark each merged item "merged into" the survivor — each append carries the revision it
  * read, and a marked item refuses further changes, so what it hands over cannot drift; (3) the
  * survivor records the merges, taking the people from the marked items' final states.
+ * Another request may change the picture between the check and the writes (merge A into B
+ * while B goes into A or into C): a duplicate merged elsewhere meanwhile stops the marking — the
+ * ones already marked are recorded and the refusal names them; a survivor merged away meanwhile
+ * can never record, so the items this request marked take themselves back and nothing is merged.
  *
  * Every step is a no-op when already done (an item already merged into this survivor; a merge
  * the survivor already recorded), so retrying the same request after a crash at any point
@@ -65,17 +69,39 @@ export async function mergeItems(
     }
   }
   const snapshots: MergeSnapshot[] = [];
+  const marked: string[] = [];
+  let refused: unknown = null;
   for (const key of mergedKeys) {
-    const marked = await deps.commandHandler.handle(
-      itemStreamId(workspaceId, key),
-      itemDecider,
-      { type: 'MarkMergedInto', data: { survivorKey } },
-      context,
-    );
-    positions.push(marked.position);
-    snapshots.push(mergeSnapshot(marked.state));
+    try {
+      const result = await deps.commandHandler.handle(
+        itemStreamId(workspaceId, key),
+        itemDecider,
+        { type: 'MarkMergedInto', data: { survivorKey } },
+        context,
+      );
+      if (result.events.length > 0) marked.push(key);
+      positions.push(result.position);
+      snapshots.push(mergeSnapshot(result.state));
+    } catch (error) {
+      // merged elsewhere since the check: the ones marked so far are still recorded below, so
+      // nothing stays half-merged, and the refusal is answered
+      if (!(error instanceof FailedPrecondition)) throw error;
+      const done = snapshots.map((s) => s.itemKey);
+      refused = done.length
+        ? new FailedPrecondition(`${error.message}; ${done.join(', ')} merged into ${survivorKey}`)
+        : error;
+      break;
+    }
   }
-  const recorded = await recordMerges(deps, context, workspaceId, survivorKey, snapshots);
+  const recorded = await recordOrGiveBack(
+    deps,
+    context,
+    workspaceId,
+    survivorKey,
+    snapshots,
+    marked,
+  );
+  if (refused) throw refused;
   positions.push(recorded.position);
   return {
     survivorId: survivorKey,
@@ -83,6 +109,56 @@ export async function mergeItems(
       recorded.state.status === 'absent' ? 0 : mergedPeopleCount(recorded.state, mergedKeys),
     position: latest(...positions),
   };
+}
+
+/**
+ * Step 3, or — when the survivor was merged away after the check (merging A into B while B
+ * goes into A or C) — its undoing: the items this request marked take themselves back
+ * (ItemUnmerged, as after an unmerge) and the request is refused, so no item is left marked
+ * "merged into" an item that can never record it. Only marks this request appended are given
+ * back: a mark found in place belongs to an earlier request, which settles it itself.
+ */
+async function recordOrGiveBack(
+  deps: CommandDeps,
+  context: CommandContext,
+  workspaceId: string,
+  survivorKey: string,
+  snapshots: MergeSnapshot[],
+  marked: readonly string[],
+) {
+  try {
+    return await recordMerges(deps, context, workspaceId, survivorKey, snapshots);
+  } catch (error) {
+    if (!(error instanceof FailedPrecondition)) throw error;
+    const where = await giveBack(deps, context, workspaceId, survivorKey, marked);
+    throw new FailedPrecondition(
+      `${survivorKey} was merged into ${where} meanwhile; nothing was merged`,
+    );
+  }
+}
+
+/** The marked items that the survivor has not recorded take themselves back; says where it went. */
+async function giveBack(
+  deps: CommandDeps,
+  context: CommandContext,
+  workspaceId: string,
+  survivorKey: string,
+  keys: readonly string[],
+): Promise<string> {
+  const { state } = await deps.commandHandler.load(
+    itemStreamId(workspaceId, survivorKey),
+    itemDecider,
+  );
+  for (const key of keys) {
+    if (state.status !== 'absent' && state.merges[key] !== undefined) continue;
+    await deps.commandHandler.handle(
+      itemStreamId(workspaceId, key),
+      itemDecider,
+      { type: 'MarkUnmerged', data: { survivorKey, plusOnes: [] } },
+      context,
+    );
+  }
+  return state.status === 'merged' ? state.survivorKey : 'another item';
 }
 
 function assertMergeable(state: ItemState, key: string, survivorKey: string | null): void {
@@ -149,8 +225,16 @@ export async function completePendingMerges(
       completed += result.events.length > 0 ? snapshots.length : 0;
       positions.push(result.position);
     } catch (error) {
-      // the survivor was merged away meanwhile: nothing can record these; leave them for a maker
+      // the survivor was merged away meanwhile: nothing can record these, so they take
+      // themselves back, as the interrupted request would have done
       if (!(error instanceof FailedPrecondition)) throw error;
+      await giveBack(
+        deps,
+        context,
+        workspaceId,
+        survivorKey,
+        snapshots.map((s) => s.itemKey),
+      );
     }
   }
   return { completed, position: latest(...positions) };

@@ -1,7 +1,8 @@
 /**
  * A real write side for action tests: the embedded event store in a temp dir, the command
  * handler, and — where an action needs lookups — the projection engine over an embedded read
- * store. `failOnce` makes one chosen append fail, as a crash between two steps would.
+ * store. `crashingOn` makes one chosen append fail, as a crash between two steps would;
+ * `pausingBefore` runs another request between two steps of one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,4 +77,28 @@ export function ctx(extra: Partial<CommandContext> = {}): CommandContext {
 
 export async function countEvents(events: EventStore, type: string): Promise<number> {
   return (await events.readAll({ filter: { eventTypes: [type] } })).length;
+}
+
+type Handler = ReturnType<typeof createCommandHandler>;
+
+/**
+ * `handler`, except that its first `commandType` on `streamId` first awaits `meanwhile`: another
+ * request runs (or runs up to a point) between two steps of this one.
+ */
+export function pausingBefore(
+  handler: Handler,
+  streamId: string,
+  commandType: string,
+  meanwhile: () => Promise<unknown>,
+): Handler {
+  let armed = true;
+  const pausing: Handler = Object.create(handler);
+  pausing.handle = async (id, decider, command, context) => {
+    if (armed && id === streamId && (command as { type: string }).type === commandType) {
+      armed = false;
+      await meanwhile();
+    }
+    return handler.handle(id, decider, command, context);
+  };
+  return pausing;
 }

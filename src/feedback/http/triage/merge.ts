@@ -3,7 +3,8 @@
  *   unknown survivor or unknown key in `mergedKeys`      -> 404 not-found
  *   the survivor listed in `mergedKeys` (self-merge)     -> 400 invalid-argument
  *   a key already merged into another item, or a
- *   survivor that was itself merged away                 -> 400 invalid-argument
+ *   survivor that was itself merged away (also by a
+ *   merge that raced this one: then nothing is merged)   -> 400 invalid-argument
  * Repeating a merge that already happened (same survivor, same keys) is not a refusal: it
  * appends nothing and answers the same `{survivorId, mergedPeople}` — safe to retry.
  */
