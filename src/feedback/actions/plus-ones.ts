@@ -69,7 +69,8 @@ type MergedState = Extract<ItemState, { status: 'merged' }>;
 /**
  * Runs the +1 command on the item, or — when it was merged — on its survivor (following the
  * chain), addressed to the item the person pressed. `onMerged` looks at the pressed item when
- * it is merged: 'nothing' answers without a command.
+ * it is merged: 'nothing' answers without a command. An item merged away between the look and
+ * the command (a merge racing the +1) refuses it; then the chain is followed again.
  */
 async function onSurvivor(
   deps: CommandDeps,
@@ -78,22 +79,31 @@ async function onSurvivor(
   type: 'AddPlusOne' | 'WithdrawPlusOne',
   onMerged: (state: MergedState) => 'nothing' | 'go on',
 ): Promise<PlusOneResult> {
-  let itemKey = input.itemKey;
-  for (let hops = 0; hops < 20; hops++) {
-    const state = await loadItem(deps, input.workspaceId, itemKey);
-    if (state.status !== 'merged') break;
-    if (itemKey === input.itemKey && onMerged(state) === 'nothing') {
-      return { itemKey: state.survivorKey, changed: false, position: null };
+  for (let attempt = 1; ; attempt++) {
+    let itemKey = input.itemKey;
+    for (let hops = 0; hops < 20; hops++) {
+      const state = await loadItem(deps, input.workspaceId, itemKey);
+      if (state.status !== 'merged') break;
+      if (itemKey === input.itemKey && onMerged(state) === 'nothing') {
+        return { itemKey: state.survivorKey, changed: false, position: null };
+      }
+      itemKey = state.survivorKey;
     }
-    itemKey = state.survivorKey;
+    try {
+      const result = await deps.commandHandler.handle(
+        itemStreamId(input.workspaceId, itemKey),
+        itemDecider,
+        { type, data: { personId: input.personId, addressedTo: input.itemKey } },
+        context,
+      );
+      return { itemKey, changed: result.events.length > 0, position: result.position };
+    } catch (error) {
+      const mergedMeanwhile =
+        error instanceof FailedPrecondition &&
+        (await loadItem(deps, input.workspaceId, itemKey)).status === 'merged';
+      if (!mergedMeanwhile || attempt === 3) throw error;
+    }
   }
-  const result = await deps.commandHandler.handle(
-    itemStreamId(input.workspaceId, itemKey),
-    itemDecider,
-    { type, data: { personId: input.personId, addressedTo: input.itemKey } },
-    context,
-  );
-  return { itemKey, changed: result.events.length > 0, position: result.position };
 }
 
 async function loadItem(

@@ -7,7 +7,11 @@ import { expect } from 'chai';
 import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { listItems } from '../../../projections/items/index.js';
-import { completePendingMerges, mergeItems } from '../../../src/feedback/actions/index.js';
+import {
+  addPlusOne,
+  completePendingMerges,
+  mergeItems,
+} from '../../../src/feedback/actions/index.js';
 import {
   countEvents,
   ctx,
@@ -172,6 +176,29 @@ describe('When a merge races another merge', () => {
       expect(done.completed).to.equal(0);
       expect((await stateOf(world, workspaceId, 'ACME-3')).status).to.equal('open');
       expect(await listed(world, workspaceId)).to.deep.equal(['ACME-1', 'ACME-3', 'ACME-4']);
+    });
+  });
+
+  it('a +1 that races the merge of its item lands on the survivor instead of being refused', async () => {
+    // a +1 on a merged item "is recorded on the survivor" (plus-ones.ts) — also when the merge
+    // happens between the +1's look at the item and its write
+    await withWorld(async (world) => {
+      const workspaceId = await fourItems(world);
+      const eve = await submitAs(world, workspaceId, 'eve@x.io', 'eve');
+      const paused = pausingBefore(
+        world.handler,
+        itemStreamId(workspaceId, 'ACME-2'),
+        'AddPlusOne',
+        () => merge(world, workspaceId, 'ACME-1', ['ACME-2']),
+      );
+      const result = await addPlusOne({ commandHandler: paused }, ctx(), {
+        workspaceId,
+        itemKey: 'ACME-2',
+        personId: eve.personId,
+      });
+      expect(result).to.include({ itemKey: 'ACME-1', changed: true });
+      const survivor = await stateOf(world, workspaceId, 'ACME-1');
+      expect(survivor.status !== 'absent' && survivor.plusOnes).to.include(eve.personId);
     });
   });
 });
