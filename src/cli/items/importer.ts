@@ -19,6 +19,7 @@ import {
   type CommandContext,
   type CommandDeps,
   registerPerson,
+  submissionIdFor,
   submitFeedback,
   tagItem,
   updateItemStatus,
@@ -50,7 +51,10 @@ export async function importItems(
   const report: ImportReport = { imported: [], skipped: [] };
   for (const [index, row] of rows.entries()) {
     const key = entryKey(target, row);
-    const existing = await existingItem(deps, target, key);
+    const existing = await existingItem(deps, target, [
+      submissionIdFor({ ...context, idempotencyKey: key }),
+      key,
+    ]);
     if (existing) {
       report.skipped.push({ entry: index + 1, itemKey: existing });
       continue;
@@ -106,18 +110,23 @@ async function importRow(
   return itemKey;
 }
 
-/** The item an earlier run created for this entry, if its capture completed. */
+/**
+ * The item an earlier run created for this entry, if its capture completed: its number was
+ * allocated under one of `submissionIds` (the entry's key itself, before submissions were
+ * filed per caller).
+ */
 async function existingItem(
   deps: CommandDeps,
   target: ImportTarget,
-  key: string,
+  submissionIds: string[],
 ): Promise<string | null> {
   const product = await deps.commandHandler.load(
     productStreamId(target.workspaceId, target.productKey),
     productDecider,
   );
   if (product.state.status !== 'active') return null;
-  const number = product.state.allocations[key];
+  const allocations = product.state.allocations;
+  const number = submissionIds.map((id) => allocations[id]).find((n) => n !== undefined);
   if (number === undefined) return null;
   const itemKey = `${target.productKey}-${number}`;
   const item = await deps.commandHandler.load(

@@ -6,16 +6,17 @@
  *   2. product-<ws>.<KEY>  AllocateItemNumber for this submission id (a repeat gets the same number)
  *   3. item-<ws>.<KEY-n>   CaptureItem (the stream must not exist; a repeat with the same
  *      Idempotency-Key is answered from the first capture)
- * With an Idempotency-Key the submission id is the key, so a client retry after a crash between
- * 2 and 3 captures the item under the number it was already given; without one, a crash there
+ * With an Idempotency-Key the submission id is derived from the key and the caller (a key belongs
+ * to whoever sent it: another caller's request under the same key is another submission), so a
+ * client retry after a crash between 2 and 3 captures the item under the number it was already
+ * given; without one, a crash there
  * leaves an unused number (a gap), never a double-counted item — the product's itemCount counts
  * captured items, not allocated numbers.
  */
-import { randomUUID } from 'node:crypto';
 import { itemDecider, itemStreamId } from '../../../commands/item/index.js';
 import { productDecider, productStreamId } from '../../../commands/product/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
-import { type CommandContext, type CommandDeps, latest } from './deps.js';
+import { type CommandContext, type CommandDeps, idFor, latest } from './deps.js';
 import { type Requester, registerPerson } from './people.js';
 
 export interface SubmitFeedbackInput {
@@ -38,7 +39,7 @@ export async function submitFeedback(
 ): Promise<{ itemKey: string; personId: string; position: bigint | null }> {
   const { workspaceId, productKey } = input;
   const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
-  const submissionId = context.idempotencyKey ?? randomUUID();
+  const submissionId = submissionIdFor(context);
   const allocation = await deps.commandHandler.handle(
     productStreamId(workspaceId, productKey),
     productDecider,
@@ -79,4 +80,9 @@ export async function submitFeedback(
     personId: person.personId,
     position: latest(person.position, allocation.position, captured.position),
   };
+}
+
+/** The id AllocateItemNumber files this submission under (see the top of this file). */
+export function submissionIdFor(context: CommandContext): string {
+  return idFor('', context, 'submission');
 }

@@ -92,4 +92,39 @@ describe('When feedback is submitted', () => {
       );
     });
   });
+
+  it("another caller's request under the same Idempotency-Key is another submission", async () => {
+    // the Idempotency-Key "belongs to whoever sent it" (deps.ts idFor): a key another caller
+    // happened to use must not block this caller's feedback
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      const input = (email: string) => ({
+        workspaceId,
+        productKey: 'ACME',
+        body: 'Export to CSV',
+        requester: { email },
+      });
+      const deps = { commandHandler: world.handler };
+      const first = await submitFeedback(
+        deps,
+        ctx({ actor: 'u1', idempotencyKey: 'k' }),
+        input('bo@x.io'),
+      );
+      const other = await submitFeedback(
+        deps,
+        ctx({ actor: 'u2', idempotencyKey: 'k' }),
+        input('cy@x.io'),
+      );
+      const retried = await submitFeedback(
+        deps,
+        ctx({ actor: 'u1', idempotencyKey: 'k' }),
+        input('bo@x.io'),
+      );
+      expect([first.itemKey, other.itemKey, retried.itemKey]).to.deep.equal([
+        'ACME-1',
+        'ACME-2',
+        'ACME-1',
+      ]);
+    });
+  });
 });
