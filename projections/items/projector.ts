@@ -13,6 +13,8 @@ import { type ItemDoc, itemDocId, itemsOf, rankOf, type StoredParticipant } from
 export function itemsProjector(): Projector {
   return {
     name: 'items',
+    // 2: a notification moves updatedAt
+    version: 2,
     collections: ['items'],
     filter: { streamPrefixes: ['item-'] },
     async setup(store) {
@@ -225,7 +227,8 @@ export function changes(
       };
     }
     case 'PeopleNotified':
-      return { $set: { notifiedAt: at, _notifiedStatus: event.data.status } };
+      // notifiedAt is a field of the item, so telling its people is a change of the item
+      return { $set: { notifiedAt: at, _notifiedStatus: event.data.status, updatedAt: at } };
     default: {
       const _exhaustive: never = event;
       return null;

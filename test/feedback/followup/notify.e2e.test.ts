@@ -75,6 +75,8 @@ describe('notify_people over HTTP', () => {
       expect(item.body.shippedUnnotified.map((e: { id: string }) => e.id)).not.to.include(itemKey);
       const doc = await world.readStore.collection('items').findOne({ id: itemKey });
       expect(doc?.notifiedAt).to.equal(world.now());
+      // every change of an item's fields moves its updatedAt (a client syncing by it sees this)
+      expect(doc?.updatedAt).to.equal(world.now());
     });
   });
 
