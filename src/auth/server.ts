@@ -225,7 +225,7 @@ export async function createAuthorizationServer(
     req.url = '/.well-known/openid-configuration';
     return handOver(req, res);
   });
-  mountRequestDefaults(router, options.defaultScope);
+  mountRequestDefaults(router, options);
   router.post(
     '/oauth/register',
     registrationLimiter({

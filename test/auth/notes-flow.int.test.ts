@@ -91,6 +91,15 @@ describe('When a client connects to the notes service', () => {
     expect((dead as oidc.ResponseBodyError).error).to.equal('invalid_grant');
   });
 
+  it('gives the notes scope to a request for offline_access alone', async () => {
+    // spec: "offline_access" is the "scope for unattended use" and `notes` the one data scope; a
+    // client asking only for unattended use must get a token that can read its notes
+    const { tokens } = await connect('offline_access');
+    expect(tokens.refresh_token).to.be.a('string');
+    const verified = await h.auth.verifyAccessToken(tokens.access_token);
+    expect(verified.scopes).to.include('notes');
+  });
+
   it('refuses a refresh token that is older than 90 days', async () => {
     const { config, tokens } = await connect('notes offline_access');
     offsetMs = 91 * DAY_MS;

@@ -158,8 +158,14 @@ describe('Notes OAuth on the running service', function () {
   describe('When a token lacks the notes scope', () => {
     it('answers 403 {error} with an insufficient_scope challenge', async () => {
       // spec: "exactly one scope, notes, covering read and write of notes, tags and devices"
-      const { token } = await e.signIn('grace@example.com', { scope: 'offline_access' });
-      const res = await e.api(token)('GET', '/v1/notes');
+      // a refresh may narrow the scope (RFC 6749 §6): down to offline_access, without notes
+      const { config, tokens } = await e.signIn('grace@example.com', {
+        scope: 'notes offline_access',
+      });
+      const narrowed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string, {
+        scope: 'offline_access',
+      });
+      const res = await e.api(narrowed.access_token)('GET', '/v1/notes');
       expect(res.status).to.equal(403);
       expect(Object.keys(res.body)).to.deep.equal(['error']);
       expect(res.headers.get('www-authenticate')).to.match(
