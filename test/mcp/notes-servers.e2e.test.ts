@@ -8,6 +8,7 @@
  * API and on the local MCP server." "Access is strictly per user".
  */
 import { expect } from 'chai';
+import { oidc } from '../auth/support/client.js';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
 import { callTool, connectLocal, connectMcp, envelopeOf } from './support.js';
 
@@ -62,7 +63,15 @@ describe('When assistants use the notes MCP servers', function () {
     });
 
     it('answers a token without the notes scope with 403 insufficient_scope naming the endpoint metadata', async () => {
-      const narrow = await notes.signIn('carl@example.com', { scope: 'offline_access' });
+      // a refresh may narrow the scope (RFC 6749 §6): down to offline_access, without notes
+      const carl = await notes.signIn('carl@example.com', { scope: 'notes offline_access' });
+      const narrow = {
+        token: (
+          await oidc.refreshTokenGrant(carl.config, carl.tokens.refresh_token as string, {
+            scope: 'offline_access',
+          })
+        ).access_token,
+      };
       const res = await fetch(`${notes.base}/mcp`, {
         method: 'POST',
         headers: {
