@@ -198,7 +198,9 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
           options.onAppendFailed?.(error);
           throw error;
         }
-        cache.delete(streamId);
+        // the snapshot stays: it is true up to its revision, so the next attempt reads only the
+        // events appended since (a long stream folded from its start on every conflict starves
+        // a writer in another process behind a busy one)
         if (performance.now() >= deadline) {
           throw new Unavailable(`too many concurrent changes to ${streamId}; try again`, 1);
         }

@@ -145,6 +145,30 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(result.state.total).to.equal(5);
     });
 
+    it('after losing to another process, reads only the events appended since its snapshot', async () => {
+      // a long stream (a product with thousands of items) must not be folded from its start on
+      // every conflict, or a writer in another process starves behind a busy one
+      const froms: (number | undefined)[] = [];
+      const store = stores.eventStore;
+      const counted: EventStore = {
+        ...store,
+        adapter: store.adapter,
+        readStream: (s, o) => {
+          froms.push(o?.fromRevision);
+          return store.readStream(s, o);
+        },
+      };
+      const a = createCommandHandler(counted);
+      const b = createCommandHandler(stores.eventStore);
+      for (let i = 0; i < 5; i++)
+        await a.handle('counter-t', counter, { type: 'Increment', by: 1 }, ctx);
+      await b.handle('counter-t', counter, { type: 'Increment', by: 1 }, ctx);
+      froms.length = 0;
+      const result = await a.handle('counter-t', counter, { type: 'Increment', by: 1 }, ctx);
+      expect(result.state.total).to.equal(7);
+      expect(froms).to.deep.equal([5]);
+    });
+
     it('reads the stream before refusing: a rule broken only in the cached state does not refuse', async () => {
       const a = createCommandHandler(stores.eventStore);
       const b = createCommandHandler(stores.eventStore);
