@@ -19,7 +19,10 @@
  *
  * Each hit carries `coverage`: the share of the query's terms the text contains (prefix and
  * fuzzy matches included). It is what the fusion (hybrid.ts) reads, because it is calibrated —
- * 1 means every word of the query is there — where a BM25 score depends on the corpus.
+ * 1 means every word of the query is there — where a BM25 score depends on the corpus. A typo
+ * match counts only for a query word no text holds as typed (Typesense's rule: typo tolerance
+ * is for words that find nothing): a just-written "lanternflyXk" must not rank below older texts
+ * holding "lanternflyXh" that also have a semantic score already.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { stemmer } from 'stemmer';
@@ -149,8 +152,25 @@ export function createScopeLexicon(): ScopeLexicon {
         combineWith: 'OR',
         filter: allow ? (result) => allow(String(result.id)) : undefined,
       });
-      return results.map((result) => {
-        const found = new Set(result.queryTerms.flatMap((term) => [...(terms.get(term) ?? [])]));
+      // the query words each text holds as typed (its stem, as written, a swapped variant, or
+      // typed short), and the words some text holds so: a typo match of such a word is another
+      // word ("lanternflyXh" for "lanternflyXk"), not a typo, and covers nothing
+      const asTyped = results.map((result) => {
+        const words = new Set<number>();
+        for (const term of result.queryTerms) {
+          const exact =
+            result.terms.includes(term) ||
+            (prefixed.has(term) && result.terms.some((t) => t.startsWith(term)));
+          if (exact) for (const origin of terms.get(term) ?? []) words.add(origin);
+        }
+        return words;
+      });
+      const held = new Set(asTyped.flatMap((words) => [...words]));
+      return results.map((result, i) => {
+        const found = new Set(asTyped[i]);
+        for (const term of result.queryTerms) {
+          for (const origin of terms.get(term) ?? []) if (!held.has(origin)) found.add(origin);
+        }
         return {
           id: String(result.id),
           score: result.score,

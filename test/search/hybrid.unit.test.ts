@@ -65,6 +65,17 @@ describe('Lexical index', () => {
     expect(lexicon.search('andriod andriod')[0]?.coverage).to.equal(1);
   });
 
+  it('counts a typo match only for a word no text holds as typed', () => {
+    // lexical-index.ts: "a typo match counts only for a query word no text holds as typed"
+    const near = createScopeLexicon();
+    near.set('h', 'note about lanternflyXh');
+    expect(near.search('lanternflyXk')[0]).to.include({ id: 'h', coverage: 1 });
+    near.set('k', 'note about lanternflyXk');
+    const hits = near.search('lanternflyXk');
+    expect(hits.find((hit) => hit.id === 'k')?.coverage).to.equal(1);
+    expect(hits.find((hit) => hit.id === 'h')?.coverage ?? 0).to.equal(0);
+  });
+
   it('finds codes and parts of an e-mail address', () => {
     expect(ids('E-1042')).to.deep.equal(['cafe']);
     expect(ids('lovelace')).to.deep.equal(['ada']);
@@ -113,6 +124,22 @@ describe('Hybrid search in the vector index', () => {
     const hybrid = await index.search('ws', 'ERR_4013');
     expect(hybrid.map((h) => h.id)).to.deep.equal(['code', 'close']);
     for (const hit of hybrid) expect(hit.score).to.be.within(0, 1);
+  });
+
+  it('ranks a text not embedded yet first when it alone holds the query word as typed', async () => {
+    // issue 14: "nothing is ever missing from results while it waits" — ten embedded texts one
+    // letter away (semantic 0.67) must not push the fresh exact match out of the answer
+    const index = createVectorIndex({
+      name: 'notes',
+      embedder: placedEmbedder((text) => (text.startsWith('lanternfly') ? [1, 0] : [0.67, 0.74])),
+      readStore: memoryReadStore(),
+    });
+    for (const letter of 'abcdefghij')
+      await index.upsert(letter, 'u', `note about lanternflyX${letter}`);
+    // staged: in the lexical index at once, its vector not computed yet
+    await index.stage('k', 'u', 'note about lanternflyXk');
+    const hits = await index.search('u', 'lanternflyXk', { limit: 10 });
+    expect(hits[0]?.id).to.equal('k');
   });
 
   it('keeps the semantic score of a paraphrase that shares no word with the query', async () => {
