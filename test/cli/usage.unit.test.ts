@@ -152,6 +152,51 @@ describe('When an import file has bad entries', () => {
       .that.matches(/#1 body: must be a string; #2 requester: must be an object$/);
   });
 
+  it("applies the service's text rules to every entry before anything is written", () => {
+    // README: import-items "checks the whole file first and names every bad entry"; the rules
+    // are the API's (titles and tags: no control characters, something visible; bodies: line
+    // breaks and tabs only; no half surrogate pairs)
+    const rows = [
+      { body: 'fine' },
+      { title: 'bad\u0001', body: 'x' },
+      { body: 'ok', tags: ['ok', 'bad\u0002'] },
+      { body: '\u200b' },
+      { body: 'lone \ud800 surrogate' },
+      { body: 'bell \u0007' },
+      { body: 'tabs\tand\nlines are fine' },
+    ];
+    expect(() => parseImportRows(rows, 'items.json'))
+      .to.throw(InputFileError)
+      .with.property('message')
+      .that.matches(/5 invalid entries/)
+      .and.matches(/#2 title: title must not contain control characters/)
+      .and.matches(/#3 tags\.1: tag must not contain control characters/)
+      .and.matches(/#4 body: body must contain a visible character/)
+      .and.matches(/#5 body: holds half of a surrogate pair/)
+      .and.matches(/#6 body: body must not contain control characters other than/)
+      .and.not.matches(/#1 |#7 /);
+  });
+
+  it('refuses a creation date that does not exist or lies in the future', () => {
+    const year = new Date().getUTCFullYear();
+    expect(() =>
+      parseImportRows(
+        [
+          { body: 'a', createdAt: '2025-02-30' },
+          { body: 'b', createdAt: `${year + 2}-01-01` },
+          { body: 'c', createdAt: Date.now() + 10 * 24 * 60 * 60 * 1000 },
+          { body: 'd', createdAt: '2024-02-29' },
+        ],
+        'f',
+      ),
+    )
+      .to.throw(InputFileError)
+      .with.property('message')
+      .that.matches(
+        /3 invalid entries.*#1 createdAt: not a real date; #2 createdAt: in the future; #3 createdAt: in the future$/,
+      );
+  });
+
   it('accepts ISO times and milliseconds and fills the defaults', () => {
     const [a, b] = parseImportRows(
       [

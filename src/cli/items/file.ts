@@ -5,13 +5,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { nameText, readableText } from '../../../commands/shared/text.js';
 import { ItemStatus } from '../../feedback/http/schemas.js';
 import { InputFileError } from '../errors.js';
 
 const MAX_INT = 9007199254740991;
+/** how far ahead of this machine's clock a creation time may be (another machine's clock) */
+const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/** A creation time in the past (a little skew allowed): an import records what happened. */
+function notFuture(ms: number, ctx: z.core.$RefinementCtx): void {
+  if (ms > Date.now() + CLOCK_SKEW_MS) ctx.addIssue({ code: 'custom', message: 'in the future' });
+}
 
 const CreatedAt = z.union([
-  z.number().int().min(0).max(MAX_INT),
+  z.number().int().min(0).max(MAX_INT).superRefine(notFuture),
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, {
@@ -19,27 +28,73 @@ const CreatedAt = z.union([
     })
     .transform((text, ctx) => {
       const ms = Date.parse(text);
-      if (Number.isNaN(ms)) {
+      // Date.parse rolls 2025-02-30 over to 2 March: the day must exist in its month
+      const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [
+        number,
+        number,
+        number,
+      ];
+      const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+      if (Number.isNaN(ms) || month < 1 || month > 12 || day < 1 || day > daysInMonth) {
         ctx.addIssue({ code: 'custom', message: 'not a real date' });
         return z.NEVER;
       }
+      notFuture(ms, ctx);
       return ms;
     }),
 ]);
 
+/**
+ * A string checked by the rule the service applies to the same field (commands/shared/text.ts),
+ * so a file the service would refuse part-way is refused whole, before anything is written.
+ */
+function followsRule(
+  rule: (text: string, field: string, max: number) => string,
+  field: string,
+  max: number,
+) {
+  return (text: string, ctx: z.core.$RefinementCtx<string>) => {
+    try {
+      if (text !== '') rule(text, field, max);
+    } catch (error) {
+      if (!(error instanceof InvalidArgument)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
+  };
+}
+
+/** JSON may spell half of a surrogate pair (\ud800); the API refuses such text, so does this. */
+const Text = z.string().refine((text) => !/\p{Cs}/u.test(text), {
+  message: 'holds half of a surrogate pair (not valid Unicode)',
+});
+
 export const ImportRow = z
   .object({
-    title: z.string().trim().max(500).optional(),
-    body: z.string().trim().min(1).max(50_000),
+    title: Text.trim()
+      .max(500)
+      .superRefine(followsRule(nameText, 'title', 500))
+      .optional(),
+    body: Text.trim()
+      .min(1)
+      .max(50_000)
+      .superRefine(followsRule(readableText, 'body', 50_000)),
     requester: z
       .object({
         email: z.email({ message: 'not a valid e-mail address' }).optional(),
-        displayName: z.string().trim().min(1).max(200).optional(),
+        displayName: Text.trim().min(1).max(200).optional(),
       })
       .strict()
       .default({}),
     status: ItemStatus.default('new'),
-    tags: z.array(z.string().trim().min(1).max(60)).max(20).default([]),
+    tags: z
+      .array(
+        Text.trim()
+          .min(1)
+          .max(60)
+          .superRefine(followsRule(nameText, 'tag', 60)),
+      )
+      .max(20)
+      .default([]),
     plusOnes: z.number().int().min(0).max(10_000).default(0),
     createdAt: CreatedAt.optional(),
   })
@@ -86,6 +141,13 @@ export function parseImportRows(json: unknown, source: string): ImportRow[] {
 }
 
 function describeIssue(issue: z.core.$ZodIssue, entry: unknown): string {
+  if (issue.code === 'invalid_union') {
+    // a number or a date (createdAt): say what was wrong with the kind of value given
+    const branch = issue.errors.find((errors) => errors[0] && errors[0].code !== 'invalid_type');
+    if (branch?.[0]) {
+      return describeIssue({ ...branch[0], path: [...issue.path, ...branch[0].path] }, entry);
+    }
+  }
   const where = issue.path.length > 0 ? issue.path.join('.') : 'entry';
   // zod leaves the offending value out of its issues, so the entry says whether it was given
   if (issue.code === 'invalid_type') {
