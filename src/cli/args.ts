@@ -18,6 +18,10 @@ export function parseFlags(
     }
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!allowed.includes(name)) {
+      const known = allowed.map((f) => `--${f}`).join(', ');
+      throw new UsageError(`unknown flag --${name} (this command takes ${known || 'no flags'})`);
+    }
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
     else {
@@ -27,14 +31,23 @@ export function parseFlags(
       }
       i++;
     }
-    if (!allowed.includes(name)) {
-      const known = allowed.map((f) => `--${f}`).join(', ');
-      throw new UsageError(`unknown flag --${name} (this command takes ${known || 'no flags'})`);
-    }
     if (flags.has(name)) throw new UsageError(`--${name} is given twice`);
     flags.set(name, value);
   }
   return flags;
+}
+
+/**
+ * Whether `--help` or `-h` stands where a flag name goes: `--name -h` names someone "-h", it
+ * does not ask for help.
+ */
+export function asksForHelp(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return true;
+    if (arg.startsWith('--') && !arg.includes('=')) i++;
+  }
+  return false;
 }
 
 /** Validate the flags against a schema whose keys are the flag names. */

@@ -18,9 +18,20 @@ export const NameFlag = z
   .min(1, { message: 'must not be empty' })
   .max(200, { message: 'at most 200 characters' });
 
+/**
+ * Milliseconds since the epoch of a text starting with a date that exists (Date.parse rolls
+ * 2027-02-30 over to 2 March); NaN otherwise.
+ */
+export function calendarTime(text: string): number {
+  const ms = Date.parse(text);
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= days ? ms : Number.NaN;
+}
+
 /** A date (2027-01-01) or a full ISO time; stored as milliseconds since the epoch. */
 export const DateFlag = z.string().transform((text, ctx) => {
-  const ms = /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(text) ? Date.parse(text) : Number.NaN;
+  const ms = /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(text) ? calendarTime(text) : Number.NaN;
   if (Number.isNaN(ms)) {
     ctx.addIssue({ code: 'custom', message: 'expected a date like 2027-01-01 or an ISO time' });
     return z.NEVER;

@@ -166,7 +166,7 @@ describe('When an operator verifies, exports and imports (CLI)', function () {
       const empty = join(root, 'typo');
       try {
         expect(
-          await cliFails(empty, 'export', '--workspace', 'acme-co', '--out', join(empty, 'x')),
+          await cliFails(empty, 'export', '--workspace', 'acme-co', '--out', join(root, 'x')),
         ).to.match(/^error: no event log at .*store\.sqlite/);
         expect(existsSync(join(empty, 'store.sqlite'))).to.equal(false);
       } finally {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { CliEnv } from '../../src/cli/command.js';
 import { InputFileError, oneLine, UsageError } from '../../src/cli/errors.js';
@@ -85,6 +88,82 @@ describe('When the command line is wrong', () => {
     expect(await usageError('revoke-token', '--email', 'a@b.io')).to.equal(
       'give exactly one of --name and --id',
     );
+  });
+});
+
+describe('When flags look like other things', () => {
+  it('names an unknown flag even when no value follows it', async () => {
+    expect(await usageError('create-user', '--email', 'a@b.io', '--force')).to.equal(
+      'unknown flag --force (this command takes --email, --name)',
+    );
+  });
+
+  it('refuses a date that does not exist instead of rolling it over', async () => {
+    expect(
+      await usageError(
+        'create-token',
+        '--email',
+        'a@b.io',
+        '--name',
+        'x',
+        '--expires',
+        '2027-02-30',
+      ),
+    ).to.match(/^invalid --expires/);
+  });
+
+  it("prints help for -h as the command, and takes -h as a flag's value as that value", async () => {
+    const env = envWithoutStores();
+    await runCli(['-h'], env);
+    expect(env.lines.join('\n')).to.match(/create-user/);
+    // `--name -h` names the user "-h": the command goes on to open the stores
+    const named = await runCli(
+      ['create-user', '--email', 'a@b.io', '--name', '-h'],
+      envWithoutStores(),
+    )
+      .then(() => null)
+      .catch((error: Error) => error.message);
+    expect(named).to.equal('the command opened the stores before validating its flags');
+  });
+});
+
+describe('When a file flag names something unusable', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'cli-paths-'));
+  const existing = join(folder, 'there.jsonl');
+  writeFileSync(existing, 'x');
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('export --out refuses an existing file (it once replaced the event log) and a missing folder', async () => {
+    expect(await usageError('export', '--workspace', 'acme-co', '--out', existing)).to.match(
+      /already exists; give a new file name/,
+    );
+    expect(
+      await usageError('export', '--workspace', 'acme-co', '--out', join(folder, 'no/x.jsonl')),
+    ).to.match(/^no folder /);
+  });
+
+  it('reads a relative path from where the command was typed (npm sets INIT_CWD)', async () => {
+    const before = process.env.INIT_CWD;
+    process.env.INIT_CWD = folder;
+    try {
+      expect(await usageError('export', '--workspace', 'acme-co', '--out', 'there.jsonl')).to.match(
+        /already exists/,
+      );
+    } finally {
+      if (before === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = before;
+    }
+  });
+
+  it('import-workspace and import-items refuse a folder as --file in one line', async () => {
+    for (const argv of [
+      ['import-workspace', '--file', folder],
+      ['import-items', '--workspace', 'acme-co', '--product', 'APP', '--file', folder],
+    ]) {
+      const refused = await runCli(argv, envWithoutStores()).catch((error: Error) => error);
+      expect(refused).to.be.instanceOf(InputFileError);
+      expect((refused as Error).message).to.match(/is a folder, not a file$/);
+    }
   });
 });
 

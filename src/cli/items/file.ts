@@ -9,6 +9,7 @@ import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { nameText, readableText } from '../../../commands/shared/text.js';
 import { ItemStatus } from '../../feedback/http/schemas.js';
 import { InputFileError } from '../errors.js';
+import { calendarTime } from '../values.js';
 
 const MAX_INT = 9007199254740991;
 /** how far ahead of this machine's clock a creation time may be (another machine's clock) */
@@ -27,15 +28,8 @@ const CreatedAt = z.union([
       message: 'expected an ISO date/time or milliseconds since the epoch',
     })
     .transform((text, ctx) => {
-      const ms = Date.parse(text);
-      // Date.parse rolls 2025-02-30 over to 2 March: the day must exist in its month
-      const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [
-        number,
-        number,
-        number,
-      ];
-      const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-      if (Number.isNaN(ms) || month < 1 || month > 12 || day < 1 || day > daysInMonth) {
+      const ms = calendarTime(text);
+      if (Number.isNaN(ms)) {
         ctx.addIssue({ code: 'custom', message: 'not a real date' });
         return z.NEVER;
       }
@@ -104,21 +98,22 @@ export type ImportRow = z.infer<typeof ImportRow>;
 /** How many bad entries one error line names before it says "and N more". */
 const SHOWN = 8;
 
-export function readImportFile(path: string): ImportRow[] {
+/** `shown`: the file as the operator named it, for the messages */
+export function readImportFile(path: string, shown = path): ImportRow[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputFileError(`cannot read ${path}${code ? ` (${code})` : ''}`);
+    throw new InputFileError(`cannot read ${shown}${code ? ` (${code})` : ''}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new InputFileError(`${path} is not valid JSON: ${(error as Error).message}`);
+    throw new InputFileError(`${shown} is not valid JSON: ${(error as Error).message}`);
   }
-  return parseImportRows(json, path);
+  return parseImportRows(json, shown);
 }
 
 export function parseImportRows(json: unknown, source: string): ImportRow[] {

@@ -5,6 +5,7 @@ import type { CliCommand } from '../command.js';
 import { readImportFile } from '../items/file.js';
 import { importItems } from '../items/importer.js';
 import { requireProduct, requireWorkspace } from '../lookups.js';
+import { fileToRead } from '../paths.js';
 import { withSession } from '../session.js';
 import { ProductKeyFlag, SlugFlag } from '../values.js';
 
@@ -20,7 +21,7 @@ export const importItemsCommand: CliCommand = {
       flags,
     );
     // validate the whole file before opening the stores: a bad file writes nothing
-    const rows = readImportFile(input.file);
+    const rows = readImportFile(fileToRead(input.file), input.file);
     await withSession(env.config(), async ({ deps, context }) => {
       const workspace = await requireWorkspace(deps.readStore, input.workspace);
       await requireProduct(deps.readStore, workspace, input.product);

@@ -2,7 +2,6 @@
  * export, import-workspace and verify (issue 15): a workspace's events to a file and into an
  * empty instance, and the check of the embedded log's hash chain.
  */
-import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { openEmbeddedEventStore } from '../../eventstore/embedded/index.js';
 import { verifyChain } from '../../eventstore/embedded/verify.js';
@@ -12,6 +11,7 @@ import { checkFlags } from '../args.js';
 import type { CliCommand, CliEnv } from '../command.js';
 import { InputFileError, UsageError } from '../errors.js';
 import { requireWorkspace } from '../lookups.js';
+import { fileToRead, fileToWrite } from '../paths.js';
 import { requireEmbeddedLog, withSession } from '../session.js';
 import { SlugFlag } from '../values.js';
 
@@ -25,6 +25,7 @@ export const exportCommand: CliCommand = {
   flags: ['workspace', 'out'],
   async run(flags, env) {
     const input = checkFlags(z.object({ workspace: SlugFlag, out: z.string().min(1) }), flags);
+    const out = fileToWrite(input.out);
     const config = env.config();
     // reading only: a mistyped DATA_DIR must not leave a new, empty store behind
     if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
@@ -33,7 +34,7 @@ export const exportCommand: CliCommand = {
       const report = await exportWorkspace(
         stores.rawEventStore,
         { id: workspace.workspaceId, slug: workspace.slug, name: workspace.name },
-        input.out,
+        out,
         env.progress &&
           ((written, scanned, head) =>
             env.progress?.(
@@ -41,7 +42,7 @@ export const exportCommand: CliCommand = {
             )),
       );
       env.progress?.(`exported ${count(report.events)} events\n`);
-      env.out(`exported ${count(report.events)} events of ${workspace.slug} to ${input.out}`);
+      env.out(`exported ${count(report.events)} events of ${workspace.slug} to ${out}`);
     });
   },
 };
@@ -54,10 +55,10 @@ export const importWorkspaceCommand: CliCommand = {
   flags: ['file'],
   async run(flags, env) {
     const input = checkFlags(z.object({ file: z.string().min(1) }), flags);
-    if (!existsSync(input.file)) throw new InputFileError(`no file ${input.file}`);
+    const file = fileToRead(input.file);
     await withSession(env.config(), async ({ stores }) => {
       try {
-        const report = await importWorkspace(stores.rawEventStore, input.file);
+        const report = await importWorkspace(stores.rawEventStore, file);
         env.out(`imported ${count(report.events)} events of ${report.workspace.slug}`);
       } catch (error) {
         if (error instanceof ExportFileError) throw new InputFileError(error.message);
