@@ -34,7 +34,8 @@ export interface Session {
 const engineLogger = {
   info() {},
   error(message: string) {
-    console.error(message);
+    // one line: a projector's failure message may carry its stack
+    console.error(message.split('\n')[0]);
   },
 };
 

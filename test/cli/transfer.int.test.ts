@@ -15,9 +15,22 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
 import { withSession } from '../../src/cli/session.js';
 import { submitFeedback } from '../../src/feedback/actions/index.js';
+import { type ExportEvent, headerHash, lineHash } from '../../src/feedback/transfer/format.js';
 import { cliFails, cliOk, removeDir, seedBoard, tempDataDir, withStores } from './support.js';
 
 const storeFile = (dir: string) => join(dir, 'store.sqlite');
+
+/** An export file whose hash chain is computed again over `events`, as a forger would. */
+function rechained(header: string, events: (ExportEvent & Record<string, unknown>)[]): string {
+  let previous = headerHash(header);
+  const body = events.map((event) => {
+    const { hash: _hash, logHash, ...bytes } = event;
+    previous = lineHash(previous, bytes);
+    return JSON.stringify({ ...bytes, logHash, hash: previous });
+  });
+  const end = JSON.stringify({ end: true, events: events.length, hash: previous });
+  return `${[header, ...body, end].join('\n')}\n`;
+}
 
 async function rawLog(dir: string) {
   return withStores(dir, async ({ rawEventStore }) =>
@@ -144,6 +157,49 @@ describe('When an operator verifies, exports and imports (CLI)', function () {
           /not the header/,
         );
         expect(await rawLog(target)).to.deep.equal([]);
+      } finally {
+        removeDir(target);
+      }
+    });
+
+    it('refuses a file whose chain holds but whose events are unusable, and writes nothing', async () => {
+      // README: "a broken, cut or edited file is refused before anything is written" — also one
+      // whose hashes were computed again over the edit (anyone can compute them)
+      const target = tempDataDir();
+      try {
+        const file = join(target, 'acme.jsonl');
+        await cliOk(source, 'export', '--workspace', 'acme-co', '--out', file);
+        const lines = readFileSync(file, 'utf8').trim().split('\n');
+        const events = lines.slice(1, -1).map((l) => JSON.parse(l));
+        const captured = events.findIndex((e) => e.type === 'ItemCaptured');
+        const cases: [string, (edited: typeof events) => void, RegExp][] = [
+          [
+            'empty data',
+            (e) => (e[captured].data = '{}'),
+            /\(ItemCaptured\) has data of another shape/,
+          ],
+          [
+            'a revision gap',
+            (e) => (e.at(-1).revision += 5),
+            /has revision \d+ of .*; the stream's next is/,
+          ],
+          ['a repeated id', (e) => (e.at(-1).id = e[0].id), /repeats the id/],
+          ['an unknown type', (e) => (e[captured].type = 'ItemBurned'), /never holds: ItemBurned/],
+        ];
+        for (const [what, edit, refusal] of cases) {
+          const edited = structuredClone(events);
+          edit(edited);
+          const forged = join(target, `forged-${what.replaceAll(' ', '-')}.jsonl`);
+          writeFileSync(forged, rechained(lines[0]!, edited));
+          expect(await cliFails(target, 'import-workspace', '--file', forged), what).to.match(
+            refusal,
+          );
+        }
+        expect(await rawLog(target)).to.deep.equal([]);
+        // and the untouched file, rechained the same way, still imports
+        const same = join(target, 'same.jsonl');
+        writeFileSync(same, rechained(lines[0]!, events));
+        await cliOk(target, 'import-workspace', '--file', same);
       } finally {
         removeDir(target);
       }

@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { isEmbeddedEventStore, type ImportedRow } from '../../eventstore/embedded/index.js';
 import type { EventStore } from '../../eventstore/types.js';
+import { eventCheck } from './event-check.js';
 import { ExportEnd, ExportEvent, ExportHeader, headerHash, lineHash } from './format.js';
 
 export class ExportFileError extends Error {
@@ -41,6 +42,7 @@ async function walk(
   let events = 0;
   let ended = false;
   let number = 0;
+  let check: ReturnType<typeof eventCheck> | undefined;
   const refuse = (reason: string) => new ExportFileError(`${file} line ${number}: ${reason}`);
   for await (const text of lines) {
     number++;
@@ -81,7 +83,11 @@ async function walk(
     }
     const position = BigInt(event.position);
     if (position <= lastPosition) throw refuse(`position ${event.position} is out of order`);
-    const problem = checkEvent(event, header.workspace.id);
+    if (header.source.adapter === 'embedded' && position > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw refuse(`position ${event.position} is past any embedded log's`);
+    }
+    check ??= eventCheck(header.workspace.id);
+    const problem = check(event);
     if (problem) throw refuse(problem);
     lastPosition = position;
     previous = expected;
@@ -91,41 +97,6 @@ async function walk(
   if (!header) throw new ExportFileError(`${file} is empty`);
   if (!ended) throw new ExportFileError(`${file} is cut short: its closing line is missing`);
   return { workspace: header.workspace, events };
-}
-
-/**
- * A line can pass the chain and still be unusable: whoever wrote the file can compute hashes.
- * So each event must be one an export writes — a stream of this workspace, its people or its
- * users (never a token: credentials stay with their instance) — with JSON data and the metadata
- * every reader relies on.
- */
-function checkEvent(event: ExportEvent, workspaceId: string): string | null {
-  const { streamId } = event;
-  const ours =
-    streamId === `workspace-${workspaceId}` ||
-    ['product-', 'item-', 'changelog-'].some((kind) =>
-      streamId.startsWith(`${kind}${workspaceId}.`),
-    ) ||
-    streamId.startsWith('person-') ||
-    streamId.startsWith('user-');
-  if (!ours) return `stream ${streamId} is not part of workspace ${workspaceId}`;
-  let metadata: unknown;
-  try {
-    JSON.parse(event.data);
-    metadata = JSON.parse(event.metadata);
-  } catch {
-    return `the event at position ${event.position} has data or metadata that is not JSON`;
-  }
-  const m = metadata as Record<string, unknown> | null;
-  const valid =
-    m !== null &&
-    typeof m === 'object' &&
-    typeof m.occurredAt === 'number' &&
-    typeof m.correlationId === 'string' &&
-    (m.actor === null || typeof m.actor === 'string');
-  return valid
-    ? null
-    : `the event at position ${event.position} lacks its metadata (actor, occurredAt, correlationId)`;
 }
 
 /** Checks the whole file without writing anything. */

@@ -1,0 +1,82 @@
+/**
+ * What an event line of an export must be, beyond its place in the hash chain (whoever wrote the
+ * file can compute hashes): one an export writes — a stream of this workspace, its people or its
+ * users (never a token: credentials stay with their instance) — at the next revision of its
+ * stream, under an id used once, of an event type that stream holds, with data of that type's
+ * shape (after upcasting, as every reader sees it) and the metadata every reader relies on. An
+ * import that stopped half-way on such a line would leave an instance it cannot be run again
+ * into; one that wrote it would leave projectors stuck on it.
+ */
+import { changelogEventSchemas } from '../../../commands/changelog/index.js';
+import { itemEventSchemas } from '../../../commands/item/index.js';
+import { personEventSchemas } from '../../../commands/person/index.js';
+import { productEventSchemas } from '../../../commands/product/index.js';
+import { domainEventVersions } from '../../../commands/upcasters.js';
+import { userEventSchemas } from '../../../commands/user/index.js';
+import { workspaceEventSchemas } from '../../../commands/workspace/index.js';
+import type { ExportEvent } from './format.js';
+
+type Schemas = Record<string, { safeParse(data: unknown): { success: boolean } }>;
+
+/** The streams of a workspace export, by prefix, with the event types each holds. */
+function streamKinds(workspaceId: string): { owns(streamId: string): boolean; schemas: Schemas }[] {
+  const under = (kind: string) => (s: string) => s.startsWith(`${kind}${workspaceId}.`);
+  return [
+    { owns: (s) => s === `workspace-${workspaceId}`, schemas: workspaceEventSchemas },
+    { owns: under('product-'), schemas: productEventSchemas },
+    { owns: under('item-'), schemas: itemEventSchemas },
+    { owns: under('changelog-'), schemas: changelogEventSchemas },
+    { owns: (s) => s.startsWith('person-'), schemas: personEventSchemas },
+    { owns: (s) => s.startsWith('user-'), schemas: userEventSchemas },
+  ];
+}
+
+/** A check of one file's events in order: the problem with the next one, or null. */
+export function eventCheck(workspaceId: string): (event: ExportEvent) => string | null {
+  const kinds = streamKinds(workspaceId);
+  const versions = domainEventVersions();
+  const nextRevision = new Map<string, number>();
+  const ids = new Set<string>();
+  return (event) => {
+    const { streamId, position } = event;
+    const kind = kinds.find((k) => k.owns(streamId));
+    if (!kind) return `stream ${streamId} is not part of workspace ${workspaceId}`;
+    const expected = nextRevision.get(streamId) ?? 0;
+    if (event.revision !== expected) {
+      return `the event at position ${position} has revision ${event.revision} of ${streamId}; the stream's next is ${expected}`;
+    }
+    if (ids.has(event.id)) return `the event at position ${position} repeats the id ${event.id}`;
+    let data: unknown;
+    let metadata: Record<string, unknown> | null;
+    try {
+      data = JSON.parse(event.data);
+      metadata = JSON.parse(event.metadata);
+    } catch {
+      return `the event at position ${position} has data or metadata that is not JSON`;
+    }
+    const m = metadata;
+    const valid =
+      m !== null &&
+      typeof m === 'object' &&
+      typeof m.occurredAt === 'number' &&
+      typeof m.correlationId === 'string' &&
+      (m.actor === null || typeof m.actor === 'string');
+    if (!valid) {
+      return `the event at position ${position} lacks its metadata (actor, occurredAt, correlationId)`;
+    }
+    const schema = kind.schemas[event.type];
+    if (!schema)
+      return `the event at position ${position} has a type ${streamId} never holds: ${event.type}`;
+    const version = typeof m.schemaVersion === 'number' ? m.schemaVersion : 1;
+    if (version > versions.current(event.type)) {
+      return `the event at position ${position} is ${event.type} version ${version}, newer than this instance knows`;
+    }
+    const current = versions.upcast({ type: event.type, data, metadata: m, streamId });
+    if (!schema.safeParse(current.data).success) {
+      return `the event at position ${position} (${event.type}) has data of another shape`;
+    }
+    nextRevision.set(streamId, expected + 1);
+    ids.add(event.id);
+    return null;
+  };
+}
