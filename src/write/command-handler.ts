@@ -127,6 +127,13 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     }
   }
 
+  /** Whether the stored stream ends before `revision` (a snapshot ahead of the log). */
+  async function behindSnapshot(streamId: string, revision: number): Promise<boolean> {
+    if (revision < 0) return false;
+    const at = await events.readStream(streamId, { fromRevision: revision, maxCount: 1 });
+    return at.length === 0;
+  }
+
   async function runLane(streamId: string, lane: Waiting<unknown>[]): Promise<void> {
     while (lane.length > 0) {
       // one decider per stream; a caller passing another one gets a batch of its own
@@ -200,7 +207,12 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         }
         // the snapshot stays: it is true up to its revision, so the next attempt reads only the
         // events appended since (a long stream folded from its start on every conflict starves
-        // a writer in another process behind a busy one)
+        // a writer in another process behind a busy one) — unless the stored stream does not
+        // even reach that revision, which no tail read would mend (looked at from the second
+        // conflict on: one more cheap read, only where conflicts repeat)
+        if (attempt > 0 && (await behindSnapshot(streamId, snapshot.revision))) {
+          cache.delete(streamId);
+        }
         if (performance.now() >= deadline) {
           throw new Unavailable(`too many concurrent changes to ${streamId}; try again`, 1);
         }

@@ -169,6 +169,35 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(froms).to.deep.equal([5]);
     });
 
+    it('drops a snapshot the stored stream does not reach (a log restored from a backup)', async () => {
+      const restored = await openTestStores();
+      try {
+        let current = stores.eventStore;
+        const switching: EventStore = {
+          ...stores.eventStore,
+          adapter: stores.eventStore.adapter,
+          readStream: (s, o) => current.readStream(s, o),
+          appendToStream: (s, e, o) => current.appendToStream(s, e, o),
+        };
+        const a = createCommandHandler(switching, { retryDeadlineMs: 2_000 });
+        for (let i = 0; i < 3; i++) {
+          await a.handle('counter-r', counter, { type: 'Increment', by: 1 }, ctx);
+        }
+        await createCommandHandler(restored.eventStore).handle(
+          'counter-r',
+          counter,
+          { type: 'Increment', by: 1 },
+          ctx,
+        );
+        current = restored.eventStore; // one event where the snapshot says three
+        const result = await a.handle('counter-r', counter, { type: 'Increment', by: 1 }, ctx);
+        expect(result.state.total).to.equal(2);
+        expect(await restored.eventStore.readStream('counter-r')).to.have.length(2);
+      } finally {
+        await restored.cleanup();
+      }
+    });
+
     it('reads the stream before refusing: a rule broken only in the cached state does not refuse', async () => {
       const a = createCommandHandler(stores.eventStore);
       const b = createCommandHandler(stores.eventStore);
