@@ -30,6 +30,16 @@ const metadata = JSON.stringify({
   causationId: null,
 });
 
+/** An event each kind of stream holds, with data of its shape. */
+const EVENT_OF: [string, string, string][] = [
+  ['workspace-', 'MemberRemoved', '{"userId":"u1"}'],
+  ['item-', 'ItemMergedInto', '{"survivorKey":"APP-2"}'],
+  ['person-', 'PersonUpdated', '{}'],
+  ['user-', 'UserCreated', '{"userId":"u1","email":"a@b.io","displayName":"A"}'],
+];
+const eventOf = (streamId: string) =>
+  EVENT_OF.find(([prefix]) => streamId.startsWith(prefix)) ?? ['', 'Happened', '{}'];
+
 /** A file whose chain is correct, holding these events. */
 function fileOf(events: { streamId: string; data?: string; metadata?: string }[]): string {
   let previous = headerHash(header);
@@ -40,8 +50,8 @@ function fileOf(events: { streamId: string; data?: string; metadata?: string }[]
       streamId: e.streamId,
       revision: 0,
       id: `e${i}`,
-      type: 'Happened',
-      data: e.data ?? '{}',
+      type: eventOf(e.streamId)[1],
+      data: e.data ?? eventOf(e.streamId)[2],
       metadata: e.metadata ?? metadata,
     };
     previous = lineHash(previous, line);
@@ -91,5 +101,9 @@ describe('When an export file with a correct chain is checked', () => {
     expect(
       (await refusal('meta.jsonl', [{ streamId: 'user-u1', metadata: '{"actor":null}' }])).message,
     ).to.match(/lacks its metadata/);
+    // the data must have its event type's shape, as every reader expects
+    expect((await refusal('shape.jsonl', [{ streamId: 'user-u1', data: '{}' }])).message).to.match(
+      /\(UserCreated\) has data of another shape/,
+    );
   });
 });
