@@ -18,9 +18,19 @@ export class InputFileError extends Error {
   override readonly name = 'InputFileError';
 }
 
+/** The output file (export) cannot be written: the disk, the folder's permissions. */
+export class OutputFileError extends Error {
+  override readonly name = 'OutputFileError';
+}
+
 /** `rebuild` found a projector (a `projector` process or a running server) holding the lease. */
 export class ProjectorRunningError extends Error {
   override readonly name = 'ProjectorRunningError';
+}
+
+/** A projector of this command's engine met an event it cannot apply (engine-log.ts). */
+export class ReadModelsStoppedError extends Error {
+  override readonly name = 'ReadModelsStoppedError';
 }
 
 /** Errors whose message is meant for the operator as it stands. */
@@ -28,7 +38,9 @@ export function isExpected(error: unknown): error is Error {
   return (
     error instanceof UsageError ||
     error instanceof InputFileError ||
+    error instanceof OutputFileError ||
     error instanceof ProjectorRunningError ||
+    error instanceof ReadModelsStoppedError ||
     error instanceof DomainError ||
     error instanceof ConfigError ||
     error instanceof EventStoreUnavailableError ||

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputFileError, UsageError } from './errors.js';
+import { InputFileError, OutputFileError, UsageError } from './errors.js';
 
 export function callerPath(path: string): string {
   return resolve(process.env.INIT_CWD ?? process.cwd(), path);
@@ -20,15 +20,30 @@ export function fileToRead(path: string): string {
   return full;
 }
 
+const alreadyThere = (path: string) =>
+  new UsageError(`${path} already exists; give a new file name (nothing is overwritten)`);
+
 /** A file to write: a new name in a folder that exists. */
 export function fileToWrite(path: string): string {
   const full = callerPath(path);
-  if (existsSync(full)) {
-    throw new UsageError(`${path} already exists; give a new file name (nothing is overwritten)`);
+  if (existsSync(full) && statSync(full).isDirectory()) {
+    throw new UsageError(`${path} is a folder; give the name of a new file in it`);
   }
+  if (existsSync(full)) throw alreadyThere(path);
   const folder = dirname(full);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     throw new UsageError(`no folder ${dirname(path)} to write ${path} in`);
   }
   return full;
+}
+
+/**
+ * A file system error met while writing `path` (as the operator named it), in one line: the
+ * file appeared meanwhile (EEXIST), the folder is not writable (EACCES), the disk is full.
+ */
+export function writeFailed(error: unknown, path: string): unknown {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (!code || !syscall) return error;
+  if (code === 'EEXIST') return alreadyThere(path);
+  return new OutputFileError(`cannot write ${path} (${code}); nothing was written`);
 }

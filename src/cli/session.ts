@@ -16,6 +16,7 @@ import type { Config } from '../config/schema.js';
 import type { FeedbackDeps } from '../feedback/actions/index.js';
 import { embeddedFile, openStores, type Stores } from '../platform/stores.js';
 import { createProjectionEngine } from '../read/projection-engine.js';
+import { engineLog } from './engine-log.js';
 import { UsageError } from './errors.js';
 
 /** Catching up a large log from scratch can take a while; the CLI can afford to wait. */
@@ -30,26 +31,18 @@ export interface Session {
   caughtUp(): Promise<void>;
 }
 
-/** Quiet engine logs: the CLI's stdout is its answer, stderr is for its one-line error. */
-const engineLogger = {
-  info() {},
-  error(message: string) {
-    // one line: a projector's failure message may carry its stack
-    console.error(message.split('\n')[0]);
-  },
-};
-
 export async function withSession<T>(
   config: Config,
   run: (session: Session) => Promise<T>,
 ): Promise<T> {
   const stores = await openStores(config);
+  const log = engineLog();
   const engine = createProjectionEngine({
     eventStore: stores.eventStore,
     readStore: stores.readStore,
     projectors: feedbackProjectors(),
     waitTimeoutMs: CATCH_UP_MS,
-    logger: engineLogger,
+    logger: log.logger,
   });
   let started = false;
   try {
@@ -68,6 +61,8 @@ export async function withSession<T>(
     const result = await run(session);
     await session.caughtUp();
     return result;
+  } catch (error) {
+    throw log.failed(error);
   } finally {
     // stop flushes the projected documents and checkpoints to the read store
     if (started) await engine.stop().catch(() => {});

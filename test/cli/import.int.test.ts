@@ -140,3 +140,44 @@ describe('When an operator imports feedback items from a JSON file', function ()
     expect(after).to.deep.equal(before);
   });
 });
+
+describe('When an import file breaks the text rules or names impossible dates', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let workspaceId: string;
+  before(async () => {
+    dir = tempDataDir();
+    ({ workspaceId } = await seedBoard(dir));
+  });
+  after(() => removeDir(dir));
+
+  it('names every bad entry, writes nothing and uses no item number', async () => {
+    // README: import-items "checks the whole file first — the API's text rules for titles,
+    // bodies and tags, dates that exist and are not ahead of now by more than a day — and names
+    // every bad entry". The audit's file imported entry 1, then stopped naming no entry.
+    const file = join(dir, 'rules.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { body: 'good' },
+        { title: 'bad\u0001', body: 'x' },
+        { body: 'g3', tags: ['ok', 'bad\u0002'] },
+        { body: 'g4' },
+        { body: 'lone \ud800' },
+        { body: 'later', createdAt: '2999-01-01' },
+        { body: 'no such day', createdAt: '2025-02-30' },
+      ]),
+    );
+    const args = ['import-items', '--workspace', 'acme-co', '--product', 'APP', '--file', file];
+    expect(await cliFails(dir, ...args)).to.match(
+      /: 5 invalid entries .*: #2 title: .*; #3 tags\.1: .*; #5 body: .*; #6 createdAt: in the future; #7 createdAt: not a real date$/,
+    );
+    await withStores(dir, async ({ readStore }) => {
+      expect(await itemsOfApp(readStore, workspaceId)).to.deep.equal([]);
+    });
+    writeFileSync(file, JSON.stringify([{ body: 'good' }, { body: 'g4' }]));
+    expect(await cliOk(dir, ...args)).to.equal(
+      'imported 2 items into acme-co/APP (APP-1 … APP-2)\n',
+    );
+  });
+});

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { withSession } from '../../src/cli/session.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createProduct, createUser, createWorkspace } from '../../src/feedback/actions/index.js';
+import { type ExportEvent, headerHash, lineHash } from '../../src/feedback/transfer/format.js';
 import { openStores, type Stores } from '../../src/platform/stores.js';
 
 export interface CliRun {
@@ -91,4 +92,23 @@ export async function seedBoard(dataDir: string): Promise<{ userId: string; work
     });
     return { userId, workspaceId };
   });
+}
+
+/** Every event of the log as stored (positions as text, for deep equality). */
+export async function rawLog(dir: string) {
+  return withStores(dir, async ({ rawEventStore }) =>
+    (await rawEventStore.readAll()).map((e) => ({ ...e, position: e.position.toString() })),
+  );
+}
+
+/** An export file whose hash chain is computed again over `events`, as a forger would. */
+export function rechained(header: string, events: (ExportEvent & Record<string, unknown>)[]) {
+  let previous = headerHash(header);
+  const body = events.map((event) => {
+    const { hash: _hash, logHash, ...bytes } = event;
+    previous = lineHash(previous, bytes);
+    return JSON.stringify({ ...bytes, logHash, hash: previous });
+  });
+  const end = JSON.stringify({ end: true, events: events.length, hash: previous });
+  return `${[header, ...body, end].join('\n')}\n`;
 }

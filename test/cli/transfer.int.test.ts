@@ -15,28 +15,17 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
 import { withSession } from '../../src/cli/session.js';
 import { submitFeedback } from '../../src/feedback/actions/index.js';
-import { type ExportEvent, headerHash, lineHash } from '../../src/feedback/transfer/format.js';
-import { cliFails, cliOk, removeDir, seedBoard, tempDataDir, withStores } from './support.js';
+import {
+  cliFails,
+  cliOk,
+  rawLog,
+  rechained,
+  removeDir,
+  seedBoard,
+  tempDataDir,
+} from './support.js';
 
 const storeFile = (dir: string) => join(dir, 'store.sqlite');
-
-/** An export file whose hash chain is computed again over `events`, as a forger would. */
-function rechained(header: string, events: (ExportEvent & Record<string, unknown>)[]): string {
-  let previous = headerHash(header);
-  const body = events.map((event) => {
-    const { hash: _hash, logHash, ...bytes } = event;
-    previous = lineHash(previous, bytes);
-    return JSON.stringify({ ...bytes, logHash, hash: previous });
-  });
-  const end = JSON.stringify({ end: true, events: events.length, hash: previous });
-  return `${[header, ...body, end].join('\n')}\n`;
-}
-
-async function rawLog(dir: string) {
-  return withStores(dir, async ({ rawEventStore }) =>
-    (await rawEventStore.readAll()).map((e) => ({ ...e, position: e.position.toString() })),
-  );
-}
 
 describe('When an operator verifies, exports and imports (CLI)', function () {
   this.timeout(180_000);

@@ -140,6 +140,9 @@ describe('When a file flag names something unusable', () => {
     expect(
       await usageError('export', '--workspace', 'acme-co', '--out', join(folder, 'no/x.jsonl')),
     ).to.match(/^no folder /);
+    expect(await usageError('export', '--workspace', 'acme-co', '--out', folder)).to.equal(
+      `${folder} is a folder; give the name of a new file in it`,
+    );
   });
 
   it('reads a relative path from where the command was typed (npm sets INIT_CWD)', async () => {

@@ -21,6 +21,7 @@ import {
   tryProjectorLease,
 } from '../../read/projector-lease.js';
 import { checkFlags } from '../args.js';
+import { engineLog } from '../engine-log.js';
 import { progressBar } from '../progress.js';
 import type { CliCommand } from '../command.js';
 import { ProjectorRunningError, UsageError } from '../errors.js';
@@ -86,12 +87,13 @@ export const rebuildCommand: CliCommand = {
         `a projector is running${who}; stop it before rebuilding ${projector.name}`,
       );
     }
+    const log = engineLog();
     const engine = createProjectionEngine({
       eventStore: stores.eventStore,
       readStore: stores.readStore,
       projectors: [projector],
       waitTimeoutMs: REBUILD_WAIT_MS,
-      logger: { info() {}, error: (message: string) => console.error(message) },
+      logger: log.logger,
     });
     let head = 0n;
     let replaying = false;
@@ -113,6 +115,8 @@ export const rebuildCommand: CliCommand = {
       head = await stores.eventStore.headPosition();
       await engine.waitFor(head);
       env.progress?.(`rebuilding ${projector.name} ${progressBar(head, head)}\n`);
+    } catch (error) {
+      throw log.failed(error);
     } finally {
       clearInterval(ticker);
       // stop flushes the replayed documents and the checkpoint

@@ -11,7 +11,7 @@ import { checkFlags } from '../args.js';
 import type { CliCommand, CliEnv } from '../command.js';
 import { InputFileError, UsageError } from '../errors.js';
 import { requireWorkspace } from '../lookups.js';
-import { fileToRead, fileToWrite } from '../paths.js';
+import { fileToRead, fileToWrite, writeFailed } from '../paths.js';
 import { requireEmbeddedLog, withSession } from '../session.js';
 import { SlugFlag } from '../values.js';
 
@@ -40,7 +40,9 @@ export const exportCommand: CliCommand = {
             env.progress?.(
               `exporting: ${count(written)} events, log ${count(scanned)} of ${count(head)}`,
             )),
-      );
+      ).catch((error) => {
+        throw writeFailed(error, input.out);
+      });
       env.progress?.(`exported ${count(report.events)} events\n`);
       env.out(`exported ${count(report.events)} events of ${workspace.slug} to ${out}`);
     });

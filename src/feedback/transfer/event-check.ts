@@ -67,11 +67,20 @@ export function eventCheck(workspaceId: string): (event: ExportEvent) => string 
     const schema = kind.schemas[event.type];
     if (!schema)
       return `the event at position ${position} has a type ${streamId} never holds: ${event.type}`;
-    const version = typeof m.schemaVersion === 'number' ? m.schemaVersion : 1;
-    if (version > versions.current(event.type)) {
+    // read as every reader reads it (commands/shared/versions.ts): absent or null is version 1
+    const version = m.schemaVersion ?? 1;
+    if (!Number.isInteger(version) || (version as number) < 1) {
+      return `the event at position ${position} has a schemaVersion that is not a version number`;
+    }
+    if ((version as number) > versions.current(event.type)) {
       return `the event at position ${position} is ${event.type} version ${version}, newer than this instance knows`;
     }
-    const current = versions.upcast({ type: event.type, data, metadata: m, streamId });
+    let current: { data: unknown };
+    try {
+      current = versions.upcast({ type: event.type, data, metadata: m, streamId });
+    } catch {
+      return `the event at position ${position} cannot be read as ${event.type} version ${version}`;
+    }
     if (!schema.safeParse(current.data).success) {
       return `the event at position ${position} (${event.type}) has data of another shape`;
     }

@@ -2,7 +2,8 @@
  * Export one workspace's events to a JSON-lines file (format.ts): a first pass over the log
  * finds the workspace's streams (select.ts), a second writes their events in log order with the
  * file's hash chain. The file is written beside its final name and renamed when complete, so a
- * failed export never leaves a file that looks whole.
+ * failed export never leaves a file that looks whole (a killed one leaves its empty claim of the
+ * name, which import refuses as empty).
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { isEmbeddedEventStore } from '../../eventstore/embedded/index.js';
@@ -31,10 +32,16 @@ export async function exportWorkspace(
   // the embedded log's newest rows are chained a transaction late: seal, and export up to there
   const head = isEmbeddedEventStore(log) ? await log.sealChain() : await log.headPosition();
   const streams = await workspaceStreams(workspace.id, storedRows(log));
+  // claim the name ('wx' fails on anything there, even a file made while this export ran): an
+  // export never replaces a file; the complete one is renamed over this empty claim
+  closeSync(openSync(file, 'wx'));
   const temporary = `${file}.partial-${process.pid}`;
-  const fd = openSync(temporary, 'w');
+  let fd: number | undefined;
+  let made = false;
   let events = 0;
   try {
+    fd = openSync(temporary, 'wx');
+    made = true;
     const headHash = isEmbeddedEventStore(log)
       ? (await log.readStored(head - 1n, 1))[0]?.hash || null
       : null;
@@ -76,14 +83,12 @@ export async function exportWorkspace(
     progress?.(events, head, head);
     fsyncSync(fd);
     closeSync(fd);
+    fd = undefined;
     renameSync(temporary, file);
   } catch (error) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-    rmSync(temporary, { force: true });
+    if (fd !== undefined) closeSync(fd);
+    if (made) rmSync(temporary, { force: true });
+    rmSync(file, { force: true });
     throw error;
   }
   return { events, streams: streams.size };
