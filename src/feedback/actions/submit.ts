@@ -2,8 +2,10 @@
  * submit_feedback: the public side that creates items (+1s: plus-ones.ts).
  *
  * Submitting touches three streams, in an order that converges after a crash at any point:
- *   1. person-<id>    RegisterPerson (upsert; repeating it appends nothing)
- *   2. product-<ws>.<KEY>  AllocateItemNumber for this submission id (a repeat gets the same number)
+ *   1. product-<ws>.<KEY>  AllocateItemNumber for this submission id (a repeat gets the same
+ *      number); it refuses a private product, so a refused submission writes nothing — also one
+ *      racing the product's switch to private (nothing refused reaches the event log)
+ *   2. person-<id>    RegisterPerson (upsert; repeating it appends nothing)
  *   3. item-<ws>.<KEY-n>   CaptureItem (the stream must not exist; a repeat with the same
  *      Idempotency-Key is answered from the first capture)
  * With an Idempotency-Key the submission id is derived from the key and the caller (a key belongs
@@ -38,7 +40,6 @@ export async function submitFeedback(
   input: SubmitFeedbackInput,
 ): Promise<{ itemKey: string; personId: string; position: bigint | null }> {
   const { workspaceId, productKey } = input;
-  const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
   const submissionId = submissionIdFor(context);
   const allocation = await deps.commandHandler.handle(
     productStreamId(workspaceId, productKey),
@@ -52,6 +53,7 @@ export async function submitFeedback(
   const product = allocation.state;
   if (product.status !== 'active') throw new FailedPrecondition('product vanished');
   const number = product.allocations[submissionId]!;
+  const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
   const captured = await deps.commandHandler.handle(
     itemStreamId(workspaceId, `${productKey}-${number}`),
     itemDecider,
@@ -78,7 +80,7 @@ export async function submitFeedback(
   return {
     itemKey: `${productKey}-${number}`,
     personId: person.personId,
-    position: latest(person.position, allocation.position, captured.position),
+    position: latest(allocation.position, person.position, captured.position),
   };
 }
 

@@ -5,7 +5,7 @@ import { NotFound } from '../../../commands/shared/errors.js';
 import { getItem } from '../../../projections/items/index.js';
 import { getProduct } from '../../../projections/products/index.js';
 import { submitFeedback, updateProduct } from '../../../src/feedback/actions/index.js';
-import { countEvents, ctx, SimulatedCrash, withWorld } from './harness.js';
+import { countEvents, ctx, pausingBefore, SimulatedCrash, withWorld } from './harness.js';
 import { seedBoard, submitAs } from './seed.js';
 
 describe('When feedback is submitted', () => {
@@ -52,6 +52,32 @@ describe('When feedback is submitted', () => {
       }
       expect(thrown).to.be.instanceOf(NotFound);
       expect(await countEvents(world.events, 'ItemCaptured')).to.equal(0);
+    });
+  });
+
+  it('writes nothing, not even the person, when the product turns private during the submission', async () => {
+    // README: "Nothing refused reaches the event log"
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      const paused = pausingBefore(
+        world.handler,
+        productStreamId(workspaceId, 'ACME'),
+        'AllocateItemNumber',
+        () =>
+          updateProduct({ commandHandler: world.handler }, ctx(), {
+            workspaceId,
+            key: 'ACME',
+            visibility: 'private',
+          }),
+      );
+      const refused = await submitFeedback({ commandHandler: paused }, ctx(), {
+        workspaceId,
+        productKey: 'ACME',
+        body: 'Export to CSV',
+        requester: { email: 'vis@x.io', displayName: 'Vis' },
+      }).catch((error: unknown) => error);
+      expect(refused).to.be.instanceOf(NotFound);
+      expect(await countEvents(world.events, 'PersonCreated')).to.equal(0);
     });
   });
 
