@@ -10,6 +10,7 @@ import { evolveNote, initialNoteState, type NoteState } from './state.js';
 
 export * from './decide.js';
 export * from './events.js';
+export * from './request-claim.js';
 export * from './rules.js';
 export * from './state.js';
 

@@ -7,9 +7,11 @@ import { evolveTag, initialTagState, type TagState } from './state.js';
 
 export * from './decide.js';
 export * from './events.js';
+export * from './name-claim.js';
 export * from './palette.js';
 export * from './rules.js';
 export * from './state.js';
+export * from './tree.js';
 
 export const tagDecider: Decider<TagState, TagCommand, TagEvent> = {
   initialState: initialTagState,

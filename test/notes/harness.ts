@@ -4,7 +4,11 @@
  * `run` waits for the projections after a write, as the HTTP layer does (read-your-writes).
  */
 import { randomUUID } from 'node:crypto';
-import { type CommandContext, createCommandHandler } from '../../src/write/command-handler.js';
+import {
+  type CommandContext,
+  type CommandHandler,
+  createCommandHandler,
+} from '../../src/write/command-handler.js';
 import type { NotesDeps } from '../../src/notes/actions/index.js';
 import { createGazetteer, type Places } from '../../src/notes/places.js';
 import { notesProjectors } from '../../projections/notes.js';
@@ -62,4 +66,41 @@ export function fakePlaces(name: string | null = 'Testville, TT'): Places & { as
     },
   };
   return places;
+}
+
+/**
+ * `deps` whose command handler, once, runs `meanwhile` to its end before handling the first
+ * command `when` picks: another request runs between two steps of one, deterministically (as
+ * test/feedback/actions/harness.ts `pausingBefore`).
+ */
+export function pausingBefore(
+  deps: NotesDeps,
+  when: (streamId: string, command: { type: string }) => boolean,
+  meanwhile: () => Promise<unknown>,
+): NotesDeps {
+  const handler = deps.commandHandler;
+  let armed = true;
+  const pausing: CommandHandler = Object.create(handler);
+  pausing.handle = async (streamId, decider, command, context) => {
+    if (armed && when(streamId, command as { type: string })) {
+      armed = false;
+      await meanwhile();
+    }
+    return handler.handle(streamId, decider, command, context);
+  };
+  return { ...deps, commandHandler: pausing };
+}
+
+/** The first write a request makes, whatever it is. */
+export const firstWrite = () => true;
+
+export type Outcome<T> = { ok: T; error?: undefined } | { ok?: undefined; error: Error };
+
+/** How a request ended, without throwing. */
+export async function outcome<T>(promise: Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: await promise };
+  } catch (error) {
+    return { error: error as Error };
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * Device actions: register, update (rename), and `ensureDevice`, which finds or registers the
  * device a note's metadata names. Device names are unique per user; named.ts says how
- * concurrent first uses of one name converge.
+ * concurrent registrations and renames of one name are made exclusive.
  */
 import {
   type DeviceCommand,
@@ -9,20 +9,27 @@ import {
   deviceDecider,
   deviceNameKey,
   deviceStreamId,
+  type RegisterDevice,
   unknownPlatform,
   validDeviceName,
   validPlatform,
 } from '../../../commands/device/index.js';
-import { AlreadyExists, NotFound } from '../../../commands/shared/errors.js';
+import { NotFound } from '../../../commands/shared/errors.js';
+import { RevisionMismatch } from '../../../commands/shared/revision.js';
 import { findDeviceByName } from '../../../projections/devices/queries.js';
 import {
   type ActionResult,
+  again,
   type CommandContext,
   checkId,
   checkUser,
+  derivedId,
+  keyedBy,
   type NotesDeps,
+  unkeyed,
+  untilSettled,
 } from './deps.js';
-import { createNamed } from './named.js';
+import { claimName, createNamed, keyedId, type Named } from './named.js';
 
 export interface DeviceSnapshot {
   id: string;
@@ -38,11 +45,27 @@ export async function registerDevice(
   context: CommandContext,
   input: { userId: string; name: string; platform: string },
 ): Promise<DeviceResult> {
-  checkUser(input.userId);
+  const { userId, name, platform } = input;
+  checkUser(userId);
   // the name is looked up before the decider sees it, so its rules come first
-  validDeviceName(input.name);
-  validPlatform(input.platform);
-  return register(deps, context, input, false);
+  validDeviceName(name);
+  validPlatform(platform);
+  const keyed = keyedBy(context, { type: 'RegisterDevice', name, platform });
+  const key = context.idempotencyKey;
+  if (key) {
+    // landed at the key's id, or — before name claims — at the name's id or name and key's
+    const nameKey = deviceNameKey(name);
+    for (const [deviceId, sent] of [
+      [keyedId('device', userId, key), keyed],
+      [derivedId('device', userId, nameKey), context],
+      [derivedId('device', userId, nameKey, key), context],
+    ] as const) {
+      if (!(await load(deps, userId, deviceId, sent)).retry) continue;
+      return send(deps, sent, userId, deviceId, registration(deviceId, input));
+    }
+  }
+  const at = key ? keyedId('device', userId, key) : undefined;
+  return register(deps, keyed, input, { reuse: false, keyedId: at });
 }
 
 /** Absent fields keep their value (a rename sends only `name`). */
@@ -60,16 +83,35 @@ export async function updateDevice(
   const { userId, deviceId, expectedRevision, ...fields } = input;
   checkUser(userId);
   checkId(deviceId, 'device');
-  if (fields.name !== undefined) {
-    const other = await findDeviceByName(deps.readStore, userId, fields.name);
-    if (other && other.id !== deviceId) {
-      throw new AlreadyExists(`a device named "${other.name}" already exists`);
+  const keyed = keyedBy(context, { type: 'UpdateDevice', deviceId, expectedRevision, ...fields });
+  return untilSettled(async () => {
+    const { state, revision, retry } = await load(deps, userId, deviceId, keyed);
+    const command: DeviceCommand = {
+      type: 'UpdateDevice',
+      data: {
+        ...fields,
+        expectedRevision: retry ? expectedRevision : (expectedRevision ?? revision),
+      },
+    };
+    // a retry is answered from its first attempt; else what the decider refuses, now
+    const renamed =
+      !retry &&
+      deviceDecider.decide(command, state).length > 0 &&
+      state.status === 'registered' &&
+      fields.name !== undefined &&
+      deviceNameKey(fields.name) !== deviceNameKey(state.fields.name);
+    if (renamed) {
+      const target = { id: deviceId, revision };
+      await claimName(deps, context, namedDevices(deps, userId), target, fields.name!);
     }
-  }
-  return send(deps, context, userId, deviceId, {
-    type: 'UpdateDevice',
-    data: { ...fields, expectedRevision },
-  });
+    try {
+      return await send(deps, keyed, userId, deviceId, command);
+    } catch (error) {
+      // renamed or changed since it was loaded: again, unless the client named its revision
+      if (error instanceof RevisionMismatch && expectedRevision === undefined) return again;
+      throw error;
+    }
+  }, 'the device');
 }
 
 /** The device a note names: found by name, or registered with platform "unknown". */
@@ -78,12 +120,18 @@ export async function ensureDevice(
   context: CommandContext,
   input: { userId: string; name: string },
 ): Promise<DeviceResult> {
-  return register(deps, context, { ...input, platform: unknownPlatform }, true);
+  // the note's key is the note's: a device it names is anyone's afterwards
+  const device = { ...input, platform: unknownPlatform };
+  return register(deps, unkeyed(context), device, { reuse: true });
 }
 
 function snapshot(state: DeviceState): DeviceSnapshot {
   if (state.status === 'absent') throw new NotFound('device not found');
   return { id: state.deviceId, ...state.fields, revision: state.revision };
+}
+
+function load(deps: NotesDeps, userId: string, deviceId: string, context?: CommandContext) {
+  return deps.commandHandler.load(deviceStreamId(userId, deviceId), deviceDecider, context);
 }
 
 async function send(
@@ -103,37 +151,42 @@ async function send(
   return { device: snapshot(result.state), revision, position, replayed };
 }
 
+function registration(
+  deviceId: string,
+  { userId, name, platform }: { userId: string; name: string; platform: string },
+): RegisterDevice {
+  return { type: 'RegisterDevice', data: { deviceId, userId, name, platform } };
+}
+
+function namedDevices(deps: NotesDeps, userId: string): Named<DeviceResult> {
+  return {
+    kind: 'device',
+    userId,
+    keyOf: deviceNameKey,
+    findByName: (name) => findDeviceByName(deps.readStore, userId, name),
+    async load(deviceId) {
+      const { state, revision } = await load(deps, userId, deviceId);
+      return {
+        revision,
+        liveName: state.status === 'registered' ? state.fields.name : null,
+        answer: () => ({ device: snapshot(state), revision, position: null, replayed: false }),
+      };
+    },
+  };
+}
+
 /** Register a device named `name`; `reuse` answers with an existing same-named one instead of 409. */
 function register(
   deps: NotesDeps,
   context: CommandContext,
-  { userId, name, platform }: { userId: string; name: string; platform: string },
-  reuse: boolean,
+  input: { userId: string; name: string; platform: string },
+  options: { reuse: boolean; keyedId?: string },
 ): Promise<DeviceResult> {
-  return createNamed(
-    context,
-    {
-      kind: 'device',
-      userId,
-      name,
-      keyOf: deviceNameKey,
-      findByName: (shown) => findDeviceByName(deps.readStore, userId, shown),
-      async load(deviceId) {
-        const { state, revision } = await deps.commandHandler.load(
-          deviceStreamId(userId, deviceId),
-          deviceDecider,
-        );
-        return {
-          liveName: state.status === 'registered' ? state.fields.name : null,
-          answer: () => ({ device: snapshot(state), revision, position: null, replayed: false }),
-        };
-      },
-      create: (deviceId) =>
-        send(deps, context, userId, deviceId, {
-          type: 'RegisterDevice',
-          data: { deviceId, userId, name, platform },
-        }),
-    },
-    reuse,
-  );
+  // what the decider refuses is refused before the name is claimed
+  deviceDecider.decide(registration('', input), deviceDecider.initialState());
+  return createNamed(deps, context, namedDevices(deps, input.userId), input.name, {
+    ...options,
+    create: (deviceId) =>
+      send(deps, context, input.userId, deviceId, registration(deviceId, input)),
+  });
 }

@@ -1,63 +1,217 @@
 /**
  * Tags and devices are named, and a name is unique per user (case and surrounding space ignored)
- * because notes refer to them by name. The read model answers "is this name taken" quickly but
- * may lag a concurrent request, so one created for a name first tries an id derived from
- * (user, name): two concurrent creates of one name meet on the same stream, and the loser finds
- * the winner there. Only when that stream holds another one (renamed or deleted since) does it
- * take a fresh id. A retried create (the same Idempotency-Key) goes back to the stream its first
- * attempt wrote and gets the first result there, not the 409 of a taken name.
+ * because notes refer to them by name. The read model lags concurrent requests and a tag's own
+ * stream knows nothing of the others, so a name changes hands through a claim
+ * (commands/tag/name-claim.ts): a create and a rename both claim the name at the claim stream's
+ * revision they found it free at, before they write, so of two requests giving one name only
+ * one gets it — whichever way they interleave — and the other is refused (409) or, when it only
+ * needs a tag or device of that name (a note's names), uses the winner's.
+ *
+ * Ids. A create sent with an Idempotency-Key (create_tag, register_device) creates at an id
+ * derived from the key: the same key with another request meets the first on that stream and
+ * is refused there (412), and a retry is answered there. Any other new one gets its name's
+ * generation id — derived from the name and the claim's revision — so concurrent first uses of
+ * one name claim the same holder and meet on one stream, where one creates and the others find
+ * it. A name's first generation keeps the id names had before claims existed.
+ *
+ * Existing data: a name given before claims existed has no claim. Its holder is found through
+ * the read model (asked first, always: one that has a name now holds it, claim or not) or at the
+ * id derived from the name, where it was created; so such a name stays taken. A keyed create
+ * from then is found where it was made (tags.ts, devices.ts).
  */
 import { AlreadyExists } from '../../../commands/shared/errors.js';
-import { type CommandContext, derivedId, idFor } from './deps.js';
+import { RevisionMismatch } from '../../../commands/shared/revision.js';
+import {
+  claimStatus,
+  type NameClaim,
+  nameClaimDecider,
+  nameClaimStreamId,
+} from '../../../commands/tag/name-claim.js';
+import {
+  again,
+  type CommandContext,
+  derivedId,
+  type NotesDeps,
+  unkeyed,
+  untilSettled,
+} from './deps.js';
+
+/** A tag or device as stored: its stream revision, its name while live, the action's answer. */
+export interface Stored<Result> {
+  revision: number;
+  liveName: string | null;
+  answer(): Result;
+}
 
 export interface Named<Result> {
   kind: 'tag' | 'device';
   userId: string;
-  name: string;
   /** the key two names collide on */
   keyOf(name: string): string;
-  /** the read model's answer to "has the user one of this name" */
-  findByName(name: string): Promise<{ id: string; name: string } | null>;
-  /** the one stored at `id`: its name while it is live, and the action's answer about it */
-  load(id: string): Promise<{ liveName: string | null; answer(): Result }>;
+  /** the read model's answer to "has the user a live one of this name" */
+  findByName(name: string): Promise<{ id: string } | null>;
+  load(id: string): Promise<Stored<Result>>;
+}
+
+export interface CreateOptions<Result> {
+  /** answer with a live one of that name instead of 409 */
+  reuse: boolean;
+  /** where a create sent with an Idempotency-Key creates (keyedId) */
+  keyedId?: string;
   /** create it at `id`; AlreadyExists when that stream is taken */
   create(id: string): Promise<Result>;
 }
 
-/** Create the named one; `reuse` answers with an existing one of that name instead of 409. */
-export async function createNamed<Result>(
+/** The id a create with an Idempotency-Key creates at (names refuse control characters). */
+export function keyedId(kind: Named<unknown>['kind'], userId: string, key: string): string {
+  return derivedId(kind, userId, '\u0001key', key);
+}
+
+/** Create the named one, or (reuse) answer with the live one of that name. */
+export function createNamed<Result>(
+  deps: NotesDeps,
   context: CommandContext,
   named: Named<Result>,
-  reuse: boolean,
+  name: string,
+  options: CreateOptions<Result>,
 ): Promise<Result> {
-  const { kind, userId } = named;
-  const key = named.keyOf(named.name);
-  const clash = (name: string) => new AlreadyExists(`a ${kind} named "${name}" already exists`);
-  const namedId = derivedId(kind, userId, key);
-  const existing = await named.findByName(named.name);
-  if (existing) {
-    // a retry with the Idempotency-Key of the create that made it: that create's stream replays
-    // the first result (the command handler finds the key there); another request's is refused
-    const mine = context.idempotencyKey && existing.id === namedId;
-    if (mine || existing.id === idFor(context, kind, userId, key)) {
-      try {
-        return await named.create(existing.id);
-      } catch (error) {
-        if (!(error instanceof AlreadyExists)) throw error;
-      }
+  const key = named.keyOf(name);
+  return untilSettled(async () => {
+    const seen = await look(deps, named, key, name, context.now);
+    const { holder } = seen;
+    if (holder?.status === 'held') {
+      if (!options.reuse) throw clash(named, holder.stored.liveName ?? name);
+      return holder.stored.answer();
     }
-    if (!reuse) throw clash(existing.name);
-    return (await named.load(existing.id)).answer();
+    let id: string;
+    if (holder) {
+      // a create in flight of this request (a concurrent retry) or, when any one of the name
+      // will do, of the name's generation is joined; a rename in flight is waited for
+      const mine = holder.id === options.keyedId;
+      if (!mine && !options.reuse) throw clash(named, name);
+      if (!mine && !joinable(named, key, seen)) return again;
+      id = holder.id;
+    } else {
+      id = options.keyedId ?? generationId(named, key, seen.revision + 1, seen.firstTaken);
+      const claim = { holderId: id, holderRevision: -1, at: context.now };
+      if (!(await claimAt(deps, context, named, key, claim, seen.revision))) return again;
+    }
+    try {
+      return await options.create(id);
+    } catch (error) {
+      // created meanwhile by another request: look again (it holds the name now)
+      if (error instanceof AlreadyExists) return again;
+      throw error;
+    }
+  }, `the ${named.kind} name "${name}"`);
+}
+
+/** Claim `name` for the one at `id`, whose change follows `revision`; 409 when another has it. */
+export function claimName<Result>(
+  deps: NotesDeps,
+  context: CommandContext,
+  named: Named<Result>,
+  target: { id: string; revision: number },
+  name: string,
+): Promise<void> {
+  const key = named.keyOf(name);
+  return untilSettled(async () => {
+    const { holder, revision } = await look(deps, named, key, name, context.now);
+    if (holder) {
+      if (holder.id === target.id) return; // it has the name (another case) or claimed it already
+      throw clash(named, holder.status === 'held' ? (holder.stored.liveName ?? name) : name);
+    }
+    const claim = { holderId: target.id, holderRevision: target.revision, at: context.now };
+    return (await claimAt(deps, context, named, key, claim, revision)) ? undefined : again;
+  }, `the ${named.kind} name "${name}"`);
+}
+
+interface Seen<Result> {
+  /** the claim stream's revision */
+  revision: number;
+  claim: NameClaim | null;
+  /** who has the name or is about to */
+  holder: { id: string; status: 'held' | 'pending'; stored: Stored<Result> } | null;
+  /** the first generation's id is taken (by one created before claims and renamed since) */
+  firstTaken: boolean;
+}
+
+/**
+ * Who has the name or is about to. One that has it now holds it: the read model finds it
+ * quickly (reusing an existing name costs a query and one stream read) and its stream confirms
+ * it. Otherwise the claim says; with no claim, the id names had before claims.
+ */
+async function look<Result>(
+  deps: NotesDeps,
+  named: Named<Result>,
+  key: string,
+  name: string,
+  now: number,
+): Promise<Seen<Result>> {
+  const has = (stored: Stored<Result>) =>
+    stored.liveName !== null && named.keyOf(stored.liveName) === key;
+  const found = await named.findByName(name);
+  const stored = found && (await named.load(found.id));
+  const held = (id: string, stored: Stored<Result>) => ({ id, status: 'held' as const, stored });
+  if (found && stored && has(stored)) {
+    return { revision: -1, claim: null, holder: held(found.id, stored), firstTaken: true };
   }
+  const { state } = await deps.commandHandler.load(claimStream(named, key), nameClaimDecider);
+  const { revision, claim } = state;
+  const id = claim ? claim.holderId : generationId(named, key, 0, false);
+  const there = id === found?.id && stored ? stored : await named.load(id);
+  if (has(there)) return { revision, claim, holder: held(id, there), firstTaken: true };
+  if (!claim) return { revision, claim, holder: null, firstTaken: there.revision >= 0 };
+  const status = claimStatus(claim, { revision: there.revision, hasName: false }, now);
+  const pending = status === 'pending' ? { id, status, stored: there } : null;
+  return { revision, claim, holder: pending, firstTaken: true };
+}
+
+async function claimAt<Result>(
+  deps: NotesDeps,
+  context: CommandContext,
+  named: Named<Result>,
+  key: string,
+  claim: NameClaim,
+  expectedRevision: number,
+): Promise<boolean> {
   try {
-    return await named.create(namedId);
+    const command = { type: 'ClaimName' as const, data: { ...claim, expectedRevision } };
+    const stream = claimStream(named, key);
+    await deps.commandHandler.handle(stream, nameClaimDecider, command, unkeyed(context));
+    return true;
   } catch (error) {
-    if (!(error instanceof AlreadyExists)) throw error;
+    if (error instanceof RevisionMismatch) return false; // another claim came first
+    throw error;
   }
-  const there = await named.load(namedId);
-  if (there.liveName !== null && named.keyOf(there.liveName) === key) {
-    if (!reuse) throw clash(there.liveName);
-    return there.answer();
-  }
-  return named.create(idFor(context, kind, userId, key));
+}
+
+/** The id of the name's `generation`-th new one; the first is the id names had before claims. */
+function generationId(
+  named: Named<unknown>,
+  key: string,
+  generation: number,
+  firstTaken: boolean,
+): string {
+  const { kind, userId } = named;
+  if (generation === 0 && !firstTaken) return derivedId(kind, userId, key);
+  return derivedId(kind, userId, key, `\u0001${generation}`);
+}
+
+/** The pending holder is a create of the generation its claim made (not a keyed create). */
+function joinable<Result>(named: Named<Result>, key: string, seen: Seen<Result>): boolean {
+  if (seen.claim?.holderRevision !== -1) return false;
+  const id = seen.holder?.id;
+  return (
+    id === generationId(named, key, seen.revision, false) ||
+    id === generationId(named, key, seen.revision, true)
+  );
+}
+
+function claimStream(named: Named<unknown>, key: string): string {
+  return nameClaimStreamId(named.userId, derivedId(named.kind, key));
+}
+
+function clash(named: Named<unknown>, name: string): AlreadyExists {
+  return new AlreadyExists(`a ${named.kind} named "${name}" already exists`);
 }

@@ -8,9 +8,12 @@ import {
   checkNoteText,
   checkTagCount,
   type NoteMetadata,
+  noteStreamId,
+  requestClaimDecider,
+  requestClaimStreamId,
 } from '../../../commands/note/index.js';
 import { validTagName } from '../../../commands/tag/index.js';
-import { type CommandContext, latest, type NotesDeps } from './deps.js';
+import { type CommandContext, derivedId, latest, type NotesDeps, unkeyed } from './deps.js';
 import { ensureDevice } from './devices.js';
 import { ensureTags } from './tags.js';
 
@@ -43,13 +46,19 @@ export function checkFields(fields: NoteFields): void {
   if (device != null) validDeviceName(device, 'metadata.device');
 }
 
-/** Tags, device and place of checked fields; creates what does not exist yet. */
+/**
+ * Tags, device and place of checked fields; creates what does not exist yet. `context` is the
+ * note write's (keyedBy), `note` the note it writes; not called for a retry of a write that
+ * landed (notes.ts), which is answered from its first attempt.
+ */
 export async function resolve(
   deps: NotesDeps,
   context: CommandContext,
-  userId: string,
+  note: { userId: string; noteId: string },
   fields: NoteFields,
 ) {
+  const { userId } = note;
+  await claimKey(deps, context, note);
   const named = fields.tags
     ? await ensureTags(deps, context, { userId, names: fields.tags })
     : null;
@@ -69,4 +78,24 @@ export async function resolve(
         : null,
   };
   return { tagIds: named?.tagIds, metadata, position: latest(named?.position, device?.position) };
+}
+
+/**
+ * A note write with an Idempotency-Key claims its key with its request's hash
+ * (commands/note/request-claim.ts) before it creates any tag or device: of two different
+ * requests under one key, the second is refused (412) there — before it creates anything, also
+ * while the first has not written the note yet, when the note's stream cannot tell. Every first
+ * attempt claims, even one that creates nothing, since it may be the one that wins the note.
+ */
+async function claimKey(
+  deps: NotesDeps,
+  context: CommandContext,
+  note: { userId: string; noteId: string },
+): Promise<void> {
+  const { idempotencyKey: key, requestHash } = context;
+  if (!key || !requestHash) return;
+  const scope = noteStreamId(note.userId, note.noteId);
+  const stream = requestClaimStreamId(note.userId, derivedId(context.actor ?? '', scope, key));
+  const command = { type: 'ClaimRequestKey' as const, data: { requestHash } };
+  await deps.commandHandler.handle(stream, requestClaimDecider, command, unkeyed(context));
 }

@@ -1,7 +1,9 @@
 /**
  * Note actions. Each refuses what the deciders would refuse before any side effect (no tag or
- * device is created for a request that is then refused), resolves names to ids (creating unknown
- * tags and devices), looks up the place name, and sends one command to the note's stream.
+ * device is created for a request that is then refused — nor for one whose Idempotency-Key
+ * another request holds: note-fields.ts claims the key first), resolves names to ids (creating
+ * unknown tags and devices), looks up the place name, and sends one command to the note's
+ * stream.
  *
  * `expectedRevision` is the client's If-Match (the note's ETag is its revision); a mismatch
  * throws RevisionMismatch, a Conflict the HTTP layer answers with 412.
@@ -57,7 +59,7 @@ export async function createNote(
   const keyed = keyedBy(context, { type: 'CreateNote', ...input });
   const resolved = (await retried(deps, keyed, { userId, noteId }))
     ? unresolved
-    : await resolve(deps, context, userId, input);
+    : await resolve(deps, keyed, { userId, noteId }, input);
   const command: NoteCommand = {
     type: 'CreateNote',
     data: {
@@ -87,7 +89,7 @@ export async function updateNote(
   const keyed = keyedBy(context, { type: 'UpdateNote', ...input });
   const resolved = (await editable(deps, keyed, input))
     ? unresolved
-    : await resolve(deps, context, input.userId, input);
+    : await resolve(deps, keyed, input, input);
   const command: NoteCommand = {
     type: 'UpdateNote',
     data: {

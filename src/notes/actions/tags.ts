@@ -1,93 +1,57 @@
 /**
- * Tag actions: create, update (rename, recolour, move), soft delete, and `ensureTags`, which
- * turns the tag names of a note into tag ids, creating the unknown ones. Names are unique per
- * user among active tags; named.ts says how concurrent creates of one name converge.
+ * Tag actions: create, `ensureTags` (the tag names of a note as tag ids, creating the unknown
+ * ones) and `tagStatus`; updates and deletes are in tag-edits.ts. Names are unique per user
+ * among active tags: named.ts says how concurrent creates and renames of one name are made
+ * exclusive, tag-tree.ts how the parent rules hold under concurrent moves and deletes.
  */
 import { isEntityId } from '../../../commands/shared/user-scoped.js';
-import { AlreadyExists, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import {
+  type CreateTag,
   type ParentLookup,
-  type TagCommand,
-  type TagState,
   tagDecider,
   tagNameKey,
-  tagStreamId,
 } from '../../../commands/tag/index.js';
 import type { TagStatus } from '../../../commands/note/index.js';
-import { findTagByName } from '../../../projections/tags/queries.js';
 import {
-  type ActionResult,
+  again,
   type CommandContext,
-  checkId,
   checkUser,
+  derivedId,
+  keyedBy,
   latest,
   type NotesDeps,
+  unkeyed,
+  untilSettled,
 } from './deps.js';
-import { createNamed } from './named.js';
+import { createNamed, keyedId } from './named.js';
+import { intend, lookupParent, readTree } from './tag-tree.js';
+import { loadTag, namedTags, sendToTag, type TagResult } from './tag-store.js';
 
-/** Deepest ancestor chain followed when checking for cycles; deeper trees are refused. */
-const maxTagDepth = 64;
+export type { TagResult, TagSnapshot } from './tag-store.js';
 
-export interface TagSnapshot {
-  id: string;
+interface TagFields {
   name: string;
   color: number | null;
   parentId: string | null;
-  deleted: boolean;
-  revision: number;
-}
-
-export type TagResult = ActionResult & { tag: TagSnapshot };
-
-interface TagFieldsInput {
-  name: string;
-  color?: number | null;
-  parentId?: string | null;
 }
 
 export async function createTag(
   deps: NotesDeps,
   context: CommandContext,
-  input: { userId: string } & TagFieldsInput,
+  input: { userId: string; name: string; color?: number | null; parentId?: string | null },
 ): Promise<TagResult> {
-  checkUser(input.userId);
-  const fields = { name: input.name, color: input.color ?? null, parentId: input.parentId ?? null };
-  return create(deps, context, input.userId, fields, false);
-}
-
-/** Absent fields keep their value; null clears the colour / moves the tag to the top level. */
-export async function updateTag(
-  deps: NotesDeps,
-  context: CommandContext,
-  input: { userId: string; tagId: string; expectedRevision?: number } & Partial<TagFieldsInput>,
-): Promise<TagResult> {
-  const { userId, tagId, expectedRevision, ...fields } = input;
+  const { userId } = input;
   checkUser(userId);
-  checkId(tagId, 'tag');
-  if (fields.name !== undefined) {
-    const clash = await findTagByName(deps.readStore, userId, fields.name);
-    if (clash && clash.id !== tagId)
-      throw new AlreadyExists(`a tag named "${clash.name}" already exists`);
+  const fields = { name: input.name, color: input.color ?? null, parentId: input.parentId ?? null };
+  // a retry is the same request when the client sent the same, whatever the tree became since
+  const keyed = keyedBy(context, { type: 'CreateTag', ...fields });
+  const key = context.idempotencyKey;
+  if (key) {
+    const first = await firstAttempt(deps, context, keyed, userId, fields);
+    if (first) return first;
   }
-  const parent = fields.parentId ? await lookupParent(deps, userId, fields.parentId) : null;
-  return send(deps, context, userId, tagId, {
-    type: 'UpdateTag',
-    data: { ...fields, parent, expectedRevision },
-  });
-}
-
-/** Soft delete: notes keep the tag id; the tag leaves lists and name lookups. */
-export async function deleteTag(
-  deps: NotesDeps,
-  context: CommandContext,
-  input: { userId: string; tagId: string; expectedRevision?: number },
-): Promise<TagResult> {
-  checkUser(input.userId);
-  checkId(input.tagId, 'tag');
-  return send(deps, context, input.userId, input.tagId, {
-    type: 'DeleteTag',
-    data: { expectedRevision: input.expectedRevision },
-  });
+  const at = key ? keyedId('tag', userId, key) : undefined;
+  return create(deps, keyed, userId, fields, { reuse: false, keyedId: at });
 }
 
 /** Tag ids for names, in order, without duplicates; unknown names become new tags. */
@@ -98,11 +62,13 @@ export async function ensureTags(
 ): Promise<{ tagIds: string[]; position: bigint | null }> {
   const seen = new Map<string, string>();
   let position: bigint | null = null;
+  // the note's key is the note's: a tag of one of its names is anyone's afterwards
+  const plain = unkeyed(context);
   for (const name of input.names) {
     const key = tagNameKey(name);
     if (seen.has(key)) continue;
     const fields = { name, color: null, parentId: null };
-    const result = await create(deps, context, input.userId, fields, true);
+    const result = await create(deps, plain, input.userId, fields, { reuse: true });
     seen.set(key, result.tag.id);
     position = latest(position, result.position);
   }
@@ -116,96 +82,79 @@ export async function tagStatus(
   tagId: string,
 ): Promise<TagStatus> {
   if (!isEntityId(tagId)) return 'absent';
-  const { state } = await load(deps, userId, tagId);
+  const { state } = await loadTag(deps, userId, tagId);
   return state.status;
 }
 
-function snapshot(state: TagState): TagSnapshot {
-  if (state.status === 'absent') throw new NotFound('tag not found');
-  return {
-    id: state.tagId,
-    ...state.fields,
-    deleted: state.status === 'deleted',
-    revision: state.revision,
-  };
-}
-
-function load(deps: NotesDeps, userId: string, tagId: string) {
-  return deps.commandHandler.load(tagStreamId(userId, tagId), tagDecider);
-}
-
-async function send(
+/**
+ * A create sent with an Idempotency-Key that already landed is answered there. It landed at the
+ * key's id, or — made before name claims — at its name's id or one derived from name and key
+ * (compared then by the command, as it was then).
+ */
+async function firstAttempt(
   deps: NotesDeps,
   context: CommandContext,
+  keyed: CommandContext,
   userId: string,
-  tagId: string,
-  command: TagCommand,
-): Promise<TagResult> {
-  const result = await deps.commandHandler.handle(
-    tagStreamId(userId, tagId),
-    tagDecider,
-    command,
-    context,
-  );
-  const { revision, position, replayed } = result;
-  return { tag: snapshot(result.state), revision, position, replayed };
-}
-
-/** The parent's status and its ancestors (nearest first), for the decider's parent rules. */
-async function lookupParent(
-  deps: NotesDeps,
-  userId: string,
-  parentId: string,
-): Promise<ParentLookup> {
-  if (!isEntityId(parentId)) return { status: 'absent', ancestorIds: [] };
-  const { state } = await load(deps, userId, parentId);
-  if (state.status === 'absent') return { status: 'absent', ancestorIds: [] };
-  const ancestorIds: string[] = [];
-  let next = state.fields.parentId;
-  while (next !== null && !ancestorIds.includes(next) && next !== parentId) {
-    if (ancestorIds.length >= maxTagDepth) {
-      throw new InvalidArgument(`tags nest at most ${maxTagDepth} levels deep`);
-    }
-    ancestorIds.push(next);
-    const ancestor = (await load(deps, userId, next)).state;
-    next = ancestor.status === 'absent' ? null : ancestor.fields.parentId;
+  fields: TagFields,
+): Promise<TagResult | null> {
+  const key = context.idempotencyKey!;
+  const name = tagNameKey(fields.name);
+  const places = [
+    { tagId: keyedId('tag', userId, key), context: keyed },
+    { tagId: derivedId('tag', userId, name), context },
+    { tagId: derivedId('tag', userId, name, key), context },
+  ];
+  for (const place of places) {
+    if (!(await loadTag(deps, userId, place.tagId, place.context)).retry) continue;
+    const parent =
+      fields.parentId === null
+        ? null
+        : await lookupParent(deps, userId, fields.parentId, null, context.now);
+    const data = { tagId: place.tagId, userId, ...fields, parent };
+    return sendToTag(deps, place.context, userId, place.tagId, { type: 'CreateTag', data });
   }
-  return { status: state.status, ancestorIds };
+  return null;
 }
 
 /** Create a tag named `name`; `reuse` answers with an existing same-named tag instead of 409. */
-function create(
+async function create(
   deps: NotesDeps,
   context: CommandContext,
   userId: string,
-  fields: { name: string; color: number | null; parentId: string | null },
-  reuse: boolean,
+  fields: TagFields,
+  options: { reuse: boolean; keyedId?: string },
 ): Promise<TagResult> {
-  // looked up once, when the first attempt is made, and reused by a second one
-  let parent: Promise<ParentLookup | null> | undefined;
-  const lookup = () =>
-    fields.parentId === null ? Promise.resolve(null) : lookupParent(deps, userId, fields.parentId);
-  return createNamed(
-    context,
-    {
-      kind: 'tag',
-      userId,
-      name: fields.name,
-      keyOf: tagNameKey,
-      findByName: (name) => findTagByName(deps.readStore, userId, name),
-      async load(tagId) {
-        const { state, revision } = await load(deps, userId, tagId);
-        return {
-          liveName: state.status === 'active' ? state.fields.name : null,
-          answer: () => ({ tag: snapshot(state), revision, position: null, replayed: false }),
-        };
-      },
-      async create(tagId) {
-        parent ??= lookup();
-        const data = { tagId, userId, ...fields, parent: await parent };
-        return send(deps, context, userId, tagId, { type: 'CreateTag', data });
-      },
-    },
-    reuse,
-  );
+  const command = (tagId: string, parent: ParentLookup | null): CreateTag => ({
+    type: 'CreateTag',
+    data: { tagId, userId, ...fields, parent },
+  });
+  // what the decider refuses is refused before anything is claimed or intended
+  const check = (parent: ParentLookup | null) =>
+    tagDecider.decide(command('', parent), tagDecider.initialState());
+  let parent: ParentLookup | null = null;
+  if (fields.parentId === null) check(null);
+  else parent = await underParent(deps, context, userId, fields.parentId, check);
+  return createNamed(deps, context, namedTags(deps, userId), fields.name, {
+    ...options,
+    create: (tagId) => sendToTag(deps, context, userId, tagId, command(tagId, parent)),
+  });
+}
+
+/** A create under a parent is ordered in the user's tag tree first (tag-tree.ts). */
+function underParent(
+  deps: NotesDeps,
+  context: CommandContext,
+  userId: string,
+  parentId: string,
+  check: (parent: ParentLookup) => unknown,
+): Promise<ParentLookup> {
+  return untilSettled(async () => {
+    const tree = await readTree(deps, userId);
+    const parent = await lookupParent(deps, userId, parentId, tree, context.now);
+    check(parent);
+    // the new tag cannot be reached by any other change yet, so its intent names no tag
+    const intent = { tagId: null, tagRevision: -1, parentId, deleted: false };
+    return (await intend(deps, context, userId, tree, intent)) ? parent : again;
+  }, 'the tag tree');
 }
