@@ -96,3 +96,29 @@ export function requiredText(text: string, field: string, max: number): string {
   if (text.length === 0) throw new InvalidArgument(`${field} is required`);
   return textUpTo(text, field, max);
 }
+
+/** `\p{Cs}` with the u flag matches only an unpaired surrogate; a pair is one code point */
+const LONE = /\p{Cs}/u;
+
+/**
+ * Whether a text — or any string or key of a parsed JSON value, walked without recursion
+ * (nesting may be deep) — holds half of a surrogate pair: valid JSON escapes (`"\ud83d"`) that
+ * are no character, refused wherever text comes in (json-body.ts, the CLI's import file).
+ */
+export function holdsLoneSurrogate(body: unknown): boolean {
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (LONE.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const entry of value) pending.push(entry);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, entry] of Object.entries(value)) {
+        if (LONE.test(key)) return true;
+        pending.push(entry);
+      }
+    }
+  }
+  return false;
+}

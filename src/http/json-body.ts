@@ -8,6 +8,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
+import { holdsLoneSurrogate } from '../../commands/shared/text.js';
 
 export const NOT_UTF8 = 'request body is not valid UTF-8 (JSON must be UTF-8, RFC 8259)';
 export const LONE_SURROGATE =
@@ -34,26 +35,4 @@ export function jsonBody(options: {
       else if (holdsLoneSurrogate(req.body)) next(invalidText(LONE_SURROGATE));
       else next();
     });
-}
-
-/** `\p{Cs}` with the u flag matches only an unpaired surrogate; a pair is one code point */
-const LONE = /\p{Cs}/u;
-
-/** Every string and key of a parsed body, walked without recursion (nesting may be deep). */
-function holdsLoneSurrogate(body: unknown): boolean {
-  const pending: unknown[] = [body];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      if (LONE.test(value)) return true;
-    } else if (Array.isArray(value)) {
-      for (const entry of value) pending.push(entry);
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, entry] of Object.entries(value)) {
-        if (LONE.test(key)) return true;
-        pending.push(entry);
-      }
-    }
-  }
-  return false;
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
-import { nameText, readableText } from '../../../commands/shared/text.js';
+import { holdsLoneSurrogate, nameText, readableText } from '../../../commands/shared/text.js';
 import { ItemStatus } from '../../feedback/http/schemas.js';
 import { InputFileError } from '../errors.js';
 import { calendarTime } from '../values.js';
@@ -58,7 +58,7 @@ function followsRule(
 }
 
 /** JSON may spell half of a surrogate pair (\ud800); the API refuses such text, so does this. */
-const Text = z.string().refine((text) => !/\p{Cs}/u.test(text), {
+const Text = z.string().refine((text) => !holdsLoneSurrogate(text), {
   message: 'holds half of a surrogate pair (not valid Unicode)',
 });
 
