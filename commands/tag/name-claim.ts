@@ -15,10 +15,8 @@
  */
 import { z } from 'zod';
 import type { Decider } from '../shared/decider.js';
+import { claimLeaseMs } from '../shared/lease.js';
 import { checkRevision } from '../shared/revision.js';
-
-/** How long a claim whose change has not landed still holds its name (a crashed claimant's). */
-export const claimLeaseMs = 30_000;
 
 export const nameClaimSchema = z.object({
   /** the tag or device id that takes the name */

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { Decider } from '../shared/decider.js';
 import { checkRevision } from '../shared/revision.js';
-import { claimLeaseMs } from './name-claim.js';
+import { claimLeaseMs } from '../shared/lease.js';
 
 export const treeIntentSchema = z.object({
   /** the tag moved or deleted; null for a tag created under a parent (nothing can reach it yet) */

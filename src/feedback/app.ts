@@ -83,6 +83,7 @@ export async function createFeedbackApp(
     now,
     logger: ctx.logger,
     apps: auth,
+    catchUp: ctx.catchUp,
     search: options.search,
     eventStore: ctx.stores.eventStore,
     timelines: createItemTimelines({ eventStore: ctx.stores.eventStore }),

@@ -29,6 +29,8 @@ export interface Webhooks {
   clock: WebhookClock;
   secrets: SecretBox;
   policy: TargetPolicy;
+  /** whether an OAuth app still holds the user's grant; absent: no app sets webhooks here */
+  consentHeld?: (grant: OAuthGrant) => Promise<boolean>;
   composer: Composer;
   feed(query: FeedQuery): Promise<FeedPage>;
   /** tell the worker, when it runs in this process, to look for due deliveries now */
@@ -56,6 +58,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
     clock,
     secrets,
     policy,
+    ...(options.consentHeld ? { consentHeld: options.consentHeld } : {}),
     composer,
     feed: (query) =>
       readFeed({ eventStore: stores.eventStore, composer, waitFor: ctx.waitFor }, query),

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import { requestClaimDecider } from '../../commands/note/index.js';
 import { Conflict } from '../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../commands/shared/revision.js';
+import { claimLeaseMs } from '../../commands/shared/lease.js';
 import {
-  claimLeaseMs,
   claimStatus,
   type NameClaimEvent,
   nameClaimDecider,

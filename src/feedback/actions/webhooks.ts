@@ -4,7 +4,7 @@
  * the rules that need nothing else. The signing secret is generated here, shown once, and
  * recorded only sealed (src/webhooks/secrets.ts).
  */
-import { FailedPrecondition, InvalidArgument } from '../../../commands/shared/errors.js';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
 import {
   type OAuthGrant,
   type WebhookEventType,
@@ -12,13 +12,18 @@ import {
   webhookStreamId,
 } from '../../../commands/webhook/index.js';
 import { getProduct } from '../../../projections/products/index.js';
-import {
-  enabledWebhooksUnderGrant,
-  webhooksOfWorkspace,
-} from '../../../projections/webhooks/index.js';
+import { enabledWebhooksUnderGrant } from '../../../projections/webhooks/index.js';
 import { checkTarget, RefusedTarget, type TargetPolicy } from '../../webhooks/delivery/target.js';
 import { newSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
-import { type CommandContext, type FeedbackDeps, hexIdFor, keyedBy, withoutKey } from './deps.js';
+import { takePlace } from './webhook-places.js';
+import {
+  type CommandContext,
+  type FeedbackDeps,
+  hexIdFor,
+  keyedBy,
+  latest,
+  withoutKey,
+} from './deps.js';
 
 /** How long a replaced secret keeps signing after rotate_webhook_secret. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -28,6 +33,8 @@ export interface WebhookDeps extends FeedbackDeps {
   policy: TargetPolicy;
   /** most webhooks a workspace may have (WEBHOOKS_PER_WORKSPACE) */
   maxPerWorkspace: number;
+  /** whether an OAuth app still holds the user's grant (read live, as the worker does) */
+  consentHeld?: (grant: OAuthGrant) => Promise<boolean>;
 }
 
 export interface WebhookFields {
@@ -90,17 +97,7 @@ export async function createWebhook(
     productKeys: input.productKeys ?? null,
     grant: input.grant ?? null,
   };
-  // each message fans out to every webhook: the count is bounded (a retry of a creation that
-  // already happened is answered before this count could refuse it)
-  const existing = await webhooksOfWorkspace(deps.readStore, workspaceId);
-  if (
-    existing.length >= deps.maxPerWorkspace &&
-    !existing.some((webhook) => webhook.id === webhookId)
-  ) {
-    throw new FailedPrecondition(
-      `the workspace has ${existing.length} webhooks, the most it may have (WEBHOOKS_PER_WORKSPACE); delete one first`,
-    );
-  }
+  await takePlace(deps, context, workspaceId, webhookId);
   const secret = newSigningSecret();
   const result = await deps.commandHandler.handle(
     webhookStreamId(workspaceId, webhookId),
@@ -111,11 +108,36 @@ export async function createWebhook(
     },
     keyedBy(context, fields),
   );
+  const disabled = await disableIfDisconnected(deps, context, workspaceId, webhookId, fields.grant);
   return {
     webhookId,
     secret: secretOf(deps, webhookId, result) ?? secret,
-    position: result.position,
+    position: latest(result.position, disabled),
   };
+}
+
+/**
+ * A webhook an OAuth app created while the user was disconnecting it: the disconnect lists the
+ * webhooks under the grant once its revocation is done, and may not see one written after that
+ * listing began — so the creation looks at the grant once its webhook is written, and disables
+ * it as the disconnect would have. The position of that write, or null.
+ */
+async function disableIfDisconnected(
+  deps: WebhookDeps,
+  context: CommandContext,
+  workspaceId: string,
+  webhookId: string,
+  grant: OAuthGrant | null,
+): Promise<bigint | null> {
+  if (!grant || !deps.consentHeld || (await deps.consentHeld(grant))) return null;
+  const reason = `the OAuth app (client ${grant.clientId}) that set its URL no longer holds the user's consent`;
+  const result = await deps.commandHandler.handle(
+    webhookStreamId(workspaceId, webhookId),
+    webhookDecider,
+    { type: 'DisableWebhook', data: { reason } },
+    withoutKey(context),
+  );
+  return result.position;
 }
 
 /** The secret a replayed command recorded (an Idempotency-Key retry), opened; else undefined. */

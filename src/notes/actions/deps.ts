@@ -9,9 +9,8 @@
  * and the command handler answers it from the first attempt.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isEntityId } from '../../../commands/shared/user-scoped.js';
-import { InvalidArgument, NotFound, Unavailable } from '../../../commands/shared/errors.js';
+import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { CommandContext, CommandHandler } from '../../write/command-handler.js';
 import type { Places } from '../places.js';
@@ -71,29 +70,4 @@ export function unkeyed(context: CommandContext): CommandContext {
   return rest;
 }
 
-/** What an attempt answers when a concurrent change came first and it must look again. */
-export const again = Symbol('again');
-
-/** How long an action keeps looking again, as the command handler retries a busy stream. */
-const settleDeadlineMs = 5_000;
-
-/**
- * Run `attempt` until it settles. `again` means that a concurrent change came first (a name
- * claim or a tag-tree intent lost its race, the resource moved after it was read, a rename of
- * the name it needs is in flight): it looks again after a short jittered pause, up to a
- * deadline, and then answers Unavailable (503 with Retry-After) as a busy stream does.
- */
-export async function untilSettled<R>(
-  attempt: () => Promise<R | typeof again>,
-  what: string,
-): Promise<R> {
-  const deadline = performance.now() + settleDeadlineMs;
-  for (let round = 0; ; round++) {
-    const result = await attempt();
-    if (result !== again) return result;
-    if (performance.now() >= deadline) {
-      throw new Unavailable(`too many concurrent changes to ${what}; try again`, 1);
-    }
-    await sleep(Math.random() * Math.min(50, 2 ** round));
-  }
-}
+export { again, untilSettled } from '../../write/settle.js';

@@ -82,19 +82,20 @@ export async function countEvents(events: EventStore, type: string): Promise<num
 type Handler = ReturnType<typeof createCommandHandler>;
 
 /**
- * `handler`, except that its first `commandType` on `streamId` first awaits `meanwhile`: another
- * request runs (or runs up to a point) between two steps of this one.
+ * `handler`, except that its first `commandType` on `streamId` (or a stream it matches) first
+ * awaits `meanwhile`: another request runs (or runs up to a point) between two steps of this one.
  */
 export function pausingBefore(
   handler: Handler,
-  streamId: string,
+  streamId: string | RegExp,
   commandType: string,
   meanwhile: () => Promise<unknown>,
 ): Handler {
   let armed = true;
   const pausing: Handler = Object.create(handler);
   pausing.handle = async (id, decider, command, context) => {
-    if (armed && id === streamId && (command as { type: string }).type === commandType) {
+    const onStream = typeof streamId === 'string' ? id === streamId : streamId.test(id);
+    if (armed && onStream && (command as { type: string }).type === commandType) {
       armed = false;
       await meanwhile();
     }

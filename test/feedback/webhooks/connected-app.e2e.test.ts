@@ -8,6 +8,11 @@
  * it"); webhooks whose URL the maker set with their own credential keep delivering.
  */
 import { expect } from 'chai';
+import { join } from 'node:path';
+import { webhookDecider, webhookStreamId } from '../../../commands/webhook/index.js';
+import { openEmbeddedEventStore } from '../../../src/eventstore/embedded/index.js';
+import { createSecretBox } from '../../../src/webhooks/secrets.js';
+import { createCommandHandler } from '../../../src/write/command-handler.js';
 import { connectClient, oidc } from '../support/oauth.js';
 import {
   eventually,
@@ -36,6 +41,26 @@ describe('Webhooks set up by a connected OAuth app (e2e)', function () {
   const asOwner = () => world.fb.api(world.owner.token);
   const disconnect = (clientId: string) => asOwner().del(`/v1/me/apps/${clientId}`);
   const webhook = async (id: string) => (await asOwner().get(hook(id))).body.webhook;
+  /** the app's webhook, written by another API process: this one's read models lag it */
+  const writeElsewhere = async (webhookId: string, grant: { userId: string; clientId: string }) => {
+    const file = join(world.fb.runtime.dir, 'store.sqlite');
+    const log = await openEmbeddedEventStore({ path: file });
+    const elsewhere = createCommandHandler(log);
+    const data = {
+      webhookId,
+      workspaceId: world.ws.workspaceId,
+      url: app.url,
+      description: '',
+      eventTypes: null,
+      productKeys: null,
+      grant,
+      secret: createSecretBox('another-process-secret-0123456789').seal('whsec_x', webhookId),
+    };
+    const stream = webhookStreamId(world.ws.workspaceId, webhookId);
+    const context = world.fb.context({ actor: grant.userId });
+    await elsewhere.handle(stream, webhookDecider, { type: 'CreateWebhook', data }, context);
+    await log.close();
+  };
 
   describe('When the admin disconnects the app', () => {
     it('disables the webhooks whose URL the app set, and only those', async () => {
@@ -122,6 +147,29 @@ describe('Webhooks set up by a connected OAuth app (e2e)', function () {
       const again = await disconnect(zap.clientId);
       expect(again.status).to.equal(404);
       expect(again.body.code).to.equal('not-found');
+    });
+
+    it('also disables a webhook the app wrote as the disconnect began, before the read models list it', async () => {
+      // concurrency audit: a webhook the app created while being disconnected stayed listed
+      // enabled (written after the disconnect's request was authenticated, and so caught up,
+      // but before its listing ran)
+      const zap = await connectClient(world.fb, { email: world.owner.email, name: 'Zap Race' });
+      const webhookId = `wh_${'e1'.repeat(16)}`;
+      const { auth } = world.fb.app();
+      const revoke = auth.revokeConnectedApp;
+      auth.revokeConnectedApp = async (userId, clientId) => {
+        await writeElsewhere(webhookId, { userId, clientId });
+        return revoke(userId, clientId);
+      };
+      try {
+        expect((await disconnect(zap.clientId)).status).to.equal(204);
+      } finally {
+        auth.revokeConnectedApp = revoke;
+      }
+      expect(await webhook(webhookId)).to.include({
+        enabled: false,
+        disabledReason: 'the OAuth app "Zap Race" that set its URL was disconnected',
+      });
     });
   });
 });

@@ -35,4 +35,14 @@ describe('The number of webhooks a workspace may have (e2e)', () => {
     expect((await api().del(hook(first.id))).status).to.equal(204);
     expect((await api().post(hooks(), { url: receiver.url })).status).to.equal(200);
   });
+
+  it('holds for creations sent at once: 20 concurrent create_webhook calls make 2', async () => {
+    for (const { id } of (await api().get(hooks())).body.items) await api().del(hook(id));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api().post(hooks(), { url: `${receiver.url}?n=${i}` })),
+    );
+    const count = (status: number) => answers.filter((answer) => answer.status === status).length;
+    expect({ created: count(200), refused: count(409) }).to.eql({ created: 2, refused: 18 });
+    expect((await api().get(hooks())).body.items).to.have.length(2);
+  });
 });

@@ -21,7 +21,7 @@ export type ConnectedAppsPort = Pick<
 >;
 
 export function connectedAppOperations(
-  deps: FeedbackHttpDeps & { apps: ConnectedAppsPort },
+  deps: FeedbackHttpDeps & { apps: ConnectedAppsPort; catchUp(): Promise<void> },
 ): FeedbackOperation[] {
   const { apps } = deps;
   const listConnectedApps = defineFeedbackOp({
@@ -60,7 +60,11 @@ export function connectedAppOperations(
       );
       const revoked = await apps.revokeConnectedApp(grant.userId, grant.clientId);
       // after the revocation, so the app cannot resume a webhook in between; a retry after a
-      // crash here finds the grant gone but still disables what it left (hence the count)
+      // crash here finds the grant gone but still disables what it left (hence the count).
+      // A webhook the app was creating meanwhile is either written before the revocation —
+      // then the read models hold it once caught up with the log — or checks the grant after
+      // it and disables itself (actions/webhooks.ts createWebhook).
+      await deps.catchUp();
       const { disabled, position } = await disableWebhooksOfGrant(deps, contextOf(deps, ctx), {
         grant,
         appName: app ? `"${app.clientName}"` : `(client ${grant.clientId})`,

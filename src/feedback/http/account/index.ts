@@ -7,6 +7,8 @@ export type { ConnectedAppsPort };
 
 export interface AccountHttpDeps extends FeedbackHttpDeps {
   apps: ConnectedAppsPort;
+  /** resolves once the read models hold every event logged before the call (ServiceContext) */
+  catchUp(): Promise<void>;
 }
 
 export function accountOperations(deps: AccountHttpDeps): FeedbackOperation[] {

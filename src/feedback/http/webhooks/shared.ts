@@ -21,6 +21,7 @@ export function actionDeps(deps: WebhookHttpDeps): WebhookDeps {
     secrets: deps.webhooks.secrets,
     policy: deps.webhooks.policy,
     maxPerWorkspace: deps.config.WEBHOOKS_PER_WORKSPACE,
+    ...(deps.webhooks.consentHeld ? { consentHeld: deps.webhooks.consentHeld } : {}),
   };
 }
 
