@@ -21,9 +21,14 @@ import { deriveTitle } from './title.js';
 import { characters, nameText, readableText } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
+/**
+ * `ifAbsent`: an item already captured at that number is the one wanted (a submission folded
+ * into another of the same person and body, which either may capture): capturing decides
+ * nothing then, instead of refusing.
+ */
 export type CaptureItem = Cmd<
   'CaptureItem',
-  Omit<ItemCaptured['data'], 'itemKey' | 'title'> & { title?: string | null }
+  Omit<ItemCaptured['data'], 'itemKey' | 'title'> & { title?: string | null; ifAbsent?: boolean }
 >;
 export type UpdateItem = Cmd<'UpdateItem', { title?: string; body?: string; status?: ItemStatus }>;
 export type ChangeItemStatus = Cmd<'ChangeItemStatus', { status: ItemStatus }>;
@@ -195,8 +200,11 @@ function decideOpen(
 }
 
 function capture(command: CaptureItem, state: ItemState): ItemEvent[] {
-  if (state.status !== 'absent') throw new FailedPrecondition('item already exists');
-  const { title, ...data } = command.data;
+  const { title, ifAbsent, ...data } = command.data;
+  if (state.status !== 'absent') {
+    if (ifAbsent) return [];
+    throw new FailedPrecondition('item already exists');
+  }
   const body = checkedBody(data.body);
   const given = title?.trim() ? checkedTitle(title) : null;
   const captured: ItemCaptured['data'] = {

@@ -1,7 +1,7 @@
 import { AlreadyExists, InvalidArgument, NotFound } from '../shared/errors.js';
-import type { ProductEvent, Visibility } from './events.js';
+import type { ProductEvent, SubmissionFold, Visibility } from './events.js';
 import { itemKeyOf, PRODUCT_KEY } from './keys.js';
-import type { ProductState } from './state.js';
+import { foldedNumber, type ProductState } from './state.js';
 import { nameText } from '../shared/text.js';
 
 export type CreateProduct = {
@@ -13,10 +13,15 @@ export type UpdateProduct = {
   type: 'UpdateProduct';
   data: { name?: string; visibility?: Visibility };
 };
+/**
+ * `allowPrivate`: members may file into a private product (CLI import); the public may not.
+ * `fold`: the same body from the same person within FOLD_WINDOW_MS is the first submission's
+ * item — decided here, where a product's submissions are serialised, so that requests sent
+ * together are folded too; such a submission gets no number of its own (foldedNumber).
+ */
 export type AllocateItemNumber = {
   type: 'AllocateItemNumber';
-  /** members may file into a private product (CLI import); the public may not */
-  data: { submissionId: string; allowPrivate: boolean };
+  data: { submissionId: string; allowPrivate: boolean; fold?: SubmissionFold };
 };
 export type ProductCommand = CreateProduct | UpdateProduct | AllocateItemNumber;
 
@@ -46,15 +51,17 @@ export function decideProduct(command: ProductCommand, state: ProductState): Pro
       return events;
     }
     case 'AllocateItemNumber': {
-      const { submissionId, allowPrivate } = command.data;
+      const { submissionId, allowPrivate, fold } = command.data;
       // spec: a private product "answers 404 to everyone outside the workspace; submissions are refused"
       if (state.visibility === 'private' && !allowPrivate) throw new NotFound('product not found');
       if (state.allocations[submissionId] !== undefined) return [];
+      if (fold && foldedNumber(state, fold) !== null) return [];
       const number = state.nextItemNumber;
+      const itemKey = itemKeyOf(state.key, number);
       return [
         {
           type: 'ItemNumberAllocated',
-          data: { number, itemKey: itemKeyOf(state.key, number), submissionId },
+          data: { number, itemKey, submissionId, ...(fold ? { fold } : {}) },
         },
       ];
     }

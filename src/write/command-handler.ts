@@ -87,10 +87,12 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     let state = cached?.state ?? decider.initialState();
     let revision = cached?.revision ?? -1;
     const keyed = new Map(cached?.keyed ?? []);
+    let position = cached?.position ?? null;
     const tail = await events.readStream(streamId, { fromRevision: revision + 1 });
     for (const event of tail) {
       state = decider.evolve(state, event as unknown as DomainEvent);
       revision = event.revision;
+      position = event.position;
       const given = event.metadata.idempotencyKey;
       if (given) {
         const key = scopedKey(event.metadata.actor ?? null, given);
@@ -99,8 +101,9 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     }
     // a tail after a cached revision is another process's: the stream is written from elsewhere
     const shared = cached !== undefined && (cached.shared === true || tail.length > 0);
-    if (tail.length > 0 || !cached) cache.set(streamId, { state, revision, keyed, shared });
-    return { state, revision, keyed, shared };
+    const snapshot = { state, revision, keyed, shared, position };
+    if (tail.length > 0 || !cached) cache.set(streamId, snapshot);
+    return snapshot;
   }
 
   /**
@@ -197,6 +200,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
           revision: decided.revision,
           keyed,
           shared: attempt > 0 || snapshot.shared,
+          position: appended.position,
         });
         settle(batch, decided, recorded, appended.position);
         return;
@@ -255,18 +259,20 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
      * Fold a stream without deciding (for commands that need another aggregate's state, or to
      * refuse early). `retry`: the stream already holds events of `context`'s Idempotency-Key, so
      * a command with it will be answered from them — an early refusal must let it through.
+     * `position`: the global position of the stream's last event, for a reader to wait for.
      */
     async load<State, Event extends DomainEvent>(
       streamId: string,
       decider: Decider<State, unknown, Event>,
       context?: CommandContext,
-    ): Promise<{ state: State; revision: number; retry: boolean }> {
-      const { state, revision, keyed } = await load(
+    ): Promise<{ state: State; revision: number; retry: boolean; position: bigint | null }> {
+      const { state, revision, keyed, position } = await load(
         streamId,
         decider as Decider<State, unknown, DomainEvent>,
       );
       const key = context?.idempotencyKey;
-      return { state, revision, retry: !!key && keyed.has(scopedKey(context.actor, key)) };
+      const retry = !!key && keyed.has(scopedKey(context.actor, key));
+      return { state, revision, retry, position };
     },
   };
 }

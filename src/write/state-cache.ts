@@ -5,6 +5,8 @@ export interface Snapshot<State> {
   state: State;
   revision: number;
   keyed: Map<string, RecordedEvent[]>;
+  /** global position of the last event folded in (null: none) */
+  position: bigint | null;
   /** another process has appended to the stream since this one cached it (command-handler.ts) */
   shared?: boolean;
 }

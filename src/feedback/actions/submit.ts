@@ -8,6 +8,10 @@
  *   2. person-<id>    RegisterPerson (upsert; repeating it appends nothing)
  *   3. item-<ws>.<KEY-n>   CaptureItem (the stream must not exist; a repeat with the same
  *      Idempotency-Key is answered from the first capture)
+ * A submission given a `fold` (capture/file.ts: the same body from the same person within
+ * FOLD_WINDOW_MS is one item) that the product folds gets the first one's number instead of its
+ * own, and captures it only if that item is not there yet (its first submitter may still be on
+ * its way, or have crashed before capturing): both converge on one item, whichever captures.
  * With an Idempotency-Key the submission id is derived from the key and the caller (a key belongs
  * to whoever sent it: another caller's request under the same key is another submission), so a
  * client retry after a crash between 2 and 3 captures the item under the number it was already
@@ -15,8 +19,13 @@
  * leaves an unused number (a gap), never a double-counted item — the product's itemCount counts
  * captured items, not allocated numbers.
  */
-import { itemDecider, itemStreamId } from '../../../commands/item/index.js';
-import { productDecider, productStreamId } from '../../../commands/product/index.js';
+import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import {
+  foldedNumber,
+  productDecider,
+  productStreamId,
+  type SubmissionFold,
+} from '../../../commands/product/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { type CommandContext, type CommandDeps, idFor, latest } from './deps.js';
 import { type Requester, registerPerson } from './people.js';
@@ -32,30 +41,44 @@ export interface SubmitFeedbackInput {
   allowPrivate?: boolean;
   /** imports only: the original creation time */
   createdAt?: number;
+  /** the same-body fold, for submissions it applies to (capture/file.ts) */
+  fold?: SubmissionFold;
+}
+
+export interface Submitted {
+  /** the item, or the one it was merged into */
+  itemKey: string;
+  title: string;
+  personId: string;
+  /** true: an earlier submission's item was answered, this one captured nothing */
+  folded: boolean;
+  position: bigint | null;
 }
 
 export async function submitFeedback(
   deps: CommandDeps,
   context: CommandContext,
   input: SubmitFeedbackInput,
-): Promise<{ itemKey: string; personId: string; position: bigint | null }> {
-  const { workspaceId, productKey } = input;
+): Promise<Submitted> {
+  const { workspaceId, productKey, fold } = input;
   const submissionId = submissionIdFor(context);
   const allocation = await deps.commandHandler.handle(
     productStreamId(workspaceId, productKey),
     productDecider,
     {
       type: 'AllocateItemNumber',
-      data: { submissionId, allowPrivate: input.allowPrivate ?? false },
+      data: { submissionId, allowPrivate: input.allowPrivate ?? false, ...(fold ? { fold } : {}) },
     },
     context,
   );
   const product = allocation.state;
   if (product.status !== 'active') throw new FailedPrecondition('product vanished');
-  const number = product.allocations[submissionId]!;
+  const number = product.allocations[submissionId] ?? (fold && foldedNumber(product, fold));
+  if (!number) throw new FailedPrecondition('no item number was allocated');
   const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
+  const stream = itemStreamId(workspaceId, `${productKey}-${number}`);
   const captured = await deps.commandHandler.handle(
-    itemStreamId(workspaceId, `${productKey}-${number}`),
+    stream,
     itemDecider,
     {
       type: 'CaptureItem',
@@ -73,15 +96,50 @@ export async function submitFeedback(
         },
         ...(context.via ? { via: context.via } : {}),
         ...(input.createdAt !== undefined ? { createdAt: input.createdAt } : {}),
+        ...(fold ? { ifAbsent: true } : {}),
       },
     },
     context,
   );
+  const folded = captured.events.length === 0;
+  // the item another submission captured is read at its stream's last event
+  const seen = folded ? (await deps.commandHandler.load(stream, itemDecider)).position : null;
   return {
-    itemKey: `${productKey}-${number}`,
+    ...answerOf(captured.state),
     personId: person.personId,
-    position: latest(allocation.position, person.position, captured.position),
+    folded,
+    position: latest(allocation.position, person.position, captured.position, seen),
   };
+}
+
+/**
+ * The item an earlier submission of the same person and body made, when `fold` folds into one
+ * already captured: looked up before a submission is charged to any rate bucket, so repeating
+ * oneself costs nothing. Null when there is none — or when it is still on its way, in which case
+ * the submission joins it (submitFeedback).
+ */
+export async function foldedItem(
+  deps: CommandDeps,
+  input: { workspaceId: string; productKey: string; fold: SubmissionFold; allowPrivate: boolean },
+): Promise<{ itemKey: string; title: string; position: bigint | null } | null> {
+  const { workspaceId, productKey } = input;
+  const { state: product } = await deps.commandHandler.load(
+    productStreamId(workspaceId, productKey),
+    productDecider,
+  );
+  if (product.status !== 'active') return null;
+  if (product.visibility === 'private' && !input.allowPrivate) return null;
+  const number = foldedNumber(product, input.fold);
+  if (number === null) return null;
+  const stream = itemStreamId(workspaceId, `${productKey}-${number}`);
+  const { state, position } = await deps.commandHandler.load(stream, itemDecider);
+  return state.status === 'absent' ? null : { ...answerOf(state), position };
+}
+
+/** What a submission answers of its item: the one it lives on in, and its title. */
+function answerOf(item: ItemState): { itemKey: string; title: string } {
+  if (item.status === 'absent') throw new FailedPrecondition('item vanished');
+  return { itemKey: item.status === 'merged' ? item.survivorKey : item.itemKey, title: item.title };
 }
 
 /** The id AllocateItemNumber files this submission under (see the top of this file). */

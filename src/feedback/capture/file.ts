@@ -4,32 +4,29 @@
  *   1. content rules (links, not only whitespace) — guard.ts;
  *   2. the same body from the same person on the same product within FOLD_WINDOW_MS is folded
  *      into the first item: its key is answered and nothing is appended (a double click, a
- *      retried form, a bot repeating itself);
+ *      retried form, a bot repeating itself) — looked up before any bucket is charged;
  *   3. the rate buckets (per IP, per person, per product) — guard.ts;
- *   4. submitFeedback (person, item number, item).
+ *   4. submitFeedback (person, item number, item). The product decides the fold where its
+ *      submissions are serialised (commands/product/decide.ts), so requests sent together fold
+ *      as well as requests sent one after another.
  * Nothing refused reaches the event log. Members of the workspace filing through the API (a
  * maker recording a customer's feedback, an import) skip steps 1 and 3: the guard is there for
  * the public, and a workspace's own people are already accountable. Bearer callers of
  * submit_feedback are counted per account and per product, not per IP: many users' assistants
  * may call from one provider's address.
  */
-import { deriveTitle } from '../../../commands/item/index.js';
-import { itemsOf } from '../../../projections/items/document.js';
-import type { ReadStore } from '../../readstore/types.js';
+import { createHash } from 'node:crypto';
 import {
   type CommandContext,
   type CommandDeps,
+  foldedItem,
   personIdFor,
   type Requester,
   submitFeedback,
 } from '../actions/index.js';
 import type { Asker, CaptureGuard } from './guard.js';
 
-/** spec of issue 12: "the same body from the same visitor within 10 minutes is folded" */
-export const FOLD_WINDOW_MS = 10 * 60 * 1000;
-
 export interface CaptureDeps extends CommandDeps {
-  readStore: ReadStore;
   guard: CaptureGuard;
 }
 
@@ -64,34 +61,31 @@ export async function captureFeedback(
   const personId = foldable(input.requester)
     ? personIdFor(workspaceId, input.requester, context)
     : null;
-  if (personId) {
-    const first = await itemsOf(deps.readStore).findOne(
-      {
-        _ws: workspaceId,
-        productId: productKey,
-        _submitterId: personId,
-        body,
-        createdAt: { $gte: context.now - FOLD_WINDOW_MS },
-      },
-      { sort: { createdAt: 1 } },
-    );
-    if (first) {
-      const itemKey = first._mergedInto ?? first.id;
-      return { itemKey, title: first.title, folded: true, position: null };
-    }
+  const fold = personId ? { key: foldKeyOf(personId, body), at: context.now } : undefined;
+  const allowPrivate = input.member ?? false;
+  if (fold) {
+    const earlier = await foldedItem(deps, { workspaceId, productKey, fold, allowPrivate });
+    if (earlier) return { ...earlier, folded: true };
   }
   if (asker) {
     await deps.guard.takeSubmission({ ...asker, product: `${workspaceId}.${productKey}` });
   }
-  const { itemKey, position } = await submitFeedback(deps, context, {
+  const submitted = await submitFeedback(deps, context, {
     workspaceId,
     productKey,
     body,
     title,
     requester: input.requester,
-    allowPrivate: input.member ?? false,
+    allowPrivate,
+    ...(fold ? { fold } : {}),
   });
-  return { itemKey, title: title ?? deriveTitle(body), folded: false, position };
+  const { itemKey, folded, position } = submitted;
+  return { itemKey, title: submitted.title, folded, position };
+}
+
+/** What the fold compares: the person and the body, as one digest (the event records it). */
+function foldKeyOf(personId: string, body: string): string {
+  return createHash('sha256').update(`${personId}\u0000${body}`).digest('base64url');
 }
 
 /** a requester who is the same person next time (a cookie, an address, an account) */

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { type ProductEvent, productDecider } from '../../../commands/product/index.js';
+import {
+  FOLD_WINDOW_MS,
+  foldedNumber,
+  type ProductEvent,
+  productDecider,
+} from '../../../commands/product/index.js';
 import { AlreadyExists, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
 
@@ -83,5 +88,39 @@ describe('When item numbers are allocated', () => {
     given([created, hidden])
       .when(allocate('s1', true))
       .then([allocated(1, 's1')]);
+  });
+
+  describe('with the same-body fold (issue 12: "the same body from the same visitor within 10 minutes is folded into the first item")', () => {
+    const fold = (key: string, at: number) => ({ key, at });
+    const folding = (submissionId: string, key: string, at: number) =>
+      ({
+        type: 'AllocateItemNumber',
+        data: { submissionId, allowPrivate: false, fold: fold(key, at) },
+      }) as const;
+    const allocatedFolding = (n: number, submissionId: string, key: string, at: number) => {
+      const event = allocated(n, submissionId);
+      return { ...event, data: { ...event.data, fold: fold(key, at) } } as ProductEvent;
+    };
+    const first = allocatedFolding(1, 's1', 'ann+body', 1_000);
+
+    it('gives a submission under a recent fold key no number of its own', () => {
+      given([created, first])
+        .when(folding('s2', 'ann+body', 1_000 + FOLD_WINDOW_MS - 1))
+        .then([]);
+      given([created, first])
+        .when(folding('s2', 'ann+body', 2_000))
+        .thenState((state) => {
+          if (state.status !== 'active') throw new Error('not active');
+          expect(foldedNumber(state, fold('ann+body', 2_000))).to.equal(1);
+        });
+    });
+    it('numbers it once the window has passed, or under another key', () => {
+      given([created, first])
+        .when(folding('s2', 'ann+body', 1_000 + FOLD_WINDOW_MS))
+        .then([allocatedFolding(2, 's2', 'ann+body', 1_000 + FOLD_WINDOW_MS)]);
+      given([created, first])
+        .when(folding('s2', 'bo+body', 2_000))
+        .then([allocatedFolding(2, 's2', 'bo+body', 2_000)]);
+    });
   });
 });

@@ -289,6 +289,19 @@ describe('submit_feedback (e2e)', () => {
       expect(later.body.itemId).to.not.equal(first.body.itemId);
     });
 
+    it('folds identical submissions sent at once as well: one item, every answer naming it', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => owner.post(feedback(), { body: 'Sent six times at once' })),
+      );
+      expect(answers.map((answer) => answer.status)).to.eql([200, 200, 200, 200, 200, 200]);
+      expect(new Set(answers.map((answer) => answer.body.itemId)).size).to.equal(1);
+      const listed = await owner.get(`${items('APP')}?pageSize=100`);
+      const filed = listed.body.items.filter(
+        (item: { body: string }) => item.body === 'Sent six times at once',
+      );
+      expect(filed).to.have.length(1);
+    });
+
     it('refuses more than CAPTURE_MAX_LINKS links with 400', async () => {
       // issue 12 item 5: "limits on links and length" (default 3 links)
       const links = [
