@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { Decider } from '../shared/decider.js';
 import { Conflict } from '../shared/errors.js';
+import { anotherRequest } from '../shared/request-hash.js';
 
 export const requestClaimEventSchemas = {
   NoteRequestKeyClaimed: z.object({ requestHash: z.string() }),
@@ -29,7 +30,7 @@ export const requestClaimDecider: Decider<RequestClaimState, ClaimRequestKey, Re
     const { requestHash } = command.data;
     if (state.requestHash === null)
       return [{ type: 'NoteRequestKeyClaimed', data: { requestHash } }];
-    if (state.requestHash !== requestHash) throw new Conflict(keyReusedMessage);
+    if (anotherRequest(state.requestHash, requestHash)) throw new Conflict(keyReusedMessage);
     return [];
   },
 };

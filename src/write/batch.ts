@@ -7,6 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.js';
 import { Conflict } from '../../commands/shared/errors.js';
+import { anotherRequest, REQUEST_HASH_SCHEME } from '../../commands/shared/request-hash.js';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../eventstore/types.js';
 import type { Snapshot } from './state-cache.js';
 
@@ -85,7 +86,7 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
       const earlier = fresh.get(key);
       const firstHash = stored ? stored[0]!.metadata.commandHash : earlier?.hash;
       if (stored || earlier) {
-        if (firstHash !== commandHash) {
+        if (anotherRequest(firstHash, commandHash)) {
           outcomes.push({
             kind: 'refused',
             error: new Conflict('Idempotency-Key was already used for a different request'),
@@ -180,8 +181,9 @@ export function keyedBy(context: CommandContext, request: unknown): CommandConte
   return context.idempotencyKey ? { ...context, requestHash: hashCommand(request) } : context;
 }
 
+/** The request hash of `command`, under the current scheme (commands/shared/request-hash.ts). */
 export function hashCommand(command: unknown): string {
-  return createHash('sha256').update(stableJson(command)).digest('base64url');
+  return REQUEST_HASH_SCHEME + createHash('sha256').update(stableJson(command)).digest('base64url');
 }
 
 function stableJson(value: unknown): string {

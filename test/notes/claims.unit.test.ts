@@ -7,6 +7,7 @@ import { requestClaimDecider } from '../../commands/note/index.js';
 import { Conflict } from '../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../commands/shared/revision.js';
 import { claimLeaseMs } from '../../commands/shared/lease.js';
+import { REQUEST_HASH_SCHEME } from '../../commands/shared/request-hash.js';
 import {
   claimStatus,
   type NameClaimEvent,
@@ -81,12 +82,18 @@ describe('Request key claim decider', () => {
     type: 'ClaimRequestKey' as const,
     data: { requestHash },
   });
-  const first = { type: 'NoteRequestKeyClaimed' as const, data: { requestHash: 'h1' } };
+  const [h1, h2] = [`${REQUEST_HASH_SCHEME}one`, `${REQUEST_HASH_SCHEME}two`];
+  const first = { type: 'NoteRequestKeyClaimed' as const, data: { requestHash: h1 } };
   it('lets the first request of a key and its retries through, and refuses another', () => {
-    given([]).when(claimKey('h1')).then([first]);
-    given([first]).when(claimKey('h1')).then([]);
+    given([]).when(claimKey(h1)).then([first]);
+    given([first]).when(claimKey(h1)).then([]);
     given([first])
-      .when(claimKey('h2'))
+      .when(claimKey(h2))
       .thenThrows(Conflict, /Idempotency-Key was already used for a different request/);
+  });
+
+  it('lets a retry through whose key was claimed before an upgrade (a hash of another scheme)', () => {
+    const legacy = { type: 'NoteRequestKeyClaimed' as const, data: { requestHash: 'oldHash' } };
+    given([legacy]).when(claimKey(h2)).then([]);
   });
 });

@@ -291,6 +291,30 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(await stores.eventStore.readStream('counter-h')).to.have.length(1);
     });
 
+    it('answers a key first used before an upgrade as the first attempt, whatever the retry hashes to', async () => {
+      // upgrade audit: what a command hash covers changed between versions (ids derived from
+      // the actor too, a request's own fields), so byte-identical retries sent across an upgrade
+      // were refused as "already used for a different request"
+      const metadata = { actor: ctx.actor, occurredAt: 1, correlationId: 'c', causationId: null };
+      const legacy = { ...metadata, idempotencyKey: 'key-old', commandHash: 'AbC-legacy_hash' };
+      await stores.eventStore.appendToStream(
+        'counter-u',
+        [{ type: 'CounterIncremented', data: { by: 3 }, metadata: legacy }],
+        { expectedRevision: 'no_stream' },
+      );
+      const handler = createCommandHandler(stores.eventStore);
+      const keyed = { ...ctx, idempotencyKey: 'key-old' };
+      const retry = await handler.handle('counter-u', counter, { type: 'Increment', by: 3 }, keyed);
+      expect(retry.replayed).to.equal(true);
+      expect(retry.state.total).to.equal(3);
+      expect(await stores.eventStore.readStream('counter-u')).to.have.length(1);
+      // keys used from now on are compared as before
+      const fresh = { ...ctx, idempotencyKey: 'key-new' };
+      await handler.handle('counter-u', counter, { type: 'Increment', by: 1 }, fresh);
+      const other = handler.handle('counter-u', counter, { type: 'Increment', by: 2 }, fresh);
+      expect(await other.catch((error: unknown) => error)).to.be.instanceOf(Conflict);
+    });
+
     it('keeps keys apart per actor: the same key from someone else is their own request', async () => {
       // a key belongs to whoever sent it (Stripe scopes keys to the account); two members of a
       // workspace must not collide on "retry-1" on the same item

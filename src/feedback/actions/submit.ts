@@ -73,7 +73,13 @@ export async function submitFeedback(
   );
   const product = allocation.state;
   if (product.status !== 'active') throw new FailedPrecondition('product vanished');
-  const number = product.allocations[submissionId] ?? (fold && foldedNumber(product, fold));
+  // a retry's number is the one its first attempt was given (under another submission id
+  // before an upgrade: commands/shared/request-hash.ts)
+  const first = allocation.replayed ? allocation.events[0] : undefined;
+  const given =
+    first?.type === 'ItemNumberAllocated' ? (first.data as { number: number }).number : undefined;
+  const number =
+    given ?? product.allocations[submissionId] ?? (fold && foldedNumber(product, fold));
   if (!number) throw new FailedPrecondition('no item number was allocated');
   const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
   const stream = itemStreamId(workspaceId, `${productKey}-${number}`);

@@ -115,5 +115,10 @@ export async function replyToItem(
     },
     context,
   );
-  return { replyId, position: result.position };
+  // a retry answers the reply its first attempt made (its id was derived otherwise before an
+  // upgrade: commands/shared/request-hash.ts)
+  const first = result.replayed ? result.events[0] : undefined;
+  const made =
+    first?.type === 'ItemReplied' ? (first.data as { replyId: string }).replyId : replyId;
+  return { replyId: made, position: result.position };
 }

@@ -119,6 +119,36 @@ describe('When feedback is submitted', () => {
     });
   });
 
+  it('a retry sent across an upgrade files under the number its first attempt was given', async () => {
+    // upgrade audit: the submission id is derived from the caller too since, so a retry of a
+    // submission numbered before the upgrade (and crashed before capture) must follow the
+    // number recorded with its key, not look for its new id
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      const stream = productStreamId(workspaceId, 'ACME');
+      const metadata = {
+        actor: 'u1',
+        occurredAt: 1,
+        correlationId: 'c',
+        causationId: null,
+        idempotencyKey: 'k-old',
+        commandHash: 'legacyHash',
+      };
+      const data = { number: 1, itemKey: 'ACME-1', submissionId: 'the-old-derivation' };
+      await world.events.appendToStream(stream, [{ type: 'ItemNumberAllocated', data, metadata }]);
+      const input = {
+        workspaceId,
+        productKey: 'ACME',
+        body: 'CSV',
+        requester: { email: 'bo@x.io' },
+      };
+      const context = ctx({ actor: 'u1', idempotencyKey: 'k-old' });
+      const retried = await submitFeedback({ commandHandler: world.handler }, context, input);
+      expect(retried.itemKey).to.equal('ACME-1');
+      expect(await countEvents(world.events, 'ItemNumberAllocated')).to.equal(1);
+    });
+  });
+
   it("another caller's request under the same Idempotency-Key is another submission", async () => {
     // the Idempotency-Key "belongs to whoever sent it" (deps.ts idFor): a key another caller
     // happened to use must not block this caller's feedback

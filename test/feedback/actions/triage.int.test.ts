@@ -154,3 +154,33 @@ describe('When accounts and tokens are managed', () => {
     });
   });
 });
+
+describe('When a reply is retried across an upgrade', () => {
+  it('answers the reply its first attempt made, though its id is now derived otherwise', async () => {
+    // upgrade audit: reply_to_item retried with the same Idempotency-Key after an upgrade was
+    // refused (409), the reply id being derived from the actor too since; the retry must
+    // answer the first result (README: "a retry with the same Idempotency-Key returns the
+    // first result")
+    await withWorld(async (world) => {
+      const { workspaceId } = await seedBoard(world);
+      await submitAs(world, workspaceId, 'ann@x.io');
+      const deps = { commandHandler: world.handler };
+      const at = { workspaceId, productKey: 'ACME', itemKey: 'ACME-1' };
+      const author = { kind: 'maker' as const, id: 'u1', name: 'Max', avatar: null };
+      await replyToItem(deps, ctx(), { ...at, body: 'Shape of a reply', author });
+      const stream = 'item-' + workspaceId + '.ACME-1';
+      const [shape] = (await world.events.readStream(stream)).filter(
+        (e) => e.type === 'ItemReplied',
+      );
+      const metadata = { ...shape!.metadata, idempotencyKey: 'K-old', commandHash: 'legacyHash' };
+      const legacyId = 'rLegacyDerivedReplyId000';
+      await world.events.appendToStream(stream, [
+        { type: 'ItemReplied', data: { ...(shape!.data as object), replyId: legacyId }, metadata },
+      ]);
+      const keyed = ctx({ actor: shape!.metadata.actor, idempotencyKey: 'K-old' });
+      const retry = await replyToItem(deps, keyed, { ...at, body: 'Shape of a reply', author });
+      expect(retry.replyId).to.equal(legacyId);
+      expect(await countEvents(world.events, 'ItemReplied')).to.equal(2);
+    });
+  });
+});
