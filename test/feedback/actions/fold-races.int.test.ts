@@ -56,6 +56,18 @@ function filer(world: World) {
     });
 }
 
+/** ACME-1's body, read once the read models reach `position` (an answer's read-your-writes). */
+async function bodyAt(world: World, workspaceId: string, position: bigint | null) {
+  expect(position, 'the answer names a position to wait for').to.be.a('bigint');
+  await world.caughtUp(position);
+  const found = await getItem(world.readStore, {
+    workspaceId,
+    productKey: 'ACME',
+    itemKey: 'ACME-1',
+  });
+  return found?.doc.body;
+}
+
 describe('The same-body fold under concurrent submissions (integration)', function () {
   this.timeout(20_000);
 
@@ -100,13 +112,7 @@ describe('The same-body fold under concurrent submissions (integration)', functi
       expect(second).to.include({ itemKey: 'ACME-1' });
       expect(first).to.include({ itemKey: 'ACME-1', folded: true });
       expect(await countEvents(world.events, 'ItemCaptured')).to.equal(1);
-      await world.caughtUp(first.position);
-      expect(
-        (await getItem(world.readStore, { workspaceId, productKey: 'ACME', itemKey: 'ACME-1' }))
-          ?.doc,
-      ).to.include({
-        body: 'Export to CSV',
-      });
+      expect(await bodyAt(world, workspaceId, first.position)).to.equal('Export to CSV');
     }));
 
   it('a first submission that crashed before capturing leaves its number to the next one', () =>
@@ -118,13 +124,7 @@ describe('The same-body fold under concurrent submissions (integration)', functi
       expect(await crashed.catch((e: unknown) => e)).to.be.instanceOf(SimulatedCrash);
       const next = await file(workspaceId, 'Offline mode');
       expect(next).to.include({ itemKey: 'ACME-1' });
-      await world.caughtUp(next.position);
-      expect(
-        (await getItem(world.readStore, { workspaceId, productKey: 'ACME', itemKey: 'ACME-1' }))
-          ?.doc,
-      ).to.include({
-        body: 'Offline mode',
-      });
+      expect(await bodyAt(world, workspaceId, next.position)).to.equal('Offline mode');
     }));
 
   it('folds only within the window, only the same body, and costs no rate bucket', () =>
