@@ -22,6 +22,8 @@ const SLUG = `engines-${RUN}`;
 const EMAIL = `max-${RUN}@engines.example`;
 const SUBMIT = `/v1/public/${SLUG}/APP/feedback`;
 const ITEMS = `/v1/workspaces/${SLUG}/products/APP/items`;
+const HOOKS = `/v1/workspaces/${SLUG}/webhooks`;
+const MOST_WEBHOOKS = 3;
 
 if (!eventStoreUrl || !mongoUrl) {
   describe('The production shape over KurrentDB and MongoDB (e2e, many processes)', () => {
@@ -49,6 +51,7 @@ if (!eventStoreUrl || !mongoUrl) {
       PROJECTION_WAIT_MS: '2000',
       PROJECTOR_LEASE_MS: '3000',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_PER_WORKSPACE: String(MOST_WEBHOOKS),
     };
     const children = new Set<ChildProcess>();
     let projector: ChildProcess;
@@ -110,6 +113,25 @@ if (!eventStoreUrl || !mongoUrl) {
       const moved = await a.post(`${ITEMS}/${created.body.itemId}/status`, { status: 'planned' });
       expect(moved.status).to.equal(200);
       expect((await b.get(`${ITEMS}/${created.body.itemId}`)).body.item.status).to.equal('planned');
+    });
+
+    it('holds the webhook limit and the same-body fold while both API processes write at once', async () => {
+      // the rules span streams: each process's read models lag the other's writes, so they are
+      // serialised through a stream of the store (the webhook roster, the product)
+      const via = (i: number) => (i % 2 === 0 ? a : b);
+      const made = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => via(i).post(HOOKS, { url: `http://127.0.0.1:9/${i}` })),
+      );
+      const created = made.filter((res) => res.status === 200);
+      expect(made.map((res) => res.status).sort()).to.eql([200, 200, 200, 409, 409, 409, 409, 409]);
+      for (const res of created) {
+        expect((await a.del(`${HOOKS}/${res.body.webhook.id}`)).status).to.equal(204);
+      }
+      const sent = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => via(i).post(SUBMIT, { body: 'Sent through A and B' })),
+      );
+      expect(sent.map((res) => res.status)).to.eql([200, 200, 200, 200, 200, 200]);
+      expect(new Set(sent.map((res) => res.body.itemId)).size).to.equal(1);
     });
 
     it('answers a clear 503 while the projector is down, and loses nothing once it is back', async () => {
