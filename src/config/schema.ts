@@ -203,6 +203,16 @@ export const configSchema = z.object({
     .describe(
       'days without a status change after which a planned/in-progress item is a stale promise',
     ),
+  HTTP_IDLE_TIMEOUT_MS: whole(1000, 3600000)
+    .default(60000)
+    .describe(
+      'a connection on which nothing moves for this long is closed: a client that sends nothing, stops sending its request or stops reading its answer, or sends its request too slowly (at least PROJECTION_WAIT_MS + 1 s)',
+    ),
+  HTTP_MAX_CONNECTIONS: count(1000000)
+    .default(2000)
+    .describe(
+      'most connections one service process holds open at once; past it new ones are refused',
+    ),
   PROJECTION_WAIT_MS: whole(100, 120000)
     .default(10000)
     .describe('how long a write waits for its read models before answering 503'),

@@ -112,10 +112,22 @@ function pathOf(req: IncomingMessage): string {
   return mark === -1 ? url : url.slice(0, mark);
 }
 
+const REFUSED = new Map<string | undefined, [status: number, reason: string, message: string]>([
+  [
+    'HPE_HEADER_OVERFLOW',
+    [431, 'Request Header Fields Too Large', 'the request line and headers must not exceed 16 KB'],
+  ],
+  [
+    'ERR_HTTP_REQUEST_TIMEOUT',
+    [408, 'Request Timeout', 'the request did not arrive in time; send it again'],
+  ],
+]);
+
 /**
  * node:http refuses some requests before any listener runs (a request line or headers over its
- * 16 KB limit: 431; a request it cannot parse: 400) and by default answers them with an empty
- * body. This answers them in the service's envelope instead, then closes the connection.
+ * 16 KB limit: 431; a request that did not arrive whole within the server's request timeout: 408;
+ * a request it cannot parse: 400) and by default answers them with an empty body. This answers
+ * them in the service's envelope instead, then closes the connection.
  */
 export function clientErrorAnswer(envelope: ErrorEnvelope) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
@@ -123,12 +135,11 @@ export function clientErrorAnswer(envelope: ErrorEnvelope) {
       socket.destroy();
       return;
     }
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : envelope.status('invalid-argument');
-    const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-    const message = tooLarge
-      ? 'the request line and headers must not exceed 16 KB'
-      : 'the request could not be parsed as HTTP';
+    const [status, reason, message] = REFUSED.get(error.code) ?? [
+      envelope.status('invalid-argument'),
+      'Bad Request',
+      'the request could not be parsed as HTTP',
+    ];
     const json = JSON.stringify(envelope.body('invalid-argument', message));
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { InvalidArgument } from '../../commands/shared/errors.js';
+import { cutAt } from '../../commands/shared/text.js';
 import type { ObjectSchema } from './operation.js';
 
 type Coercer = (raw: unknown) => unknown;
@@ -181,7 +182,10 @@ function describeIssue(issue: Issue, input: unknown, where: Where, labels?: Fiel
         ? `${subject} has an invalid format (must match ${issue.pattern})`
         : `${subject} must be a valid ${issue.format}`;
     case 'unrecognized_keys': {
-      const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+      // named, not echoed: a body of 60,000 made-up keys must not come back as a 700 KB error
+      const shown = issue.keys.slice(0, NAMED_KEYS).map((k) => `"${shorter(k)}"`);
+      const more = issue.keys.length - shown.length;
+      const keys = more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
       const plural = issue.keys.length > 1 ? 's' : '';
       const scope = name ? ` in ${name}` : where === 'body' ? '' : ` in ${where}`;
       return `unknown field${plural} ${keys}${scope}; no other fields are allowed`;
@@ -228,4 +232,13 @@ export function describeIssues(
     if (messages.size === 3) break;
   }
   return [...messages].join('; ');
+}
+
+/** At most this many unknown fields are named in a refusal, each cut to this many characters. */
+const NAMED_KEYS = 10;
+const NAMED_KEY_CHARS = 64;
+
+function shorter(key: string): string {
+  const kept = cutAt(key, NAMED_KEY_CHARS);
+  return kept === key ? key : `${kept}…`;
 }

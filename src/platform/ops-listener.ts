@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { feedbackEnvelope } from '../http/envelopes.js';
 import { clientErrorAnswer, defaultChallenge, errorResponder } from '../http/respond.js';
 import { envelopeFallback } from '../http/service-http.js';
-import { listenWhileBooting } from './http-server.js';
+import { connectionBounds, listenWhileBooting } from './http-server.js';
 import { apiSecurityHeaders } from './security-headers.js';
 import type { ServiceContext } from './service.js';
 import { serviceApp } from './service-app.js';
@@ -47,7 +47,7 @@ export async function startOpsListener(
     before: [apiSecurityHeaders({ https: false })],
     fallback: envelopeFallback(respondError),
   });
-  const { server, serve } = await listenWhileBooting(OPS_PORT, HOST);
+  const { server, serve } = await listenWhileBooting(OPS_PORT, HOST, connectionBounds(ctx.config));
   serve({ app, onClientError: clientErrorAnswer(envelope) });
   const url = `http://${HOST}:${(server.address() as AddressInfo).port}`;
   ctx.logger.info('ops listening', { url, role });

@@ -18,7 +18,7 @@ import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
 import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
 import type { Logger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
-import { closeGracefully, listenWhileBooting } from './http-server.js';
+import { closeGracefully, connectionBounds, listenWhileBooting } from './http-server.js';
 import {
   type HeldLease,
   holdProjectorLease,
@@ -181,7 +181,11 @@ export async function startRuntime(options: {
       for (const { service, instance } of booted) {
         // With port 0 the base URL (the OAuth issuer) is known only once the port is open; a
         // request arriving before the app is built waits for it.
-        const { server, serve } = await listenWhileBooting(service.port(config), config.HOST);
+        const { server, serve } = await listenWhileBooting(
+          service.port(config),
+          config.HOST,
+          connectionBounds(config),
+        );
         servers.push(server);
         const { port } = server.address() as AddressInfo;
         const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
