@@ -203,6 +203,14 @@ export const configSchema = z.object({
     .describe(
       'days without a status change after which a planned/in-progress item is a stale promise',
     ),
+  SEARCHES_PER_CALLER_BURST: count(100000)
+    .default(30)
+    .describe(
+      'searches one caller (account, token or app) may send at once: search_items, search_people, summarize_feedback, search_notes and their MCP tools',
+    ),
+  SEARCHES_PER_CALLER_PER_HOUR: count(10000000)
+    .default(1200)
+    .describe('searches per hour one caller may send after the burst, refilled evenly'),
   HTTP_IDLE_TIMEOUT_MS: whole(1000, 3600000)
     .default(60000)
     .describe(

@@ -5,6 +5,7 @@
  * the envelope for everything else.
  */
 import type { Express } from 'express';
+import { callerBudgets } from '../limits/caller-budgets.js';
 import { type AuthorizationServer, createAuthorizationServer } from '../auth/index.js';
 import {
   createCursorCodec,
@@ -106,6 +107,7 @@ export async function createFeedbackApp(
       auth.wwwAuthenticate(error, scope, scheme),
     ),
     authorize: createAuthorizer({ readStore }),
+    throttle: callerBudgets({ readStore, now, config: ctx.config, service: 'feedback' }),
     waitFor: ctx.waitFor,
     unknownParam: notFoundMessage,
     describeCaller: (caller) => `${caller.userId} ${caller.via ?? caller.credential}`,

@@ -3,8 +3,8 @@
  * oidc-provider's endpoints). The HTTP middleware runs every step; the MCP server brings its own
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
- *   authenticate → checkIdempotencyKey → readBody → validate → authorize → handle
- *     → awaitReadModels → checkResponse → answer
+ *   authenticate → checkIdempotencyKey → readBody → validate → authorize → throttle
+ *     → handle → awaitReadModels → checkResponse → answer
  *
  * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
  * reached (and, when it answers the changed resource, `readBack` to build that answer); the
@@ -48,6 +48,8 @@ export interface LifecycleHooks<S extends ServiceTypes> {
     principal: S['principal'] | undefined,
     ctx: ErasedContext<S>,
   ) => Promise<S['access'] | undefined>;
+  /** take one call from the caller's `budget`; throw ResourceExhausted when it is spent */
+  throttle?: (budget: 'searches', principal: S['principal'] | undefined) => Promise<void>;
   /** resolves once the read models reflect `position` (read-your-writes) */
   waitFor?: (position: bigint) => Promise<void>;
   /** reads and parses a JSON body (the service's size limit) */
@@ -170,6 +172,12 @@ export const authorize: Step = async (x, hooks) => {
     x.ctx!.access = await hooks.authorize(x.prepared.op, x.facts.principal, x.ctx!);
 };
 
+/** An operation drawing on a per-caller budget takes one call from it (authorized calls only). */
+export const throttle: Step = async (x, hooks) => {
+  const budget = x.prepared.op.throttled;
+  if (budget && hooks.throttle) await hooks.throttle(budget, x.facts.principal);
+};
+
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
 export const handle: Step = async (x) => {
   const { op } = x.prepared;
@@ -233,6 +241,7 @@ export const HTTP_STEPS: readonly Step[] = [
   readBody,
   validate,
   authorize,
+  throttle,
   handle,
   awaitReadModels,
   checkResponse,
@@ -247,6 +256,7 @@ export const CORE_STEPS: readonly Step[] = [
   checkIdempotencyKey,
   validate,
   authorize,
+  throttle,
   handle,
   awaitReadModels,
   checkResponse,

@@ -51,7 +51,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * steps answer for any operation of its kind — 401 with a bearer credential; for a body, the
  * envelope's answers to malformed JSON, a wrong Content-Type and an oversize body; for a write,
  * 400 for a malformed Idempotency-Key, the conflict status for a key already used by a different
- * request, and 503 when the read models do not catch up in time.
+ * request, and 503 when the read models do not catch up in time; 429 for an operation drawing
+ * on a per-caller budget.
  */
 export function declaredErrors<S extends ServiceTypes>(
   op: Operation<S>,
@@ -64,6 +65,7 @@ export function declaredErrors<S extends ServiceTypes>(
     statuses.add(envelope.status('unsupported-media-type'));
     statuses.add(envelope.status('payload-too-large'));
   }
+  if (op.throttled) statuses.add(envelope.status('resource-exhausted'));
   if (op.method !== 'get') {
     statuses.add(envelope.status('invalid-argument'));
     statuses.add(envelope.status('conflict'));

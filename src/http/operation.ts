@@ -107,6 +107,12 @@ export interface OperationSpec<
    */
   idempotent?: true;
   /**
+   * the per-caller budget a call draws one from (the service's `throttle` hook): an expensive
+   * operation — a search embeds its query on a thread every caller shares — is bounded per
+   * caller, so one account cannot hold it for everyone; past the budget a call is answered 429
+   */
+  throttled?: 'searches';
+  /**
    * declared error statuses, documented in OpenAPI with the service's envelope; the registry
    * adds what every operation of its kind can answer (401 with a bearer, 503 for a write, the
    * envelope's statuses for a bad body)
@@ -140,6 +146,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly successStatus: 200 | 201 | 202 | 204;
   readonly responseDescription?: string;
   readonly idempotent?: true;
+  readonly throttled?: 'searches';
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
   readonly auth: AuthRequirement;

@@ -6,6 +6,7 @@
  */
 import type { Express } from 'express';
 import type { AuthorizationServer } from '../auth/index.js';
+import { callerBudgets } from '../limits/caller-budgets.js';
 import {
   createCursorCodec,
   createServiceHttp,
@@ -80,6 +81,12 @@ export async function createNotesApp(
     envelope: notesEnvelope(),
     authenticate: auth.authenticate,
     challenge: auth.challenge,
+    throttle: callerBudgets({
+      readStore: ctx.stores.readStore,
+      now: () => Date.now(),
+      config: ctx.config,
+      service: 'notes',
+    }),
     waitFor: ctx.waitFor,
     describeCaller: (principal) => `${principal.userId} client:${principal.clientId}`,
     openapiPath: NOTES_OPENAPI_PATH,

@@ -3,7 +3,7 @@ import { startWorld, type World } from './support/world.js';
 
 const OPERATIONS: Record<string, [string, string, number[]]> = {
   list_people: ['get', '/v1/workspaces/{slug}/people', [400, 401, 403, 404]],
-  search_people: ['get', '/v1/workspaces/{slug}/people/search', [400, 401, 403, 404]],
+  search_people: ['get', '/v1/workspaces/{slug}/people/search', [400, 401, 403, 404, 429]],
   get_person: ['get', '/v1/workspaces/{slug}/people/{personId}', [400, 401, 403, 404]],
   // spec: "resolve_item and who_needs_followup declare 401, 403, 404 (no 400)"
   who_needs_followup: ['get', '/v1/workspaces/{slug}/followup', [401, 403, 404]],
@@ -20,8 +20,16 @@ const OPERATIONS: Record<string, [string, string, number[]]> = {
     '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/changelog',
     [400, 401, 403, 404, 409, 503],
   ],
-  summarize_feedback: ['get', '/v1/workspaces/{slug}/products/{key}/summary', [400, 401, 403, 404]],
-  search_items: ['get', '/v1/workspaces/{slug}/products/{key}/items/search', [400, 401, 403, 404]],
+  summarize_feedback: [
+    'get',
+    '/v1/workspaces/{slug}/products/{key}/summary',
+    [400, 401, 403, 404, 429],
+  ],
+  search_items: [
+    'get',
+    '/v1/workspaces/{slug}/products/{key}/items/search',
+    [400, 401, 403, 404, 429],
+  ],
 };
 
 describe('OpenAPI of the people, follow-up and synthesis operations', () => {

@@ -50,6 +50,7 @@ export function peopleOperations(
 
   const searchPeopleOp = defineFeedbackOp({
     id: 'search_people',
+    throttled: 'searches',
     method: 'get',
     path: '/v1/workspaces/{slug}/people/search',
     summary: 'Find people by their name, e-mail and the topics they raised',

@@ -15,6 +15,7 @@ export function synthesisOperations(
 ): FeedbackOperation[] {
   const summarize = defineFeedbackOp({
     id: 'summarize_feedback',
+    throttled: 'searches',
     method: 'get',
     path: '/v1/workspaces/{slug}/products/{key}/summary',
     summary: "Exact counts and a slice of a product's feedback (no generated text)",
@@ -54,6 +55,7 @@ export function synthesisOperations(
 
   const searchItemsOp = defineFeedbackOp({
     id: 'search_items',
+    throttled: 'searches',
     method: 'get',
     path: '/v1/workspaces/{slug}/products/{key}/items/search',
     summary: 'Find items of a product by meaning and by their words',

@@ -12,6 +12,7 @@ export function searchNotesOperation(deps: NotesHttpDeps): NotesOperation {
 
   return defineNotesOp({
     id: 'search_notes',
+    throttled: 'searches',
     method: 'get',
     path: '/v1/notes/search',
     summary: 'Search your active notes by meaning and by their words',
