@@ -83,7 +83,13 @@ export const NoteVersion = z
   .meta({ id: 'NoteVersion' });
 
 export const NoteHistory = z
-  .object({ versions: z.array(NoteVersion).meta({ description: 'newest first' }) })
+  .object({
+    versions: z.array(NoteVersion).meta({ description: 'newest first' }),
+    nextPageToken: z
+      .string()
+      .nullable()
+      .meta({ description: 'pass as pageToken for the older versions; null on the last page' }),
+  })
   .meta({ id: 'NoteHistory' });
 
 export const Tag = z

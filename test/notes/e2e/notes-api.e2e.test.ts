@@ -133,6 +133,37 @@ describe('Notes API over HTTP', function () {
     });
   });
 
+  describe('When a note has more versions than one history page holds', () => {
+    it('pages them newest first with a signed token, none left out or repeated', async () => {
+      // security audit: a note PUT 300 times with 100 KB made a 30 MB history answer; at most
+      // `limit` versions (default and most 100) per answer, nextPageToken for the older ones
+      const note = (await api('POST', '/v1/notes', { content: 'p0' })).body;
+      for (let i = 1; i <= 5; i++) {
+        expect((await api('PUT', `/v1/notes/${note.id}`, { content: `p${i}` })).status).to.equal(
+          200,
+        );
+      }
+      const pages: string[][] = [];
+      let token: string | null = null;
+      do {
+        const query: string = token ? `&pageToken=${encodeURIComponent(token)}` : '';
+        const page = await api('GET', `/v1/notes/${note.id}/history?limit=2${query}`);
+        expect(page.status).to.equal(200);
+        pages.push(page.body.versions.map((v: Json) => v.content));
+        token = page.body.nextPageToken;
+      } while (token);
+      expect(pages).to.deep.equal([['p4', 'p3'], ['p2', 'p1'], ['p0']]);
+      const whole = await api('GET', `/v1/notes/${note.id}/history`);
+      expect(whole.body.versions).to.have.length(5);
+      expect(whole.body.nextPageToken).to.equal(null);
+      expect((await api('GET', `/v1/notes/${note.id}/history?limit=101`)).status).to.equal(400);
+      const other = (await api('POST', '/v1/notes', { content: 'o0' })).body;
+      const first = await api('GET', `/v1/notes/${note.id}/history?limit=1`);
+      const foreign = `/v1/notes/${other.id}/history?pageToken=${encodeURIComponent(first.body.nextPageToken)}`;
+      expect((await api('GET', foreign)).status, 'a token of another note').to.equal(400);
+    });
+  });
+
   describe('When two clients edit the same note', () => {
     it('refuses the stale If-Match with 412 and accepts the current one', async () => {
       const note = (await api('POST', '/v1/notes', { content: 'draft' })).body;
