@@ -116,6 +116,8 @@ export interface AuthorizationServerOptions {
   refreshTokenTtlSeconds: number;
   refreshPolicy: RefreshPolicy;
   registrationLimit: { max: number; windowSeconds: number };
+  /** authorization requests per client IP (authorization-limit.ts); default 60 per 10 min */
+  authorizationLimit?: { max: number; windowSeconds: number };
   /** sign-in throttles; default DEFAULT_SIGN_IN_LIMITS */
   signInLimits?: SignInLimits;
   /** the body of a JSON refusal outside OAuth's own (registration 429, an unknown /oauth route) */

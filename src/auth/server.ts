@@ -26,7 +26,9 @@ import type { MailPort } from './mail/port.js';
 import type { AuthorizationServerOptions } from './options.js';
 import { createProvider } from './provider.js';
 import { createSignInThrottle } from './interaction/throttle.js';
-import { clientIp, registrationLimiter } from './registration-limit.js';
+import { DEFAULT_AUTHORIZATION_LIMIT, mountAuthorizationLimits } from './authorization-limit.js';
+import { clientIp } from './per-ip-limit.js';
+import { registrationLimiter } from './registration-limit.js';
 import { createLimits } from '../limits/index.js';
 import { DEFAULT_SIGN_IN_LIMITS } from './options.js';
 import {
@@ -226,6 +228,12 @@ export async function createAuthorizationServer(
     return handOver(req, res);
   });
   mountRequestDefaults(router, options);
+  mountAuthorizationLimits(router, {
+    limits,
+    name: `${prefix}:authorizations-ip`,
+    ...(options.authorizationLimit ?? DEFAULT_AUTHORIZATION_LIMIT),
+    trustProxy,
+  });
   router.post(
     '/oauth/register',
     registrationLimiter({

@@ -186,6 +186,14 @@ export const configSchema = z.object({
   NOTES_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
     .default(60)
     .describe('window of the notes registration limit'),
+  AUTHORIZATION_REQUESTS_PER_IP: count(1000000)
+    .default(60)
+    .describe(
+      'OAuth authorization requests (/oauth/authorize and /oauth/par together) per client IP per AUTHORIZATION_WINDOW_MINUTES (sliding)',
+    ),
+  AUTHORIZATION_WINDOW_MINUTES: count(7 * 24 * 60)
+    .default(10)
+    .describe('window of the authorization request limit'),
   EMBEDDED_POLL_MS: whole(10, 600000)
     .default(250)
     .describe(

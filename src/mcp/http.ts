@@ -14,6 +14,10 @@
  * the service's address is same-origin to the browser, so only the configured names count.
  * Calls without `Origin` (every non-browser client) are not affected.
  *
+ * A batch (protocol revisions before 2025-06-18) is bounded (batch-work.ts): at most ten messages,
+ * handed to the server one after another, and answers past 16 MiB in all replaced by a JSON-RPC
+ * error. Whatever goes wrong inside the SDK is logged; an answer it cannot send is answered here.
+ *
  * Refused credentials are HTTP answers, not JSON-RPC: 401 with
  * `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource/mcp"`
  * (what an MCP client starts OAuth discovery from), 403 with `error="insufficient_scope"`,
@@ -27,6 +31,7 @@ import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
 import { correlationIdFor, sendJson } from '../http/respond.js';
+import { boundBatchWork, MAX_ANSWER_BYTES } from './batch-work.js';
 import { batchProblem, problemOf, refuseMalformedRequests } from './message-check.js';
 import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
 
@@ -49,6 +54,10 @@ export interface McpEndpointOptions<P> {
   logger: HttpLogger;
   /** largest accepted JSON-RPC message; default 1mb */
   bodyLimit?: string;
+  /** most messages in one batch; default MAX_BATCH_MESSAGES */
+  maxBatchMessages?: number;
+  /** bytes of a batch's answers past which a call is answered with an error; default MAX_ANSWER_BYTES */
+  maxAnswerBytes?: number;
   /** origins (`scheme://host[:port]`) a browser may call from: the service's own, configured ones */
   allowedOrigins: readonly string[];
 }
@@ -112,7 +121,9 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
 
   async function serve(req: Request, res: Response, principal: P, correlationId: string) {
     // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700)
-    const problem = Array.isArray(req.body) ? batchProblem(req.body) : problemOf(req.body);
+    const problem = Array.isArray(req.body)
+      ? batchProblem(req.body, options.maxBatchMessages)
+      : problemOf(req.body);
     if (problem?.code === ErrorCode.InvalidRequest) {
       const { code, message, id } = problem;
       sendJson(res, 400, { jsonrpc: '2.0', error: { code, message }, id });
@@ -133,8 +144,28 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
       void transport.close();
       void server.close();
     });
+    // the SDK reports here what it answered itself and what it could not answer
+    server.onerror = (error) => {
+      options.logger.warn('MCP request failed', { correlationId, reason: String(error) });
+    };
     await server.connect(transport);
     refuseMalformedRequests(transport);
+    boundBatchWork(transport, {
+      maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+      onRefused(id, reason) {
+        options.logger.warn('MCP answer refused', { correlationId, id, reason });
+      },
+      onSendFailed(id, error) {
+        options.logger.error('MCP answer could not be sent', { correlationId, id, error });
+        if (res.headersSent) return;
+        jsonRpcError(
+          res,
+          500,
+          ErrorCode.InternalError,
+          `Internal error: the answer could not be sent; quote correlation id ${correlationId} when reporting it`,
+        );
+      },
+    });
     await transport.handleRequest(req, res, req.body);
   }
 

@@ -15,6 +15,7 @@ import {
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_BATCH_MESSAGES } from './batch-work.js';
 
 export interface MessageProblem {
   code: number;
@@ -74,11 +75,24 @@ export function problemOf(message: unknown): MessageProblem | null {
 }
 
 /**
- * A batch (protocol revisions before 2025-06-18) whose requests share an id: the answers could not
- * be told apart, and the SDK keeps one of them — the other request would still run, its result
- * lost. Refused whole, before anything runs (JSON-RPC 2.0 §4: the id is what matches an answer).
+ * A batch (protocol revisions before 2025-06-18) refused whole, before anything runs:
+ *  - one of more than `maxMessages` (batch-work.ts says why ten), as the SDK's transport refuses
+ *    one of more than 100;
+ *  - one whose requests share an id: the answers could not be told apart, and the SDK keeps one of
+ *    them — the other request would still run, its result lost (JSON-RPC 2.0 §4: the id is what
+ *    matches an answer).
  */
-export function batchProblem(batch: readonly unknown[]): MessageProblem | null {
+export function batchProblem(
+  batch: readonly unknown[],
+  maxMessages = MAX_BATCH_MESSAGES,
+): MessageProblem | null {
+  if (batch.length > maxMessages) {
+    return {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: Batch must not exceed ${maxMessages} messages (MCP 2025-06-18 removed batching: send each message in its own POST)`,
+      id: null,
+    };
+  }
   const seen = new Set<string | number>();
   for (const message of batch) {
     if (!isObject(message) || !('method' in message)) continue;

@@ -79,6 +79,10 @@ export async function createNotesAuth(
       max: config.NOTES_REGISTRATIONS_PER_IP,
       windowSeconds: config.NOTES_REGISTRATION_WINDOW_MINUTES * 60,
     },
+    authorizationLimit: {
+      max: config.AUTHORIZATION_REQUESTS_PER_IP,
+      windowSeconds: config.AUTHORIZATION_WINDOW_MINUTES * 60,
+    },
     signInLimits: signInLimitsFrom(config),
     ...(upstream ? { upstream } : {}),
     log: (line) => ctx.logger.info(line),

@@ -46,8 +46,10 @@ export async function startTestRuntime(
     SIGNIN_CODES_PER_ADDRESS: '1000',
     SIGNIN_CODES_PER_IP: '10000',
     ...WIDE_CAPTURE_LIMITS,
-    // every test client is one account; the search budget tests set their own figures
+    // every test client is one account at one address; the budget and authorization-limit
+    // tests set their own figures
     SEARCHES_PER_CALLER_BURST: '100000',
+    AUTHORIZATION_REQUESTS_PER_IP: '100000',
     SEARCHES_PER_CALLER_PER_HOUR: '10000000',
     ...env,
     DATA_DIR: dir,

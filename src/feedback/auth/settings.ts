@@ -54,6 +54,10 @@ export function feedbackAuthOptions(input: {
       max: config.FEEDBACK_REGISTRATIONS_PER_IP,
       windowSeconds: config.FEEDBACK_REGISTRATION_WINDOW_MINUTES * 60,
     },
+    authorizationLimit: {
+      max: config.AUTHORIZATION_REQUESTS_PER_IP,
+      windowSeconds: config.AUTHORIZATION_WINDOW_MINUTES * 60,
+    },
     signInLimits: signInLimitsFrom(config),
     ...(upstream ? { upstream } : {}),
     firstPartyClients: [

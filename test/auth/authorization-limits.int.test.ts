@@ -1,0 +1,192 @@
+/**
+ * What one client IP may make the authorization endpoint keep (src/auth/authorization-limit.ts).
+ * MCP audit F6: unauthenticated `GET /oauth/authorize` with a registered client and a
+ * 12,000-character `state` answered 303 and stored a ~13 KB interaction record for an hour, at
+ * ~390 requests/s from one client, without limit.
+ *
+ * README (Security, Redirect URIs and requests): "Authorization requests (`/oauth/authorize` and
+ * `/oauth/par` together) are limited per client IP, 60 per 10 minutes, then 429 with `Retry-After`
+ * and `temporarily_unavailable`; a parameter longer than 2,048 characters, or a request longer
+ * than 8,192 in all, is refused with `invalid_request` (the error page; 413 at `/oauth/par`)."
+ * RFC 6749 §4.1.2.1 (temporarily_unavailable); RFC 9126 §2.3 ("413 Payload Too Large",
+ * "429 Too Many Requests").
+ */
+import { expect } from 'chai';
+import { feedbackAuthPreset, notesAuthPreset } from '../../src/auth/index.js';
+import { authorizeOverHttp } from './support/browserless.js';
+import { exchange, registerClient, startAuthorization } from './support/client.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+function authorize(h: Harness, clientId: string, params: Record<string, string> = {}, ip?: string) {
+  const url = new URL(`${h.base}/oauth/authorize`);
+  url.search = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: `${h.base}/cb`,
+    scope: 'openid',
+    state: 'xyz',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    ...params,
+  }).toString();
+  return fetch(url, { redirect: 'manual', headers: ip ? { 'x-forwarded-for': ip } : {} });
+}
+
+function push(h: Harness, clientId: string, params: Record<string, string> = {}, ip?: string) {
+  return fetch(`${h.base}/oauth/par`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(ip ? { 'x-forwarded-for': ip } : {}),
+    },
+    body: new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: `${h.base}/cb`,
+      scope: 'openid',
+      state: 'xyz',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+      ...params,
+    }),
+  });
+}
+
+const interactions = (h: Harness) => h.readStore().collection('oauth_Interaction').countDocuments();
+
+describe('When one address sends more authorization requests than its limit', () => {
+  let h: Harness;
+  let clientId: string;
+  before(async () => {
+    h = await startHarness({
+      ...feedbackAuthPreset,
+      authorizationLimit: { max: 3, windowSeconds: 600 },
+      trustProxy: true,
+    });
+    clientId = (await registerClient(h.base)).clientMetadata().client_id;
+  });
+  after(() => h.close());
+
+  it('answers 429 with Retry-After and temporarily_unavailable on the error page, while another address goes on', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await authorize(h, clientId, {}, '203.0.113.7')).status);
+    expect(statuses).to.deep.equal([303, 303, 303]);
+    const stored = await interactions(h);
+    const limited = await authorize(h, clientId, {}, '203.0.113.7');
+    expect(limited.status).to.equal(429);
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 600);
+    expect(limited.headers.get('cache-control')).to.equal('no-store');
+    expect(limited.headers.get('content-type')).to.match(/^text\/html/);
+    const page = await limited.text();
+    expect(page).to.include('temporarily_unavailable');
+    expect(page).to.include('too many authorization requests from this address');
+    expect(await interactions(h)).to.equal(stored);
+    expect((await authorize(h, clientId, {}, '198.51.100.9')).status).to.equal(303);
+  });
+
+  it('counts pushed requests (PAR) with them, and refuses one past the limit as JSON', async () => {
+    const ip = '192.0.2.44';
+    expect((await push(h, clientId, {}, ip)).status).to.equal(201);
+    expect((await authorize(h, clientId, {}, ip)).status).to.equal(303);
+    expect((await push(h, clientId, {}, ip)).status).to.equal(201);
+    const limited = await push(h, clientId, {}, ip);
+    expect(limited.status).to.equal(429);
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 600);
+    const body = (await limited.json()) as Record<string, string>;
+    expect(body.error).to.equal('temporarily_unavailable');
+  });
+});
+
+describe('When a client signs people in at the default authorization limit', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ ...notesAuthPreset });
+  });
+  after(() => h.close());
+
+  it('serves 60 requests from one address in 10 minutes, refuses the 61st, and a sign-in still completes first', async () => {
+    const config = await registerClient(h.base, { name: 'Reloader', algorithm: 'oauth2' });
+    const pending = await startAuthorization(config, h.base, 'notes');
+    const callback = await authorizeOverHttp({
+      authUrl: pending.url,
+      base: h.base,
+      email: 'reload@example.com',
+      mailboxPath: h.mailboxPath,
+    });
+    expect((await exchange(config, callback, pending)).access_token).to.be.a('string');
+    const clientId = config.clientMetadata().client_id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await authorize(h, clientId)).status);
+    // one request of the 60 was the sign-in's
+    expect(statuses.filter((s) => s === 303)).to.have.length(59);
+    expect(statuses.slice(-1)).to.deep.equal([429]);
+  });
+});
+
+for (const [service, preset, algorithm] of [
+  ['feedback', feedbackAuthPreset, 'oidc'],
+  ['notes', notesAuthPreset, 'oauth2'],
+] as const) {
+  describe(`When an authorization request to ${service} carries an oversized parameter`, () => {
+    let h: Harness;
+    let clientId: string;
+    before(async () => {
+      h = await startHarness({ ...preset });
+      clientId = (await registerClient(h.base, { algorithm })).clientMetadata().client_id;
+    });
+    after(() => h.close());
+
+    it('refuses a 12,000-character state with invalid_request on the error page and stores nothing', async () => {
+      const before = await interactions(h);
+      const res = await authorize(h, clientId, { state: 's'.repeat(12_000) });
+      expect(res.status).to.equal(400);
+      expect(res.headers.get('location')).to.equal(null);
+      const page = await res.text();
+      expect(page).to.include('invalid_request');
+      expect(page).to.include('state is longer than 2048 characters');
+      expect(await interactions(h)).to.equal(before);
+    });
+
+    it('takes a sign-in with PKCE and a 2,048-character state, refuses 2,049, and more than 8,192 in all', async () => {
+      const config = await registerClient(h.base, { name: 'Ordinary', algorithm });
+      const pending = await startAuthorization(
+        config,
+        h.base,
+        service === 'notes' ? 'notes' : 'openid',
+      );
+      const callback = await authorizeOverHttp({
+        authUrl: pending.url,
+        base: h.base,
+        email: 'ordinary@example.com',
+        mailboxPath: h.mailboxPath,
+      });
+      expect((await exchange(config, callback, pending)).access_token).to.be.a('string');
+      expect((await authorize(h, clientId, { state: 's'.repeat(2048) })).status).to.equal(303);
+      const nonce = await authorize(h, clientId, { nonce: 'n'.repeat(2049) });
+      expect(nonce.status).to.equal(400);
+      expect(await nonce.text()).to.include('nonce is longer than 2048 characters');
+      const many = await authorize(h, clientId, {
+        state: 's'.repeat(2000),
+        nonce: 'n'.repeat(2000),
+        login_hint: 'l'.repeat(2000),
+        ui_locales: 'u'.repeat(2000),
+        acr_values: 'a'.repeat(2000),
+      });
+      expect(many.status).to.equal(400);
+      expect(await many.text()).to.include('longer than 8192 characters in all');
+    });
+
+    it('refuses an oversized pushed request (PAR) with 413 and invalid_request as JSON', async () => {
+      const res = await push(h, clientId, { state: 's'.repeat(12_000) });
+      expect(res.status).to.equal(413);
+      const body = (await res.json()) as Record<string, string>;
+      expect(body).to.deep.equal({
+        error: 'invalid_request',
+        error_description: 'state is longer than 2048 characters',
+      });
+    });
+  });
+}
