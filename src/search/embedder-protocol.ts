@@ -15,6 +15,6 @@ export type FromEmbedder =
       message: string;
       fields?: Record<string, unknown>;
     }
-  | { kind: 'loaded'; id: number; provider: string; dimensions: number }
+  | { kind: 'loaded'; id: number; provider: string; dimensions: number; maxChars?: number }
   | { kind: 'vectors'; id: number; vectors: Float32Array[] }
   | { kind: 'failed'; id: number; message: string };

@@ -11,20 +11,73 @@
  * binding can abort the process. So closing an embedder drops its provider inside the thread,
  * and the thread, idle, does not keep the process alive (it is unref'd whenever nothing is asked
  * of it).
+ *
+ * The thread is shared by every user and both services, so it is scheduled here, not first come
+ * first served: every embed is cut into units of at most UNIT_TEXTS texts and UNIT_CHARS
+ * characters (each text already cut to its provider's `maxChars`, embedder.ts), the thread is
+ * given one unit at a time, and its next unit is a query's (`priority: 'query'`) whenever one
+ * waits, else the oldest background (indexing) unit. So a search's query waits at most for the
+ * one unit already running (4 texts, or 2 of the bundled encoder's longest, 4,096 characters,
+ * or 1 of all-MiniLM-L6-v2's, 8,192: ~0.1–0.2 s on the bundled encoder), never for the backlog
+ * queued behind it. Indexing keeps its batches (the indexer's 32, half of them on the bulk
+ * helper): only the thread's work is cut. bench/search-backlog.bench.ts measures the wait.
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleThread } from '../platform/threads.js';
 import type { CreateEmbedderOptions } from './create-embedder.js';
-import type { Embedder } from './embedder.js';
+import { type EmbedOptions, type Embedder, embeddablePrefix, MAX_EMBED_CHARS } from './embedder.js';
 import type { FromEmbedder, ToEmbedder } from './embedder-protocol.js';
 import { embedOnHelper, SPLIT_MIN, splitPoint } from './bulk-helper.js';
 import { ENERGETIC_PROVIDER } from './energetic-embedder.js';
 
 type Logger = CreateEmbedderOptions['logger'];
 type Settle = { resolve(value: FromEmbedder): void; reject(error: Error): void };
+type Priority = NonNullable<EmbedOptions['priority']>;
+
+/**
+ * texts in one unit of work the thread is given. The bundled encoder's time per text, not per
+ * call, is what it costs (ENERGETIC_CHUNK: bigger chunks gained nothing), so a smaller unit
+ * loses no texts/s and shortens a query's wait: behind a backlog of short texts a search took
+ * ~300 ms with units of 8 and ~95 ms with 4 (bench/search-backlog.bench.ts, 300-character texts)
+ */
+export const UNIT_TEXTS = 4;
+/**
+ * characters in one unit (texts are cut to MAX_EMBED_CHARS at most, this many): what a query
+ * may wait for is one unit, so this and UNIT_TEXTS bound its wait
+ */
+export const UNIT_CHARS = 8_192;
+
+/** Cuts texts (each already cut to its provider's maxChars) into units, in order, none empty. */
+export function units(texts: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let unit: string[] = [];
+  let chars = 0;
+  for (const text of texts) {
+    if (unit.length > 0 && (unit.length === UNIT_TEXTS || chars + text.length > UNIT_CHARS)) {
+      out.push(unit);
+      unit = [];
+      chars = 0;
+    }
+    unit.push(text);
+    chars += text.length;
+  }
+  if (unit.length > 0) out.push(unit);
+  return out;
+}
+
+/** One unit waiting for the thread. */
+interface Queued {
+  key: number;
+  texts: string[];
+  /** the embed call it belongs to: a failed unit drops the call's other units */
+  call: object;
+  settle: Settle;
+}
 
 interface SharedThread {
   request(message: ToEmbedder & { id: number }): Promise<FromEmbedder>;
+  /** embeds through the queue, unit by unit, queries first */
+  embed(key: number, texts: string[], priority: Priority): Promise<Float32Array[]>;
   post(message: ToEmbedder): void;
   loggers: Map<number, Logger>;
 }
@@ -42,16 +95,82 @@ function thread(): SharedThread {
   });
   const pending = new Map<number, Settle>();
   const loggers = new Map<number, Logger>();
-  const settleRef = () => (pending.size > 0 ? worker.ref() : worker.unref());
+  const waiting: Record<Priority, Queued[]> = { query: [], background: [] };
+  let running = false; // a unit is with the thread
+  const settleRef = () =>
+    pending.size > 0 || waiting.query.length + waiting.background.length > 0
+      ? worker.ref()
+      : worker.unref();
   let gone: Error | undefined;
+  const send = (message: ToEmbedder & { id: number }, settle: Settle) => {
+    pending.set(message.id, settle);
+    settleRef();
+    worker.postMessage(message);
+  };
+  /** gives the thread its next unit when it has none: a query's if one waits */
+  const pump = () => {
+    if (running || gone) return;
+    const next = waiting.query.shift() ?? waiting.background.shift();
+    if (!next) return;
+    running = true;
+    const done = () => {
+      running = false;
+      pump();
+    };
+    send(
+      { kind: 'embed', id: nextId++, key: next.key, texts: next.texts },
+      {
+        resolve: (answer) => {
+          done();
+          next.settle.resolve(answer);
+        },
+        reject: (error) => {
+          done();
+          next.settle.reject(error);
+        },
+      },
+    );
+  };
   const current: SharedThread = {
     request(message) {
       if (gone) return Promise.reject(gone);
-      return new Promise<FromEmbedder>((resolve, reject) => {
-        pending.set(message.id, { resolve, reject });
+      return new Promise<FromEmbedder>((resolve, reject) => send(message, { resolve, reject }));
+    },
+    async embed(key, texts, priority) {
+      if (gone) throw gone;
+      const call = {};
+      const drop = () => {
+        for (const queue of Object.values(waiting)) {
+          for (let i = queue.length - 1; i >= 0; i--) {
+            if (queue[i]!.call !== call) continue;
+            const [dropped] = queue.splice(i, 1);
+            dropped!.settle.reject(new Error('an earlier part of this embed failed'));
+          }
+        }
         settleRef();
-        worker.postMessage(message);
+      };
+      const answers = units(texts).map((part) => {
+        const answer = new Promise<FromEmbedder>((resolve, reject) => {
+          waiting[priority].push({ key, texts: part, call, settle: { resolve, reject } });
+        });
+        answer.catch(() => {}); // awaited in order below; a later one may fail first
+        return answer;
       });
+      settleRef();
+      pump();
+      try {
+        const vectors: Float32Array[] = [];
+        for (const answer of answers) {
+          const message = await answer;
+          if (message.kind !== 'vectors')
+            throw new Error(`embedder thread answered ${message.kind}`);
+          vectors.push(...message.vectors);
+        }
+        return vectors;
+      } catch (error) {
+        drop();
+        throw error;
+      }
     },
     post: (message) => worker.postMessage(message),
     loggers,
@@ -70,7 +189,11 @@ function thread(): SharedThread {
   const lost = (error: Error) => {
     gone ??= error;
     if (shared === current) shared = undefined; // the next embedder starts a new thread
-    for (const settle of pending.values()) settle.reject(error);
+    const queued = [...waiting.query, ...waiting.background];
+    waiting.query = [];
+    waiting.background = [];
+    for (const settle of [...pending.values(), ...queued.map((unit) => unit.settle)])
+      settle.reject(error);
     pending.clear();
   };
   worker.on('error', (error) => lost(new Error(`embedder thread failed: ${error.message}`)));
@@ -97,24 +220,18 @@ export function startEmbedderThread(options: CreateEmbedderOptions): EmbedderThr
     .request({ kind: 'load', id: nextId++, key, options: rest })
     .then((loaded): Embedder => {
       if (loaded.kind !== 'loaded') throw new Error(`embedder thread answered ${loaded.kind}`);
+      const maxChars = loaded.maxChars ?? MAX_EMBED_CHARS;
       return {
         provider: loaded.provider,
         dimensions: loaded.dimensions,
-        async embed(texts) {
+        maxChars,
+        async embed(whole, embedOptions) {
           if (closed) throw new Error('the embedder is closed');
-          if (texts.length === 0) return [];
-          const here = async (part: readonly string[]) => {
-            const answer = await host.request({
-              kind: 'embed',
-              id: nextId++,
-              key,
-              texts: [...part],
-            });
-            if (answer.kind !== 'vectors') {
-              throw new Error(`embedder thread answered ${answer.kind}`);
-            }
-            return answer.vectors;
-          };
+          if (whole.length === 0) return [];
+          const priority = embedOptions?.priority ?? 'background';
+          // cut here too: a 100 KB text is not copied to the thread only to be cut there
+          const texts = whole.map((text) => embeddablePrefix(text, maxChars));
+          const here = (part: string[]) => host.embed(key, part, priority);
           // a backlog's batch: half of it on a second core (bulk-helper.ts)
           if (loaded.provider !== ENERGETIC_PROVIDER || texts.length < SPLIT_MIN)
             return here(texts);

@@ -52,7 +52,11 @@ async function serve(message: ToEmbedder): Promise<void> {
 }
 
 function describe(embedder: Embedder) {
-  return { provider: embedder.provider, dimensions: embedder.dimensions };
+  return {
+    provider: embedder.provider,
+    dimensions: embedder.dimensions,
+    maxChars: embedder.maxChars,
+  };
 }
 
 // One request at a time: a provider works on one batch at a time anyway.

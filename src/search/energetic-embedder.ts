@@ -4,7 +4,12 @@
  * WebAssembly). It needs no network and no model folder, so it always loads on a plain
  * `npm install`; it is the provider on machines without a local all-MiniLM-L6-v2.
  */
-import { type Embedder, EmbedderUnavailableError, normalize } from './embedder.js';
+import {
+  type Embedder,
+  EmbedderUnavailableError,
+  embeddablePrefix,
+  normalize,
+} from './embedder.js';
 
 export const ENERGETIC_PROVIDER = 'energetic-ai:use-lite';
 const DIMENSIONS = 512;
@@ -14,6 +19,15 @@ const DIMENSIONS = 512;
  * this machine (measured: 256 texts in ~6 s either way).
  */
 export const ENERGETIC_CHUNK = 8;
+/**
+ * The encoder reads a text's first 128 tokens (its graph's ClipToMaxLength; measured: words
+ * after the 128th token leave the vector as it was, after the 127th they change it), and a token
+ * is at most 16 characters of its vocabulary: 2,048 characters hold them all, so a text is cut at
+ * twice that (embedder.ts). Only a run of characters the vocabulary lacks (emoji, most non-Latin
+ * scripts), which makes one token however long, can push the 128th token past the cut; that
+ * text's vector is then its prefix's. The tokenizer's time grows with the square of the length.
+ */
+export const ENERGETIC_MAX_CHARS = 4_096;
 
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;
@@ -38,10 +52,14 @@ export async function loadEnergeticEmbedder(): Promise<Embedder> {
   return {
     provider: ENERGETIC_PROVIDER,
     dimensions: DIMENSIONS,
+    maxChars: ENERGETIC_MAX_CHARS,
     async embed(texts) {
       const vectors: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += ENERGETIC_CHUNK) {
-        const rows = await model.embed(texts.slice(start, start + ENERGETIC_CHUNK));
+        const chunk = texts
+          .slice(start, start + ENERGETIC_CHUNK)
+          .map((text) => embeddablePrefix(text, ENERGETIC_MAX_CHARS));
+        const rows = await model.embed(chunk);
         for (const row of rows) vectors.push(normalize(Float32Array.from(row)));
       }
       return vectors;

@@ -10,7 +10,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { type Embedder, EmbedderUnavailableError, normalize } from './embedder.js';
+import {
+  type Embedder,
+  EmbedderUnavailableError,
+  embeddablePrefix,
+  MAX_EMBED_CHARS,
+  normalize,
+} from './embedder.js';
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/all-MiniLM-L6-v2';
 const CHUNK = 32;
@@ -97,11 +103,14 @@ export async function loadTransformersEmbedder(
   return {
     provider,
     dimensions,
+    maxChars: MAX_EMBED_CHARS,
     async embed(texts) {
       const vectors: Float32Array[] = [];
       // Chunks bound the padded batch tensor (every text is padded to the longest in its batch).
       for (let start = 0; start < texts.length; start += CHUNK) {
-        const chunk = texts.slice(start, start + CHUNK);
+        // the model reads 512 tokens: the prefix holds them (embedder.ts), and the tokenizer no
+        // longer splits a whole 100 KB text only to drop most of it
+        const chunk = texts.slice(start, start + CHUNK).map((text) => embeddablePrefix(text));
         const output = await extract(chunk, { pooling: 'mean', normalize: true });
         for (let row = 0; row < chunk.length; row++) {
           vectors.push(normalize(output.data.slice(row * dimensions, (row + 1) * dimensions)));

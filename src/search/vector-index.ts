@@ -246,7 +246,8 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       const semanticLimit = Math.max(limit * 4, 40);
       if (!hasWords(query)) return [];
       const embedder = await open();
-      const embedding = embedder.embed([query]);
+      // before any indexing queued in the embedder thread (embedder-thread.ts)
+      const embedding = embedder.embed([query], { priority: 'query' });
       const arenaLoading = caches.arenaFor(scope, embedder);
       // settled below; these only keep an early failure of the lexicon from leaving them unhandled
       embedding.catch(() => {});
