@@ -19,9 +19,9 @@ import { type Harness, startHarness } from './support/harness.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
-function authorize(h: Harness, clientId: string, params: Record<string, string> = {}, ip?: string) {
-  const url = new URL(`${h.base}/oauth/authorize`);
-  url.search = new URLSearchParams({
+/** A PKCE authorization request's parameters, with `params` over them. */
+function requestOf(h: Harness, clientId: string, params: Record<string, string>) {
+  return new URLSearchParams({
     client_id: clientId,
     response_type: 'code',
     redirect_uri: `${h.base}/cb`,
@@ -30,7 +30,12 @@ function authorize(h: Harness, clientId: string, params: Record<string, string> 
     code_challenge: CHALLENGE,
     code_challenge_method: 'S256',
     ...params,
-  }).toString();
+  });
+}
+
+function authorize(h: Harness, clientId: string, params: Record<string, string> = {}, ip?: string) {
+  const url = new URL(`${h.base}/oauth/authorize`);
+  url.search = requestOf(h, clientId, params).toString();
   return fetch(url, { redirect: 'manual', headers: ip ? { 'x-forwarded-for': ip } : {} });
 }
 
@@ -41,16 +46,7 @@ function push(h: Harness, clientId: string, params: Record<string, string> = {},
       'content-type': 'application/x-www-form-urlencoded',
       ...(ip ? { 'x-forwarded-for': ip } : {}),
     },
-    body: new URLSearchParams({
-      client_id: clientId,
-      response_type: 'code',
-      redirect_uri: `${h.base}/cb`,
-      scope: 'openid',
-      state: 'xyz',
-      code_challenge: CHALLENGE,
-      code_challenge_method: 'S256',
-      ...params,
-    }),
+    body: requestOf(h, clientId, params),
   });
 }
 

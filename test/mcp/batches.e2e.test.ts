@@ -42,6 +42,14 @@ function poster(base: string, token: string) {
     });
 }
 
+/** The answer to a batch of more than MAX_BATCH_MESSAGES: 400, -32600, refused whole. */
+async function expectTooLong(res: Response): Promise<void> {
+  expect(res.status).to.equal(400);
+  const answer = (await res.json()) as Answer;
+  expect(answer.error?.code).to.equal(-32600);
+  expect(answer.error?.message).to.include(`Batch must not exceed ${MAX_BATCH_MESSAGES} messages`);
+}
+
 describe('When an MCP client sends a JSON-RPC batch to the hosted notes server', function () {
   this.timeout(120_000);
   let notes: NotesE2e;
@@ -60,12 +68,7 @@ describe('When an MCP client sends a JSON-RPC batch to the hosted notes server',
       call(i + 1, 'create_note', { content: `${marker} ${i}` }),
     );
     const res = await post(batch);
-    expect(res.status).to.equal(400);
-    const answer = (await res.json()) as Answer;
-    expect(answer.error?.code).to.equal(-32600);
-    expect(answer.error?.message).to.include(
-      `Batch must not exceed ${MAX_BATCH_MESSAGES} messages`,
-    );
+    await expectTooLong(res);
     const listed = await notes.api(token)('GET', '/v1/notes?limit=100');
     expect(listed.text).to.not.include(marker);
 
@@ -156,12 +159,7 @@ describe('When an MCP client sends a JSON-RPC batch to the hosted feedback serve
       method: 'tools/list',
     }));
     const res = await post(batch);
-    expect(res.status).to.equal(400);
-    const answer = (await res.json()) as Answer;
-    expect(answer.error?.code).to.equal(-32600);
-    expect(answer.error?.message).to.include(
-      `Batch must not exceed ${MAX_BATCH_MESSAGES} messages`,
-    );
+    await expectTooLong(res);
     const ten = await post(batch.slice(0, MAX_BATCH_MESSAGES));
     expect(ten.status).to.equal(200);
     expect((await ten.json()) as Answer[]).to.have.length(MAX_BATCH_MESSAGES);
