@@ -173,9 +173,10 @@ export const authorize: Step = async (x, hooks) => {
 };
 
 /** An operation drawing on a per-caller budget takes one call from it (authorized calls only). */
-export const throttle: Step = async (x, hooks) => {
+export const throttle: Step = (x, hooks) => {
   const budget = x.prepared.op.throttled;
-  if (budget && hooks.throttle) await hooks.throttle(budget, x.facts.principal);
+  // synchronous for every other operation: a returned promise would cost each one a turn
+  if (budget && hooks.throttle) return hooks.throttle(budget, x.facts.principal);
 };
 
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
