@@ -1,7 +1,7 @@
 import type { ProductEvent, Visibility } from './events.js';
+import { foldedInto, type RecentFolds, withFold } from './recent-folds.js';
 
-/** spec of issue 12: "the same body from the same visitor within 10 minutes is folded" */
-export const FOLD_WINDOW_MS = 10 * 60 * 1000;
+export { FOLD_WINDOW_MS } from './recent-folds.js';
 
 export type ProductState =
   | { status: 'absent' }
@@ -14,15 +14,15 @@ export type ProductState =
       nextItemNumber: number;
       /** submissionId -> number, so a retried submission gets the number it was given */
       allocations: Record<string, number>;
-      /** fold key -> the number and time of the first submission under it, within the window */
-      recentFolds: Record<string, { number: number; at: number }>;
+      /** the first submission under each fold key within the window (recent-folds.ts) */
+      recentFolds: RecentFolds;
     };
 
 export const initialProductState = (): ProductState => ({ status: 'absent' });
 
 export function evolveProduct(state: ProductState, event: ProductEvent): ProductState {
   if (event.type === 'ProductCreated') {
-    return { status: 'active', ...event.data, nextItemNumber: 1, allocations: {}, recentFolds: {} };
+    return { status: 'active', ...event.data, nextItemNumber: 1, allocations: {}, recentFolds: [] };
   }
   if (state.status !== 'active') return state;
   switch (event.type) {
@@ -36,7 +36,9 @@ export function evolveProduct(state: ProductState, event: ProductEvent): Product
         ...state,
         nextItemNumber: Math.max(state.nextItemNumber, number + 1),
         allocations: { ...state.allocations, [submissionId]: number },
-        recentFolds: fold ? withFold(state.recentFolds, fold, number) : state.recentFolds,
+        recentFolds: fold
+          ? withFold(state.recentFolds, fold.key, { number, at: fold.at })
+          : state.recentFolds,
       };
     }
     default: {
@@ -46,25 +48,10 @@ export function evolveProduct(state: ProductState, event: ProductEvent): Product
   }
 }
 
-/** The recent folds with `fold` added, those older than the window before it dropped. */
-function withFold(
-  recent: Readonly<Record<string, { number: number; at: number }>>,
-  fold: { key: string; at: number },
-  number: number,
-): Record<string, { number: number; at: number }> {
-  const kept: Record<string, { number: number; at: number }> = {};
-  for (const [key, earlier] of Object.entries(recent)) {
-    if (fold.at - earlier.at < FOLD_WINDOW_MS) kept[key] = earlier;
-  }
-  kept[fold.key] = { number, at: fold.at };
-  return kept;
-}
-
 /** The number of the first submission `fold` folds into; null when none is within the window. */
 export function foldedNumber(
   state: Extract<ProductState, { status: 'active' }>,
   fold: { key: string; at: number },
 ): number | null {
-  const earlier = state.recentFolds[fold.key];
-  return earlier && fold.at - earlier.at < FOLD_WINDOW_MS ? earlier.number : null;
+  return foldedInto(state.recentFolds, fold.key, fold.at);
 }

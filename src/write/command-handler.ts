@@ -99,8 +99,16 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         keyed.set(key, [...(keyed.get(key) ?? []), event]);
       }
     }
-    // a tail after a cached revision is another process's: the stream is written from elsewhere
-    const shared = cached !== undefined && (cached.shared === true || tail.length > 0);
+    // A snapshot cached meanwhile at least as far along stays (this process's own append), and a
+    // tail read while this process writes the stream may be its own append, not another
+    // writer's: a read racing a busy lane must not mark the stream shared, or every later
+    // decision on it would read the stream first (the lane's own conflicts mark it when it is).
+    const latest = cache.get<State>(streamId);
+    if (latest && latest !== cached && latest.revision >= revision) {
+      return { state, revision, keyed, shared: latest.shared === true, position };
+    }
+    const elsewhere = tail.length > 0 && !lanes.has(streamId);
+    const shared = cached !== undefined && (cached.shared === true || elsewhere);
     const snapshot = { state, revision, keyed, shared, position };
     if (tail.length > 0 || !cached) cache.set(streamId, snapshot);
     return snapshot;
@@ -253,6 +261,21 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         lanes.set(streamId, fresh);
         void runLane(streamId, fresh);
       });
+    },
+
+    /**
+     * The stream's state as this process last folded it, without reading the stream (read only
+     * when it holds none): for a look-ahead whose miss costs nothing because the decider has the
+     * last word. A busy stream's tail folded again per look would cost its writers dearly (a
+     * product's allocations were copied once per event of the tail).
+     */
+    async peek<State, Event extends DomainEvent>(
+      streamId: string,
+      decider: Decider<State, unknown, Event>,
+    ): Promise<State> {
+      const cached = cache.get<State>(streamId);
+      if (cached) return cached.state;
+      return (await load(streamId, decider as Decider<State, unknown, DomainEvent>)).state;
     },
 
     /**

@@ -129,7 +129,8 @@ export async function foldedItem(
   input: { workspaceId: string; productKey: string; fold: SubmissionFold; allowPrivate: boolean },
 ): Promise<{ itemKey: string; title: string; position: bigint | null } | null> {
   const { workspaceId, productKey } = input;
-  const { state: product } = await deps.commandHandler.load(
+  // a look-ahead: a fold it misses (another process's, a moment old) is decided on allocation
+  const product = await deps.commandHandler.peek(
     productStreamId(workspaceId, productKey),
     productDecider,
   );
