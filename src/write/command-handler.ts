@@ -108,7 +108,8 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
       return { state, revision, keyed, shared: latest.shared === true, position };
     }
     const elsewhere = tail.length > 0 && !lanes.has(streamId);
-    const shared = cached !== undefined && (cached.shared === true || elsewhere);
+    const known = cached?.shared === true || latest?.shared === true;
+    const shared = known || (cached !== undefined && elsewhere);
     const snapshot = { state, revision, keyed, shared, position };
     if (tail.length > 0 || !cached) cache.set(streamId, snapshot);
     return snapshot;
