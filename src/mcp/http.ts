@@ -54,10 +54,6 @@ export interface McpEndpointOptions<P> {
   logger: HttpLogger;
   /** largest accepted JSON-RPC message; default 1mb */
   bodyLimit?: string;
-  /** most messages in one batch; default MAX_BATCH_MESSAGES */
-  maxBatchMessages?: number;
-  /** bytes of a batch's answers past which a call is answered with an error; default MAX_ANSWER_BYTES */
-  maxAnswerBytes?: number;
   /** origins (`scheme://host[:port]`) a browser may call from: the service's own, configured ones */
   allowedOrigins: readonly string[];
 }
@@ -121,9 +117,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
 
   async function serve(req: Request, res: Response, principal: P, correlationId: string) {
     // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700)
-    const problem = Array.isArray(req.body)
-      ? batchProblem(req.body, options.maxBatchMessages)
-      : problemOf(req.body);
+    const problem = Array.isArray(req.body) ? batchProblem(req.body) : problemOf(req.body);
     if (problem?.code === ErrorCode.InvalidRequest) {
       const { code, message, id } = problem;
       sendJson(res, 400, { jsonrpc: '2.0', error: { code, message }, id });
@@ -151,7 +145,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     await server.connect(transport);
     refuseMalformedRequests(transport);
     boundBatchWork(transport, {
-      maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+      maxAnswerBytes: MAX_ANSWER_BYTES,
       onRefused(id, reason) {
         options.logger.warn('MCP answer refused', { correlationId, id, reason });
       },

@@ -82,14 +82,11 @@ export function problemOf(message: unknown): MessageProblem | null {
  *    them — the other request would still run, its result lost (JSON-RPC 2.0 §4: the id is what
  *    matches an answer).
  */
-export function batchProblem(
-  batch: readonly unknown[],
-  maxMessages = MAX_BATCH_MESSAGES,
-): MessageProblem | null {
-  if (batch.length > maxMessages) {
+export function batchProblem(batch: readonly unknown[]): MessageProblem | null {
+  if (batch.length > MAX_BATCH_MESSAGES) {
     return {
       code: ErrorCode.InvalidRequest,
-      message: `Invalid Request: Batch must not exceed ${maxMessages} messages (MCP 2025-06-18 removed batching: send each message in its own POST)`,
+      message: `Invalid Request: Batch must not exceed ${MAX_BATCH_MESSAGES} messages (MCP 2025-06-18 removed batching: send each message in its own POST)`,
       id: null,
     };
   }
