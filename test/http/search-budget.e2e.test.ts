@@ -21,7 +21,7 @@ describe('Per-caller search budgets (e2e)', function () {
     });
     after(() => fb.stop());
 
-    it('answers 429 past the burst, to that account only, and only to its searches', async () => {
+    it('answers 429 past the burst, to that account only, and only to its searches (items, people, summary)', async () => {
       const owner = await fb.createMaker('owner@acme.io', 'laptop');
       const member = await fb.createMaker('member@acme.io', 'cli');
       const ws = await fb.createWorkspace(owner, { slug: 'acme-co', name: 'Acme' });
@@ -30,9 +30,10 @@ describe('Per-caller search budgets (e2e)', function () {
       const search = '/v1/workspaces/acme-co/products/APP/items/search?q=dark%20mode';
       const people = '/v1/workspaces/acme-co/people/search?q=ann';
       const asOwner = fb.api(owner.token);
+      const summary = '/v1/workspaces/acme-co/products/APP/summary?q=dark';
       expect((await asOwner.get(search)).status).to.equal(200);
       expect((await asOwner.get(people)).status).to.equal(200);
-      expect((await asOwner.get(search)).status).to.equal(200);
+      expect((await asOwner.get(summary)).status).to.equal(200);
       const refused = await asOwner.get(people);
       expect(refused.status).to.equal(429);
       expect(refused.body.code).to.equal('resource-exhausted');
