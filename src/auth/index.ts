@@ -20,7 +20,7 @@ export {
   type RefreshPolicy,
   type SignInLimits,
 } from './options.js';
-export { clientIp } from './per-ip-limit.js';
+export { clientNetwork } from './per-ip-limit.js';
 export { PROTECTED_RESOURCE_PATH, wwwAuthenticateFor } from './resource-metadata.js';
 export { type AuthorizationServer, createAuthorizationServer } from './server.js';
 export { feedbackAuthPreset, notesAuthPreset } from './presets.js';

@@ -5,6 +5,7 @@
  * endpoint in the service's envelope, the authorization endpoint as an OAuth error.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import ipaddr from 'ipaddr.js';
 import type { Limits } from '../limits/index.js';
 
 /** socket address; with trustProxy, the right-most X-Forwarded-For entry (what our proxy saw) */
@@ -19,6 +20,25 @@ export function clientIp(req: Request, trustProxy: boolean): string {
     if (last) return last;
   }
   return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** how many leading bits of an IPv6 address one client is taken to hold */
+const IPV6_CLIENT_PREFIX = 64;
+
+/**
+ * What per-IP limits count a request against: the client's IPv4 address, or the /64 its IPv6
+ * address lies in — one subscriber or host is routinely handed a whole /64 (RFC 6177), so counting
+ * single addresses would let it rotate past any limit. An IPv4 address in IPv6 form (`::ffff:a.b.c.d`,
+ * as a dual-stack socket reports it) counts as that IPv4 address. Anything unparsable (a garbled
+ * forwarded header) is counted as it reads.
+ */
+export function clientNetwork(req: Request, trustProxy: boolean): string {
+  const ip = clientIp(req, trustProxy);
+  if (!ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_CLIENT_PREFIX}`);
+  return `${prefix.toString()}/${IPV6_CLIENT_PREFIX}`;
 }
 
 export interface PerIpFigures {
@@ -43,7 +63,7 @@ export function perIpLimit(
   });
   return async (req, res, next) => {
     try {
-      const verdict = await perIp.take(clientIp(req, deps.trustProxy));
+      const verdict = await perIp.take(clientNetwork(req, deps.trustProxy));
       if (verdict.allowed) return next();
       res
         .status(429)

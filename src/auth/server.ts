@@ -27,7 +27,7 @@ import type { AuthorizationServerOptions } from './options.js';
 import { createProvider } from './provider.js';
 import { createSignInThrottle } from './interaction/throttle.js';
 import { DEFAULT_AUTHORIZATION_LIMIT, mountAuthorizationLimits } from './authorization-limit.js';
-import { clientIp } from './per-ip-limit.js';
+import { clientIp, clientNetwork } from './per-ip-limit.js';
 import { registrationLimiter } from './registration-limit.js';
 import { createLimits } from '../limits/index.js';
 import { DEFAULT_SIGN_IN_LIMITS } from './options.js';
@@ -147,7 +147,7 @@ export async function createAuthorizationServer(
       limits: options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
       now,
     }),
-    clientIp: (req) => clientIp(req, trustProxy),
+    clientNetwork: (req) => clientNetwork(req, trustProxy),
     serviceName: options.serviceName ?? new URL(primary).host,
     fullAccessWording:
       options.refreshPolicy === 'always' ? 'Act as you: everything you can do as a maker' : null,

@@ -94,6 +94,20 @@ describe('When one address sends more authorization requests than its limit', ()
     const body = (await limited.json()) as Record<string, string>;
     expect(body.error).to.equal('temporarily_unavailable');
   });
+
+  // README (Security): "per client IP" means an IPv4 address or an IPv6 /64 — a host is routinely
+  // handed a whole /64, so counting single IPv6 addresses would let it rotate past the limit.
+  it('counts every address of one IPv6 /64 as one client, and an IPv4 address in IPv6 form as itself', async () => {
+    const rotating = ['2001:db8:7:1::1', '2001:db8:7:1::2', '2001:db8:7:1:ffff:ffff:ffff:fffe'];
+    const statuses: number[] = [];
+    for (const ip of rotating) statuses.push((await authorize(h, clientId, {}, ip)).status);
+    expect(statuses).to.deep.equal([303, 303, 303]);
+    expect((await authorize(h, clientId, {}, '2001:db8:7:1:abcd::9')).status).to.equal(429);
+    expect((await authorize(h, clientId, {}, '2001:db8:7:2::1')).status).to.equal(303);
+
+    for (let i = 0; i < 3; i++) await authorize(h, clientId, {}, '203.0.113.80');
+    expect((await authorize(h, clientId, {}, '::ffff:203.0.113.80')).status).to.equal(429);
+  });
 });
 
 describe('When a client signs people in at the default authorization limit', () => {

@@ -14,8 +14,8 @@ export interface InteractionContext {
   mail: MailPort;
   codes: EmailCodes;
   throttle: SignInThrottle;
-  /** the client's address (the socket's, or the proxy's right-most X-Forwarded-For entry) */
-  clientIp(req: Request): string;
+  /** what the sign-in throttle counts a client by: its IPv4 address or IPv6 /64 (per-ip-limit.ts) */
+  clientNetwork(req: Request): string;
   serviceName: string;
   /** consent wording when no data scope is asked for (feedback: the full maker surface) */
   fullAccessWording: string | null;

@@ -134,7 +134,7 @@ export function interactionRouter(
       if (!EMAIL.test(email)) return showSignIn(req, res, 400, 'Enter a valid e-mail address.');
       const details = await loadInteraction(ctx, req, res);
       if (!details) return;
-      const wait = await ctx.throttle.beforeIssue(email, ctx.clientIp(req));
+      const wait = await ctx.throttle.beforeIssue(email, ctx.clientNetwork(req));
       if (wait !== null) {
         return sendThrottled(res, 'Too many sign-in codes were asked for.', wait);
       }
@@ -168,7 +168,7 @@ export function interactionRouter(
     guarded(async (req, res) => {
       const details = await loadInteraction(ctx, req, res);
       if (!details) return;
-      const ip = ctx.clientIp(req);
+      const ip = ctx.clientNetwork(req);
       const pending = await ctx.codes.pendingEmail(details.uid);
       const locked = pending ? await ctx.throttle.beforeCheck(pending, ip) : null;
       // during a lockout no code is compared, so the right one is refused as well

@@ -5,7 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { parse as parseCookies, serialize } from 'cookie';
-import { clientIp } from '../../auth/index.js';
+import { clientNetwork } from '../../auth/index.js';
 import type { SignInThrottle } from '../../auth/interaction/throttle.js';
 import type { MailPort } from '../../auth/mail/port.js';
 import type { UpstreamClient } from '../../auth/upstream-client.js';
@@ -108,8 +108,9 @@ export function requesterOf(
 export const personOfVisitor = (workspaceId: string, visitor: Visitor | null): string | null =>
   visitor ? personIdFor(workspaceId, requesterOf(visitor), { actor: null, now: 0 }) : null;
 
+/** what the board's per-IP limits count a visitor by: an IPv4 address or IPv6 /64 */
 export const ipOf = (deps: BoardDeps, req: Request): string =>
-  clientIp(req, deps.config.TRUST_PROXY);
+  clientNetwork(req, deps.config.TRUST_PROXY);
 
 /** The request wants a JSON answer: a JSON body, or an Accept that prefers JSON (board.js). */
 export function wantsJson(req: Request): boolean {
