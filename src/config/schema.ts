@@ -222,7 +222,7 @@ export const configSchema = z.object({
   HTTP_IDLE_TIMEOUT_MS: whole(1000, 3600000)
     .default(60000)
     .describe(
-      'a connection on which nothing moves for this long is closed: a client that sends nothing, stops sending its request or stops reading its answer, or sends its request too slowly (at least PROJECTION_WAIT_MS + 1 s)',
+      'a connection on which the client does nothing for this long is closed: it sends nothing, stops sending its request or stops reading its answer, or sends its request too slowly (time the service spends working on a request does not count)',
     ),
   HTTP_MAX_CONNECTIONS: count(1000000)
     .default(2000)

@@ -4,6 +4,7 @@
  * unanswered; on stop it finishes the requests in flight (bounded) before closing connections.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Config } from '../config/schema.js';
 import type { ServedApp } from './service.js';
 
@@ -19,7 +20,10 @@ export interface BootingServer {
  * any number of connections: an audit held 2.7 GB with 100 sockets that did not read.
  */
 export interface ConnectionBounds {
-  /** a connection on which nothing moves (sent or received) for this long is closed */
+  /**
+   * a connection on which nothing moves (sent or received) for this long is closed — unless the
+   * service is still working on a request of it and nothing waits unsent (see `keepWhileWorking`)
+   */
   idleTimeoutMs: number;
   /** most connections open at once; past it new ones are closed at once */
   maxConnections: number;
@@ -28,8 +32,7 @@ export interface ConnectionBounds {
 /** The bounds configured (HTTP_IDLE_TIMEOUT_MS, HTTP_MAX_CONNECTIONS). */
 export function connectionBounds(config: Config): ConnectionBounds {
   return {
-    // a write's answer may wait PROJECTION_WAIT_MS for its read models without a byte moving
-    idleTimeoutMs: Math.max(config.HTTP_IDLE_TIMEOUT_MS, config.PROJECTION_WAIT_MS + 1000),
+    idleTimeoutMs: config.HTTP_IDLE_TIMEOUT_MS,
     maxConnections: config.HTTP_MAX_CONNECTIONS,
   };
 }
@@ -52,6 +55,7 @@ export function listenWhileBooting(
   );
   server.timeout = bounds.idleTimeoutMs;
   server.maxConnections = bounds.maxConnections;
+  keepWhileWorking(server, bounds.idleTimeoutMs);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -66,6 +70,39 @@ export function listenWhileBooting(
         },
       });
     });
+  });
+}
+
+/** how many idle bounds a request may be worked on in silence before its connection is cut */
+export const WORKING_IDLE_BOUNDS = 10;
+
+/**
+ * Idleness is the client's: a connection whose request the service is still working on (an MCP
+ * batch of writes each waiting for its read models, say) is not idle for that, as long as no
+ * answer waits unsent — a client that stops reading is still cut. A request worked on in silence
+ * for WORKING_IDLE_BOUNDS idle bounds is cut all the same: no operation should take that long.
+ */
+function keepWhileWorking(server: Server, idleTimeoutMs: number): void {
+  const working = new WeakMap<Socket, { open: number; since: number }>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const work = working.get(socket) ?? { open: 0, since: performance.now() };
+    if (work.open === 0) work.since = performance.now();
+    work.open += 1;
+    working.set(socket, work);
+    res.once('close', () => {
+      work.open -= 1;
+    });
+  });
+  server.on('timeout', (socket: Socket) => {
+    const work = working.get(socket);
+    const silentWork =
+      work !== undefined &&
+      work.open > 0 &&
+      socket.writableLength === 0 &&
+      performance.now() - work.since < WORKING_IDLE_BOUNDS * idleTimeoutMs;
+    if (silentWork) socket.setTimeout(idleTimeoutMs);
+    else socket.destroy();
   });
 }
 
