@@ -5,6 +5,11 @@
  *
  * Anonymous sessions: a token whose `anonymous` or `is_anonymous` claim is true, or whose `amr`
  * contains `anon` (Firebase/Supabase style), is refused; such sessions may post on public pages only.
+ *
+ * The e-mail address names an account only when the issuer vouches for it (`email_verified` true,
+ * as the upstream sign-in requires): issuers such as Firebase, Auth0 or Supabase sign ID tokens
+ * for addresses nobody proved, so an unverified `email` would let anyone who signs up there with a
+ * victim's address act as the victim (privacy audit).
  */
 import {
   createLocalJWKSet,
@@ -28,6 +33,7 @@ export interface TrustedIssuer {
 export interface VerifiedIdToken {
   userId: string;
   issuer: string;
+  /** the address the issuer verified (`email_verified` true); null when it did not say so */
   email: string | null;
   name: string | null;
 }
@@ -87,7 +93,8 @@ export function createIdTokenVerifier(options: {
     return {
       userId: claims.sub,
       issuer: trusted.issuer,
-      email: typeof claims.email === 'string' ? claims.email : null,
+      email:
+        typeof claims.email === 'string' && claims.email_verified === true ? claims.email : null,
       name: typeof claims.name === 'string' ? claims.name : null,
     };
   };

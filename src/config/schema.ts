@@ -136,7 +136,7 @@ export const configSchema = z.object({
     .string()
     .optional()
     .describe(
-      'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials',
+      'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials; such a token names the maker account by its e-mail, which the issuer must have verified (email_verified true)',
     ),
   SIGNIN_CODES_PER_ADDRESS: count(1000)
     .default(5)

@@ -64,12 +64,24 @@ describe('When an upstream identity provider ID token is presented', () => {
     });
 
   it('accepts a valid token from a trusted issuer', async () => {
-    const verified = await verifier(jwksUrl)(await sign({ email: 'a@example.com' }));
+    const verified = await verifier(jwksUrl)(
+      await sign({ email: 'a@example.com', email_verified: true }),
+    );
     expect(verified).to.deep.include({
       userId: 'google-123',
       issuer: UPSTREAM,
       email: 'a@example.com',
     });
+  });
+
+  it('names no e-mail address the issuer did not verify', async () => {
+    for (const claims of [
+      { email: 'a@example.com' },
+      { email: 'a@example.com', email_verified: false },
+    ]) {
+      const verified = await verifier(jwksUrl)(await sign(claims));
+      expect(verified.email).to.equal(null);
+    }
   });
 
   it('rejects an expired token', async () => {

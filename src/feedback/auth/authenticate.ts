@@ -106,7 +106,11 @@ export function createAuthenticator(deps: AuthenticateDeps) {
       return { userId: verified.userId, credential: 'id-token', scopes: [] };
     }
     const user = verified.email ? await userByEmail(deps.readStore, verified.email) : null;
-    if (!user) throw new Unauthenticated('no maker account matches this ID token; sign in first');
+    if (!user) {
+      throw new Unauthenticated(
+        'no maker account matches this ID token (it needs a verified e-mail address); sign in first',
+      );
+    }
     return { userId: user.userId, credential: 'id-token', scopes: [] };
   }
 

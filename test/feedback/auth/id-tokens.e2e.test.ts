@@ -88,13 +88,15 @@ describe('Identity-provider ID tokens (e2e)', () => {
 
   describe('When a trusted upstream issuer signed it', () => {
     it('authenticates as the maker with that e-mail', async () => {
-      const res = await fb.api(await sign({ email: 'ida@acme.io' })).get(PRODUCTS);
+      const res = await fb
+        .api(await sign({ email_verified: true, email: 'ida@acme.io' }))
+        .get(PRODUCTS);
       expect(res.status).to.equal(200);
     });
 
     it('records writes without an attribution label', async () => {
       // spec "Attribution labels": Identity-provider ID token -> no label
-      const token = await sign({ email: 'ida@acme.io' });
+      const token = await sign({ email_verified: true, email: 'ida@acme.io' });
       const res = await fb
         .api(token)
         .post('/v1/public/acme-co/APP/feedback', { body: 'Via my IdP' });
@@ -108,23 +110,33 @@ describe('Identity-provider ID tokens (e2e)', () => {
     });
 
     it('answers 401 when it has expired', async () => {
-      expect401(await fb.api(await sign({ email: 'ida@acme.io' }, { exp: '-1m' })).get(PRODUCTS));
+      expect401(
+        await fb
+          .api(await sign({ email_verified: true, email: 'ida@acme.io' }, { exp: '-1m' }))
+          .get(PRODUCTS),
+      );
     });
 
     it('answers 401 when it was issued for another audience', async () => {
       expect401(
-        await fb.api(await sign({ email: 'ida@acme.io' }, { aud: 'someone-else' })).get(PRODUCTS),
+        await fb
+          .api(await sign({ email_verified: true, email: 'ida@acme.io' }, { aud: 'someone-else' }))
+          .get(PRODUCTS),
       );
     });
 
     it('answers 401 when the signature is not the issuer key', async () => {
-      expect401(await fb.api(await signWithStrangerKey({ email: 'ida@acme.io' })).get(PRODUCTS));
+      expect401(
+        await fb
+          .api(await signWithStrangerKey({ email_verified: true, email: 'ida@acme.io' }))
+          .get(PRODUCTS),
+      );
     });
 
     it('answers 401 for an anonymous session', async () => {
       // spec: "Anonymous sessions are rejected"
       const res = await fb
-        .api(await sign({ email: 'ida@acme.io', is_anonymous: true }))
+        .api(await sign({ email_verified: true, email: 'ida@acme.io', is_anonymous: true }))
         .get(PRODUCTS);
       expect401(res);
       expect(res.body.error).to.match(/anonymous/);
@@ -134,22 +146,46 @@ describe('Identity-provider ID tokens (e2e)', () => {
       // spec: "Only makers can create one; an anonymous session or an account with no
       // workspace is refused."
       await fb.createUser('solo@nowhere.io');
-      const api = fb.api(await sign({ email: 'solo@nowhere.io' }));
+      const api = fb.api(await sign({ email_verified: true, email: 'solo@nowhere.io' }));
       expect((await api.get('/v1/me/tokens')).status).to.equal(200);
       const res = await api.post('/v1/me/tokens', { name: 'mine' });
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('permission-denied');
     });
 
+    // README (Identity-provider ID tokens): the e-mail names an account only when the issuer
+    // verified it. Privacy audit: an ID token for the admin's address with email_verified false
+    // (any sign-up at such an issuer) answered 200 and minted a lasting personal API token.
+    it('answers 401 when the issuer did not verify the e-mail, and no token can be minted with it', async () => {
+      for (const claims of [
+        { email: 'ida@acme.io' },
+        { email: 'ida@acme.io', email_verified: false },
+        { email: 'ida@acme.io', email_verified: 'false' },
+      ]) {
+        const api = fb.api(await sign(claims));
+        const res = await api.get(PRODUCTS);
+        expect401(res);
+        expect(res.body.error).to.match(/verified e-mail/);
+        expect401(await api.post('/v1/me/tokens', { name: 'persist' }));
+      }
+    });
+
     it('answers 401 when no maker account has that e-mail', async () => {
-      expect401(await fb.api(await sign({ email: 'nobody@else.io' })).get(PRODUCTS));
+      expect401(
+        await fb.api(await sign({ email_verified: true, email: 'nobody@else.io' })).get(PRODUCTS),
+      );
     });
   });
 
   describe('When the issuer is not trusted or cannot be reached', () => {
     it('answers 401 for an unknown issuer', async () => {
       const res = await fb
-        .api(await sign({ email: 'ida@acme.io' }, { iss: 'https://evil.example.test' }))
+        .api(
+          await sign(
+            { email_verified: true, email: 'ida@acme.io' },
+            { iss: 'https://evil.example.test' },
+          ),
+        )
         .get(PRODUCTS);
       expect401(res);
       expect(res.body.error).to.match(/untrusted issuer/);
@@ -157,7 +193,12 @@ describe('Identity-provider ID tokens (e2e)', () => {
 
     it('answers 401, not 500, when the issuer JWKS is unreachable', async () => {
       const res = await fb
-        .api(await sign({ email: 'ida@acme.io' }, { iss: 'https://unreachable.example.test' }))
+        .api(
+          await sign(
+            { email_verified: true, email: 'ida@acme.io' },
+            { iss: 'https://unreachable.example.test' },
+          ),
+        )
         .get(PRODUCTS);
       expect401(res);
     });
