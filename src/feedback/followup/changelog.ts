@@ -9,8 +9,11 @@
  *  - itemIds: the item and every item merged into it;
  *  - requesters: everyone on the item — submitter, +1s, people who replied, including those
  *    carried over from merged items (the same people notify_people tells). `requestedByCount`
- *    counts them all; `requestedByNames` lists those with a display name, in the order they
- *    joined (the submitter first); anonymous people without a name are counted, not named.
+ *    counts them all; `requestedByNames` lists, in the order they joined (the submitter first),
+ *    those with a display name whose name the public board already shows — who filed or replied
+ *    on the item or on an item merged into it.
+ *    People who only gave a +1 are counted, not named: the board shows a +1's count, never who
+ *    gave it, and the entry is public. Anonymous people without a name are counted too.
  * A given `title` / `body` replaces the drafted one. Without `publish: true` nothing is written.
  * With it, one public entry per item (`chg-<ITEMKEY>`): publishing again with other text revises
  * the entry, with the same text changes nothing.
@@ -68,7 +71,7 @@ export async function draftChangelogEntry(
         { sort: { _n: 1 } },
       )
     : [];
-  const requesters = await requestersOf(deps, doc);
+  const requesters = await requestersOf(deps, doc, merged);
   const draft: ChangelogDraft = {
     title: input.title?.trim() || doc.title,
     body: input.body ?? draftBody(doc, merged, requesters),
@@ -102,13 +105,20 @@ export async function draftChangelogEntry(
 async function requestersOf(
   deps: FeedbackDeps,
   doc: ItemDoc,
+  merged: readonly ItemDoc[],
 ): Promise<{ names: string[]; count: number }> {
   const ids = doc._participants.map((p) => p.personId);
   const people = await peopleOf(deps.readStore).find({ _id: { $in: ids } });
   const byId = new Map(people.map((p) => [p._id, p]));
+  // a merged item's submitter joins the survivor as a +1, but was shown as its item's author
+  const shown = new Set(
+    [doc, ...merged].flatMap((item) =>
+      item._participants.filter((p) => p.role !== 'plus-one').map((p) => p.personId),
+    ),
+  );
   const names: string[] = [];
   for (const id of ids) {
-    const name = byId.get(id)?.displayName?.trim();
+    const name = shown.has(id) ? byId.get(id)?.displayName?.trim() : undefined;
     if (name) names.push(name);
   }
   return { names, count: ids.length };

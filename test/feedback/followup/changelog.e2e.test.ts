@@ -125,4 +125,23 @@ describe('draft_changelog_entry over HTTP', () => {
       }
     });
   });
+
+  describe('When a named person only gave a +1', () => {
+    // The board shows who filed an item and who replied, never who gave a +1 (only the count);
+    // the public entry must not name voters either (privacy audit: "Requested by … Quiet Voter").
+    it('counts them in the acknowledgment without naming them', async () => {
+      const { itemKey } = await world.submit({ email: 'dee@x.io', name: 'Dee', title: 'Export' });
+      const voter = await registerPerson(world, { email: 'quiet@x.io', name: 'Quiet Voter' });
+      await world.plusOne(itemKey, voter);
+      await world.setStatus(itemKey, 'shipped');
+      const res = await world.api().post(path(itemKey), { publish: true });
+      expect(res.status).to.equal(200);
+      expect(res.body.requestedByNames).to.deep.equal(['Dee']);
+      expect(res.body.requestedByCount).to.equal(2);
+      expect(res.body.body).to.match(/Requested by Dee and 1 other\.$/);
+      const entry = (await entries()).find((e) => e.id === `chg-${itemKey}`);
+      expect(entry?.requestedByNames).to.deep.equal(['Dee']);
+      expect(JSON.stringify(entry)).not.to.include('Quiet Voter');
+    });
+  });
 });
