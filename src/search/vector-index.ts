@@ -3,7 +3,7 @@
  * it records the provider and rebuilds when the provider changes").
  *
  * Collection `search_<name>` holds one document per indexed thing:
- *   { _id, scope, text, textHash, provider, vector (base64 Float32) | null, pending }
+ *   { _id, scope, text, textHash, embedHash, provider, vector (base64 Float32) | null, pending }
  * plus one meta document `{ _id: '__meta__', provider, dimensions, changedAt }`.
  *
  * Writing and embedding are split so a write never waits for a model: `stage` stores the text
@@ -22,7 +22,7 @@
  */
 import type { Logger } from '../platform/logger.js';
 import type { Doc, ReadStore } from '../readstore/types.js';
-import type { Embedder } from './embedder.js';
+import { type Embedder, embeddablePrefix } from './embedder.js';
 import { fuse, type SearchMode } from './hybrid.js';
 import type { IdFilter, SearchHit } from './scope-arena.js';
 import { type CachedText, createScopeCaches } from './scope-caches.js';
@@ -40,6 +40,12 @@ export const hasWords = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
 
 export interface VectorDoc extends CachedText {
   textHash: string;
+  /**
+   * hash of what any provider reads of the text (its first MAX_EMBED_CHARS, embeddablePrefix):
+   * an edit past it keeps the vector (a long note appended to is not embedded again); absent on
+   * documents of earlier versions, which are embedded again on their next edit
+   */
+  embedHash?: string;
   pending: boolean;
 }
 
@@ -180,6 +186,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     if (!hasWords(text)) return removeIfIndexed(id);
     return exclusive(async () => {
       const hash = textHash(text);
+      const embedHash = textHash(embeddablePrefix(text));
       const existing = await docs().findOne({ _id: id });
       if (!existing) {
         const doc: VectorDoc = {
@@ -187,6 +194,7 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
           scope,
           text,
           textHash: hash,
+          embedHash,
           provider: null,
           vector: null,
           pending: true,
@@ -200,8 +208,14 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
         await caches.touchArena(existing.scope, (arena) => arena.delete(id));
         await caches.touchLexicon(existing.scope, (lexicon) => lexicon.delete(id));
       }
-      // An edited text keeps its old vector until re-embedded, so the item stays findable.
-      await docs().updateOne({ _id: id }, { $set: { scope, text, textHash: hash, pending: true } });
+      // An edited text keeps its old vector until re-embedded, so the item stays findable; one
+      // edited only past what the models read keeps it for good.
+      const pending =
+        existing.pending || existing.embedHash !== embedHash || existing.scope !== scope;
+      await docs().updateOne(
+        { _id: id },
+        { $set: { scope, text, textHash: hash, embedHash, pending } },
+      );
       await caches.touchLexicon(scope, (lexicon) => lexicon.set(id, text));
       return true;
     });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MAX_EMBED_CHARS } from '../../src/search/embedder.js';
 import { createVectorIndex, type VectorDoc } from '../../src/search/vector-index.js';
 import { fakeEmbedder } from './support/fake-embedder.js';
 import { memoryReadStore } from './support/memory-read-store.js';
@@ -84,6 +85,29 @@ describe('Vector index', () => {
       expect(await index.embedPending(10)).to.equal(1);
       expect(await index.search('ws', 'dark mode')).to.deep.equal([]);
       expect((await index.search('ws', 'csv export')).map((h) => h.id)).to.deep.equal(['a']);
+    });
+
+    // README (Search): "an edit past what the models read (the first 8,192 characters) keeps
+    // the text's vector: it is found by its new words at once and not embedded again".
+    it('keeps the vector of a long text edited only past what the models read, and finds the new words', async () => {
+      const { index, embedder } = setup();
+      const head = `dark mode ${'lorem ipsum '.repeat(MAX_EMBED_CHARS / 12)}`;
+      await index.upsert('a', 'ws', `${head} closing words`);
+      const embeds = embedder.embedded.length;
+      expect(await index.stage('a', 'ws', `${head} zanzibar appendix`)).to.equal(true);
+      expect(await index.embedPending(10)).to.equal(0);
+      expect(embedder.embedded.length).to.equal(embeds);
+      expect(
+        (await index.search('ws', 'zanzibar', { mode: 'lexical' })).map((h) => h.id),
+      ).to.deep.equal(['a']);
+      expect(
+        (await index.search('ws', 'dark mode', { mode: 'semantic' })).map((h) => h.id),
+      ).to.deep.equal(['a']);
+      // an edit within what the models read is embedded again
+      expect(
+        await index.stage('a', 'ws', `light mode ${head.slice(10)} zanzibar appendix`),
+      ).to.equal(true);
+      expect(await index.embedPending(10)).to.equal(1);
     });
 
     it('does not store a vector for a text that changed while it was being embedded', async () => {
