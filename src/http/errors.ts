@@ -64,14 +64,21 @@ interface HttpErrorLike {
   type?: string;
   expose?: boolean;
   message: string;
+  /** body-parser's bound, in bytes, on `entity.too.large` */
+  limit?: number;
 }
+
+const tooLarge = (limit: unknown) =>
+  typeof limit === 'number'
+    ? `request body is too large: at most ${limit.toLocaleString('en-US')} bytes`
+    : 'request body is too large';
 
 function fromHttpErrorLike(err: HttpErrorLike): ResolvedError | undefined {
   const status = err.status ?? err.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   switch (err.type) {
     case 'entity.too.large':
-      return { kind: 'payload-too-large', message: 'request body is too large', headers: {} };
+      return { kind: 'payload-too-large', message: tooLarge(err.limit), headers: {} };
     case 'entity.parse.failed':
       return { kind: 'invalid-argument', message: parseFailure(err), headers: {} };
     case 'charset.unsupported':

@@ -146,8 +146,8 @@ export const validate: Step = (x, hooks) => {
     params = parsed.data;
   }
   let query = EMPTY;
+  const input = coerceQuery(x.raw.query);
   if (op.query) {
-    const input = coerceQuery(x.raw.query);
     const parsed = op.query.safeParse(input);
     if (!parsed.success) throw new InvalidArgument(describeIssues(parsed.error, input, 'query'));
     query = parsed.data;

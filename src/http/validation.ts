@@ -50,18 +50,28 @@ function coercerFor(schema: z.ZodType): Coercer | undefined {
  * real types. This prepares, once, a function converting exactly the keys that need it.
  */
 export function queryCoercer(schema: ObjectSchema | undefined) {
-  if (!schema) return (raw: Record<string, unknown>) => raw;
-  const known = new Set(Object.keys(schema.shape));
-  // `status[]=new` (a PHP/Rails habit) is not `status=new`: read as an unknown key it would
-  // drop the filter without a word, so a known field written with brackets is refused
+  const known = new Set(Object.keys(schema?.shape ?? {}));
+  const takes = known.size ? `it takes ${[...known].join(', ')}` : 'it takes none';
+  // An unknown parameter is refused, as an unknown field of a body is: ignored, a misspelled
+  // filter (`statuss=shipped`) would answer everything, and a pager using another listing's
+  // cursor name (`after=`) would start again at page 1 forever. `status[]=new` (a PHP/Rails
+  // habit) is not `status=new` either, and is told so.
   const refuseBrackets = (raw: Record<string, unknown>) => {
-    for (const key of Object.keys(raw)) {
+    for (const key in raw) {
+      if (known.has(key)) continue;
       const base = /^([^[\]]+)\[[^\]]*\]/.exec(key)?.[1];
       if (base !== undefined && known.has(base)) {
         throw new InvalidArgument(`${base} must be given as ${base}=…, without brackets`);
       }
+      throw new InvalidArgument(`unknown query parameter "${shorter(key)}"; ${takes}`);
     }
   };
+  if (!schema) {
+    return (raw: Record<string, unknown>) => {
+      refuseBrackets(raw);
+      return raw;
+    };
+  }
   const coercers: [string, Coercer][] = [];
   for (const [key, field] of Object.entries(schema.shape)) {
     const coerce = coercerFor(field as z.ZodType);

@@ -109,6 +109,14 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       // brackets are not read: silently ignoring `color[]=red` would drop the filter
       ['color[]=red', /^color must be given as color=…, without brackets$/],
       ['pageSize[0]=1', /^pageSize must be given as pageSize=…, without brackets$/],
+      // an unknown parameter is refused like an unknown body field (DX audit: a misspelled
+      // filter answered everything; another listing's cursor name restarted paging forever)
+      ['colour=red', /^unknown query parameter "colour"; it takes pageSize, color, cursor, reverse$/],
+      [
+        'pageSize=2&after=abc',
+        /^unknown query parameter "after"; it takes pageSize, color, cursor, reverse$/,
+      ],
+      ['other[]=1', /^unknown query parameter "other\[\]"; it takes/],
     ];
     for (const [query, message] of bad) {
       it(`rejects ${query} with 400 invalid-argument and a clear message`, async () => {
@@ -117,6 +125,11 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
         expect(r.json.error).to.match(message);
       });
     }
+    it('refuses any query parameter on an operation that takes none', async () => {
+      const r = await call('GET', '/v1/shops/acme/widgets/w1?x=1', { headers: MEMBER });
+      expectEnvelope(r, 400, 'invalid-argument');
+      expect(r.json.error).to.equal('unknown query parameter "x"; it takes none');
+    });
     it('coerces booleans from true/false', async () => {
       await createWidget({ name: 'a', color: 'red' });
       await createWidget({ name: 'b', color: 'red' });
@@ -236,10 +249,10 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       const paired = await createWidget({ name: 'n \ud83d\ude00', color: 'red' });
       expect(paired.res.status).to.equal(201);
     });
-    it('rejects an oversize body with 400 invalid-argument', async () => {
+    it('rejects an oversize body with 400 invalid-argument, naming the bound', async () => {
       const r = await createWidget({ name: 'n', color: 'red', padding: 'x'.repeat(5000) });
       expectEnvelope(r, 400, 'invalid-argument');
-      expect(r.json.error).to.match(/too large/);
+      expect(r.json.error).to.equal('request body is too large: at most 2,048 bytes');
     });
   });
 
