@@ -5,13 +5,40 @@
  * A tag sent without its quotes (`5` for `"5"`, as people and assistants often write it) is read
  * as the quoted one: refusing it as "changed since it was read" sent clients into a loop of
  * reading again and sending the same unquoted value.
+ *
+ * An answer that embeds other records (a note shows its tags' names and colours and its
+ * device's name) changes when those do, without a new version of its own: its tag carries a
+ * digest of the answer too (`"<version>.<digest>"`), so a conditional GET is not answered 304
+ * with a stale view (RFC 9110 §8.8.1; DX audit). If-Match compares the version part only: it
+ * guards the resource's own content, which another record's rename does not make stale.
  */
+import { createHash } from 'node:crypto';
 import { PreconditionFailed } from './errors.js';
 
 export type Version = number | bigint | string;
 
-export function etagFor(version: Version): string {
-  return `"${String(version)}"`;
+/** base64url characters of the digest part: 64 bits of SHA-256 */
+const DIGEST_CHARS = 11;
+/** the optional digest part of a tag */
+const DIGEST = `(?:\\.[A-Za-z0-9_-]{${DIGEST_CHARS}})?`;
+const VERSIONED = new RegExp(`^"(.*?)${DIGEST}"$`);
+/** one strong tag naming an integer version, quoted or not (see expectedRevisionFrom) */
+const ONE_REVISION = new RegExp(`^\\s*(?:"(\\d{1,15})${DIGEST}"|(\\d{1,15})${DIGEST})\\s*$`);
+
+/** `"<version>"`, or `"<version>.<digest>"` of the `representation` answered with it */
+export function etagFor(version: Version, representation?: unknown): string {
+  if (representation === undefined) return `"${String(version)}"`;
+  const digest = createHash('sha256')
+    .update(JSON.stringify(representation))
+    .digest('base64url')
+    .slice(0, DIGEST_CHARS);
+  return `"${String(version)}.${digest}"`;
+}
+
+/** the version a strong tag names, with or without its digest; undefined for a weak tag */
+function versionOf(tag: string): string | undefined {
+  if (tag.startsWith('W/')) return undefined;
+  return VERSIONED.exec(tag)?.[1];
 }
 
 function tagsOf(header: string): string[] {
@@ -36,7 +63,7 @@ export function assertIfMatch(
   if (current !== undefined) {
     if (tags.includes('*')) return;
     const tag = etagFor(current);
-    if (tags.includes(tag)) return;
+    if (tags.some((given) => versionOf(given) === String(current))) return;
     throw new PreconditionFailed(
       `the ${what} has changed since it was read (If-Match ${ifMatch}, current ETag ${tag}); read it again`,
     );
@@ -50,7 +77,7 @@ export function assertIfMatch(
  */
 export function expectedRevisionFrom(ifMatch: string | undefined): number | undefined {
   if (ifMatch === undefined) return undefined;
-  const match = /^\s*(?:"(\d{1,15})"|(\d{1,15}))\s*$/.exec(ifMatch);
+  const match = ONE_REVISION.exec(ifMatch);
   return match ? Number(match[1] ?? match[2]) : undefined;
 }
 

@@ -1,5 +1,6 @@
 /**
- * What the note, tag and device operations share: a resource answers with its revision as ETag,
+ * What the note, tag and device operations share: a resource answers with its revision (and a
+ * digest of the answer) as ETag,
  * a create answers 201 with its Location, and a write honours If-Match.
  */
 import { assertIfMatch, etagFor, expectedRevisionFrom } from '../../http/registry.js';
@@ -10,8 +11,12 @@ export interface ResourceAnswer<Body> {
   headers: Record<string, string>;
 }
 
+/**
+ * The ETag carries the revision and a digest of the answer: a note shows its tags' and device's
+ * current names, which change without a new revision of the note (src/http/etag.ts).
+ */
 export function resourceAnswer<Body>(body: Body, revision: number): ResourceAnswer<Body> {
-  return { status: 200, body, headers: { ETag: etagFor(revision) } };
+  return { status: 200, body, headers: { ETag: etagFor(revision, body) } };
 }
 
 /**

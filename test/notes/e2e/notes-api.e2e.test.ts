@@ -3,7 +3,14 @@
  * notes, tags, devices, the sync feed, and the error envelope.
  */
 import { expect } from 'chai';
-import { type Api, type NotesE2e, startNotesE2e, type Json } from './support.js';
+import {
+  type Api,
+  etagAt,
+  type NotesE2e,
+  revisionIn,
+  startNotesE2e,
+  type Json,
+} from './support.js';
 
 describe('Notes API over HTTP', function () {
   this.timeout(30_000);
@@ -31,7 +38,7 @@ describe('Notes API over HTTP', function () {
 
     it('answers 201 with the note, its ETag and its Location', () => {
       expect(res.status).to.equal(201);
-      expect(res.headers.get('etag')).to.equal(`"${created.revision}"`);
+      expect(res.headers.get('etag')).to.match(etagAt(created.revision));
       expect(res.headers.get('location')).to.equal(`/v1/notes/${created.id}`);
       expect(created).to.include({ title: 'Harbour walk', content: 'Fog over the water at dawn' });
       expect(created.deletedAt).to.equal(null);
@@ -55,7 +62,7 @@ describe('Notes API over HTTP', function () {
       const got = await api('GET', `/v1/notes/${created.id}`);
       expect(got.status).to.equal(200);
       expect(got.body).to.deep.equal(created);
-      expect(got.headers.get('etag')).to.equal(`"${created.revision}"`);
+      expect(got.headers.get('etag')).to.match(etagAt(created.revision));
     });
   });
 
@@ -224,7 +231,7 @@ describe('Notes API over HTTP', function () {
         `/v1/notes/${note.id}`,
         { content: 'list' },
         {
-          'if-match': `"999", ${Number(unquoted) + 1}`,
+          'if-match': `"999", ${Number(revisionIn(`"${unquoted}"`)) + 1}`,
         },
       );
       expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
@@ -234,9 +241,10 @@ describe('Notes API over HTTP', function () {
   describe('When a client reads again with If-None-Match', () => {
     it('answers 304 without a body while the ETag holds, and the note once it changed', async () => {
       // RFC 9110 §13.1.2: an origin server evaluates If-None-Match; GET/HEAD get 304 (notes audit)
-      const note = (await api('POST', '/v1/notes', { content: 'cached' })).body;
+      const created = await api('POST', '/v1/notes', { content: 'cached' });
+      const note = created.body;
       const path = `/v1/notes/${note.id}`;
-      const tag = `"${note.revision}"`;
+      const tag = created.headers.get('etag')!;
       for (const header of [tag, `W/${tag}`, `"7", ${tag}`, '*']) {
         const same = await api('GET', path, undefined, { 'if-none-match': header });
         expect(same.status, header).to.equal(304);
@@ -252,6 +260,38 @@ describe('Notes API over HTTP', function () {
       const changed = await api('GET', path, undefined, { 'if-none-match': tag });
       expect(changed.status).to.equal(200);
       expect(changed.body.content).to.equal('changed');
+    });
+
+    // DX audit: the note shows its tags' and device's names, which change without a new
+    // revision of the note; a 304 kept the old names in the client's cache (RFC 9110 §8.8.1:
+    // a validator changes whenever the representation does)
+    it('answers the note again once a tag or device it shows was renamed, at the same revision', async () => {
+      const created = await api('POST', '/v1/notes', {
+        content: 'tagged',
+        tags: ['etag-tag'],
+        metadata: { device: 'etag-device' },
+      });
+      const path = `/v1/notes/${created.body.id}`;
+      const first = created.headers.get('etag')!;
+      expect((await api('GET', path, undefined, { 'if-none-match': first })).status).to.equal(304);
+      await api('PUT', `/v1/tags/${created.body.tags[0].id}`, { name: 'etag-renamed' });
+      const renamed = await api('GET', path, undefined, { 'if-none-match': first });
+      expect(renamed.status).to.equal(200);
+      expect(renamed.body.tags[0].name).to.equal('etag-renamed');
+      expect(revisionIn(renamed.headers.get('etag'))).to.equal(revisionIn(first));
+      const devices = (await api('GET', '/v1/devices')).body.devices as {
+        id: string;
+        name: string;
+      }[];
+      const device = devices.find((d) => d.name === 'etag-device')!;
+      await api('PUT', `/v1/devices/${device.id}`, { name: 'etag-device-2' });
+      const moved = await api('GET', path, undefined, {
+        'if-none-match': renamed.headers.get('etag')!,
+      });
+      expect(moved.status).to.equal(200);
+      // If-Match guards the note's own content: the rename does not make the first ETag stale
+      const edited = await api('PUT', path, { content: 'edited' }, { 'if-match': first });
+      expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
     });
   });
 
@@ -269,7 +309,7 @@ describe('Notes API over HTTP', function () {
       for (const [i, res] of answers.entries()) {
         expect(res.status, res.text).to.equal(200);
         expect(res.body).to.include({ title: `C${i}`, content: `content ${i}` });
-        expect(res.headers.get('etag')).to.equal(`"${res.body.revision}"`);
+        expect(res.headers.get('etag')).to.match(etagAt(res.body.revision));
         revisions.add(res.body.revision);
       }
       expect(revisions.size).to.equal(20);
@@ -307,7 +347,7 @@ describe('Notes API over HTTP', function () {
       const restored = await api('POST', `/v1/notes/${note.id}/restore`);
       expect(restored.status).to.equal(200);
       expect(restored.body.deletedAt).to.equal(null);
-      expect(restored.headers.get('etag')).to.equal(`"${restored.body.revision}"`);
+      expect(restored.headers.get('etag')).to.match(etagAt(restored.body.revision));
     });
   });
 

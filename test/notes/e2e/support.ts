@@ -140,3 +140,14 @@ export async function createNotes(api: Api, bodies: unknown[], width = 16): Prom
   await Promise.all(Array.from({ length: width }, worker));
   return created;
 }
+
+/**
+ * A note's, tag's or device's ETag at `revision`: the revision and a digest of the answer, which
+ * shows other records' names (src/http/etag.ts).
+ */
+export const etagAt = (revision: number | string): RegExp =>
+  new RegExp(`^"${revision}\\.[A-Za-z0-9_-]{11}"$`);
+
+/** The revision an ETag names. */
+export const revisionIn = (etag: string | null): string =>
+  (etag ?? '').replace(/^"|(\.[^"]*)?"$/g, '');
