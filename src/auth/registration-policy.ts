@@ -59,7 +59,11 @@ export function impersonates(clientName: unknown, serviceName: string): boolean 
 
 export function registrationPolicy(serviceName: string): RequestHandler[] {
   const json = jsonBody({ limit: '56kb', type: 'application/json' });
-  const unreadable: ErrorRequestHandler = (_err, _req, res, _next) => {
+  // only the body parser's own refusals are the client's; anything else (the per-IP limit's
+  // store refusing a write on a full disk) goes to the app's error answer, not "not valid JSON"
+  const unreadable: ErrorRequestHandler = (err, _req, res, next) => {
+    const status = (err as { status?: unknown } | null)?.status;
+    if (typeof status !== 'number' || status < 400 || status >= 500) return next(err);
     res.status(400).json({
       error: 'invalid_client_metadata',
       error_description: 'the registration body is not valid JSON',

@@ -3,7 +3,9 @@
  *  - the event store refused the last append for a reason other than a concurrent writer (a
  *    full disk, a lost server): writes answer 503 until one goes through again;
  *  - a projector behind the log has not moved for longer than writes wait for their read models
- *    (PROJECTION_WAIT_MS): writes answer 503 and reads are stale until it moves again.
+ *    (PROJECTION_WAIT_MS): writes answer 503 and reads are stale until it moves again;
+ *  - the read store refuses the read models' writes (a full disk), or the projection engine
+ *    stopped on an error it could not retry.
  * A projector that is merely behind (a burst, a rebuild) is moving, and so is ready.
  */
 import type { HealthReport } from './service.js';
@@ -34,6 +36,13 @@ export function createReadiness(options: { stallMs: number; now?: () => number }
       if (appendFailure !== null) {
         reasons.push(`the event store refused the last append: ${appendFailure}`);
       }
+      if (projections.flushFailure) {
+        reasons.push(
+          `the read store refused the read models' last flush: ${projections.flushFailure}`,
+        );
+      }
+      if (projections.stopped)
+        reasons.push(`the projection engine stopped: ${projections.stopped}`);
       const at = now();
       for (const { name, checkpoint, lag } of projections.projectors) {
         const last = seen.get(name);

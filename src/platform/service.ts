@@ -16,7 +16,12 @@ export interface HealthReport {
   status: 'ok' | 'degraded';
   role: string;
   stores: { eventStore: string; readStore: string };
-  projections: { head: string; projectors: { name: string; checkpoint: string; lag: string }[] };
+  projections: {
+    head: string;
+    projectors: { name: string; checkpoint: string; lag: string }[];
+    flushFailure?: string;
+    stopped?: string;
+  };
   [extra: string]: unknown;
 }
 

@@ -98,6 +98,9 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   let quietFlushing: Promise<void> | undefined;
   let failure: Error | undefined;
 
+  /** why the last flush of the read models failed, while it does (readiness) */
+  let flushFailure: string | null = null;
+
   async function flush(): Promise<void> {
     if (unflushed === 0) return;
     const pending = unflushed;
@@ -105,8 +108,10 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     lastFlushAt = performance.now();
     try {
       await readStore.flush(new Map(checkpoints));
+      flushFailure = null;
     } catch (error) {
       unflushed += pending; // flushed with the next one
+      if (unreachable(error)) flushFailure = (error as Error).message;
       throw error;
     }
   }
@@ -242,11 +247,13 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       await subscribe();
     },
 
-    status(): Promise<ProjectionsStatus> {
-      return projectorLags(
+    async status(): Promise<ProjectionsStatus> {
+      const lags = await projectorLags(
         eventStore,
         projectors.map((p) => ({ name: p.name, checkpoint: checkpoints.get(idOf(p)) ?? 0n })),
       );
+      if (failure) return { ...lags, stopped: failure.message };
+      return flushFailure === null ? lags : { ...lags, flushFailure };
     },
 
     /** Position every projector has applied up to (in this process). */

@@ -24,6 +24,10 @@ export interface ProjectorStatus {
 export interface ProjectionsStatus {
   head: string;
   projectors: ProjectorStatus[];
+  /** the read store refuses the read models' writes (a full disk): retried, reads go stale */
+  flushFailure?: string;
+  /** the engine stopped on an error it cannot retry: writes fail until a restart */
+  stopped?: string;
 }
 
 export async function projectorLags(

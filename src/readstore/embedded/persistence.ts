@@ -140,6 +140,14 @@ export class ReadStoreFile {
   }
 
   write(batch: FlushBatch): void {
+    try {
+      this.writeBatch(batch);
+    } catch (error) {
+      throw refusedByFile(this.path, error);
+    }
+  }
+
+  private writeBatch(batch: FlushBatch): void {
     const { dropDocs, upsert, remove, dropIndexes, addIndex, dropCheckpoint, setCheckpoint } =
       this.statements;
     // IMMEDIATE: take the write lock up front so a busy event-store writer makes us wait, not fail.
@@ -163,6 +171,23 @@ export class ReadStoreFile {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/**
+ * SQLite's codes for a file it cannot write now — disk full, an I/O error, a read-only file
+ * system, a lock held too long — as ReadStoreUnavailableError: the flush is tried again and the
+ * process reports itself not ready (failure audit: a full disk stopped the projection engine for
+ * good, every later write answering 500 while /readyz said ok). Any other error is a bug.
+ */
+const FILE_REFUSALS = /^SQLITE_(FULL|IOERR|READONLY|BUSY|LOCKED|CANTOPEN|NOMEM|PROTOCOL)/;
+
+function refusedByFile(path: string, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !FILE_REFUSALS.test(code)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ReadStoreUnavailableError(`read store file ${path} refused a write: ${reason}`, {
+    cause: error,
+  });
 }
 
 function unavailable(path: string, error: unknown): ReadStoreUnavailableError {
