@@ -194,6 +194,11 @@ export const configSchema = z.object({
   AUTHORIZATION_WINDOW_MINUTES: count(7 * 24 * 60)
     .default(10)
     .describe('window of the authorization request limit'),
+  SHARED_DATA_DIR: bool
+    .default(false)
+    .describe(
+      'several server processes may share one DATA_DIR on the embedded read store; each then keeps its own OAuth sign-ins, tokens and rate limits (a used refresh token is taken again by another process), so only behind sticky routing; false = a second server on a DATA_DIR is refused',
+    ),
   EMBEDDED_POLL_MS: whole(10, 600000)
     .default(250)
     .describe(

@@ -67,9 +67,13 @@ export async function startRuntime(options: {
     );
   }
   const metrics = createMetrics();
-  const stores = await openStores(config, (reason) => {
-    logger.warn(`MongoDB client replaced: ${reason}; its monitor had stopped`);
-    metrics.readStoreClientReplacements.inc();
+  const stores = await openStores(config, {
+    // what a second process would keep apart on the embedded read store: sign-ins and limits
+    server: signsIn,
+    onReadStoreClientReplaced: (reason) => {
+      logger.warn(`MongoDB client replaced: ${reason}; its monitor had stopped`);
+      metrics.readStoreClientReplacements.inc();
+    },
   });
   const servers: Server[] = [];
   const stoppers: (() => Promise<void>)[] = [];

@@ -9,6 +9,7 @@ import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
 import type { ReadStore } from '../readstore/types.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { fileLeases } from './file-lease.js';
 import { type Lease, leaseIn } from './lease.js';
 import { ensurePrivateDir, restrictFiles } from './private-files.js';
@@ -35,13 +36,35 @@ export function embeddedFile(config: Config): string {
 
 export async function openStores(
   config: Config,
-  /** the MongoDB read store replaced its driver client (readstore/mongodb/client.ts) */
-  onReadStoreClientReplaced?: (reason: string) => void,
+  options: {
+    /** the MongoDB read store replaced its driver client (readstore/mongodb/client.ts) */
+    onReadStoreClientReplaced?: (reason: string) => void;
+    /** a server's stores: on the embedded read store, one server per DATA_DIR (data-dir-lock.ts) */
+    server?: boolean;
+  } = {},
 ): Promise<Stores> {
   const needsFile = !config.EVENTSTORE_URL || !config.MONGODB_URL;
   if (needsFile) ensurePrivateDir(resolve(config.DATA_DIR));
   const file = embeddedFile(config);
+  const lock =
+    options.server && !config.MONGODB_URL && !config.SHARED_DATA_DIR
+      ? lockDataDir(resolve(config.DATA_DIR))
+      : undefined;
+  try {
+    return await openBoth(config, file, needsFile, options.onReadStoreClientReplaced, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
 
+async function openBoth(
+  config: Config,
+  file: string,
+  needsFile: boolean,
+  onReadStoreClientReplaced: ((reason: string) => void) | undefined,
+  lock: DataDirLock | undefined,
+): Promise<Stores> {
   const rawEventStore = config.EVENTSTORE_URL
     ? await (await import('../eventstore/kurrentdb/index.js')).openKurrentEventStore({
         connectionString: config.EVENTSTORE_URL,
@@ -86,6 +109,7 @@ export async function openStores(
       leases?.close();
       await readStore.close();
       await rawEventStore.close();
+      lock?.release();
     },
   };
 }

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { startProcess } from '../support/processes.js';
 import { tempDir } from '../support/stores.js';
 import { ours, refusal, runToExit as start } from './support.js';
 
@@ -152,6 +153,46 @@ describe('Starting the services (npm start)', function () {
       } finally {
         await new Promise((resolve) => taken.close(resolve));
       }
+    });
+  });
+
+  // failure audit: after a crash DATA_DIR/secret came back empty and the start failed with
+  // "TypeError: cursor secret must be at least 16 bytes", naming neither the file nor the fix
+  describe('When DATA_DIR/secret is empty', () => {
+    it('stops with one line naming the file and what to do, and leaves it as it was', async () => {
+      writeFileSync(join(dir, 'secret'), '');
+      const line = refusal(await start({ DATA_DIR: dir }));
+      expect(line).to.match(
+        /^cannot start: DATA_DIR=.*: the file "secret" is empty or damaged \(0 characters\); restore it from a backup/,
+      );
+      expect(readFileSync(join(dir, 'secret'), 'utf8')).to.equal('');
+    });
+  });
+
+  // failure audit: two `npm start` on one DATA_DIR each kept their own embedded read store — a
+  // refresh token used at one was taken again at the other, every rate limit counted twice
+  describe('When another server already serves the data directory', () => {
+    it('refuses to start, and starts at once after that server was killed (kill -9)', async () => {
+      const first = await startProcess(dir);
+      try {
+        const line = refusal(await start({ DATA_DIR: dir }));
+        expect(line).to.match(
+          /^cannot start: DATA_DIR=.*: another server process serves this data directory\./,
+        );
+      } finally {
+        first.child.kill('SIGKILL');
+        await new Promise((resolve) => first.child.once('exit', resolve));
+      }
+      const second = await startProcess(dir);
+      second.child.kill('SIGTERM');
+      await new Promise((resolve) => second.child.once('exit', resolve));
+    });
+
+    it('lets a second one serve it when SHARED_DATA_DIR is true', async () => {
+      const env = { SHARED_DATA_DIR: 'true' };
+      const both = await Promise.all([startProcess(dir, env), startProcess(dir, env)]);
+      for (const { child } of both) child.kill('SIGTERM');
+      await Promise.all(both.map(({ child }) => new Promise((r) => child.once('exit', r))));
     });
   });
 

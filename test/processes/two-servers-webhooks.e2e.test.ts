@@ -42,7 +42,7 @@ describe('Two processes on one data directory with a webhook (e2e)', function ()
   });
 
   it('delivers each message once, from whichever process holds the lease', async () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHARED_DATA_DIR: 'true' };
     const [a, b] = await Promise.all([startProcess(dir, env), startProcess(dir, env)]);
     children.push(a.child, b.child);
     for (let i = 0; i < 6; i++) {

@@ -194,7 +194,9 @@ function unavailable(path: string, error: unknown): ReadStoreUnavailableError {
   const reason = error instanceof Error ? error.message : String(error);
   return new ReadStoreUnavailableError(
     `read store file ${path} cannot be opened as a read-store SQLite database (${reason}); ` +
-      'refusing to start with empty read models — restore the file or move it away to rebuild',
+      'refusing to start with empty read models — restore the file from a backup; do not move ' +
+      'it away: on the embedded default it also holds the event log (`npm run cli -- verify` ' +
+      'checks the log)',
     { cause: error },
   );
 }
