@@ -199,7 +199,15 @@ export const awaitReadModels: Step = async (x, hooks) => {
 export const checkResponse: Step = (x, hooks) => {
   const { op } = x.prepared;
   const body = x.result!.body;
-  if (!hooks.validateResponses || !op.response || body === undefined) return;
+  if (!hooks.validateResponses) return;
+  // the OpenAPI document declares ETag (and 304) only on `versioned` operations' bodies
+  const status = x.result!.status ?? op.successStatus;
+  if (status !== 204 && (x.result!.headers?.ETag !== undefined) !== (op.versioned === true)) {
+    throw new ResponseSchemaMismatch(
+      `${op.id} ${op.versioned ? 'is declared versioned but answered no ETag' : 'answered an ETag but is not declared versioned'}`,
+    );
+  }
+  if (!op.response || body === undefined) return;
   const checked = op.response.safeParse(body instanceof RawJson ? body.toJSON() : body);
   if (!checked.success) {
     throw new ResponseSchemaMismatch(

@@ -85,6 +85,55 @@ const IDEMPOTENCY_HEADER = z.object({
     ),
 });
 
+/** The conditional-request headers of a `versioned` operation (RFC 9110 §13.1). */
+const IF_MATCH = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .describe(
+      'Refuses the write (412) unless the resource is still at the revision of this ETag; the revision part is compared, so `"3"` works as well as the full tag.',
+    ),
+});
+const IF_NONE_MATCH = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .describe('Answers 304 without a body while the resource still has this ETag.'),
+});
+
+/** Headers the answers carry, declared so generated clients expose them. */
+const string = { type: 'string' as const };
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The revision and a digest of the answer: send it as If-Match or If-None-Match',
+    schema: string,
+  },
+};
+const LOCATION_HEADER = {
+  Location: { description: 'Where the created resource lives', schema: string },
+};
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: string },
+};
+const WWW_AUTHENTICATE_HEADER = {
+  'WWW-Authenticate': {
+    description:
+      'The bearer challenge, with `resource_metadata` (RFC 9728) naming how to get a token',
+    schema: string,
+  },
+};
+
+function errorHeaders(status: number) {
+  if (status === 401) return WWW_AUTHENTICATE_HEADER;
+  if (status === 429 || status === 503) return RETRY_AFTER_HEADER;
+  return undefined;
+}
+
+function requestHeaders(op: { method: string; versioned?: true }) {
+  if (op.method === 'get') return op.versioned ? IF_NONE_MATCH : undefined;
+  return op.versioned ? IDEMPOTENCY_HEADER.extend(IF_MATCH.shape) : IDEMPOTENCY_HEADER;
+}
+
 const KEY_REUSED = 'or the Idempotency-Key was already used for a different request';
 
 function describe(op: { description?: string; extraDescription?: string }): string | undefined {
@@ -109,21 +158,34 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
 
   for (const op of operations) {
     const responses: Record<string, ResponseConfig> = {};
+    const successHeaders = {
+      ...(op.versioned && op.successStatus !== 204 ? ETAG_HEADER : {}),
+      ...(op.versioned && op.successStatus === 201 ? LOCATION_HEADER : {}),
+    };
     responses[String(op.successStatus)] =
       op.successStatus === 204 || !op.response
         ? { description: op.responseDescription ?? 'Done; no body' }
         : {
             description: op.responseDescription ?? 'Success',
+            ...(Object.keys(successHeaders).length ? { headers: successHeaders } : {}),
             content: { 'application/json': { schema: op.response } },
           };
+    if (op.versioned && op.method === 'get') {
+      responses['304'] = {
+        description: 'Not Modified: If-None-Match lists the current ETag; no body',
+        headers: ETAG_HEADER,
+      };
+    }
     const conflict = options.envelope.status('conflict');
     for (const status of declaredErrors(op, options.envelope)) {
       const description = ERROR_DESCRIPTIONS[status] ?? 'Error';
+      const headers = errorHeaders(status);
       responses[String(status)] = {
         description:
           status === conflict && op.method !== 'get'
             ? `${description}, ${KEY_REUSED}`
             : description,
+        ...(headers ? { headers } : {}),
         content: { 'application/json': { schema: errorSchema } },
       };
     }
@@ -138,7 +200,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
       request: {
         params: op.params,
         query: op.query,
-        headers: op.method === 'get' ? undefined : IDEMPOTENCY_HEADER,
+        headers: requestHeaders(op),
         body: op.body
           ? { required: op.bodyRequired, content: { 'application/json': { schema: op.body } } }
           : undefined,

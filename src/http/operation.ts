@@ -113,6 +113,11 @@ export interface OperationSpec<
    */
   throttled?: 'searches';
   /**
+   * a resource with an `ETag`: answers carrying a body carry it (a create also its `Location`),
+   * a GET honours If-None-Match (304), a write If-Match (412); OpenAPI declares those headers
+   */
+  versioned?: true;
+  /**
    * declared error statuses, documented in OpenAPI with the service's envelope; the registry
    * adds what every operation of its kind can answer (401 with a bearer, 503 for a write, the
    * envelope's statuses for a bad body)
@@ -147,6 +152,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly responseDescription?: string;
   readonly idempotent?: true;
   readonly throttled?: 'searches';
+  readonly versioned?: true;
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
   readonly auth: AuthRequirement;

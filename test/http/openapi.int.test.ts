@@ -130,6 +130,27 @@ describe('OpenAPI document and /docs generated from the registry', () => {
       expect(remove.responses['204']!.content).to.equal(undefined);
       expect(doc.paths['/v1/explode']!.get!.security).to.deep.equal([]);
     });
+
+    // DX audit: no response header was declared, so generated clients exposed no ETag, Location
+    // or Retry-After, and a conditional GET's 304 was not in the document
+    it('declares the headers answers carry: ETag and 304 on a versioned resource, Retry-After, WWW-Authenticate', async () => {
+      const doc = await fetchDoc();
+      type Op = {
+        parameters?: { name: string; in: string }[];
+        responses: Record<string, { headers?: Record<string, unknown> }>;
+      };
+      const get = doc.paths['/v1/shops/{shop}/widgets/{id}']!.get as Op;
+      expect(Object.keys(get.responses['200']!.headers ?? {})).to.deep.equal(['ETag']);
+      expect(Object.keys(get.responses['304']!.headers ?? {})).to.deep.equal(['ETag']);
+      expect(get.parameters!.find((p) => p.name === 'if-none-match')?.in).to.equal('header');
+      expect(Object.keys(get.responses['401']!.headers ?? {})).to.deep.equal(['WWW-Authenticate']);
+      const list = doc.paths['/v1/shops/{shop}/widgets']!.get as Op;
+      expect(list.responses['304']).to.equal(undefined);
+      expect(list.responses['200']!.headers).to.equal(undefined);
+      const create = doc.paths['/v1/shops/{shop}/widgets']!.post as Op;
+      expect(Object.keys(create.responses['503']!.headers ?? {})).to.deep.equal(['Retry-After']);
+      expect(create.parameters!.map((p) => p.name)).to.include('idempotency-key');
+    });
   });
 
   describe('When /docs is opened without network access', () => {

@@ -94,6 +94,7 @@ export function tinyOperations(world: TinyWorld) {
   });
   const getWidget = defineOp({
     id: 'get_widget',
+    versioned: true,
     method: 'get',
     path: '/v1/shops/{shop}/widgets/{id}',
     summary: 'Get a widget',

@@ -13,6 +13,7 @@ import { deviceAnswer } from './shared.js';
 export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'register_device',
+    versioned: true,
     method: 'post',
     path: '/v1/devices',
     summary: 'Register a device',
@@ -44,6 +45,7 @@ export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
 export function updateDeviceOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'update_device',
+    versioned: true,
     method: 'put',
     path: '/v1/devices/{id}',
     summary: 'Update a device (e.g. rename it)',

@@ -24,6 +24,7 @@ export function listDevicesOperation(deps: NotesHttpDeps): NotesOperation {
 export function getDeviceOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'get_device',
+    versioned: true,
     method: 'get',
     path: '/v1/devices/{id}',
     summary: 'Read one device',

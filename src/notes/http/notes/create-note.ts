@@ -13,6 +13,7 @@ import { noteAnswer } from './shared.js';
 export function createNoteOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'create_note',
+    versioned: true,
     method: 'post',
     path: '/v1/notes',
     summary: 'Create a note',

@@ -15,6 +15,7 @@ import { noteAnswer, noteRef } from './shared.js';
 export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
   const updateNoteOp = defineNotesOp({
     id: 'update_note',
+    versioned: true,
     method: 'put',
     path: '/v1/notes/{id}',
     summary: 'Replace a note (the replaced version is archived first)',
@@ -39,6 +40,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
 
   const deleteNoteOp = defineNotesOp({
     id: 'delete_note',
+    versioned: true,
     method: 'delete',
     path: '/v1/notes/{id}',
     summary: 'Move a note to the trash',
@@ -60,6 +62,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
 
   const restoreNoteOp = defineNotesOp({
     id: 'restore_note',
+    versioned: true,
     method: 'post',
     idempotent: true,
     path: '/v1/notes/{id}/restore',

@@ -12,6 +12,7 @@ import { noteAnswer, noteRef } from './shared.js';
 export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
   const addNoteTag = defineNotesOp({
     id: 'add_note_tag',
+    versioned: true,
     method: 'post',
     idempotent: true,
     path: '/v1/notes/{id}/tags/{tagId}',
@@ -36,6 +37,7 @@ export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
 
   const removeNoteTag = defineNotesOp({
     id: 'remove_note_tag',
+    versioned: true,
     method: 'delete',
     path: '/v1/notes/{id}/tags/{tagId}',
     summary: 'Remove a tag from a note',

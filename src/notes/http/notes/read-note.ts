@@ -8,6 +8,7 @@ import { noteAnswer } from './shared.js';
 export function getNoteOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'get_note',
+    versioned: true,
     method: 'get',
     path: '/v1/notes/{id}',
     summary: 'Read one note with its tags',

@@ -13,6 +13,7 @@ import { tagAnswer } from './shared.js';
 export function createTagOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'create_tag',
+    versioned: true,
     method: 'post',
     path: '/v1/tags',
     summary: 'Create a tag',

@@ -34,6 +34,7 @@ export function listTagsOperation(deps: NotesHttpDeps): NotesOperation {
 export function getTagOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'get_tag',
+    versioned: true,
     method: 'get',
     path: '/v1/tags/{id}',
     summary: 'Read one tag',

@@ -12,6 +12,7 @@ import { tagAnswer, tagRef } from './shared.js';
 export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
   const updateTagOp = defineNotesOp({
     id: 'update_tag',
+    versioned: true,
     method: 'put',
     path: '/v1/tags/{id}',
     summary: 'Update a tag (rename, recolour, move)',
@@ -33,6 +34,7 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
 
   const deleteTagOp = defineNotesOp({
     id: 'delete_tag',
+    versioned: true,
     method: 'delete',
     path: '/v1/tags/{id}',
     summary: 'Soft-delete a tag',
