@@ -111,7 +111,10 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       ['pageSize[0]=1', /^pageSize must be given as pageSize=…, without brackets$/],
       // an unknown parameter is refused like an unknown body field (DX audit: a misspelled
       // filter answered everything; another listing's cursor name restarted paging forever)
-      ['colour=red', /^unknown query parameter "colour"; it takes pageSize, color, cursor, reverse$/],
+      [
+        'colour=red',
+        /^unknown query parameter "colour"; it takes pageSize, color, cursor, reverse$/,
+      ],
       [
         'pageSize=2&after=abc',
         /^unknown query parameter "after"; it takes pageSize, color, cursor, reverse$/,
