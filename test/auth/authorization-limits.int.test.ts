@@ -13,8 +13,8 @@
  */
 import { expect } from 'chai';
 import { feedbackAuthPreset, notesAuthPreset } from '../../src/auth/index.js';
-import { authorizeOverHttp } from './support/browserless.js';
-import { exchange, registerClient, startAuthorization } from './support/client.js';
+import { registerClient } from './support/client.js';
+import { signInAndExchange } from './support/flow.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -119,14 +119,11 @@ describe('When a client signs people in at the default authorization limit', () 
 
   it('serves 60 requests from one address in 10 minutes, refuses the 61st, and a sign-in still completes first', async () => {
     const config = await registerClient(h.base, { name: 'Reloader', algorithm: 'oauth2' });
-    const pending = await startAuthorization(config, h.base, 'notes');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const { tokens } = await signInAndExchange(h, config, {
+      scope: 'notes',
       email: 'reload@example.com',
-      mailboxPath: h.mailboxPath,
     });
-    expect((await exchange(config, callback, pending)).access_token).to.be.a('string');
+    expect(tokens.access_token).to.be.a('string');
     const clientId = config.clientMetadata().client_id;
     const statuses: number[] = [];
     for (let i = 0; i < 60; i++) statuses.push((await authorize(h, clientId)).status);
@@ -162,18 +159,11 @@ for (const [service, preset, algorithm] of [
 
     it('takes a sign-in with PKCE and a 2,048-character state, refuses 2,049, and more than 8,192 in all', async () => {
       const config = await registerClient(h.base, { name: 'Ordinary', algorithm });
-      const pending = await startAuthorization(
-        config,
-        h.base,
-        service === 'notes' ? 'notes' : 'openid',
-      );
-      const callback = await authorizeOverHttp({
-        authUrl: pending.url,
-        base: h.base,
+      const { tokens } = await signInAndExchange(h, config, {
+        scope: service === 'notes' ? 'notes' : 'openid',
         email: 'ordinary@example.com',
-        mailboxPath: h.mailboxPath,
       });
-      expect((await exchange(config, callback, pending)).access_token).to.be.a('string');
+      expect(tokens.access_token).to.be.a('string');
       expect((await authorize(h, clientId, { state: 's'.repeat(2048) })).status).to.equal(303);
       const nonce = await authorize(h, clientId, { nonce: 'n'.repeat(2049) });
       expect(nonce.status).to.equal(400);
