@@ -59,6 +59,8 @@ export interface DecidedBatch<State> {
   /** state and revision after the whole batch */
   state: State;
   revision: number;
+  /** the latest `occurredAt` after the whole batch */
+  occurredAt: number;
 }
 
 /**
@@ -75,6 +77,10 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
   queued: readonly Queued<Command>[],
 ): DecidedBatch<State> {
   let { state, revision } = snapshot;
+  // A stream's events are stamped in the order they happen, even when the clock is set back
+  // (NTP stepping it, an operator's fix): an event never gets an earlier time than the one
+  // before it, or "as of" a time would answer a later revision than the one current then.
+  let occurredAt = snapshot.occurredAt ?? 0;
   const toAppend: NewEvent[] = [];
   const outcomes: Outcome<State>[] = [];
   /** keys first used in this batch: the hash and outcome of their first command */
@@ -119,7 +125,8 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
       continue;
     }
     const from = toAppend.length;
-    const metadata = toMetadata(context, commandHash);
+    occurredAt = Math.max(occurredAt, context.now);
+    const metadata = toMetadata(context, occurredAt, commandHash);
     for (const event of decided) {
       toAppend.push({ id: randomUUID(), type: event.type, data: event.data, metadata });
       state = decider.evolve(state, event);
@@ -137,7 +144,7 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
     outcomes.push(outcome);
     if (key && decided.length > 0) fresh.set(key, { hash: commandHash, outcome });
   }
-  return { toAppend, outcomes, state, revision };
+  return { toAppend, outcomes, state, revision, occurredAt };
 }
 
 /** The appended events as recorded: revisions follow the expected one; the position is the last. */
@@ -157,10 +164,14 @@ export function recordedOf(
   }));
 }
 
-function toMetadata(context: CommandContext, commandHash: string | undefined): EventMetadata {
+function toMetadata(
+  context: CommandContext,
+  occurredAt: number,
+  commandHash: string | undefined,
+): EventMetadata {
   const metadata: EventMetadata = {
     actor: context.actor,
-    occurredAt: context.now,
+    occurredAt,
     correlationId: context.correlationId ?? randomUUID(),
     causationId: context.causationId ?? null,
   };

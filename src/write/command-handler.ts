@@ -88,11 +88,13 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     let revision = cached?.revision ?? -1;
     const keyed = new Map(cached?.keyed ?? []);
     let position = cached?.position ?? null;
+    let occurredAt = cached?.occurredAt ?? 0;
     const tail = await events.readStream(streamId, { fromRevision: revision + 1 });
     for (const event of tail) {
       state = decider.evolve(state, event as unknown as DomainEvent);
       revision = event.revision;
       position = event.position;
+      occurredAt = Math.max(occurredAt, event.metadata.occurredAt);
       const given = event.metadata.idempotencyKey;
       if (given) {
         const key = scopedKey(event.metadata.actor ?? null, given);
@@ -105,12 +107,12 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     // decision on it would read the stream first (the lane's own conflicts mark it when it is).
     const latest = cache.get<State>(streamId);
     if (latest && latest !== cached && latest.revision >= revision) {
-      return { state, revision, keyed, shared: latest.shared === true, position };
+      return { state, revision, keyed, shared: latest.shared === true, position, occurredAt };
     }
     const elsewhere = tail.length > 0 && !lanes.has(streamId);
     const known = cached?.shared === true || latest?.shared === true;
     const shared = known || (cached !== undefined && elsewhere);
-    const snapshot = { state, revision, keyed, shared, position };
+    const snapshot = { state, revision, keyed, shared, position, occurredAt };
     if (tail.length > 0 || !cached) cache.set(streamId, snapshot);
     return snapshot;
   }
@@ -210,6 +212,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
           keyed,
           shared: attempt > 0 || snapshot.shared,
           position: appended.position,
+          occurredAt: decided.occurredAt,
         });
         settle(batch, decided, recorded, appended.position);
         return;

@@ -7,6 +7,8 @@ export interface Snapshot<State> {
   keyed: Map<string, RecordedEvent[]>;
   /** global position of the last event folded in (null: none) */
   position: bigint | null;
+  /** latest `occurredAt` (ms) of the events folded in; a later event is never stamped earlier */
+  occurredAt?: number;
   /** another process has appended to the stream since this one cached it (command-handler.ts) */
   shared?: boolean;
 }

@@ -90,6 +90,19 @@ describe('Command handling (load → fold → decide → append)', () => {
       expect(result.state.total).to.equal(111);
       expect(result.revision).to.equal(2);
     });
+
+    it('never stamps an event earlier than the stream’s last one, though its own clock is behind', async () => {
+      const ahead = createCommandHandler(stores.eventStore);
+      const behind = createCommandHandler(stores.eventStore);
+      await ahead.handle('counter-t', counter, { type: 'Increment', by: 1 }, ctx);
+      const late = { ...ctx, now: ctx.now - 60_000 };
+      await behind.handle('counter-t', counter, { type: 'Increment', by: 1 }, late);
+      await behind.handle('counter-t', counter, { type: 'Increment', by: 1 }, late);
+      const stamps = (await stores.eventStore.readStream('counter-t')).map(
+        (e) => e.metadata.occurredAt,
+      );
+      expect(stamps).to.deep.equal([ctx.now, ctx.now, ctx.now]);
+    });
   });
 
   describe('When the stream is cached', () => {
