@@ -127,13 +127,50 @@ function refused(ms: number): Verdict {
   return { allowed: false, retryAfterSeconds: seconds(ms) };
 }
 
-/** One take (consume = true) or peek (false) under `policy`. */
+/**
+ * One take (consume = true) or peek (false) under `policy`. A state stamped later than `now` was
+ * written before the clock was set back: its times are brought back to `now` (and written, even
+ * by a refusal or a peek), or the window, lockout or refill would last as much longer as the
+ * clock went back — an hour's step back would lock a sign-in out for an hour more.
+ */
 export function step(
   policy: Policy,
   state: LimitState | null,
   now: number,
   consume: boolean,
 ): Step {
+  const reclocked = state && reclock(policy, state, now);
+  const result = stepOn(policy, reclocked ?? state, now, consume);
+  return reclocked && !result.next ? { next: reclocked, verdict: result.verdict } : result;
+}
+
+/** `state` with no time later than `now` allows, or null when it has none. */
+function reclock(policy: Policy, state: LimitState, now: number): LimitState | null {
+  if (policy.kind === 'token-bucket') {
+    if ((state.at ?? now) <= now) return null;
+    const missing = policy.capacity - (state.tokens ?? policy.capacity);
+    return {
+      ...state,
+      at: now,
+      expiresAt: now + Math.ceil(missing * policy.refillEverySeconds * 1000),
+    };
+  }
+  const hits = state.hits ?? [];
+  const strikes = state.strikes ?? 0;
+  const lockedFor = policy.lockout ? lockoutSeconds(policy.lockout, Math.max(0, strikes - 1)) : 0;
+  const lockedUntil = Math.min(state.lockedUntil ?? 0, now + lockedFor * 1000);
+  if (hits.every((t) => t <= now) && lockedUntil === (state.lockedUntil ?? 0)) return null;
+  const next: LimitState = { ...state, hits: hits.map((t) => Math.min(t, now)) };
+  if (state.lockedUntil) next.lockedUntil = lockedUntil;
+  const forget = policy.lockout && strikes > 0 ? policy.lockout.forgetAfterSeconds * 1000 : 0;
+  next.expiresAt = Math.max(
+    hits.length ? Math.min(hits.at(-1) as number, now) + policy.windowSeconds * 1000 : now,
+    forget ? lockedUntil + forget : now,
+  );
+  return next;
+}
+
+function stepOn(policy: Policy, state: LimitState | null, now: number, consume: boolean): Step {
   switch (policy.kind) {
     case 'sliding-window':
       return slidingWindow(policy, state, now, consume);

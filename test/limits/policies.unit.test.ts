@@ -123,3 +123,41 @@ describe('When events draw from a token bucket', () => {
     expect(verdicts[4]).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
   });
 });
+
+/**
+ * A clock set back (NTP stepping it, an operator's fix) must not lengthen a limit by the step
+ * (failure audit F7): times stored before the step count as "now", so a window, a lockout or a
+ * refill lasts at most its own length from the moment the clock went back.
+ */
+describe('When the clock is set back an hour', () => {
+  const HOUR = 60 * MIN;
+  const at = 10 * HOUR;
+
+  it('a full window frees up within its own length, not its length plus the hour', () => {
+    const policy: Policy = { kind: 'sliding-window', max: 5, windowSeconds: 15 * 60 };
+    const back = at - HOUR;
+    const verdicts = takes(policy, [at, at, at, at, at, back, back + 15 * MIN + 1]);
+    expect(verdicts[5]).to.deep.equal({ allowed: false, retryAfterSeconds: 15 * 60 });
+    expect(verdicts[6]?.allowed).to.equal(true);
+  });
+
+  it('a lockout ends within its own length', () => {
+    const policy: Policy = {
+      kind: 'sliding-window',
+      max: 3,
+      windowSeconds: 60 * 60,
+      lockout: { baseSeconds: 15 * 60, factor: 2, maxSeconds: 86_400, forgetAfterSeconds: 86_400 },
+    };
+    const back = at - HOUR;
+    const verdicts = takes(policy, [at, at, at, back, back + 15 * MIN + 1]);
+    expect(verdicts[3]).to.deep.equal({ allowed: false, retryAfterSeconds: 15 * 60 });
+    expect(verdicts[4]?.allowed).to.equal(true);
+  });
+
+  it('a drained bucket refills from the step back on', () => {
+    const policy: Policy = { kind: 'token-bucket', capacity: 2, refillEverySeconds: 60 };
+    const back = at - HOUR;
+    const verdicts = takes(policy, [at, at, back, back + MIN]);
+    expect(verdicts.map((v) => v.allowed)).to.deep.equal([true, true, false, true]);
+  });
+});
