@@ -25,13 +25,10 @@ const VERSIONED = new RegExp(`^"(.*?)${DIGEST}"$`);
 /** one strong tag naming an integer version, quoted or not (see expectedRevisionFrom) */
 const ONE_REVISION = new RegExp(`^\\s*(?:"(\\d{1,15})${DIGEST}"|(\\d{1,15})${DIGEST})\\s*$`);
 
-/** `"<version>"`, or `"<version>.<digest>"` of the `representation` answered with it */
-export function etagFor(version: Version, representation?: unknown): string {
-  if (representation === undefined) return `"${String(version)}"`;
-  const digest = createHash('sha256')
-    .update(JSON.stringify(representation))
-    .digest('base64url')
-    .slice(0, DIGEST_CHARS);
+/** `"<version>"`, or `"<version>.<digest>"` of the JSON text answered with it */
+export function etagFor(version: Version, json?: string): string {
+  if (json === undefined) return `"${String(version)}"`;
+  const digest = createHash('sha256').update(json).digest('base64url').slice(0, DIGEST_CHARS);
   return `"${String(version)}.${digest}"`;
 }
 

@@ -3,20 +3,22 @@
  * digest of the answer) as ETag,
  * a create answers 201 with its Location, and a write honours If-Match.
  */
-import { assertIfMatch, etagFor, expectedRevisionFrom } from '../../http/registry.js';
+import { assertIfMatch, etagFor, expectedRevisionFrom, RawJson } from '../../http/registry.js';
 
 export interface ResourceAnswer<Body> {
   status: number;
-  body: Body;
+  body: RawJson<Body>;
   headers: Record<string, string>;
 }
 
 /**
  * The ETag carries the revision and a digest of the answer: a note shows its tags' and device's
- * current names, which change without a new revision of the note (src/http/etag.ts).
+ * current names, which change without a new revision of the note (src/http/etag.ts). The answer
+ * is serialized once, for both the digest and the body.
  */
 export function resourceAnswer<Body>(body: Body, revision: number): ResourceAnswer<Body> {
-  return { status: 200, body, headers: { ETag: etagFor(revision, body) } };
+  const json = JSON.stringify(body);
+  return { status: 200, body: new RawJson<Body>(json), headers: { ETag: etagFor(revision, json) } };
 }
 
 /**
