@@ -2,8 +2,11 @@
 import type { Config } from '../config/schema.js';
 
 export interface CliEnv {
-  /** the configuration, read when first needed (so `help` works even with a bad one) */
-  config(): Config;
+  /**
+   * the configuration, read when first needed (so `help` works even with a bad one); `read`: the
+   * command only reads DATA_DIR, which need not be writable then (session.ts, readingOnly)
+   */
+  config(access?: 'read'): Config;
   /** a line of the command's answer on stdout */
   out(line: string): void;
   /**

@@ -13,12 +13,10 @@ import { runCli } from './run.js';
 async function main(): Promise<void> {
   let config: Config | undefined;
   const env: CliEnv = {
-    config: () => {
-      if (config) return config;
-      const loaded = loadConfig();
+    config: (access) => {
+      config ??= loadConfig();
       // the CLI keeps nothing in DATA_DIR but the embedded stores
-      if (!loaded.EVENTSTORE_URL || !loaded.MONGODB_URL) checkDataDir(loaded.DATA_DIR);
-      config = loaded;
+      if (!config.EVENTSTORE_URL || !config.MONGODB_URL) checkDataDir(config.DATA_DIR, access);
       return config;
     },
     out: (line) => console.log(line),

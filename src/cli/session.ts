@@ -10,6 +10,7 @@
  * to the same documents.
  */
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { feedbackProjectors } from '../../projections/feedback.js';
 import { type CommandContext, createCommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
@@ -18,6 +19,7 @@ import { embeddedFile, openStores, type Stores } from '../platform/stores.js';
 import { createProjectionEngine } from '../read/projection-engine.js';
 import { engineLog } from './engine-log.js';
 import { UsageError } from './errors.js';
+import { mustNotWrite, withPrivateCopy } from './read-only-copy.js';
 
 /** Catching up a large log from scratch can take a while; the CLI can afford to wait. */
 const CATCH_UP_MS = 10 * 60_000;
@@ -68,6 +70,23 @@ export async function withSession<T>(
     if (started) await engine.stop().catch(() => {});
     await stores.close().catch(() => {});
   }
+}
+
+/**
+ * For a verb that only reads the stores (verify, export): runs `read` with the configuration to
+ * open them with. That is `config`, unless this user must not write the embedded data file —
+ * a backup mounted read-only, files of mode 0444 —, which is then read through a private copy
+ * (read-only-copy.ts) and left exactly as it was: no file made beside it, no mode changed.
+ */
+export async function readingOnly<T>(
+  config: Config,
+  read: (config: Config) => Promise<T>,
+): Promise<T> {
+  if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
+  const file = embeddedFile(config);
+  const inDataDir = !config.EVENTSTORE_URL || !config.MONGODB_URL;
+  if (!inDataDir || !existsSync(file) || !mustNotWrite(file)) return read(config);
+  return withPrivateCopy(file, (copy) => read({ ...config, DATA_DIR: dirname(copy) }));
 }
 
 /**

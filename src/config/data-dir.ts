@@ -16,7 +16,11 @@ export function usesDataDir(config: Config): boolean {
   return !config.EVENTSTORE_URL || !config.MONGODB_URL || !config.APP_SECRET || !config.SMTP_URL;
 }
 
-export function checkDataDir(value: string): void {
+/**
+ * `read`: the caller only reads what DATA_DIR holds (`verify`, `export`), so a folder this user
+ * cannot write — a backup mounted read-only, another user's copy — is fine (src/cli/session.ts).
+ */
+export function checkDataDir(value: string, access: 'write' | 'read' = 'write'): void {
   const dir = resolve(value);
   // the folder itself, or the nearest existing folder above it, where it will be made
   let existing = dir;
@@ -29,6 +33,7 @@ export function checkDataDir(value: string): void {
         : `${existing} is a file, so the folder cannot be made in it`,
     );
   }
+  if (access === 'read') return;
   if (!writable(existing)) {
     throw bad(
       existing === dir

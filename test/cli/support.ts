@@ -28,11 +28,24 @@ export function removeDir(dir: string): void {
 }
 
 export function cli(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return cliAs(undefined, dataDir, ...args);
+}
+
+/** The CLI run by another user of this machine (a test run as root runs it as `nobody`). */
+export function cliAs(
+  user: { uid: number; gid: number } | undefined,
+  dataDir: string,
+  ...args: string[]
+): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' }, timeout: 60_000 },
+      {
+        env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+        timeout: 60_000,
+        ...user,
+      },
       (error, stdout, stderr) => {
         const code = error ? ((error as { code?: number }).code ?? null) : 0;
         resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });

@@ -6,13 +6,14 @@ import { z } from 'zod';
 import { openEmbeddedEventStore } from '../../eventstore/embedded/index.js';
 import { verifyChain } from '../../eventstore/embedded/verify.js';
 import { exportWorkspace } from '../../feedback/transfer/export.js';
+import { embeddedFile } from '../../platform/stores.js';
 import { ExportFileError, importWorkspace } from '../../feedback/transfer/import.js';
 import { checkFlags } from '../args.js';
 import type { CliCommand, CliEnv } from '../command.js';
 import { InputFileError, UsageError } from '../errors.js';
 import { requireWorkspace } from '../lookups.js';
 import { fileToRead, fileToWrite, writeFailed } from '../paths.js';
-import { requireEmbeddedLog, withSession } from '../session.js';
+import { readingOnly, withSession } from '../session.js';
 import { SlugFlag } from '../values.js';
 
 const count = (n: number | bigint) => n.toLocaleString('en-US');
@@ -26,26 +27,27 @@ export const exportCommand: CliCommand = {
   async run(flags, env) {
     const input = checkFlags(z.object({ workspace: SlugFlag, out: z.string().min(1) }), flags);
     const out = fileToWrite(input.out);
-    const config = env.config();
-    // reading only: a mistyped DATA_DIR must not leave a new, empty store behind
-    if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
-    await withSession(config, async ({ stores, deps }) => {
-      const workspace = await requireWorkspace(deps.readStore, input.workspace);
-      const report = await exportWorkspace(
-        stores.rawEventStore,
-        { id: workspace.workspaceId, slug: workspace.slug, name: workspace.name },
-        out,
-        env.progress &&
-          ((written, scanned, head) =>
-            env.progress?.(
-              `exporting: ${count(written)} events, log ${count(scanned)} of ${count(head)}`,
-            )),
-      ).catch((error) => {
-        throw writeFailed(error, input.out);
-      });
-      env.progress?.(`exported ${count(report.events)} events\n`);
-      env.out(`exported ${count(report.events)} events of ${workspace.slug} to ${out}`);
-    });
+    // reading only: a mistyped DATA_DIR must not leave a new, empty store behind, and a
+    // read-only one is read as it is
+    await readingOnly(env.config('read'), (config) =>
+      withSession(config, async ({ stores, deps }) => {
+        const workspace = await requireWorkspace(deps.readStore, input.workspace);
+        const report = await exportWorkspace(
+          stores.rawEventStore,
+          { id: workspace.workspaceId, slug: workspace.slug, name: workspace.name },
+          out,
+          env.progress &&
+            ((written, scanned, head) =>
+              env.progress?.(
+                `exporting: ${count(written)} events, log ${count(scanned)} of ${count(head)}`,
+              )),
+        ).catch((error) => {
+          throw writeFailed(error, input.out);
+        });
+        env.progress?.(`exported ${count(report.events)} events\n`);
+        env.out(`exported ${count(report.events)} events of ${workspace.slug} to ${out}`);
+      }),
+    );
   },
 };
 
@@ -76,18 +78,21 @@ export const verifyCommand: CliCommand = {
   summary: 'walk the whole event log and check its hash chain (embedded event store)',
   flags: [],
   async run(_flags, env) {
-    const config = env.config();
+    const config = env.config('read');
     if (config.EVENTSTORE_URL) {
       throw new UsageError(
         'verify checks the embedded event log’s hash chain; the KurrentDB event store keeps none (see README "Verifiable log")',
       );
     }
-    const store = await openEmbeddedEventStore({ path: requireEmbeddedLog(config) });
-    try {
-      await report(env, await verifyChain(store, progressOf(env)));
-    } finally {
-      await store.close();
-    }
+    const result = await readingOnly(config, async (readable) => {
+      const store = await openEmbeddedEventStore({ path: embeddedFile(readable) });
+      try {
+        return await verifyChain(store, progressOf(env));
+      } finally {
+        await store.close();
+      }
+    });
+    await report(env, result);
   },
 };
 
