@@ -88,6 +88,17 @@ describe('When DATA_DIR is a read-only copy (CLI)', function () {
     expect(leftovers()).to.deep.equal(stale);
   });
 
+  it('verify by root of a copy marked read-only leaves it as it was too', async function () {
+    if (!asRoot) this.skip(); // only root's writes are not stopped by the modes
+    const copy = join(root, 'root-copy');
+    cpSync(source, copy, { recursive: true, preserveTimestamps: true });
+    for (const path of [copy, join(copy, 'store.sqlite')])
+      chmodSync(path, 0o555 & statSync(path).mode);
+    const before = fingerprint(copy);
+    expect(await cliOk(copy, 'verify')).to.equal(await cliOk(source, 'verify'));
+    expect(fingerprint(copy)).to.deep.equal(before);
+  });
+
   it('verify of a copy taken while the log was written (its -wal, an unchained last batch) answers as on a writable copy', async () => {
     const live = join(root, 'live');
     cpSync(source, live, { recursive: true });
