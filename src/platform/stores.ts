@@ -1,13 +1,15 @@
 /**
  * Opens the two stores the configuration names: KurrentDB / MongoDB when their URLs are set,
  * otherwise the embedded SQLite file in DATA_DIR. A store that cannot be opened stops the
- * process with a clear message; nothing ever starts empty over unreadable data.
+ * process with a clear message; nothing ever starts empty over unreadable data (documents of
+ * the read store it cannot read: src/read/unreadable-read-models.ts says what to do).
  */
 import { join, resolve } from 'node:path';
 import { domainEventVersions } from '../../commands/upcasters.js';
 import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
+import { UnreadableDocumentsError } from '../readstore/embedded/errors.js';
 import type { ReadStore } from '../readstore/types.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { fileLeases } from './file-lease.js';
@@ -34,15 +36,16 @@ export function embeddedFile(config: Config): string {
   return join(resolve(config.DATA_DIR), 'store.sqlite');
 }
 
-export async function openStores(
-  config: Config,
-  options: {
-    /** the MongoDB read store replaced its driver client (readstore/mongodb/client.ts) */
-    onReadStoreClientReplaced?: (reason: string) => void;
-    /** a server's stores: on the embedded read store, one server per DATA_DIR (data-dir-lock.ts) */
-    server?: boolean;
-  } = {},
-): Promise<Stores> {
+export interface OpenStoresOptions {
+  /** the MongoDB read store replaced its driver client (readstore/mongodb/client.ts) */
+  onReadStoreClientReplaced?: (reason: string) => void;
+  /** a server's stores: on the embedded read store, one server per DATA_DIR (data-dir-lock.ts) */
+  server?: boolean;
+  /** collections `rebuild` drops: the embedded read store opens without reading them */
+  rebuilding?: readonly string[];
+}
+
+export async function openStores(config: Config, options: OpenStoresOptions = {}): Promise<Stores> {
   const needsFile = !config.EVENTSTORE_URL || !config.MONGODB_URL;
   if (needsFile) ensurePrivateDir(resolve(config.DATA_DIR));
   const file = embeddedFile(config);
@@ -51,7 +54,7 @@ export async function openStores(
       ? lockDataDir(resolve(config.DATA_DIR))
       : undefined;
   try {
-    return await openBoth(config, file, needsFile, options.onReadStoreClientReplaced, lock);
+    return await openBoth(config, file, needsFile, options, lock);
   } catch (error) {
     lock?.release();
     throw error;
@@ -62,7 +65,7 @@ async function openBoth(
   config: Config,
   file: string,
   needsFile: boolean,
-  onReadStoreClientReplaced: ((reason: string) => void) | undefined,
+  options: OpenStoresOptions,
   lock: DataDirLock | undefined,
 ): Promise<Stores> {
   const rawEventStore = config.EVENTSTORE_URL
@@ -83,14 +86,23 @@ async function openBoth(
       ? await (await import('../readstore/mongodb/index.js')).openMongoReadStore({
           url: config.MONGODB_URL,
           database: config.MONGODB_DATABASE,
-          onClientReplaced: onReadStoreClientReplaced,
+          onClientReplaced: options.onReadStoreClientReplaced,
         })
       : await (await import('../readstore/embedded/index.js')).openEmbeddedReadStore({
           path: file,
+          dropped: options.rebuilding,
         });
   } catch (error) {
+    const refusal =
+      error instanceof UnreadableDocumentsError
+        ? await (await import('../read/unreadable-read-models.js')).adviceOnUnreadable(
+            error,
+            rawEventStore,
+            options.rebuilding,
+          )
+        : error;
     await rawEventStore.close();
-    throw error;
+    throw refusal;
   }
   restrict();
   const leases = config.MONGODB_URL ? undefined : fileLeases(file);

@@ -235,14 +235,20 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       return waiters.add(position, timeoutMs);
     },
 
-    /** Drop one read model and replay the whole log into it. */
+    /**
+     * Drop one read model and replay the whole log into it. Before `start`, only the drop: the
+     * start then replays it, and never applies the events after its old checkpoint to a read
+     * model about to go (`rebuild` opens the store without reading what it drops).
+     */
     async rebuild(name: string): Promise<void> {
       const projector = projectors.find((p) => p.name === name);
       if (!projector) throw new Error(`no projector named ${name}`);
-      await unsubscribe();
+      const started = loop !== undefined;
+      if (started) await unsubscribe();
       for (const collection of projector.collections) await readStore.dropCollection(collection);
       await readStore.deleteCheckpoint(idOf(projector));
       checkpoints.delete(idOf(projector));
+      if (!started) return;
       await projector.setup?.(readStore);
       await subscribe();
     },

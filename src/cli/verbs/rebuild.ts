@@ -1,6 +1,8 @@
 /**
- * rebuild: drop one read model and replay the whole log into it. Runs a projection engine with
- * just that projector, so the other read models are not touched.
+ * rebuild: drop read models and replay the whole log into them. Runs a projection engine with
+ * just their projectors, so the other read models are not touched. The store opens without
+ * reading the documents it drops, so read models whose documents cannot be read any more are
+ * rebuilt too (failure audit F5): the way out a server refusing to start over them names.
  *
  * It never runs beside a live projector: dropping a read model under one loses the updates it
  * applies meanwhile (its checkpoint moves on past them). So it takes the projector lease first,
@@ -8,9 +10,7 @@
  * holds the lease, a projector starting meanwhile stands by.
  */
 import { z } from 'zod';
-import { feedbackProjectors } from '../../../projections/feedback.js';
-import type { Projector } from '../../../projections/shared/projector.js';
-import { notesProjectors } from '../../../projections/notes.js';
+import { allProjectors } from '../../../projections/all.js';
 import { silentLogger } from '../../platform/logger.js';
 import { openStores } from '../../platform/stores.js';
 import { createProjectionEngine } from '../../read/projection-engine.js';
@@ -29,20 +29,11 @@ import { requireEmbeddedLog } from '../session.js';
 
 const REBUILD_WAIT_MS = 60 * 60_000;
 
-/**
- * The plain read models of both services. The search indexes are left out on purpose: they
- * belong to a running service (its embedder fills them) and rebuild themselves when the
- * embedding provider changes.
- */
-function allProjectors(): Projector[] {
-  return [...feedbackProjectors(), ...notesProjectors()];
-}
-
 export const rebuildCommand: CliCommand = {
   name: 'rebuild',
-  usage: '[--projector NAME]',
+  usage: '[--projector NAME[,NAME...]]',
   summary:
-    'drop one read model and replay the event log into it (run without --projector to list them)',
+    'drop read models and replay the event log into them (run without --projector to list them)',
   flags: ['projector'],
   async run(flags, env) {
     const projectors = allProjectors();
@@ -56,17 +47,18 @@ export const rebuildCommand: CliCommand = {
       return;
     }
     const input = checkFlags(z.object({ projector: z.string().min(1) }), flags);
-    const projector = projectors.find((p) => p.name === input.projector);
-    if (!projector) {
-      throw new UsageError(
-        `no projector named "${input.projector}"; choose one of: ${names.join(', ')}`,
-      );
-    }
+    const chosen = [...new Set(input.projector.split(','))].map((name) => {
+      const projector = projectors.find((p) => p.name === name);
+      if (projector) return projector;
+      throw new UsageError(`no projector named "${name}"; choose one of: ${names.join(', ')}`);
+    });
+    const what = chosen.map((p) => p.name).join(', ');
+    const collections = chosen.flatMap((p) => p.collections);
     const config = env.config();
     // the log is only read: a mistyped DATA_DIR must not leave a new, empty store behind
     if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
     const started = performance.now();
-    const stores = await openStores(config);
+    const stores = await openStores(config, { rebuilding: collections });
     let lostLease = false;
     const lease = await tryProjectorLease({
       lease: stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID),
@@ -81,56 +73,53 @@ export const rebuildCommand: CliCommand = {
       throw error;
     });
     if ('heldBy' in lease) {
+      // closed without a flush: what it opened as dropped stays on disk as it was
       await stores.close().catch(() => {});
       const who = lease.heldBy ? ` (${lease.heldBy})` : '';
       throw new ProjectorRunningError(
-        `a projector is running${who}; stop it before rebuilding ${projector.name}`,
+        `a projector is running${who}; stop it before rebuilding ${what}`,
       );
     }
     const log = engineLog();
     const engine = createProjectionEngine({
       eventStore: stores.eventStore,
       readStore: stores.readStore,
-      projectors: [projector],
+      projectors: chosen,
       waitTimeoutMs: REBUILD_WAIT_MS,
       logger: log.logger,
     });
     let head = 0n;
-    let replaying = false;
     const draw = async () => {
-      if (!replaying) return; // before the drop, the old checkpoint would show a full bar
-      const status = await engine.status();
-      const at = status.projectors.find((p) => p.name === projector.name)?.checkpoint ?? '0';
-      env.progress?.(
-        `rebuilding ${projector.name} ${progressBar(BigInt(at), head)} (position ${at} of ${head})`,
-      );
+      let at = head;
+      for (const p of (await engine.status()).projectors) {
+        if (BigInt(p.checkpoint) < at) at = BigInt(p.checkpoint);
+      }
+      env.progress?.(`rebuilding ${what} ${progressBar(at, head)} (position ${at} of ${head})`);
     };
-    // a bar on a terminal while the log replays (positions: event numbers on the embedded log)
-    const ticker = env.progress && setInterval(() => void draw().catch(() => {}), 250);
+    let ticker: NodeJS.Timeout | undefined;
     try {
+      for (const projector of chosen) await engine.rebuild(projector.name);
       head = await stores.eventStore.headPosition();
+      // a bar on a terminal while the log replays (positions: event numbers on the embedded log)
+      if (env.progress) ticker = setInterval(() => void draw().catch(() => {}), 250);
       await engine.start();
-      await engine.rebuild(projector.name);
-      replaying = true;
-      head = await stores.eventStore.headPosition();
       await engine.waitFor(head);
-      env.progress?.(`rebuilding ${projector.name} ${progressBar(head, head)}\n`);
+      env.progress?.(`rebuilding ${what} ${progressBar(head, head)}\n`);
     } catch (error) {
       throw log.failed(error);
     } finally {
       clearInterval(ticker);
-      // stop flushes the replayed documents and the checkpoint
+      // stop flushes the replayed documents and the checkpoints
       await engine.stop().catch(() => {});
       await lease.release();
       await stores.close().catch(() => {});
     }
     if (lostLease) {
       throw new ProjectorRunningError(
-        `a projector took the lease while ${projector.name} was rebuilt; stop it and rebuild again`,
+        `a projector took the lease while ${what} was rebuilt; stop it and rebuild again`,
       );
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const collections = projector.collections.join(', ');
-    env.out(`rebuilt ${projector.name} (${collections}) up to position ${head} in ${seconds} s`);
+    env.out(`rebuilt ${what} (${collections.join(', ')}) up to position ${head} in ${seconds} s`);
   },
 };

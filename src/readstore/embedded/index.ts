@@ -14,12 +14,18 @@ import { CollectionState } from './state.js';
 export interface EmbeddedReadStoreOptions {
   /** SQLite file; may be the embedded event store's file */
   path: string;
+  /**
+   * collections dropped as the store opens, without reading them (`rebuild` replaces them; one
+   * whose documents cannot be read must not stop it); their rows go with the next flush
+   */
+  dropped?: readonly string[];
 }
 
 export async function openEmbeddedReadStore(options: EmbeddedReadStoreOptions): Promise<ReadStore> {
   const file = ReadStoreFile.open(options.path);
   try {
-    const loaded = file.load();
+    const dropped = options.dropped ?? [];
+    const loaded = file.load(dropped);
     const states = new Map<string, CollectionState>();
     const stateOf = (name: string): CollectionState => {
       let state = states.get(name);
@@ -35,6 +41,7 @@ export async function openEmbeddedReadStore(options: EmbeddedReadStoreOptions): 
     }
     for (const { collection, name, spec } of loaded.indexes)
       stateOf(collection).loadIndex(name, spec);
+    for (const name of dropped) stateOf(name).drop();
     return new EmbeddedReadStore(file, stateOf, states, loaded.checkpoints);
   } catch (error) {
     file.close();

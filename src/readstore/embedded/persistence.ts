@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Doc, IndexSpec } from '../types.js';
 import { ReadStoreUnavailableError } from '../types.js';
+import { type UnreadableDocument, UnreadableDocumentsError } from './errors.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS rm_docs (
@@ -100,43 +101,61 @@ export class ReadStoreFile {
     }
   }
 
-  /** Everything stored, parsed. One pass per collection, one JSON.parse per document. */
-  load(): LoadedState {
+  /**
+   * Everything stored, parsed: one pass in primary-key order, one JSON.parse per document. The
+   * collections in `skipped` are not read at all (a rebuild drops them: one it replaces must
+   * not stop it for being unreadable). A document or index that cannot be read is not skipped
+   * silently: each is collected, and the load fails with all of them named.
+   */
+  load(skipped: readonly string[] = []): LoadedState {
+    const unreadable: UnreadableDocument[] = [];
     try {
-      // One pass in primary-key order, so rows arrive grouped by collection.
+      // rows arrive grouped by collection
       const docs = new Map<string, Doc[]>();
-      const rows = this.db.prepare('SELECT collection, json FROM rm_docs').raw();
+      const rows = this.db
+        .prepare(
+          'SELECT collection, id, json FROM rm_docs WHERE collection NOT IN (SELECT value FROM json_each(?))',
+        )
+        .raw();
       let currentName: string | undefined;
       let current: Doc[] = [];
-      for (const [name, json] of rows.iterate() as IterableIterator<[string, string]>) {
+      for (const [name, id, json] of rows.iterate(JSON.stringify(skipped)) as IterableIterator<
+        [string, string, unknown]
+      >) {
         if (name !== currentName) {
           currentName = name;
           current = docs.get(name) ?? [];
           docs.set(name, current);
         }
-        current.push(JSON.parse(json));
+        const doc = parseStored(json, (reason) =>
+          unreadable.push({ collection: name, id, reason }),
+        );
+        if (doc) current.push(doc);
       }
-      const indexes = (
-        this.db.prepare('SELECT collection, name, spec FROM rm_indexes').all() as {
-          collection: string;
-          name: string;
-          spec: string;
-        }[]
-      ).map((row) => ({
-        collection: row.collection,
-        name: row.name,
-        spec: JSON.parse(row.spec) as IndexSpec,
-      }));
+      const indexes: LoadedState['indexes'] = [];
+      const declared = this.db
+        .prepare(
+          'SELECT collection, name, spec FROM rm_indexes WHERE collection NOT IN (SELECT value FROM json_each(?))',
+        )
+        .raw()
+        .all(JSON.stringify(skipped)) as [string, string, unknown][];
+      for (const [collection, name, spec] of declared) {
+        const parsed = parseStored(spec, (reason) =>
+          unreadable.push({ collection, id: `index ${name}`, reason }),
+        );
+        if (parsed) indexes.push({ collection, name, spec: parsed as unknown as IndexSpec });
+      }
       const checkpoints = new Map<string, bigint>();
       const stored = this.db.prepare('SELECT projector, position FROM rm_checkpoints').all() as {
         projector: string;
         position: string;
       }[];
       for (const row of stored) checkpoints.set(row.projector, BigInt(row.position));
-      return { docs, indexes, checkpoints };
+      if (unreadable.length === 0) return { docs, indexes, checkpoints };
     } catch (error) {
       throw unavailable(this.path, error);
     }
+    throw new UnreadableDocumentsError(this.path, unreadable);
   }
 
   write(batch: FlushBatch): void {
@@ -199,4 +218,24 @@ function unavailable(path: string, error: unknown): ReadStoreUnavailableError {
       'checks the log)',
     { cause: error },
   );
+}
+
+/** A stored document or index spec: JSON text of an object; anything else is reported. */
+function parseStored(value: unknown, unreadable: (reason: string) => void): Doc | undefined {
+  if (typeof value !== 'string') {
+    unreadable(`stored as ${value instanceof Uint8Array ? 'bytes' : typeof value}, not text`);
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    unreadable((error as Error).message);
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    unreadable(`${value.slice(0, 20)} is not a document`);
+    return undefined;
+  }
+  return parsed as Doc;
 }
