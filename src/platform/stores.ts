@@ -2,7 +2,7 @@
  * Opens the two stores the configuration names: KurrentDB / MongoDB when their URLs are set,
  * otherwise the embedded SQLite file in DATA_DIR. A store that cannot be opened stops the
  * process with a clear message; nothing ever starts empty over unreadable data (documents of
- * the read store it cannot read: src/read/unreadable-read-models.ts says what to do).
+ * the read store it cannot read: src/platform/unreadable-read-models.ts says what to do).
  */
 import { join, resolve } from 'node:path';
 import { domainEventVersions } from '../../commands/upcasters.js';
@@ -95,7 +95,7 @@ async function openBoth(
   } catch (error) {
     const refusal =
       error instanceof UnreadableDocumentsError
-        ? await (await import('../read/unreadable-read-models.js')).adviceOnUnreadable(
+        ? await (await import('./unreadable-read-models.js')).adviceOnUnreadable(
             error,
             rawEventStore,
             options.rebuilding,

@@ -30,7 +30,7 @@ export interface UnreadableDocument {
 /**
  * Stored documents that cannot be read (JSON cut or garbled, bytes where text belongs): the
  * store does not open rather than serve without them. A process turns it into advice
- * (src/read/unreadable-read-models.ts): read models are rebuilt from the event log.
+ * (src/platform/unreadable-read-models.ts): read models are rebuilt from the event log.
  */
 export class UnreadableDocumentsError extends ReadStoreUnavailableError {
   constructor(

@@ -1,6 +1,6 @@
 /**
  * What opening the stores says about stored documents it cannot read, when `rebuild` is NOT the
- * way out (failure audit F5; src/read/unreadable-read-models.ts): DESIGN.md makes read models
+ * way out (failure audit F5; src/platform/unreadable-read-models.ts): DESIGN.md makes read models
  * projections of the event log, so only they are rebuilt from it — and only from a log that
  * verifies clean. Anything else keeps the advice to restore the file from a backup.
  */

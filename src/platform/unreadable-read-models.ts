@@ -14,7 +14,7 @@ import type { UnreadableDocumentsError } from '../readstore/embedded/errors.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 
 /** The command that rebuilds these projectors' read models, as the operator types it. */
-export const rebuildLine = (names: readonly string[]) =>
+const rebuildLine = (names: readonly string[]) =>
   `npm run cli -- rebuild --projector ${names.join(',')}`;
 
 /** `rebuilding`: the collections a `rebuild` that met them drops; its command names them too. */
