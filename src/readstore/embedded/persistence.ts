@@ -229,12 +229,15 @@ function parseStored(value: unknown, unreadable: (reason: string) => void): Doc 
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
-  } catch (error) {
-    unreadable((error as Error).message);
+  } catch {
+    // not the parser's message: it quotes the stored text, which may hold people's addresses
+    unreadable(`${value.length} characters of text that is not JSON`);
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    unreadable(`${value.slice(0, 20)} is not a document`);
+    unreadable(
+      `JSON ${Array.isArray(parsed) ? 'array' : String(parsed === null ? null : typeof parsed)}, not a document`,
+    );
     return undefined;
   }
   return parsed as Doc;
