@@ -6,35 +6,11 @@
  * with Retry-After in the service's envelope.
  *
  * The full disk is SQLite's own: the read store's connection may not grow the file
- * (`max_page_count`), after a filler table took its last free pages.
+ * (`max_page_count`, test/support/full-disk.ts).
  */
-import type Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
-
-/** the read store's own SQLite connection (the fault is injected at the edge: the file) */
-function connectionOf(fb: FeedbackHarness): Database.Database {
-  const store = fb.deps().readStore as unknown as { file?: { db?: Database.Database } };
-  if (!store.file?.db) throw new Error('the harness does not run the embedded read store');
-  return store.file.db;
-}
-
-/** Fills the file up to the pages it has, and forbids more. */
-function fillDisk(db: Database.Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS filler (x BLOB)');
-  db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
-  const insert = db.prepare('INSERT INTO filler VALUES (randomblob(512))');
-  try {
-    for (;;) insert.run();
-  } catch (error) {
-    expect((error as { code?: string }).code).to.equal('SQLITE_FULL');
-  }
-}
-
-function freeDisk(db: Database.Database): void {
-  db.pragma('max_page_count = 1073741823');
-  db.exec('DROP TABLE filler');
-}
+import { fillDisk, freeDisk } from '../support/full-disk.js';
 
 describe('When the data file cannot grow (disk full)', function () {
   this.timeout(30_000);
@@ -46,10 +22,10 @@ describe('When the data file cannot grow (disk full)', function () {
     token = maker.token;
     const ws = await fb.createWorkspace(maker, { slug: 'full-disk', name: 'Full' });
     await fb.createProduct(ws, { key: 'FULL', name: 'Full' });
-    fillDisk(connectionOf(fb));
+    fillDisk(fb.deps().readStore);
   });
   after(async () => {
-    freeDisk(connectionOf(fb));
+    freeDisk(fb.deps().readStore);
     await fb.stop();
   });
 
