@@ -8,6 +8,7 @@ import type { AuthorizationServerOptions } from './options.js';
 import type { ProviderKeys } from './storage/keys.js';
 import { DPOP_ALGS } from './dpop.js';
 import { renderErrorPage } from './interaction/views.js';
+import { answerUnavailableInProvider } from './unavailable.js';
 
 const HOUR = 60 * 60;
 
@@ -29,6 +30,7 @@ export interface ProviderDeps {
   audiences: string[];
   keys: ProviderKeys;
   Adapter: new (name: string) => Adapter;
+  log: (line: string) => void;
 }
 
 export function createProvider(issuer: string, deps: ProviderDeps): Provider {
@@ -141,6 +143,7 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
   const provider = new Provider(issuer, configuration);
   // the auth router rewrites Host and X-Forwarded-* to this issuer's before any request gets here
   provider.proxy = true;
+  answerUnavailableInProvider(provider, deps.log);
   // discovery lists only static scopes; clients also need the service's resource scopes
   const scopesSupported = openid
     ? ['openid', ...options.oidcScopes, ...options.resourceScopes]

@@ -60,7 +60,8 @@ export function impersonates(clientName: unknown, serviceName: string): boolean 
 export function registrationPolicy(serviceName: string): RequestHandler[] {
   const json = jsonBody({ limit: '56kb', type: 'application/json' });
   // only the body parser's own refusals are the client's; anything else (the per-IP limit's
-  // store refusing a write on a full disk) goes to the app's error answer, not "not valid JSON"
+  // store refusing a write on a full disk) goes on to the auth router's error answers
+  // (unavailable.ts: 503 temporarily_unavailable), not "not valid JSON"
   const unreadable: ErrorRequestHandler = (err, _req, res, next) => {
     const status = (err as { status?: unknown } | null)?.status;
     if (typeof status !== 'number' || status < 400 || status >= 500) return next(err);

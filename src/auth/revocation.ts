@@ -10,6 +10,7 @@ import { decodeJwt } from 'jose';
 import type { Collection, ReadStore } from '../readstore/types.js';
 import type { RevokedJti, VerifiedAccessToken } from './access-token.js';
 import type { Presentation } from './dpop.js';
+import { Unauthenticated } from './errors.js';
 
 export function revocationPrecheck(deps: {
   verifyAccessToken: (token: string, presentation: Presentation) => Promise<VerifiedAccessToken>;
@@ -24,21 +25,26 @@ export function revocationPrecheck(deps: {
     // RFC 7009 §2.1: the client identifies itself; without client_id oidc-provider answers
     // invalid_request, as it does for a refresh token, rather than a 200 that revoked nothing
     if (!clientId) return next();
+    let verified: VerifiedAccessToken;
     try {
-      const verified = await deps.verifyAccessToken(token, { scheme: 'revocation' });
-      const { jti } = decodeJwt(token);
-      // like oidc-provider for refresh tokens: another client's token is silently left alone
-      if (clientId === verified.clientId && typeof jti === 'string') {
-        await deps.revoked.replaceOne(
-          { _id: jti },
-          { _id: jti, expiresAt: verified.expiresAt.getTime() },
-          { upsert: true },
-        );
-        await deps.revoked.deleteMany({ expiresAt: { $lte: deps.now() } });
-        await deps.readStore.flush();
-      }
-    } catch {
+      verified = await deps.verifyAccessToken(token, { scheme: 'revocation' });
+    } catch (error) {
       // RFC 7009 §2.2: an invalid or expired token is answered like a revoked one
+      if (error instanceof Unauthenticated) return void res.status(200).end();
+      throw error;
+    }
+    const { jti } = decodeJwt(token);
+    // like oidc-provider for refresh tokens: another client's token is silently left alone
+    if (clientId === verified.clientId && typeof jti === 'string') {
+      // a deny-list entry the store refused (a full disk) is no revocation a restart keeps: the
+      // error reaches the auth router's answer (503, unavailable.ts) and the client tries again
+      await deps.revoked.replaceOne(
+        { _id: jti },
+        { _id: jti, expiresAt: verified.expiresAt.getTime() },
+        { upsert: true },
+      );
+      await deps.revoked.deleteMany({ expiresAt: { $lte: deps.now() } });
+      await deps.readStore.flush();
     }
     res.status(200).end();
   };

@@ -43,6 +43,7 @@ import { resourceIndicators } from './resource-indicators.js';
 import { registrationPolicy } from './registration-policy.js';
 import { mountRequestDefaults } from './request-defaults.js';
 import { revocationPrecheck } from './revocation.js';
+import { unavailableHandler } from './unavailable.js';
 import {
   collectionFor,
   createAdapterClass,
@@ -122,6 +123,7 @@ export async function createAuthorizationServer(
         audiences: resourceIndicators(issuers, options.resourcePaths ?? []),
         keys,
         Adapter,
+        log,
       }),
     );
   }
@@ -264,6 +266,7 @@ export async function createAuthorizationServer(
   }
   // not router.use('/oauth'): oidc-provider reads req.baseUrl as its mount path
   router.use((req, res, next) => (req.path.startsWith('/oauth/') ? handOver(req, res) : next()));
+  router.use(unavailableHandler(log));
 
   const connected = createConnectedApps({ provider, grants, now });
   return {

@@ -3,7 +3,8 @@
  * answered `500 internal` and a client registration `400 "the registration body is not valid
  * JSON"` — both because the read store's write (the search budget, the per-IP registration
  * count) failed with SQLITE_FULL. README (Operations): a store that cannot serve answers 503
- * with Retry-After in the service's envelope.
+ * with Retry-After (in the service's envelope; at the OAuth endpoints in the OAuth error shape,
+ * test/auth/full-disk-answers.e2e.test.ts).
  *
  * The full disk is SQLite's own: the read store's connection may not grow the file
  * (`max_page_count`, test/support/full-disk.ts).
