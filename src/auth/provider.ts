@@ -8,6 +8,7 @@ import type { AuthorizationServerOptions } from './options.js';
 import type { ProviderKeys } from './storage/keys.js';
 import { DPOP_ALGS } from './dpop.js';
 import { renderErrorPage } from './interaction/views.js';
+import { settleConsumes } from './storage/unsettled.js';
 import { answerUnavailableInProvider } from './unavailable.js';
 
 const HOUR = 60 * 60;
@@ -144,6 +145,8 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
   // the auth router rewrites Host and X-Forwarded-* to this issuer's before any request gets here
   provider.proxy = true;
   answerUnavailableInProvider(provider, deps.log);
+  // inside it: a consume no write of the request stored is stored before the answer
+  provider.use((ctx, next) => settleConsumes(ctx, next));
   // discovery lists only static scopes; clients also need the service's resource scopes
   const scopesSupported = openid
     ? ['openid', ...options.oidcScopes, ...options.resourceScopes]

@@ -11,10 +11,14 @@
  * `jti`; find(id) hashes the presented value and puts the jti back. Whoever reads the store
  * (a backup, a local user, a MongoDB dump) learns no usable token. Clients and grants keep
  * their ids: a client id is public and a grant id is not a credential.
+ *
+ * A consume is stored with the next write of the request that made it, and taken back when that
+ * write fails (unsettled.ts): the client got nothing for the token it presented, so it keeps it.
  */
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
+import { deferConsume, stored, type Undo } from './unsettled.js';
 
 export interface StoredArtifact extends Doc {
   /** the payload as JSON: its keys (resource URLs in grants) contain dots a document store rejects */
@@ -154,14 +158,16 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
         doc.accountId = payload.accountId;
         doc.clientId = payload.clientId;
       }
-      await this.col.replaceOne({ _id }, doc, { upsert: true });
-      if (this.model === 'RefreshToken' && payload.grantId && expiresAt !== null) {
-        // A rotated refresh token slides its grant along, or the grant would expire under a
-        // client that keeps refreshing (feedback: "connects monthly, never sees the login page").
-        await extendGrant(ctx, payload.grantId, expiresAt);
-      }
-      await this.sweep();
-      await ctx.readStore.flush();
+      await stored(async () => {
+        await this.col.replaceOne({ _id }, doc, { upsert: true });
+        if (this.model === 'RefreshToken' && payload.grantId && expiresAt !== null) {
+          // A rotated refresh token slides its grant along, or the grant would expire under a
+          // client that keeps refreshing (feedback: "connects monthly, never sees the login page").
+          await extendGrant(ctx, payload.grantId, expiresAt);
+        }
+        await this.sweep();
+        await ctx.readStore.flush();
+      });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -181,18 +187,28 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       const doc = await this.col.findOne({ _id });
       if (!doc) return;
       const payload = { ...JSON.parse(doc.payload), consumed: Math.floor(ctx.now() / 1000) };
-      await this.col.updateOne({ _id }, { $set: { payload: JSON.stringify(payload) } });
-      await ctx.readStore.flush();
+      const consumed = JSON.stringify(payload);
+      await this.col.updateOne({ _id }, { $set: { payload: consumed } });
+      // only while the document is as this consume left it: a reuse that destroyed the token or
+      // revoked its grant meanwhile stays
+      const undo: Undo = () =>
+        this.col.updateOne({ _id, payload: consumed }, { $set: { payload: doc.payload } });
+      const flush = () => ctx.readStore.flush();
+      if (!deferConsume(undo, flush)) await stored(flush, [undo]);
     }
 
     async destroy(id: string): Promise<void> {
-      await this.col.deleteOne({ _id: this.key(id) });
-      await ctx.readStore.flush();
+      await stored(async () => {
+        await this.col.deleteOne({ _id: this.key(id) });
+        await ctx.readStore.flush();
+      });
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await this.col.deleteMany({ grantId });
-      await ctx.readStore.flush();
+      await stored(async () => {
+        await this.col.deleteMany({ grantId });
+        await ctx.readStore.flush();
+      });
     }
   };
 }
