@@ -41,8 +41,31 @@ export function textUpTo(text: string, field: string, max: number): string {
   return text;
 }
 
-/** Something a reader can see: not only white space and invisible format characters (U+200B). */
-const VISIBLE = /[^\s\p{Cf}]/u;
+/**
+ * Something a reader can see: not only white space, invisible format characters (U+200B),
+ * characters meant to be ignored (variation selectors, Hangul fillers U+3164), combining marks
+ * with nothing to sit on, or the blank Braille pattern (U+2800) — all of which render empty.
+ */
+const VISIBLE = /[^\s\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/** Whether `text` shows at least one character (VISIBLE). */
+export function showsCharacter(text: string): boolean {
+  return VISIBLE.test(text);
+}
+
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): within a name
+ * or title they reorder whatever is shown after it — the service's own sentences around it (a
+ * changelog's "Requested by …"), the product's name beside an item's title in a page's title.
+ * Right-to-left text needs none of them: its letters carry their direction.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/gu;
+const HAS_BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+
+/** `text` without bidirectional controls (BIDI_CONTROLS), for a name or title made from it. */
+export function withoutBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
+}
 
 function requireVisible(text: string, field: string): string {
   if (!VISIBLE.test(text)) throw new InvalidArgument(`${field} must contain a visible character`);
@@ -61,17 +84,26 @@ export function nameText(text: string, field: string, max: number): string {
 /**
  * A name learnt from elsewhere (a submitter's form, an identity provider's claim, an imported
  * ticket), made showable rather than refused — refusing would lose the feedback it came with:
- * control characters become spaces, and a name with nothing visible is no name (null).
+ * control characters become spaces, bidirectional controls are dropped, and a name with nothing
+ * visible is no name (null).
  */
 export function tidyName(text: string | null | undefined): string | null {
-  const name = (text ?? '').replace(/\p{Cc}+/gu, ' ').trim();
+  const name = withoutBidiControls((text ?? '').replace(/\p{Cc}+/gu, ' ')).trim();
   return VISIBLE.test(name) ? name : null;
 }
 
-/** A text shown on one line, possibly empty: at most `max` characters, no control characters. */
+/**
+ * A text shown on one line, possibly empty: at most `max` characters, no control characters and
+ * no bidirectional controls.
+ */
 export function lineText(text: string, field: string, max: number): string {
   if (/\p{Cc}/u.test(text)) {
     throw new InvalidArgument(`${field} must not contain control characters (line breaks, tabs)`);
+  }
+  if (HAS_BIDI_CONTROL.test(text)) {
+    throw new InvalidArgument(
+      `${field} must not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069): they reorder the text shown after it`,
+    );
   }
   return textUpTo(text, field, max);
 }

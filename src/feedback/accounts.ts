@@ -34,7 +34,7 @@ export function userIdForEmail(email: string): string {
  */
 export function displayNameFrom(email: string, given?: string | null): string {
   const name = tidyName(cutAt(tidyName(given) ?? '', 200));
-  return name ?? (email.split('@', 1)[0] || email);
+  return name ?? tidyName(email.split('@', 1)[0]) ?? email;
 }
 
 export function createAccountsPort(deps: AccountsDeps): AccountsPort {

@@ -46,6 +46,11 @@ describe('When a client discovers the protected resource', () => {
     const email = 'x<b>@example.com';
     const sent = await request(jar, form.action, { ...form.fields, email });
     expect(sent.status).to.equal(400); // not a valid address: refused before anything is sent
+    // nor is one with a control or bidirectional character: it would be mailed and shown as typed
+    for (const hidden of ['bel\u0007x@example.com', 'eve\u202e@example.com']) {
+      const refused = await request(jar, form.action, { ...form.fields, email: hidden });
+      expect(refused.status, JSON.stringify(hidden)).to.equal(400);
+    }
     await request(jar, form.action, { ...form.fields, email: 'mailbox@example.com' });
     const page = await (await fetch(`${h.base}/dev/mailbox`)).text();
     expect(page).to.include('mailbox@example.com');

@@ -18,7 +18,9 @@ import { destinationOf } from './destination.js';
 import { describeScopes } from './scope-words.js';
 import { renderCodeForm, renderConsent, renderEmailForm, renderErrorPage } from './views.js';
 
-const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}\.[^\s@<>"]{2,}$/;
+/** a character of an address: no control or bidirectional control (it is shown and mailed as typed) */
+const C = String.raw`[^\s@<>"\p{Cc}\u202A-\u202E\u2066-\u2069]`;
+const EMAIL = new RegExp(`^${C}{1,64}@${C}{1,255}\\.${C}{2,}$`, 'u');
 
 export function interactionRouter(
   ctx: InteractionContext,

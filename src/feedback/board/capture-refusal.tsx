@@ -6,6 +6,7 @@
  * too fast" goes through once the fill time has passed), else a fresh one is given.
  */
 import type { Request, Response } from 'express';
+import { cutAt } from '../../../commands/shared/text.js';
 import { boardQueryOf, renderBoard } from './board-page.js';
 import { type BoardDeps, cookieVisitor, wantsJson } from './context.js';
 import type { PublicProduct } from './queries.js';
@@ -27,7 +28,7 @@ export async function answerRefusedCapture(
     req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
   const typed = (name: string, max: number) => {
     const value = raw[name];
-    return typeof value === 'string' ? value.slice(0, max) : '';
+    return typeof value === 'string' ? cutAt(value, max) : '';
   };
   // a filled honeypot is a bot's post: it gets the plain refusal, not a rendered board
   if (typed('website', 1)) return false;

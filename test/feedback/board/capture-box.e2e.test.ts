@@ -90,6 +90,14 @@ describe('The capture box without JavaScript (e2e)', () => {
       const tooManyLinks = await postBoardForm(world, v, { ...typed, body: links });
       expect(tooManyLinks.status).to.equal(400);
       expect(tooManyLinks.text).to.include('http://d.example</textarea>');
+      // the field's bound counts characters, as the schema does: 2,600 emoji and the links fit
+      // in 5,000, and come back whole (a cut by UTF-16 units kept half of them and no link)
+      const emoji = await postBoardForm(world, v, {
+        ...typed,
+        body: `${'😀'.repeat(2600)} ${links}`,
+      });
+      expect(emoji.status).to.equal(400);
+      expect(emoji.text).to.include(`${'😀'.repeat(2600)} ${links}</textarea>`);
       for (let i = 0; i < 12; i++) {
         const burst = await postBoardForm(world, v, { body: `burst ${i}` }, { json: true });
         if (burst.status === 429) break;
