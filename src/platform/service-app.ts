@@ -6,6 +6,7 @@
  * fallback last (404 and error envelopes). Middleware that must apply to operations goes in
  * `before`.
  */
+import { strictQuery } from '../http/query-string.js';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { healthRouter } from './health.js';
 import { metricsRouter } from './metrics-route.js';
@@ -31,6 +32,7 @@ export function serviceApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('query parser', strictQuery);
   const { LOG_LEVEL } = ctx.config;
   app.use(
     requestTelemetry({
