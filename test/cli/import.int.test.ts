@@ -180,4 +180,34 @@ describe('When an import file breaks the text rules or names impossible dates', 
       'imported 2 items into acme-co/APP (APP-1 … APP-2)\n',
     );
   });
+
+  it('refuses a file that is not UTF-8 (the API’s text rule) and reads one with a byte-order mark', async () => {
+    const latin1 = join(dir, 'latin1.json');
+    // "Café menu broken" as Windows-1252 writes it: é is the single byte 0xE9
+    writeFileSync(latin1, Buffer.from('[{"title":"Caf\xe9 menu broken","body":"x"}]', 'latin1'));
+    const refused = await cliFails(
+      dir,
+      'import-items',
+      '--workspace',
+      'acme-co',
+      '--product',
+      'APP',
+      '--file',
+      latin1,
+    );
+    expect(refused).to.contain('is not valid UTF-8');
+    const bom = join(dir, 'bom.json');
+    writeFileSync(
+      bom,
+      `\uFEFF${JSON.stringify([{ title: 'Café menu, saved by Notepad', body: 'x' }])}`,
+    );
+    expect(
+      await cliOk(dir, 'import-items', '--workspace', 'acme-co', '--product', 'APP', '--file', bom),
+    ).to.match(/imported 1 item/);
+    await withStores(dir, async ({ readStore }) => {
+      const titles = (await itemsOfApp(readStore, workspaceId)).map((item) => item.title);
+      expect(titles).to.include('Café menu, saved by Notepad');
+      expect(titles.some((title) => title.includes('\uFFFD'))).to.equal(false);
+    });
+  });
 });

@@ -3,6 +3,7 @@
  * written, and every bad entry is reported by its number (1-based), so one run tells the
  * operator everything to fix.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
@@ -100,13 +101,22 @@ const SHOWN = 8;
 
 /** `shown`: the file as the operator named it, for the messages */
 export function readImportFile(path: string, shown = path): ImportRow[] {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputFileError(`cannot read ${shown}${code ? ` (${code})` : ''}`);
   }
+  // the API's rule for text: a Windows-1252 export decoded as UTF-8 would be imported with
+  // U+FFFD in place of its accents, without a word
+  if (!isUtf8(bytes)) {
+    throw new InputFileError(
+      `${shown} is not valid UTF-8 (perhaps saved as Windows-1252 or Latin-1): save it as UTF-8`,
+    );
+  }
+  // a byte-order mark (Notepad's UTF-8 default) is no part of the JSON
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   let json: unknown;
   try {
     json = JSON.parse(text);
