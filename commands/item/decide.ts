@@ -124,13 +124,16 @@ function decideOpen(
         { type: 'ItemStatusChanged', data: { from: state.itemStatus, to: command.data.status } },
       ];
     case 'TagItem': {
-      const tagIds = [...new Set(command.data.tagIds)];
-      if (tagIds.length > 20) throw new InvalidArgument('at most 20 tags');
-      if (tagIds.some((t) => t.length < 1 || characters(t) > 60)) {
+      const given = [...new Set(command.data.tagIds)];
+      if (given.length > 20) throw new InvalidArgument('at most 20 tags');
+      if (given.some((t) => t.length < 1 || characters(t) > 60)) {
         throw new InvalidArgument('each tag id must be 1 to 60 characters');
       }
       // a tag shown as nothing ("  ", U+200B) or breaking its line (NUL, \n) is no usable tag
-      for (const tag of tagIds) nameText(tag, 'each tag id', 60);
+      for (const tag of given) nameText(tag, 'each tag id', 60);
+      // one tag however its text was composed: "café" typed as é or as e + U+0301, or with a
+      // space around it, is one tag (Unicode audit: they were counted apart and missed by ?tag=)
+      const tagIds = [...new Set(given.map(tagIdOf))];
       // spec rule 2: tag_item replaces the whole tag set
       if (sameList(tagIds, state.tagIds)) return [];
       return [{ type: 'ItemTagged', data: { tagIds } }];
@@ -228,4 +231,9 @@ function checkedBody(body: string): string {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** A tag id as stored and filtered by: NFC, without surrounding white space. */
+export function tagIdOf(tag: string): string {
+  return tag.normalize('NFC').trim();
 }

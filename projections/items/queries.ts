@@ -1,4 +1,4 @@
-import type { ItemStatus } from '../../commands/item/index.js';
+import { type ItemStatus, tagIdOf } from '../../commands/item/index.js';
 import type { Filter, ReadStore } from '../../src/readstore/types.js';
 import { peopleOf } from '../people/projector.js';
 import { type Reply, listReplies } from '../replies/queries.js';
@@ -22,7 +22,7 @@ export function itemsFilter(
 ): Filter {
   const filter: Filter = { _ws: workspaceId, productId: productKey, ...LISTED };
   if (filters.status) filter.status = filters.status;
-  if (filters.tag) filter.tagIds = filters.tag;
+  if (filters.tag) filter.tagIds = tagIdOf(filters.tag);
   if (filters.personId) filter._people = filters.personId;
   return filter;
 }

@@ -6,6 +6,7 @@
  *    filler, a blank Braille pattern, a lone combining mark, a variation selector) are not one;
  *  - bidirectional controls (U+202A–U+202E, U+2066–U+2069) reorder the text shown after them:
  *    refused in names and titles, dropped from names learnt from submitters;
+ *  - a tag is one tag however its text was composed (NFC) or spaced;
  *  - JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset, and a query string whose
  *    escapes are not UTF-8, are refused rather than read as something else.
  */
@@ -61,6 +62,23 @@ describe('When text from the world reaches the feedback API (e2e)', () => {
     expect(item.participants.map((p: { displayName: string }) => p.displayName)).to.deep.equal([
       'Eve Adams',
     ]);
+  });
+
+  it('takes "café" as one tag however it was composed, and finds it by either form', async () => {
+    const filed = await file({ body: 'Menu is wrong' });
+    const path = `${PRODUCT}/items/${filed.body.itemId}`;
+    const tagged = await api().post(`${path}/tags`, {
+      tagIds: ['caf\u00e9', 'cafe\u0301', ' ui', 'ui'],
+    });
+    expect(tagged.status).to.equal(200);
+    expect(tagged.body.tagIds).to.deep.equal(['caf\u00e9', 'ui']);
+    for (const tag of ['cafe%CC%81', 'caf%C3%A9', '%20ui']) {
+      const listed = (await api().get(`${PRODUCT}/items?tag=${tag}`)).body.items;
+      expect(
+        listed.map((i: { id: string }) => i.id),
+        tag,
+      ).to.deep.equal([filed.body.itemId]);
+    }
   });
 
   it('refuses a body declared in a charset other than UTF-8, and a query string that is not UTF-8', async () => {
