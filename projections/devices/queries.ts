@@ -1,6 +1,7 @@
 /** Queries over the devices read model, always scoped to the caller. */
 import { deviceNameKey } from '../../commands/device/index.js';
 import type { ReadStore } from '../../src/readstore/types.js';
+import { byName } from '../shared/by-name.js';
 import {
   type DeviceDoc,
   type DeviceView,
@@ -13,7 +14,7 @@ export async function listDevices(store: ReadStore, userId: string): Promise<Dev
   const docs = await store
     .collection<DeviceDoc>(devicesCollection)
     .find({ userId }, { sort: { nameKey: 1, id: 1 } });
-  return docs.map(publicDevice);
+  return docs.sort(byName).map(publicDevice);
 }
 
 export async function getDevice(

@@ -1,6 +1,7 @@
 /** Queries over the tags read model, always scoped to the caller. */
 import { tagNameKey } from '../../commands/tag/index.js';
 import type { Filter, ReadStore } from '../../src/readstore/types.js';
+import { byName } from '../shared/by-name.js';
 import { publicTag, type TagDoc, type TagView, tagDocId, tagsCollection } from './document.js';
 
 /** The caller's tags by name (then id); soft-deleted ones only when asked for. */
@@ -14,7 +15,7 @@ export async function listTags(
   const docs = await store
     .collection<TagDoc>(tagsCollection)
     .find(filter, { sort: { nameKey: 1, id: 1 } });
-  return docs.map(publicTag);
+  return docs.sort(byName).map(publicTag);
 }
 
 /** One tag, soft-deleted or not; null when it is not the caller's. */
