@@ -128,5 +128,5 @@ export {
   type CursorCodec,
 } from './pagination.js';
 export { RegistryError, type RouteEntry } from './paths.js';
-export type { HttpLogger } from './respond.js';
+export { type HttpLogger, reportFailure } from './respond.js';
 export { createServiceHttp, type ServiceHttp, type ServiceHttpOptions } from './service-http.js';

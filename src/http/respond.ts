@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { ErrorEnvelope } from './envelopes.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
-import { resolveError } from './errors.js';
+import { type ResolvedError, resolveError } from './errors.js';
 
 export interface HttpLogger {
   warn(message: string, fields: Record<string, unknown>): void;
@@ -33,6 +33,13 @@ export function consoleLogger(): HttpLogger {
   };
 }
 
+/**
+ * `res.locals` key of the status a request's work answered where the HTTP status says nothing of
+ * it: an MCP tool call is answered 200 with `isError` and `_meta.status` inside (src/mcp/http.ts).
+ * The access log and the request metric record it (src/platform/telemetry.ts).
+ */
+export const ANSWERED_STATUS = 'answeredStatus';
+
 const CORRELATION_HEADER = 'x-correlation-id';
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -52,6 +59,24 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(json);
+}
+
+/**
+ * What the operator learns of a failed request, whoever answers the client (the REST error
+ * answer below, an MCP tool's error result): an internal error with its stack, a store that
+ * cannot serve with the cause the client is not told. Refusals of the client (4xx) log nothing.
+ */
+export function reportFailure(
+  logger: HttpLogger,
+  err: unknown,
+  resolved: ResolvedError,
+  where: Record<string, unknown>,
+): void {
+  if (resolved.kind === 'internal') logger.error('request failed', { ...where, error: err });
+  if (err instanceof ReadStoreUnavailableError || err instanceof EventStoreUnavailableError) {
+    // the client is told only to retry; the operator learns why (a full disk, a lost server)
+    logger.warn('store unavailable', { ...where, cause: err.message });
+  }
 }
 
 export interface ErrorResponderOptions {
@@ -76,12 +101,12 @@ export function errorResponder({
   return (req, res, err, operationId) => {
     const correlationId = correlationIdFor(req, res);
     const resolved = resolveError(err);
-    const where = { correlationId, operationId, method: req.method, path: pathOf(req) };
-    if (resolved.kind === 'internal') logger.error('request failed', { ...where, error: err });
-    if (err instanceof ReadStoreUnavailableError || err instanceof EventStoreUnavailableError) {
-      // the client is told only to retry; the operator learns why (a full disk, a lost server)
-      logger.warn('store unavailable', { ...where, cause: err.message });
-    }
+    reportFailure(logger, err, resolved, {
+      correlationId,
+      operationId,
+      method: req.method,
+      path: pathOf(req),
+    });
     if (res.headersSent) {
       // Part of an answer is out; the only honest signal left is a cut connection.
       res.destroy();

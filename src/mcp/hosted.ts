@@ -10,6 +10,7 @@ import {
   type ErrorEnvelope,
   type HttpLogger,
   type Operation,
+  reportFailure,
   resolveError,
   type ServiceHttp,
   type ServiceTypes,
@@ -31,8 +32,15 @@ export interface HostedToolsOptions<S extends ServiceTypes> {
 export interface HostedTools<S extends ServiceTypes> {
   /** every tool of the hosted server, whoever asks */
   readonly tools: readonly GeneratedTool[];
-  /** the catalog one MCP request of this caller works with */
-  catalogFor(principal: S['principal'], correlationId: string): ToolCatalog;
+  /**
+   * the catalog one MCP request of this caller works with; `answered` hears the HTTP status of
+   * each tool call's answer (its REST route's), for the access log and the metrics
+   */
+  catalogFor(
+    principal: S['principal'],
+    correlationId: string,
+    answered?: (status: number) => void,
+  ): ToolCatalog;
 }
 
 export function hostedTools<S extends ServiceTypes>(
@@ -49,44 +57,49 @@ export function hostedTools<S extends ServiceTypes>(
     meta: CallMeta,
     principal: S['principal'],
     correlationId: string,
-  ): Promise<CallToolResult> {
+  ): Promise<{ status: number; result: CallToolResult }> {
     const entry = byName.get(name);
     if (!entry) throw unknownTool(name);
     try {
       const raw = entry.generated.split(args);
-      const result = await http.execute(name, raw, {
+      const answer = await http.execute(name, raw, {
         correlationId,
         idempotencyKey: meta.idempotencyKey,
         ifMatch: meta.ifMatch,
         principal,
       });
-      return successResult(entry.generated, {
-        status: result.status ?? entry.op.successStatus,
-        body: result.body,
-        headers: result.headers,
+      const status = answer.status ?? entry.op.successStatus;
+      const result = successResult(entry.generated, {
+        status,
+        body: answer.body,
+        headers: answer.headers,
       });
+      return { status, result };
     } catch (error) {
       const resolved = resolveError(error);
-      if (resolved.kind === 'internal') {
-        logger.error('tool call failed', { correlationId, operationId: name, error });
-      }
+      reportFailure(logger, error, resolved, { correlationId, operationId: name, via: 'mcp' });
       const message =
         resolved.kind === 'internal'
           ? `internal error; quote correlation id ${correlationId} when reporting it`
           : resolved.message;
-      return errorResult(envelope.body(resolved.kind, message), envelope.status(resolved.kind));
+      const status = envelope.status(resolved.kind);
+      return { status, result: errorResult(envelope.body(resolved.kind, message), status) };
     }
   }
 
   return {
     tools,
-    catalogFor(principal, correlationId) {
+    catalogFor(principal, correlationId, answered) {
       return {
         list: (): Tool[] =>
           tools
             .filter((t) => options.shows?.(byName.get(t.tool.name)!.op, principal) ?? true)
             .map((t) => t.tool),
-        call: (name, args, meta) => call(name, args, meta, principal, correlationId),
+        call: async (name, args, meta) => {
+          const { status, result } = await call(name, args, meta, principal, correlationId);
+          answered?.(status);
+          return result;
+        },
       };
     },
   };

@@ -30,7 +30,7 @@ import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
 import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
-import { correlationIdFor, sendJson } from '../http/respond.js';
+import { ANSWERED_STATUS, correlationIdFor, sendJson } from '../http/respond.js';
 import { boundBatchWork, MAX_ANSWER_BYTES } from './batch-work.js';
 import { batchProblem, problemOf, refuseMalformedRequests } from './message-check.js';
 import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
@@ -45,7 +45,8 @@ export interface McpEndpointOptions<P> {
   challenge(req: Request, error: unknown): string;
   /** the endpoint's RFC 9728 document, for the host that was asked */
   resourceMetadata(req: Request): ProtectedResourceMetadata;
-  catalogFor(principal: P, correlationId: string): ToolCatalog;
+  /** `answered` hears the HTTP status of each tool call's answer (see `ANSWERED_STATUS`) */
+  catalogFor(principal: P, correlationId: string, answered: (status: number) => void): ToolCatalog;
   /** every tool name the endpoint has: only these name a call in the access log and metrics */
   toolNames: ReadonlySet<string>;
   /** a short label of the caller for the access log */
@@ -129,7 +130,16 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     if (typeof name === 'string' && options.toolNames.has(name)) {
       res.locals.operationId = `mcp:${name}`;
     }
-    const server = createMcpServer(options.info, options.catalogFor(principal, correlationId));
+    // the transport answers 200 whatever the tools answered: the access line and the metric
+    // take the tools' status, of a batch the worst (highest) one
+    const answered = (status: number) => {
+      const worst = res.locals[ANSWERED_STATUS] as number | undefined;
+      res.locals[ANSWERED_STATUS] = Math.max(worst ?? 0, status);
+    };
+    const server = createMcpServer(
+      options.info,
+      options.catalogFor(principal, correlationId, answered),
+    );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -5,7 +5,7 @@
  * the operation id and the caller label on `res.locals`.
  */
 import type { RequestHandler } from 'express';
-import { correlationIdFor } from '../http/respond.js';
+import { ANSWERED_STATUS, correlationIdFor } from '../http/respond.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -28,7 +28,8 @@ export function requestTelemetry(options: {
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
       const operation = (res.locals.operationId as string | undefined) ?? '-';
-      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+      const answered = res.locals[ANSWERED_STATUS] as number | undefined;
+      const status = res.writableFinished ? (answered ?? res.statusCode) : CLIENT_CLOSED;
       metrics.httpDuration.observe(
         { service, operation, method: req.method, status: String(status) },
         seconds,

@@ -4,7 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
-import { silentLogger } from '../../src/platform/logger.js';
+import { type Logger, silentLogger } from '../../src/platform/logger.js';
 import { type Runtime, startRuntime } from '../../src/platform/runtime.js';
 import type { ServiceModule } from '../../src/platform/service.js';
 import { tempDir } from './stores.js';
@@ -34,6 +34,7 @@ export const WIDE_CAPTURE_LIMITS: Record<string, string> = {
 export async function startTestRuntime(
   services: ServiceModule[],
   env: Record<string, string> = {},
+  logger: Logger = silentLogger,
 ): Promise<TestRuntime> {
   const dir = env.DATA_DIR ?? tempDir('fb-e2e-');
   const config = loadConfig({
@@ -54,7 +55,7 @@ export async function startTestRuntime(
     ...env,
     DATA_DIR: dir,
   });
-  const boot = () => startRuntime({ config, role: 'all', services, logger: silentLogger });
+  const boot = () => startRuntime({ config, role: 'all', services, logger });
   const handle: TestRuntime = {
     runtime: await boot(),
     dir,

@@ -19,6 +19,7 @@ import type { MemberRole } from '../../../commands/workspace/index.js';
 import type { Visibility } from '../../../commands/product/index.js';
 import type { CommandContext, CommandHandler } from '../../../src/write/command-handler.js';
 import type { ReadStore } from '../../../src/readstore/types.js';
+import type { Logger } from '../../../src/platform/logger.js';
 import * as actions from '../../../src/feedback/actions/index.js';
 import type { FeedbackApp } from '../../../src/feedback/app.js';
 import { DEV_MAILBOX_FILE } from '../../../src/feedback/auth/settings.js';
@@ -134,6 +135,8 @@ export interface StartOptions {
    * audience, so tokens survive a restart only on the same address
    */
   fixedPort?: boolean;
+  /** where the runtime logs (default: nowhere); test/support/log-lines.ts reads lines back */
+  logger?: Logger;
   /** outbound webhooks: a resolver, lease timings (the clock is the harness clock) */
   webhooks?: Omit<WebhooksOptions, 'clock'>;
 }
@@ -159,7 +162,7 @@ export async function startFeedback(options: StartOptions = {}): Promise<Feedbac
   });
   const env = { ...options.env };
   if (options.fixedPort && !env.FEEDBACK_PORT) env.FEEDBACK_PORT = String(await freePort());
-  const runtime = await startTestRuntime([service], env);
+  const runtime = await startTestRuntime([service], env, options.logger);
   let counter = 0;
   const next = () => ++counter;
 

@@ -1,0 +1,126 @@
+/**
+ * An MCP tool call is one request of the access log and the request metric, as its REST route
+ * is. The transport answers 200 whatever the tool answered; an audit found a write refused 503 on
+ * a full disk logged and counted as 200 (and a 404 or 400 likewise), and no `store unavailable`
+ * warning. README (Logs, metrics, shutdown): "the status of an MCP tool call is the tool's
+ * (`_meta.status` of an error result), of a batch the worst (highest) one"; "A request answered
+ * 503 because a store cannot serve … logs a `store unavailable` warning with the cause".
+ */
+import { expect } from 'chai';
+import { type FeedbackHarness, type Maker, startFeedback } from '../feedback/support/harness.js';
+import { fillDisk, freeDisk } from '../support/full-disk.js';
+import { type LogLines, logLines } from '../support/log-lines.js';
+
+const PRODUCT = 'MCPT';
+
+describe('When MCP tool calls fail (access log, metrics, warnings)', function () {
+  this.timeout(60_000);
+  let fb: FeedbackHarness;
+  let owner: Maker;
+  let log: LogLines;
+  let itemKey: string;
+
+  before(async () => {
+    log = logLines('info');
+    fb = await startFeedback({ logger: log.logger, env: { LOG_LEVEL: 'info' } });
+    owner = await fb.createMaker('mcp-ops@example.com');
+    await fb.createProduct(owner.home, { key: PRODUCT, name: 'Ops', visibility: 'public' });
+    ({ itemKey } = await fb.submit(owner.home, PRODUCT, { body: 'Dark mode please' }));
+  });
+  after(async () => {
+    await fb?.stop();
+  });
+
+  /** one JSON-RPC POST to /mcp with its own correlation id */
+  async function rpc(correlationId: string, body: unknown) {
+    const res = await fetch(`${fb.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-correlation-id': correlationId,
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+  const call = (id: number, name: string, args: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+  const accessLine = (correlationId: string) =>
+    log.find((l) => l.msg === 'request' && l.correlationId === correlationId);
+  const slugKey = () => ({ slug: owner.home.slug, key: PRODUCT });
+
+  it('logs and counts a call refused on a full disk as 503, with the store unavailable warning', async () => {
+    // the search budget's write is refused (test/platform/full-disk.e2e.test.ts), as any write
+    // of a store that cannot serve
+    fillDisk(fb.deps().readStore);
+    try {
+      const answer = await rpc(
+        'mcp-full-disk-1',
+        call(1, 'search_items', { ...slugKey(), q: 'dark mode' }),
+      );
+      expect(answer.status).to.equal(200);
+      expect(answer.body.result).to.include({ isError: true });
+      expect(answer.body.result._meta).to.deep.equal({ status: 503 });
+    } finally {
+      freeDisk(fb.deps().readStore);
+    }
+    expect(await accessLine('mcp-full-disk-1')).to.include({
+      operation: 'mcp:search_items',
+      status: 503,
+    });
+    const warning = await log.find(
+      (l) => l.msg === 'store unavailable' && l.correlationId === 'mcp-full-disk-1',
+    );
+    expect(warning, 'no store unavailable warning').to.include({
+      level: 'warn',
+      operationId: 'search_items',
+    });
+    expect(warning!.cause).to.match(/full/);
+    const metrics = await (await fetch(`${fb.url}/metrics`)).text();
+    expect(metrics).to.match(/operation="mcp:search_items",method="POST",status="503"/);
+  });
+
+  it('logs and counts a missing item as 404 and a refused argument as 400, not 200', async () => {
+    const missing = await rpc(
+      'mcp-missing-1',
+      call(2, 'get_item', { ...slugKey(), itemKey: `${PRODUCT}-999` }),
+    );
+    expect(missing.body.result._meta).to.deep.equal({ status: 404 });
+    expect(await accessLine('mcp-missing-1')).to.include({
+      operation: 'mcp:get_item',
+      status: 404,
+    });
+    const invalid = await rpc(
+      'mcp-invalid-1',
+      call(3, 'update_item_status', { ...slugKey(), itemKey, status: 'no-such-status' }),
+    );
+    expect(invalid.body.result._meta).to.deep.equal({ status: 400 });
+    expect(await accessLine('mcp-invalid-1')).to.include({
+      operation: 'mcp:update_item_status',
+      status: 400,
+    });
+    const metrics = await (await fetch(`${fb.url}/metrics`)).text();
+    expect(metrics).to.match(/operation="mcp:get_item",method="POST",status="404"/);
+    expect(metrics).to.match(/operation="mcp:update_item_status",method="POST",status="400"/);
+  });
+
+  it('logs a batch with the worst status of its calls', async () => {
+    const answer = await rpc('mcp-batch-1', [
+      call(4, 'get_item', { ...slugKey(), itemKey }),
+      call(5, 'get_item', { ...slugKey(), itemKey: `${PRODUCT}-998` }),
+    ]);
+    expect(answer.body).to.have.length(2);
+    expect(await accessLine('mcp-batch-1')).to.include({ operation: 'mcp', status: 404 });
+  });
+
+  it('logs a call that succeeds with its REST status', async () => {
+    await rpc('mcp-ok-1', call(6, 'get_item', { ...slugKey(), itemKey }));
+    expect(await accessLine('mcp-ok-1')).to.include({ operation: 'mcp:get_item', status: 200 });
+  });
+});
