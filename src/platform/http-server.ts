@@ -84,7 +84,11 @@ export const WORKING_IDLE_BOUNDS = 10;
  */
 function keepWhileWorking(server: Server, idleTimeoutMs: number): void {
   const working = new WeakMap<Socket, { open: number; since: number }>();
+  const inFlight = new Set<ServerResponse>();
+  unanswered.set(server, inFlight);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
     const socket = req.socket;
     const work = working.get(socket) ?? { open: 0, since: performance.now() };
     if (work.open === 0) work.since = performance.now();
@@ -106,17 +110,36 @@ function keepWhileWorking(server: Server, idleTimeoutMs: number): void {
   });
 }
 
+/** the requests of each server not answered yet (their response not closed) */
+const unanswered = new WeakMap<Server, Set<ServerResponse>>();
+/** requests cut by a stop whose grace ran out: not a client that closed (telemetry.ts) */
+const cutAtShutdown = new WeakSet<ServerResponse>();
+
+/** whether the server cut this request at shutdown (its grace ran out) */
+export function wasCutAtShutdown(res: ServerResponse): boolean {
+  return cutAtShutdown.has(res);
+}
+
 /**
  * Stop accepting, let the requests in flight finish for up to `graceMs`, then cut whatever is
- * left. Idle keep-alive connections close at once.
+ * left. Idle keep-alive connections close at once. Resolves with the number of requests cut.
  */
-export function closeGracefully(server: Server, graceMs: number): Promise<void> {
+export function closeGracefully(server: Server, graceMs: number): Promise<number> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    // the cut requests' own 'close' (their access lines) comes after the server's
+    const cut: Promise<unknown>[] = [];
+    const timer = setTimeout(() => {
+      for (const res of unanswered.get(server) ?? []) {
+        if (res.writableFinished) continue;
+        cutAtShutdown.add(res);
+        cut.push(new Promise((closed) => res.once('close', closed)));
+      }
+      server.closeAllConnections();
+    }, graceMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
-      resolve();
+      void Promise.all(cut).then(() => resolve(cut.length));
     });
     server.closeIdleConnections();
   });

@@ -16,7 +16,7 @@ import { mailModeOf } from '../config/mail-mode.js';
 import type { Config } from '../config/schema.js';
 import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
 import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
-import type { Logger } from './logger.js';
+import { type Logger, silentLogger } from './logger.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
 import { closeGracefully, connectionBounds, listenWhileBooting } from './http-server.js';
 import {
@@ -33,6 +33,7 @@ import { loadSecret } from './secret.js';
 import type { ServiceContext, ServiceModule } from './service.js';
 import { checkpointStatus, createHealthReporter } from './health-report.js';
 import { startOpsListener } from './ops-listener.js';
+import { runStopSteps, type StopOutcome, type StopStep } from './stop-steps.js';
 import { openStores, type Stores } from './stores.js';
 
 export type Role = 'all' | 'api' | 'projector' | 'webhooks';
@@ -46,7 +47,8 @@ export interface Runtime {
   context: ServiceContext;
   /** base URL each service listens on, by service name; `ops`: the OPS_PORT listener's */
   urls: Map<string, string>;
-  stop(): Promise<void>;
+  /** every step of the stop runs; a failed one is logged, never thrown (stop-steps.ts) */
+  stop(): Promise<StopOutcome>;
 }
 
 export async function startRuntime(options: {
@@ -76,12 +78,32 @@ export async function startRuntime(options: {
     },
   });
   const servers: Server[] = [];
-  const stoppers: (() => Promise<void>)[] = [];
-  /** stop accepting on every port at once, let requests in flight finish, then the workers */
-  const stopAll = async (quiet: boolean) => {
-    await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
-    for (const stop of stoppers.reverse()) await (quiet ? stop().catch(() => {}) : stop());
-  };
+  const stoppers: StopStep[] = [];
+  /**
+   * stop accepting on every port at once, let requests in flight finish, then the workers, the
+   * projections, the lease, the embedder and the stores: each step whatever the others did
+   */
+  const stopSteps = (): StopStep[] => [
+    {
+      name: 'HTTP servers',
+      run: async () => {
+        const cut = await Promise.all(servers.map((s) => closeGracefully(s, SHUTDOWN_GRACE_MS)));
+        const requests = cut.reduce((sum, n) => sum + n, 0);
+        if (requests > 0) {
+          logger.warn('shutdown grace ran out: requests in flight cut', {
+            requests,
+            graceMs: SHUTDOWN_GRACE_MS,
+          });
+        }
+      },
+    },
+    ...stoppers.reverse(),
+    // its last flush writes the read store's every unsaved change, not only the projections'
+    { name: 'projection engine', run: async () => engine?.stop(), flushes: true },
+    { name: 'projector lease', run: async () => lease?.release() },
+    { name: 'embedder', run: () => embedder.close() },
+    { name: 'stores', run: () => stores.close() },
+  ];
   const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
   const booted = services.map((service) => ({
     service,
@@ -201,21 +223,20 @@ export async function startRuntime(options: {
     if (role === 'all' || role === 'projector') {
       for (const { instance } of booted) {
         const workers = await instance.startWorkers?.(context);
-        if (workers) stoppers.push(() => workers.stop());
+        if (workers) stoppers.push({ name: 'workers', run: () => workers.stop(), flushes: true });
       }
     }
     if (role === 'all' || role === 'webhooks') {
       for (const { instance } of booted) {
         const webhooks = await instance.startWebhooks?.(context);
-        if (webhooks) stoppers.push(() => webhooks.stop());
+        if (webhooks) {
+          stoppers.push({ name: 'webhook worker', run: () => webhooks.stop(), flushes: true });
+        }
       }
     }
   } catch (error) {
-    await stopAll(true);
-    await engine?.stop();
-    await lease?.release();
-    await embedder.close();
-    await stores.close();
+    // the start's error is the one line the operator gets (src/processes/boot.ts)
+    await runStopSteps(stopSteps(), silentLogger);
     throw error;
   }
   // one line an operator (or a supervisor's readiness check) can wait for, in every role
@@ -226,13 +247,7 @@ export async function startRuntime(options: {
     engine,
     context,
     urls,
-    async stop() {
-      await stopAll(false);
-      await engine?.stop();
-      await lease?.release();
-      await embedder.close();
-      await stores.close();
-    },
+    stop: () => runStopSteps(stopSteps(), logger),
   };
 }
 

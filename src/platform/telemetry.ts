@@ -6,11 +6,17 @@
  */
 import type { RequestHandler } from 'express';
 import { ANSWERED_STATUS, correlationIdFor } from '../http/respond.js';
+import { wasCutAtShutdown } from './http-server.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
 /** The status logged for a request whose client closed the connection before its answer. */
 export const CLIENT_CLOSED = 499;
+/**
+ * The status logged for a request the server cut unanswered when its stop's grace ran out
+ * (nginx's 444, "connection closed without response"); its access line says `cut: "shutdown"`.
+ */
+export const CUT_AT_SHUTDOWN = 444;
 
 export function requestTelemetry(options: {
   service: string;
@@ -29,7 +35,12 @@ export function requestTelemetry(options: {
       const seconds = (performance.now() - started) / 1000;
       const operation = (res.locals.operationId as string | undefined) ?? '-';
       const answered = res.locals[ANSWERED_STATUS] as number | undefined;
-      const status = res.writableFinished ? (answered ?? res.statusCode) : CLIENT_CLOSED;
+      const cut = wasCutAtShutdown(res);
+      const status = res.writableFinished
+        ? (answered ?? res.statusCode)
+        : cut
+          ? CUT_AT_SHUTDOWN
+          : CLIENT_CLOSED;
       metrics.httpDuration.observe(
         { service, operation, method: req.method, status: String(status) },
         seconds,
@@ -45,6 +56,7 @@ export function requestTelemetry(options: {
         status,
         durationMs: Math.round(seconds * 10_000) / 10,
         caller: res.locals.caller,
+        ...(cut ? { cut: 'shutdown' } : {}),
       });
     });
     next();

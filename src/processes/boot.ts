@@ -17,15 +17,28 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
   let runtime: Runtime | undefined;
   let config: Config | undefined;
   let logger: Logger | undefined;
-  let started = false;
+  let stopping = false;
   // From the first moment: a standby projector waits in startRuntime for its lease, holding
   // nothing, and a signal then simply ends it (0); once started, the runtime stops cleanly.
-  const stop = async () => {
-    if (started) await runtime?.stop();
-    process.exit(0);
+  // Every step of the stop runs and logs its own failure (src/platform/stop-steps.ts); the exit
+  // code is 1 only when the read store's last flush failed (README: Logs, metrics, shutdown).
+  const stop = async (why: { signal: NodeJS.Signals } | { reason: string }, exitCode = 0) => {
+    if (stopping) {
+      logger?.info('stop already under way', why);
+      return;
+    }
+    stopping = true;
+    if (!runtime) process.exit(exitCode);
+    const began = performance.now();
+    logger?.info('stopping', { role, ...why });
+    const outcome = await runtime.stop();
+    const durationMs = Math.round(performance.now() - began);
+    if (outcome.failed.length === 0) logger?.info('stopped', { role, durationMs });
+    else logger?.warn('stopped', { role, durationMs, failed: outcome.failed });
+    process.exit(outcome.dataMayBeLost ? 1 : exitCode);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', () => void stop({ signal: 'SIGINT' }));
+  process.on('SIGTERM', () => void stop({ signal: 'SIGTERM' }));
   try {
     config = loadConfig();
     checkBeforeStart(role, config);
@@ -36,9 +49,7 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
       services: serviceModules(),
       logger,
       // a projector that lost its lease ends; its supervisor restarts it, and it stands by
-      onLeaseLost: () => {
-        void runtime?.stop().finally(() => process.exit(1));
-      },
+      onLeaseLost: () => void stop({ reason: 'projector lease lost' }, 1),
     });
     await onStarted?.(runtime);
   } catch (error) {
@@ -54,10 +65,9 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
     await runtime?.stop().catch(() => {});
     process.exit(1);
   }
-  started = true;
   stopWhenNpmIsGone(() => {
     logger?.warn('the npm process that started this server is gone: stopping');
-    void stop();
+    void stop({ reason: 'npm process gone' });
   });
   return runtime;
 }

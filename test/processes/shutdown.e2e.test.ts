@@ -72,4 +72,48 @@ describe('Stopping the service (e2e)', function () {
       }
     });
   });
+
+  describe('When SIGTERM arrives twice and a request outlasts the grace (10 s)', () => {
+    // README (Logs, metrics, shutdown): a stop logs `stopping` with its signal and `stopped` with
+    // its duration; a second signal logs that the stop is under way; requests cut when the grace
+    // runs out are counted in one line and logged with status 444 and `cut: "shutdown"`, not 499
+    it('logs the stop, the second signal, the cut request, and exits 0', async () => {
+      const { child, url } = await startProcess(dir, { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const { port } = new URL(url);
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.on('error', () => {});
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      // half a body that never ends: the request is still in flight when the grace runs out
+      socket.write(
+        'POST /v1/public/stop-team/STP/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 100\r\nX-Correlation-Id: cut-at-stop-1\r\n\r\n{"body":',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.kill('SIGTERM');
+      await ended;
+      expect(await exited).to.equal(0);
+      const lines = stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const line = (msg: string) => lines.find((l) => l.msg === msg);
+      expect(line('stopping')).to.include({ signal: 'SIGTERM', role: 'all' });
+      expect(line('stop already under way')).to.include({ signal: 'SIGTERM' });
+      expect(line('shutdown grace ran out: requests in flight cut')).to.include({ requests: 1 });
+      const access = lines.find((l) => l.msg === 'request' && l.correlationId === 'cut-at-stop-1');
+      expect(access).to.include({ status: 444, cut: 'shutdown' });
+      const stopped = line('stopped');
+      expect(stopped).to.include({ level: 'info', role: 'all' });
+      expect(stopped!.durationMs).to.be.at.least(9_000);
+    });
+  });
 });

@@ -315,8 +315,13 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       clearTimeout(leaseTimer);
       await ticking;
       if (leading) {
-        await stepDown();
-        await lease.release(holder).catch(() => {});
+        // released even when the last save fails (a full disk): a standby would otherwise wait
+        // out the lease before it delivers
+        try {
+          await stepDown();
+        } finally {
+          await lease.release(holder).catch(() => {});
+        }
       }
     },
   };
