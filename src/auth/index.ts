@@ -15,6 +15,7 @@ export { createDevMailbox } from './mail/dev-mailbox.js';
 export type { MailMessage, MailPort } from './mail/port.js';
 export {
   type AccountsPort,
+  type AuthLogger,
   type AuthorizationServerOptions,
   DEFAULT_SIGN_IN_LIMITS,
   type RefreshPolicy,

@@ -139,5 +139,15 @@ export interface AuthorizationServerOptions {
   serviceName?: string;
   /** clock in ms; oidc-provider itself reads Date.now, so tests fake that */
   now?: () => number;
-  log?: (line: string) => void;
+  /** where the server's notices (info) and failures the operator should see (warn) go */
+  logger?: AuthLogger;
+}
+
+/**
+ * The auth server's log: `warn` for a failure (a mail server refusing a sign-in code, a store
+ * refusing a write, an upstream answer refused), `info` for a notice (a dev-mailbox message).
+ */
+export interface AuthLogger {
+  info(line: string): void;
+  warn(line: string): void;
 }

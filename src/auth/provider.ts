@@ -31,7 +31,8 @@ export interface ProviderDeps {
   audiences: string[];
   keys: ProviderKeys;
   Adapter: new (name: string) => Adapter;
-  log: (line: string) => void;
+  /** a failure the operator should see (AuthLogger.warn) */
+  warn: (line: string) => void;
 }
 
 export function createProvider(issuer: string, deps: ProviderDeps): Provider {
@@ -144,7 +145,7 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
   const provider = new Provider(issuer, configuration);
   // the auth router rewrites Host and X-Forwarded-* to this issuer's before any request gets here
   provider.proxy = true;
-  answerUnavailableInProvider(provider, deps.log);
+  answerUnavailableInProvider(provider, deps.warn);
   // inside it: a consume no write of the request stored is stored before the answer
   provider.use((ctx, next) => settleConsumes(ctx, next));
   // discovery lists only static scopes; clients also need the service's resource scopes

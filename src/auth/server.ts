@@ -23,7 +23,7 @@ import { createUpstreamSignIn } from './interaction/upstream.js';
 import { renderMailbox } from './interaction/views.js';
 import { chooseMail, isLocalRequest } from './mail/choose.js';
 import type { MailPort } from './mail/port.js';
-import type { AuthorizationServerOptions } from './options.js';
+import type { AuthLogger, AuthorizationServerOptions } from './options.js';
 import { createProvider } from './provider.js';
 import { createSignInThrottle } from './interaction/throttle.js';
 import { DEFAULT_AUTHORIZATION_LIMIT, mountAuthorizationLimits } from './authorization-limit.js';
@@ -97,6 +97,12 @@ function seenAsIssuer(req: Request, issuer: string, ip: string): void {
   req.headers['x-forwarded-for'] = ip;
 }
 
+/** without a logger: lines on the console (stderr for failures) */
+const CONSOLE_LOGGER: AuthLogger = {
+  info: (line) => console.log(line),
+  warn: (line) => console.error(line),
+};
+
 export async function createAuthorizationServer(
   options: AuthorizationServerOptions,
 ): Promise<AuthorizationServer> {
@@ -106,7 +112,9 @@ export async function createAuthorizationServer(
   }
   const primary = issuers[0] as string;
   const now = options.now ?? (() => Date.now());
-  const log = options.log ?? ((line: string) => console.log(line));
+  const logger = options.logger ?? CONSOLE_LOGGER;
+  /** a failure the operator should see (AuthLogger) */
+  const warn = (line: string) => logger.warn(line);
   const prefix = options.collectionPrefix ?? 'oauth';
   const { readStore } = options;
   const ctxStore = { readStore, prefix, now };
@@ -123,7 +131,7 @@ export async function createAuthorizationServer(
         audiences: resourceIndicators(issuers, options.resourcePaths ?? []),
         keys,
         Adapter,
-        log,
+        warn,
       }),
     );
   }
@@ -131,7 +139,7 @@ export async function createAuthorizationServer(
   const pickProvider = (req: Request) => providers.get(String(req.headers.host)) ?? provider;
   const baseUrlOf = (req: Request) => pickProvider(req).issuer;
 
-  const { mail, devMailbox } = chooseMail(options, log);
+  const { mail, devMailbox } = chooseMail(options, (line) => logger.info(line));
   const trustProxy = options.trustProxy ?? false;
   const limits = createLimits({ readStore, now });
 
@@ -154,7 +162,7 @@ export async function createAuthorizationServer(
     fullAccessWording:
       options.refreshPolicy === 'always' ? 'Act as you: everything you can do as a maker' : null,
     secret,
-    log,
+    log: warn,
     knownScopes: new Set(['openid', ...options.oidcScopes, ...options.resourceScopes]),
   };
   const upstream = options.upstream
@@ -266,7 +274,7 @@ export async function createAuthorizationServer(
   }
   // not router.use('/oauth'): oidc-provider reads req.baseUrl as its mount path
   router.use((req, res, next) => (req.path.startsWith('/oauth/') ? handOver(req, res) : next()));
-  router.use(unavailableHandler(log));
+  router.use(unavailableHandler(warn));
 
   const connected = createConnectedApps({ provider, grants, now });
   return {

@@ -71,7 +71,7 @@ export async function createFeedbackApp(
       readStore,
       accounts,
       now,
-      log: (line) => ctx.logger.info(line),
+      logger: ctx.logger,
     }),
   );
 

@@ -85,7 +85,7 @@ export async function createNotesAuth(
     },
     signInLimits: signInLimitsFrom(config),
     ...(upstream ? { upstream } : {}),
-    log: (line) => ctx.logger.info(line),
+    logger: ctx.logger,
   });
 
   const hosts = new Map([primary, ...(alt ? [alt] : [])].map((base) => [new URL(base).host, base]));

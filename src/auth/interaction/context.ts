@@ -20,6 +20,7 @@ export interface InteractionContext {
   /** consent wording when no data scope is asked for (feedback: the full maker surface) */
   fullAccessWording: string | null;
   secret: string;
+  /** a failure the operator should see (a mail server refusing a code): logged as a warning */
   log: (line: string) => void;
   /** every scope the provider can grant: a request naming none of them gets invalid_scope */
   knownScopes: ReadonlySet<string>;

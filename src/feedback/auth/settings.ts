@@ -8,6 +8,7 @@
 import { join, resolve } from 'node:path';
 import {
   type AccountsPort,
+  type AuthLogger,
   type AuthorizationServerOptions,
   feedbackAuthPreset,
 } from '../../auth/index.js';
@@ -33,7 +34,7 @@ export function feedbackAuthOptions(input: {
   readStore: ReadStore;
   accounts: AccountsPort;
   now: () => number;
-  log: (line: string) => void;
+  logger: AuthLogger;
 }): AuthorizationServerOptions {
   const { config, baseUrl } = input;
   const smtp = smtpFrom(config);
@@ -68,6 +69,6 @@ export function feedbackAuthOptions(input: {
       },
     ],
     now: input.now,
-    log: input.log,
+    logger: input.logger,
   };
 }

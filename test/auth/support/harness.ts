@@ -115,7 +115,7 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
       readStore: store,
       accounts,
       devMailboxPath: mailboxPath,
-      log: () => {},
+      logger: { info: () => {}, warn: () => {} },
     });
     current = harness.auth.router;
   }
