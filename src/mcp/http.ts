@@ -26,6 +26,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type Request, type Response, Router } from 'express';
+import { cutAt } from '../../commands/shared/text.js';
 import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
 import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
@@ -57,6 +58,18 @@ export interface McpEndpointOptions<P> {
   bodyLimit?: string;
   /** origins (`scheme://host[:port]`) a browser may call from: the service's own, configured ones */
   allowedOrigins: readonly string[];
+}
+
+/**
+ * The most of an SDK error a log line quotes: its messages quote what the client sent (a whole
+ * 1 MB "response" to an unknown message id), which must not reach the log whole.
+ */
+const QUOTED_CHARS = 200;
+
+function quoted(error: unknown): string {
+  const text = String(error);
+  const kept = cutAt(text, QUOTED_CHARS);
+  return kept === text ? text : `${kept}… (${text.length} characters)`;
 }
 
 function jsonRpcError(res: Response, status: number, code: number, message: string): void {
@@ -101,6 +114,8 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     }
     if (options.describeCaller) res.locals.caller = options.describeCaller(principal);
     parseJson(req, res, (error?: unknown) => {
+      // the client closed mid-body: nobody to answer, and its access line says 499, not 400
+      if ((error as { type?: string } | undefined)?.type === 'request.aborted') return;
       if (error) {
         const tooLarge = (error as { type?: string }).type === 'entity.too.large';
         const text = (error as { type?: string }).type === INVALID_TEXT;
@@ -150,7 +165,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     });
     // the SDK reports here what it answered itself and what it could not answer
     server.onerror = (error) => {
-      options.logger.warn('MCP request failed', { correlationId, reason: String(error) });
+      options.logger.warn('MCP request failed', { correlationId, reason: quoted(error) });
     };
     await server.connect(transport);
     refuseMalformedRequests(transport);

@@ -43,7 +43,8 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
       },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: await res.json() };
+    const text = await res.text(); // a JSON-RPC response sent to the server is answered 202
+    return { status: res.status, body: text ? JSON.parse(text) : null };
   }
   const call = (id: number, name: string, args: Record<string, unknown>) => ({
     jsonrpc: '2.0',
@@ -122,5 +123,38 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
   it('logs a call that succeeds with its REST status', async () => {
     await rpc('mcp-ok-1', call(6, 'get_item', { ...slugKey(), itemKey }));
     expect(await accessLine('mcp-ok-1')).to.include({ operation: 'mcp:get_item', status: 200 });
+  });
+
+  it('logs a request whose client left mid-body as 499, not as invalid JSON (400)', async () => {
+    const { request } = await import('node:http');
+    const body = JSON.stringify(call(7, 'get_item', { ...slugKey(), itemKey }));
+    await new Promise<void>((resolve) => {
+      const req = request(`${fb.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${owner.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(body.length),
+          'x-correlation-id': 'mcp-aborted-1',
+        },
+      });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write(body.slice(0, 10), () => setTimeout(() => req.destroy(), 100));
+    });
+    expect(await accessLine('mcp-aborted-1')).to.include({ operation: 'mcp', status: 499 });
+  });
+
+  it("quotes at most 200 characters of a client's message in a warning", async () => {
+    // the SDK's error for a response to no request quotes the whole message it got
+    const echoed = 'x'.repeat(100_000);
+    await rpc('mcp-echo-1', { jsonrpc: '2.0', id: 424242, result: { echoed } });
+    const warning = await log.find(
+      (l) => l.msg === 'MCP request failed' && l.correlationId === 'mcp-echo-1',
+    );
+    expect(warning, 'no warning').to.include({ level: 'warn' });
+    expect(String(warning!.reason)).to.match(/unknown message ID/);
+    expect(String(warning!.reason).length).to.be.below(300);
   });
 });
