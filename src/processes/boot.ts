@@ -13,10 +13,15 @@ import { serviceModules } from '../services.js';
 import { stopWhenNpmIsGone } from './parent-watch.js';
 import { checkBeforeStart, explainStartError } from './start-checks.js';
 
+/** the signal, after the first, that ends a stop under way at once */
+const FORCED_AFTER = 2;
+
 export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise<void> | void) {
   let runtime: Runtime | undefined;
   let config: Config | undefined;
   let logger: Logger | undefined;
+  /** signals heard while stopping: Ctrl-C reaches the process twice (the terminal and npm) */
+  let repeats = 0;
   let stopping = false;
   // From the first moment: a standby projector waits in startRuntime for its lease, holding
   // nothing, and a signal then simply ends it (0); once started, the runtime stops cleanly.
@@ -24,8 +29,12 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
   // code is 1 only when the read store's last flush failed (README: Logs, metrics, shutdown).
   const stop = async (why: { signal: NodeJS.Signals } | { reason: string }, exitCode = 0) => {
     if (stopping) {
-      logger?.info('stop already under way', why);
-      return;
+      // the second is the same Ctrl-C or a supervisor repeating itself; a third is someone
+      // who wants out now, whatever the stop has left to do
+      repeats += 1;
+      if (repeats < FORCED_AFTER) return void logger?.info('stop already under way', why);
+      logger?.warn('stop forced: exiting before the stop finished', why);
+      process.exit(1);
     }
     stopping = true;
     if (!runtime) process.exit(exitCode);

@@ -116,4 +116,35 @@ describe('Stopping the service (e2e)', function () {
       expect(stopped!.durationMs).to.be.at.least(9_000);
     });
   });
+
+  describe('When a third signal arrives during the stop', () => {
+    // README: "a third ends the process at once with exit code 1 (`stop forced`)" — someone who
+    // wants out need not wait for the grace of a request that never ends
+    it('exits 1 at once, logging that the stop was forced', async () => {
+      const { child, url } = await startProcess(dir, { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const { port } = new URL(url);
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.on('error', () => {});
+      socket.write(
+        'POST /v1/public/stop-team/STP/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"body":',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const began = performance.now();
+      for (let i = 0; i < 3; i++) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(await exited).to.equal(1);
+      expect(performance.now() - began).to.be.below(5_000);
+      expect(stderr).to.include('stop forced');
+      socket.destroy();
+    });
+  });
 });
