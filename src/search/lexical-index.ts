@@ -35,12 +35,24 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** A word folded (accents off, lower case); null for a stop word. */
+/**
+ * Letters that lower case does not fold to what people type for them: dotless ı (Turkish "kırmızı"
+ * is found by "kirmizi"), ß (by "strasse"), final ς (by a σ).
+ */
+const FOLDS: Record<string, string> = { ı: 'i', ß: 'ss', ς: 'σ' };
+
+/**
+ * A word folded (accents off, lower case); null for a stop word. Accents come off letters of the
+ * Latin, Greek and Cyrillic scripts only: elsewhere a combining mark is a vowel of the word
+ * (Devanagari's), not an accent on it.
+ */
 function folded(word: string): string | null {
   const plain = word
     .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+    .replace(/([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu, '$1')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[ıßς]/g, (letter) => FOLDS[letter]!);
   return plain.length === 0 || STOP_WORDS.has(plain) ? null : plain;
 }
 
@@ -106,8 +118,30 @@ function queryTerms(words: string[]): {
   return { terms, fuzzy, prefixed };
 }
 
-/** Words are runs of letters and digits: "E-1042" is "e" and "1042", "ada.lovelace@x.io" four. */
-const tokenize = (text: string): string[] => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+/** Scripts written without spaces between words (and Korean, whose words carry particles). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * Words are runs of letters (with their combining marks: "naïve" typed as i + U+0308 is one word)
+ * and digits: "E-1042" is "e" and "1042", "ada.lovelace@x.io" four. A run of a script written
+ * without spaces is its characters and their pairs (bigrams, as CJK full-text indexes do), so
+ * "用户" is found inside "我们的用户希望…".
+ */
+function tokenize(text: string): string[] {
+  const words: string[] = [];
+  for (const word of text.normalize('NFC').split(/[^\p{L}\p{N}\p{M}]+/u)) {
+    if (!word) continue;
+    const rest = word.replace(UNSPACED, (run) => {
+      const chars = [...run];
+      words.push(...chars);
+      for (let i = 0; i + 1 < chars.length; i++) words.push(chars[i]! + chars[i + 1]!);
+      return ' ';
+    });
+    if (rest === word) words.push(word);
+    else words.push(...rest.split(' ').filter(Boolean));
+  }
+  return words;
+}
 
 export interface LexicalHit {
   id: string;

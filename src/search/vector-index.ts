@@ -20,6 +20,7 @@
  * by its words as soon as its write's projection ran (before the write answers), and by its
  * meaning once the indexer has embedded it.
  */
+import { encoderReads } from './encoder-scripts.js';
 import type { Logger } from '../platform/logger.js';
 import type { Doc, ReadStore } from '../readstore/types.js';
 import { type Embedder, embeddablePrefix } from './embedder.js';
@@ -260,14 +261,26 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       const semanticLimit = Math.max(limit * 4, 40);
       if (!hasWords(query)) return [];
       const embedder = await open();
+      const allow =
+        filter && (typeof filter === 'function' ? filter : (id: string) => filter.has(id));
+      if ((mode ?? 'hybrid') === 'hybrid' && !encoderReads(embedder.provider, query)) {
+        // a query in a script the encoder cannot read: its words alone (encoder-scripts.ts)
+        return fuse({
+          semantic: [],
+          semanticLimit,
+          lexical: (await caches.lexiconFor(scope)).search(query, allow),
+          semanticOf: () => 0,
+          limit,
+          minScore: searchOptions.minScore ?? 0,
+          mode: 'lexical',
+        });
+      }
       // before any indexing queued in the embedder thread (embedder-thread.ts)
       const embedding = embedder.embed([query], { priority: 'query' });
       const arenaLoading = caches.arenaFor(scope, embedder);
       // settled below; these only keep an early failure of the lexicon from leaving them unhandled
       embedding.catch(() => {});
       arenaLoading.catch(() => {});
-      const allow =
-        filter && (typeof filter === 'function' ? filter : (id: string) => filter.has(id));
       // the words are searched on this thread while the embedder thread embeds the query
       const lexical = (await caches.lexiconFor(scope)).search(query, allow);
       const [[vector], arena] = await Promise.all([embedding, arenaLoading]);

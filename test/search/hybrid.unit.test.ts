@@ -40,6 +40,38 @@ describe('Lexical index', () => {
     expect(ids('évening')).to.deep.equal(['theme']);
   });
 
+  it('folds however the text was composed, and the letters lower case does not fold (Unicode audit)', () => {
+    const world = createScopeLexicon();
+    world.set('nfd', 'Update the re\u0301sume\u0301, nai\u0308ve plan'); // accents as combining marks
+    world.set('tr', 'Kırmızı düğme çalışmıyor');
+    world.set('de', 'Die Straße ist gesperrt');
+    world.set('el', 'ΟΔΟΣ ΚΛΕΙΣΤΗ');
+    world.set('hi', 'नमस्ते दुनिया');
+    const found = (query: string) => world.search(query).map((hit) => hit.id);
+    for (const query of ['resume', 'résumé', 'naive', 'nai\u0308ve']) {
+      expect(found(query), query).to.deep.equal(['nfd']);
+    }
+    expect(found('kirmizi')).to.deep.equal(['tr']);
+    expect(found('KIRMIZI')).to.deep.equal(['tr']);
+    expect(found('strasse')).to.deep.equal(['de']);
+    expect(found('οδοσ')).to.deep.equal(['el']);
+    // a Devanagari vowel sign is part of its word, not an accent: the whole word finds it
+    expect(found('नमस्ते')).to.deep.equal(['hi']);
+  });
+
+  it('finds words inside text written without spaces (characters and their pairs)', () => {
+    const cjk = createScopeLexicon();
+    cjk.set('zh', '我们的用户希望应用支持深色模式');
+    cjk.set('ja', '会議メモ：来週の予定');
+    const found = (query: string) => cjk.search(query).map((hit) => hit.id);
+    expect(found('用户')).to.deep.equal(['zh']);
+    expect(found('深色模式')).to.deep.equal(['zh']);
+    expect(found('会議')).to.deep.equal(['ja']);
+    expect(cjk.search('深色模式')[0]?.coverage).to.equal(1);
+    // "weather forecast" shares one character (予) with the memo: a sliver of coverage only
+    expect(cjk.search('天気予報').every((hit) => hit.coverage < 0.2)).to.equal(true);
+  });
+
   it('matches the last word as a prefix, and a word of five letters or more with a typo', () => {
     expect(ids('analyt')).to.deep.equal(['ada']);
     expect(ids('lovelce')).to.deep.equal(['ada']);
