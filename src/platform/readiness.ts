@@ -1,7 +1,10 @@
 /**
  * What makes `/readyz` answer 503 (readiness): the process cannot do its work, though it runs.
  *  - the event store refused the last append for a reason other than a concurrent writer (a
- *    full disk, a lost server): writes answer 503 until one goes through again;
+ *    full disk, a lost server), within the last APPEND_FAILURE_HOLD_MS: writes answer 503 until
+ *    one goes through again. Only that long: a process out of rotation gets no write to prove
+ *    the store back (observability audit: after the disk was freed, `/readyz` stayed 503 for
+ *    good under an orchestrator), and a write failing again marks it anew;
  *  - a projector behind the log has not moved for longer than writes wait for their read models
  *    (PROJECTION_WAIT_MS): writes answer 503 and reads are stale until it moves again;
  *  - the read store refuses the read models' writes (a full disk), or the projection engine
@@ -19,22 +22,28 @@ export interface Readiness {
   reasons(projections: HealthReport['projections']): string[];
 }
 
+/** how long a refused append keeps the process out of rotation without another one */
+export const APPEND_FAILURE_HOLD_MS = 30_000;
+
 export function createReadiness(options: { stallMs: number; now?: () => number }): Readiness {
   const now = options.now ?? Date.now;
-  let appendFailure: string | null = null;
+  let appendFailure: { message: string; at: number } | null = null;
   /** per projector behind the log: the checkpoint last seen, and since when */
   const seen = new Map<string, { checkpoint: string; since: number }>();
   return {
     appendFailed(error) {
-      appendFailure = error instanceof Error ? error.message : String(error);
+      appendFailure = {
+        message: error instanceof Error ? error.message : String(error),
+        at: now(),
+      };
     },
     appended() {
       appendFailure = null;
     },
     reasons(projections) {
       const reasons: string[] = [];
-      if (appendFailure !== null) {
-        reasons.push(`the event store refused the last append: ${appendFailure}`);
+      if (appendFailure !== null && now() - appendFailure.at < APPEND_FAILURE_HOLD_MS) {
+        reasons.push(`the event store refused the last append: ${appendFailure.message}`);
       }
       if (projections.flushFailure) {
         reasons.push(

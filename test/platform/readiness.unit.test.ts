@@ -4,7 +4,7 @@
  * their read models (PROJECTION_WAIT_MS) is not; nor is a store that refused the last append.
  */
 import { expect } from 'chai';
-import { createReadiness } from '../../src/platform/readiness.js';
+import { APPEND_FAILURE_HOLD_MS, createReadiness } from '../../src/platform/readiness.js';
 
 const status = (checkpoint: string, lag: string) => ({
   head: '100',
@@ -38,5 +38,19 @@ describe('Readiness', () => {
     ]);
     readiness.appended();
     expect(readiness.reasons(status('100', '0'))).to.deep.equal([]);
+  });
+
+  it('lets traffic in again 30 s after a refused append with none since, to prove the store back', () => {
+    // observability audit: out of rotation, the process got no write to clear the reason, so
+    // `/readyz` stayed 503 after the disk was freed; a write that fails again marks it anew
+    let now = 0;
+    const readiness = createReadiness({ stallMs: 10_000, now: () => now });
+    readiness.appendFailed(new Error('disk is full'));
+    now = APPEND_FAILURE_HOLD_MS - 1;
+    expect(readiness.reasons(status('100', '0'))).to.have.length(1);
+    now = APPEND_FAILURE_HOLD_MS;
+    expect(readiness.reasons(status('100', '0'))).to.deep.equal([]);
+    readiness.appendFailed(new Error('disk is full'));
+    expect(readiness.reasons(status('100', '0'))).to.have.length(1);
   });
 });
