@@ -16,6 +16,9 @@ interface ExampleEntry {
   createdAt: string;
 }
 const EXAMPLE = 'examples/items.json';
+/** the arguments of import-items of `file` into acme-co/APP */
+const importInto = (file: string) =>
+  ['import-items', '--workspace', 'acme-co', '--product', 'APP', '--file', file] as const;
 const entries = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as ExampleEntry[];
 
 function itemsOfApp(readStore: ReadStore, workspaceId: string): Promise<ItemDoc[]> {
@@ -33,18 +36,7 @@ describe('When an operator imports feedback items from a JSON file', function ()
   after(() => removeDir(dir));
 
   it('creates one item per entry with its status, tags, +1 count, requester and time', async () => {
-    expect(
-      await cliOk(
-        dir,
-        'import-items',
-        '--workspace',
-        'acme-co',
-        '--product',
-        'APP',
-        '--file',
-        EXAMPLE,
-      ),
-    ).to.match(
+    expect(await cliOk(dir, ...importInto(EXAMPLE))).to.match(
       new RegExp(
         `^imported ${entries.length} items into acme-co/APP \\(APP-1 … APP-${entries.length}\\)`,
       ),
@@ -74,18 +66,7 @@ describe('When an operator imports feedback items from a JSON file', function ()
   });
 
   it('skips entries already imported when the same file is imported again', async () => {
-    expect(
-      await cliOk(
-        dir,
-        'import-items',
-        '--workspace',
-        'acme-co',
-        '--product',
-        'APP',
-        '--file',
-        EXAMPLE,
-      ),
-    ).to.match(
+    expect(await cliOk(dir, ...importInto(EXAMPLE))).to.match(
       new RegExp(`^imported 0 items into acme-co/APP; ${entries.length} already imported, skipped`),
     );
     await withStores(dir, async ({ readStore }) => {
@@ -106,16 +87,7 @@ describe('When an operator imports feedback items from a JSON file', function ()
         { body: 'bad email', requester: { email: 'nope' } },
       ]),
     );
-    const line = await cliFails(
-      dir,
-      'import-items',
-      '--workspace',
-      'acme-co',
-      '--product',
-      'APP',
-      '--file',
-      file,
-    );
+    const line = await cliFails(dir, ...importInto(file));
     expect(line).to.match(/2 invalid entries/);
     expect(line).to.match(/#2 status: /);
     expect(line).to.match(/#4 requester\.email: not a valid e-mail address/);
@@ -168,7 +140,7 @@ describe('When an import file breaks the text rules or names impossible dates', 
         { body: 'no such day', createdAt: '2025-02-30' },
       ]),
     );
-    const args = ['import-items', '--workspace', 'acme-co', '--product', 'APP', '--file', file];
+    const args = importInto(file);
     expect(await cliFails(dir, ...args)).to.match(
       /: 5 invalid entries .*: #2 title: .*; #3 tags\.1: .*; #5 body: .*; #6 createdAt: in the future; #7 createdAt: not a real date$/,
     );
@@ -185,25 +157,14 @@ describe('When an import file breaks the text rules or names impossible dates', 
     const latin1 = join(dir, 'latin1.json');
     // "Café menu broken" as Windows-1252 writes it: é is the single byte 0xE9
     writeFileSync(latin1, Buffer.from('[{"title":"Caf\xe9 menu broken","body":"x"}]', 'latin1'));
-    const refused = await cliFails(
-      dir,
-      'import-items',
-      '--workspace',
-      'acme-co',
-      '--product',
-      'APP',
-      '--file',
-      latin1,
-    );
+    const refused = await cliFails(dir, ...importInto(latin1));
     expect(refused).to.contain('is not valid UTF-8');
     const bom = join(dir, 'bom.json');
     writeFileSync(
       bom,
       `\uFEFF${JSON.stringify([{ title: 'Café menu, saved by Notepad', body: 'x' }])}`,
     );
-    expect(
-      await cliOk(dir, 'import-items', '--workspace', 'acme-co', '--product', 'APP', '--file', bom),
-    ).to.match(/imported 1 item/);
+    expect(await cliOk(dir, ...importInto(bom))).to.match(/imported 1 item/);
     await withStores(dir, async ({ readStore }) => {
       const titles = (await itemsOfApp(readStore, workspaceId)).map((item) => item.title);
       expect(titles).to.include('Café menu, saved by Notepad');

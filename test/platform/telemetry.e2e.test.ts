@@ -7,31 +7,23 @@
  * wait time."
  */
 import { rmSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
 import * as actions from '../../src/feedback/actions/index.js';
 import { createFeedbackService } from '../../src/feedback/service.js';
-import { createLogger } from '../../src/platform/logger.js';
 import { type Runtime, startRuntime } from '../../src/platform/runtime.js';
+import { logLines } from '../support/log-lines.js';
 import { tempDir } from '../support/stores.js';
 
 describe('Logs and metrics of a running service (e2e)', () => {
   const dir = tempDir('telemetry-');
-  const lines: Record<string, unknown>[] = [];
+  const log = logLines();
+  const { lines } = log;
   let runtime: Runtime;
   let url: string;
   let token: string;
 
   before(async () => {
-    const stream = new PassThrough();
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) if (part) lines.push(JSON.parse(part));
-    });
     runtime = await startRuntime({
       config: loadConfig({
         DATA_DIR: dir,
@@ -41,7 +33,7 @@ describe('Logs and metrics of a running service (e2e)', () => {
       }),
       role: 'all',
       services: [createFeedbackService()],
-      logger: createLogger('info', { format: 'json', destination: stream }),
+      logger: log.logger,
     });
     url = runtime.urls.get('feedback')!;
     const deps = {

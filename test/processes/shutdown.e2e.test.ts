@@ -25,6 +25,29 @@ describe('Stopping the service (e2e)', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  /**
+   * The service in a child process logging JSON, with one request in flight that never ends: half
+   * a body on its own connection. `stderr()` is everything logged so far.
+   */
+  async function startWithRequestInFlight(headers: string) {
+    const { child, url } = await startProcess(dir, { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    let logged = '';
+    child.stderr!.on('data', (chunk) => {
+      logged += chunk;
+    });
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.on('error', () => {});
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      'POST /v1/public/stop-team/STP/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+        `${headers}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"body":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { child, socket, ended, exited, stderr: () => logged };
+  }
+
   describe('When SIGTERM arrives while a write is half-way in', () => {
     it('refuses new connections, answers the write in full and exits 0 with it kept', async () => {
       const { child, url } = await startProcess(dir);
@@ -78,30 +101,16 @@ describe('Stopping the service (e2e)', function () {
     // its duration; a second signal logs that the stop is under way; requests cut when the grace
     // runs out are counted in one line and logged with status 444 and `cut: "shutdown"`, not 499
     it('logs the stop, the second signal, the cut request, and exits 0', async () => {
-      const { child, url } = await startProcess(dir, { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
-      let stderr = '';
-      child.stderr!.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      const { port } = new URL(url);
-      const socket = connect(Number(port), '127.0.0.1');
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.on('error', () => {});
-      const ended = new Promise((resolve) => socket.once('close', resolve));
-      // half a body that never ends: the request is still in flight when the grace runs out
-      socket.write(
-        'POST /v1/public/stop-team/STP/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
-          `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
-          'Content-Length: 100\r\nX-Correlation-Id: cut-at-stop-1\r\n\r\n{"body":',
+      // the request is still in flight when the grace runs out
+      const { child, ended, exited, stderr } = await startWithRequestInFlight(
+        `Authorization: Bearer ${token}\r\nX-Correlation-Id: cut-at-stop-1\r\n`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 300));
       child.kill('SIGTERM');
       await ended;
       expect(await exited).to.equal(0);
-      const lines = stderr
+      const lines = stderr()
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -121,21 +130,7 @@ describe('Stopping the service (e2e)', function () {
     // README: "a third ends the process at once with exit code 1 (`stop forced`)" — someone who
     // wants out need not wait for the grace of a request that never ends
     it('exits 1 at once, logging that the stop was forced', async () => {
-      const { child, url } = await startProcess(dir, { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
-      let stderr = '';
-      child.stderr!.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      const { port } = new URL(url);
-      const socket = connect(Number(port), '127.0.0.1');
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.on('error', () => {});
-      socket.write(
-        'POST /v1/public/stop-team/STP/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
-          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"body":',
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const { child, socket, exited, stderr } = await startWithRequestInFlight('');
       const began = performance.now();
       for (let i = 0; i < 3; i++) {
         child.kill('SIGTERM');
@@ -143,7 +138,7 @@ describe('Stopping the service (e2e)', function () {
       }
       expect(await exited).to.equal(1);
       expect(performance.now() - began).to.be.below(5_000);
-      expect(stderr).to.include('stop forced');
+      expect(stderr()).to.include('stop forced');
       socket.destroy();
     });
   });
