@@ -59,8 +59,9 @@ export function showsCharacter(text: string): boolean {
  * changelog's "Requested by …"), the product's name beside an item's title in a page's title.
  * Right-to-left text needs none of them: its letters carry their direction.
  */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/gu;
-const HAS_BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+export const BIDI_CONTROL_RANGE = '\u202A-\u202E\u2066-\u2069';
+const BIDI_CONTROLS = new RegExp(`[${BIDI_CONTROL_RANGE}]`, 'gu');
+const HAS_BIDI_CONTROL = new RegExp(`[${BIDI_CONTROL_RANGE}]`, 'u');
 
 /** `text` without bidirectional controls (BIDI_CONTROLS), for a name or title made from it. */
 export function withoutBidiControls(text: string): string {

@@ -3,6 +3,7 @@
  * bound to the interaction; the interaction itself is bound to the browser by oidc-provider's
  * path-scoped cookie.
  */
+import { BIDI_CONTROL_RANGE } from '../../../commands/shared/text.js';
 import express, { type Request, type Response, Router } from 'express';
 import type { UpstreamSignIn } from './upstream.js';
 import {
@@ -19,7 +20,7 @@ import { describeScopes } from './scope-words.js';
 import { renderCodeForm, renderConsent, renderEmailForm, renderErrorPage } from './views.js';
 
 /** a character of an address: no control or bidirectional control (it is shown and mailed as typed) */
-const C = String.raw`[^\s@<>"\p{Cc}\u202A-\u202E\u2066-\u2069]`;
+const C = `[^\\s@<>"\\p{Cc}${BIDI_CONTROL_RANGE}]`;
 const EMAIL = new RegExp(`^${C}{1,64}@${C}{1,255}\\.${C}{2,}$`, 'u');
 
 export function interactionRouter(
