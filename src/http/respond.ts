@@ -152,13 +152,15 @@ const REFUSED = new Map<string | undefined, [status: number, reason: string, mes
  * node:http refuses some requests before any listener runs (a request line or headers over its
  * 16 KB limit: 431; a request that did not arrive whole within the server's request timeout: 408;
  * a request it cannot parse: 400) and by default answers them with an empty body. This answers
- * them in the service's envelope instead, then closes the connection.
+ * them in the service's envelope instead, then closes the connection. Returns the status
+ * answered, for the access log and the request metric (src/platform/telemetry.ts); undefined
+ * when the client was gone and nothing could be answered.
  */
 export function clientErrorAnswer(envelope: ErrorEnvelope) {
-  return (error: Error & { code?: string }, socket: Duplex): void => {
+  return (error: Error & { code?: string }, socket: Duplex): number | undefined => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
-      return;
+      return undefined;
     }
     const [status, reason, message] = REFUSED.get(error.code) ?? [
       envelope.status('invalid-argument'),
@@ -170,5 +172,6 @@ export function clientErrorAnswer(envelope: ErrorEnvelope) {
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
     );
+    return status;
   };
 }

@@ -79,8 +79,11 @@ export interface ServiceHttp<S extends ServiceTypes> {
   middleware: [RequestHandler, Router];
   /** 404 envelope for unmatched requests, then the envelope for errors from any middleware; mount last */
   fallback: [RequestHandler, ErrorRequestHandler];
-  /** for the server's `clientError` event: node:http's own refusals (431, 400) in the envelope */
-  onClientError(error: Error & { code?: string }, socket: Duplex): void;
+  /**
+   * for the server's `clientError` event: node:http's own refusals (431, 408, 400) in the
+   * envelope; returns the status answered (undefined: the client was gone)
+   */
+  onClientError(error: Error & { code?: string }, socket: Duplex): number | undefined;
   /** every operation route the router serves (OpenAPI-style paths), in matching order */
   listRoutes(): RouteEntry[];
   readonly openapi: OpenApiDocument;

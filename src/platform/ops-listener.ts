@@ -19,6 +19,7 @@ import { connectionBounds, listenWhileBooting } from './http-server.js';
 import { apiSecurityHeaders } from './security-headers.js';
 import type { ServiceContext } from './service.js';
 import { serviceApp } from './service-app.js';
+import { clientErrorTelemetry, telemetryOf } from './telemetry.js';
 
 /** the roles that serve no service, and so listen only when OPS_PORT is set */
 const OPS_ROLES = new Set(['projector', 'webhooks']);
@@ -48,7 +49,10 @@ export async function startOpsListener(
     fallback: envelopeFallback(respondError),
   });
   const { server, serve } = await listenWhileBooting(OPS_PORT, HOST, connectionBounds(ctx.config));
-  serve({ app, onClientError: clientErrorAnswer(envelope) });
+  serve({
+    app,
+    onClientError: clientErrorTelemetry(telemetryOf('ops', ctx), clientErrorAnswer(envelope)),
+  });
   const url = `http://${HOST}:${(server.address() as AddressInfo).port}`;
   ctx.logger.info('ops listening', { url, role });
   return { server, url };

@@ -34,6 +34,7 @@ import type { ServiceContext, ServiceModule } from './service.js';
 import { checkpointStatus, createHealthReporter } from './health-report.js';
 import { startOpsListener } from './ops-listener.js';
 import { runStopSteps, type StopOutcome, type StopStep } from './stop-steps.js';
+import { clientErrorTelemetry, telemetryOf } from './telemetry.js';
 import { openStores, type Stores } from './stores.js';
 
 export type Role = 'all' | 'api' | 'projector' | 'webhooks';
@@ -215,7 +216,9 @@ export async function startRuntime(options: {
         servers.push(server);
         const { port } = server.address() as AddressInfo;
         const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
-        serve(await instance.createApp(context, { port, baseUrl }));
+        const served = await instance.createApp(context, { port, baseUrl });
+        const telemetry = telemetryOf(service.name, context);
+        serve({ ...served, onClientError: clientErrorTelemetry(telemetry, served.onClientError) });
         urls.set(service.name, baseUrl);
         logger.info(`${service.name} service listening`, { url: baseUrl });
       }

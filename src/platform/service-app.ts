@@ -11,7 +11,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { healthRouter } from './health.js';
 import { metricsRouter } from './metrics-route.js';
 import type { ServiceContext } from './service.js';
-import { requestTelemetry } from './telemetry.js';
+import { requestTelemetry, telemetryOf } from './telemetry.js';
 
 export interface ServiceAppParts {
   service: string;
@@ -33,15 +33,7 @@ export function serviceApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', strictQuery);
-  const { LOG_LEVEL } = ctx.config;
-  app.use(
-    requestTelemetry({
-      service: parts.service,
-      logger: ctx.logger,
-      metrics: ctx.metrics,
-      accessLog: LOG_LEVEL === 'debug' || LOG_LEVEL === 'info',
-    }),
-  );
+  app.use(requestTelemetry(telemetryOf(parts.service, ctx)));
   for (const handler of parts.before ?? []) app.use(handler);
   if (parts.operations) app.use(parts.operations);
   app.use(healthRouter(ctx.health));

@@ -82,8 +82,11 @@ export interface BootEnv extends Pick<ServiceContext, 'config' | 'logger'> {
 export interface ServedApp {
   /** the Express app */
   app: RequestListener;
-  /** node:http's own refusals (oversize headers, unparsable requests) in the service's envelope */
-  onClientError(error: Error & { code?: string }, socket: Duplex): void;
+  /**
+   * node:http's own refusals (oversize headers, unparsable requests) in the service's envelope;
+   * returns the status answered, undefined when the client was gone (telemetry.ts counts it)
+   */
+  onClientError(error: Error & { code?: string }, socket: Duplex): number | undefined;
 }
 
 export interface ServiceInstance {

@@ -19,7 +19,7 @@ async function serving(handler: Handler): Promise<{ server: Server; port: number
     idleTimeoutMs: IDLE_MS,
     maxConnections: 10,
   });
-  serve({ app: handler, onClientError: (_error, socket) => socket.destroy() });
+  serve({ app: handler, onClientError: (_error, socket) => void socket.destroy() });
   return { server, port: (server.address() as { port: number }).port };
 }
 

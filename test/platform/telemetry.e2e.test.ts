@@ -7,6 +7,7 @@
  * wait time."
  */
 import { rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
 import * as actions from '../../src/feedback/actions/index.js';
@@ -125,6 +126,46 @@ describe('Logs and metrics of a running service (e2e)', () => {
       expect(line, 'no access line').to.include({ operation: 'submit_feedback', status: 499 });
       const text = await (await fetch(`${url}/metrics`)).text();
       expect(text).to.match(/operation="submit_feedback",method="POST",status="499"/);
+    });
+  });
+
+  describe('When node:http refuses a request before any app sees it', () => {
+    /** sends `raw` over a plain socket; resolves with what came back before the server closed */
+    const exchange = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = new URL(url);
+        let answer = '';
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(raw));
+        socket.on('data', (chunk) => {
+          answer += chunk;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const refusedLine = (code: string) =>
+      log.find((l) => l.msg === 'request' && l.operation === '(unparsed)' && l.code === code);
+
+    it('logs and counts a broken request line (400) and oversized headers (431), under (unparsed)', async () => {
+      // README: "one access line per request"; the audit found these refusals in neither the
+      // access log nor the request metric
+      const broken = await exchange('GARBAGE\r\n\r\n');
+      expect(broken).to.match(/^HTTP\/1\.1 400 /);
+      expect(await refusedLine('HPE_INVALID_METHOD'), 'no access line for the 400').to.include({
+        level: 'info',
+        service: 'feedback',
+        status: 400,
+      });
+      const big = `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+      expect(await exchange(big)).to.match(/^HTTP\/1\.1 431 /);
+      expect(await refusedLine('HPE_HEADER_OVERFLOW'), 'no access line for the 431').to.include({
+        service: 'feedback',
+        status: 431,
+      });
+      const text = await (await fetch(`${url}/metrics`)).text();
+      expect(text).to.match(
+        /http_request_duration_seconds_count\{service="feedback",operation="\(unparsed\)",method="-",status="400"\} [1-9]/,
+      );
+      expect(text).to.match(/operation="\(unparsed\)",method="-",status="431"\} [1-9]/);
     });
   });
 
