@@ -41,7 +41,13 @@ export type AttemptResult =
   | { kind: 'delivered'; recovered: boolean }
   /** `at` null: the schedule is used up (failed); `disable`: five days of failures */
   | { kind: 'retry'; hook: WebhookDoc; at: number | null; disable: string | null }
-  | { kind: 'gone'; hook: WebhookDoc; disable: string };
+  | { kind: 'gone'; hook: WebhookDoc; disable: string }
+  /**
+   * our own stop cut it before the receiver answered: not the receiver's failure, so nothing is
+   * recorded (no attempt, no step toward disabling the webhook); the delivery stays due and is
+   * sent again once a worker delivers (after the next start)
+   */
+  | { kind: 'stopped' };
 
 export function createAttempts(deps: AttemptDeps) {
   const { readStore, clock } = deps;
@@ -171,7 +177,9 @@ export function createAttempts(deps: AttemptDeps) {
         };
       }
       const at = clock.now();
-      return record(doc, hook, at, await send(doc, hook, at));
+      const response = await send(doc, hook, at);
+      if (response.stopped) return { kind: 'stopped' };
+      return record(doc, hook, at, response);
     },
   };
 }

@@ -125,6 +125,13 @@ export function createDispatcher(deps: DispatcherDeps) {
     switch (result.kind) {
       case 'skipped':
         return;
+      case 'stopped':
+        deps.logger.info('webhook attempt cut by the stop; it is sent again after the next start', {
+          delivery: queued._id,
+          webhook: queued.webhookId,
+          messageId: queued.messageId,
+        });
+        return;
       case 'delivered':
         if (result.recovered) void scan();
         break;
@@ -243,7 +250,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       clearTimeout(timer);
       clearInterval(poll);
       unsubscribe?.();
-      // attempts in flight end now (connection closed) and are recorded as failed, to retry
+      // attempts in flight end now (connection closed); not the receivers' failures, they are
+      // recorded as nothing and sent again after the next start (attempt.ts `stopped`)
       deps.sender.close();
       await scanning;
       await Promise.allSettled([...running]);

@@ -28,18 +28,33 @@ export interface AttemptResponse {
   excerpt: string | null;
   error: string | null;
   durationMs: number;
+  /**
+   * true when our own stop (`close`) cut the attempt before an answer came: the receiver said
+   * nothing, so nothing is recorded against it (attempt.ts)
+   */
+  stopped?: true;
 }
 
 export interface Sender {
   send(request: AttemptRequest): Promise<AttemptResponse>;
+  /** end the attempts in flight now; they, and any sent after, answer `stopped` */
   close(): void;
 }
+
+const STOPPED = {
+  status: null,
+  excerpt: null,
+  error: 'cut by the stop of the webhook worker',
+  stopped: true,
+} as const;
 
 export function createSender(options: { maxSockets?: number } = {}): Sender {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, timeout: 30_000 };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  let closed = false;
 
   function send({ target, headers, body, timeoutMs }: AttemptRequest): Promise<AttemptResponse> {
+    if (closed) return Promise.resolve({ ...STOPPED, durationMs: 0 });
     const started = performance.now();
     const { url } = target;
     const secure = url.protocol === 'https:';
@@ -66,7 +81,9 @@ export function createSender(options: { maxSockets?: number } = {}): Sender {
       const timer = setTimeout(() => {
         request.destroy(new Error(`no complete answer within ${timeoutMs / 1000} s`));
       }, timeoutMs);
-      request.on('error', (error) => finish({ status: null, excerpt: null, error: error.message }));
+      request.on('error', (error) =>
+        finish(closed ? STOPPED : { status: null, excerpt: null, error: error.message }),
+      );
       request.on('response', (response) => {
         const decoder = new StringDecoder('utf8');
         let excerpt = '';
@@ -100,6 +117,7 @@ export function createSender(options: { maxSockets?: number } = {}): Sender {
   return {
     send,
     close() {
+      closed = true;
       agents.http.destroy();
       agents.https.destroy();
     },
