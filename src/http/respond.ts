@@ -43,12 +43,17 @@ export const ANSWERED_STATUS = 'answeredStatus';
 const CORRELATION_HEADER = 'x-correlation-id';
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Whether `value` is a correlation id we take from a client and send on (a header's worth). */
+export function isWellFormedCorrelationId(value: unknown): value is string {
+  return typeof value === 'string' && ACCEPTABLE_ID.test(value);
+}
+
 /** Reuses a well-formed incoming id (so a proxy's id follows the request) or mints one. */
 export function correlationIdFor(req: IncomingMessage, res: ServerResponse): string {
   const existing = res.getHeader(CORRELATION_HEADER);
   if (typeof existing === 'string') return existing;
   const incoming = req.headers[CORRELATION_HEADER];
-  const id = typeof incoming === 'string' && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+  const id = isWellFormedCorrelationId(incoming) ? incoming : randomUUID();
   res.setHeader(CORRELATION_HEADER, id);
   return id;
 }

@@ -7,6 +7,7 @@
 import type { OAuthGrant } from '../../../commands/webhook/index.js';
 import type { WebhookDoc } from '../../../projections/webhooks/document.js';
 import { webhooksOf } from '../../../projections/webhooks/document.js';
+import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
@@ -24,6 +25,8 @@ export interface AttemptDeps {
   policy: TargetPolicy;
   secrets: SecretBox;
   payloadOf(doc: DeliveryDoc): Promise<string | null>;
+  /** one line per attempt, with the correlation id of the request that caused the message */
+  logger: Logger;
   /** an attempt was sent (or could not be): its outcome and how long it took (metrics) */
   onAttempt?(outcome: Verdict['kind'], seconds: number): void;
   /**
@@ -80,6 +83,9 @@ export function createAttempts(deps: AttemptDeps) {
         // receivers compare webhook-timestamp with their own clock: always the real time
         sentAt: new Date(),
       });
+      // beside the Standard Webhooks headers (not signed): the request that caused the message,
+      // for a receiver's logs to meet ours
+      if (doc._correlationId) headers['x-correlation-id'] = doc._correlationId;
       return await deps.sender.send({ target, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
     } catch (error) {
       return { status: null, excerpt: null, error: (error as Error).message, durationMs: 0 };
@@ -95,6 +101,14 @@ export function createAttempts(deps: AttemptDeps) {
     const now = clock.now();
     const verdict = verdictOf(response.status, response.retryAfter, now);
     deps.onAttempt?.(verdict.kind, response.durationMs / 1000);
+    deps.logger.info('webhook attempt', {
+      ...attemptFields(doc),
+      attempt: doc.attemptCount + 1,
+      outcome: verdict.kind,
+      responseStatus: response.status,
+      durationMs: response.durationMs,
+      ...(response.error ? { error: response.error } : {}),
+    });
     const entry: Attempt = {
       at,
       status: verdict.kind === 'delivered' ? 'succeeded' : 'failed',
@@ -181,5 +195,16 @@ export function createAttempts(deps: AttemptDeps) {
       if (response.stopped) return { kind: 'stopped' };
       return record(doc, hook, at, response);
     },
+  };
+}
+
+/** What names an attempt in the worker's log lines: the request that caused it, where it goes. */
+export function attemptFields(doc: DeliveryDoc): Record<string, unknown> {
+  return {
+    correlationId: doc._correlationId ?? undefined,
+    webhook: doc.webhookId,
+    delivery: doc._id,
+    messageId: doc.messageId,
+    eventType: doc.eventType,
   };
 }

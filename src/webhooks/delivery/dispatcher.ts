@@ -11,7 +11,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
-import { type AttemptDeps, createAttempts } from './attempt.js';
+import { type AttemptDeps, attemptFields, createAttempts } from './attempt.js';
 import { type DeliveryDoc, deliveriesOf } from './records.js';
 import type { Sender } from './sender.js';
 import type { TargetPolicy } from './target.js';
@@ -126,11 +126,10 @@ export function createDispatcher(deps: DispatcherDeps) {
       case 'skipped':
         return;
       case 'stopped':
-        deps.logger.info('webhook attempt cut by the stop; it is sent again after the next start', {
-          delivery: queued._id,
-          webhook: queued.webhookId,
-          messageId: queued.messageId,
-        });
+        deps.logger.info(
+          'webhook attempt cut by the stop; it is sent again after the next start',
+          attemptFields(queued),
+        );
         return;
       case 'delivered':
         if (result.recovered) void scan();

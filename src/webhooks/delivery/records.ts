@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { WebhookEventType } from '../../../commands/webhook/index.js';
 import { positionKey } from '../../../projections/shared/guard.js';
+import { isWellFormedCorrelationId } from '../../http/respond.js';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -50,6 +51,12 @@ export interface DeliveryDoc extends Doc, Delivery {
   /** failed attempts since it was (re)queued: the position in the retry schedule */
   _failures: number;
   _attempts: Attempt[];
+  /**
+   * the correlation id of the request that caused the message (its event's metadata), sent as
+   * `x-correlation-id` and logged with each attempt; null when it is not a well-formed one,
+   * absent on deliveries stored before it was kept
+   */
+  _correlationId?: string | null;
 }
 
 /** Attempts kept per delivery (redeliveries add more; the oldest go first). */
@@ -94,6 +101,7 @@ export function newDelivery(input: {
   position: bigint | null;
   source: DeliveryDoc['_source'];
   payload: string | null;
+  correlationId: string | null;
 }): DeliveryDoc {
   const id = deliveryIdOf(input.hookKey, input.messageId);
   return {
@@ -115,6 +123,8 @@ export function newDelivery(input: {
     _payload: input.payload,
     _failures: 0,
     _attempts: [],
+    // an imported event may carry anything there; only what is fit for a header is kept
+    _correlationId: isWellFormedCorrelationId(input.correlationId) ? input.correlationId : null,
   };
 }
 

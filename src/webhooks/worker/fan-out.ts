@@ -66,6 +66,7 @@ export function createFanOut(deps: FanOutDeps) {
           position: event.position,
           source: { streamId: event.streamId, revision: event.revision },
           payload: null,
+          correlationId: event.metadata.correlationId,
         });
         try {
           await deliveriesOf(deps.readStore).insertOne(doc);

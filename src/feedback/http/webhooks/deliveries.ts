@@ -85,6 +85,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         position: null,
         source: null,
         payload: JSON.stringify(message),
+        correlationId: ctx.correlationId,
       });
       try {
         await deliveriesOf(deps.readStore).insertOne(doc);
