@@ -5,7 +5,7 @@
  * process, built before a standby projector waits for its lease, so it answers during the wait.
  */
 import { checkpointId, type Projector } from '../../projections/shared/projector.js';
-import { projectorLags } from '../read/projector-lag.js';
+import { type ProjectorCheckpoint, projectorLags } from '../read/projector-lag.js';
 import { mergeReports } from './health.js';
 import { observeProjections, observeSearch, observeWebhooks } from './health-metrics.js';
 import type { Metrics } from './metrics.js';
@@ -97,11 +97,16 @@ export function boundedProjections(
   };
 }
 
+/** The projectors' checkpoints in the read store (no engine in this process). */
+export async function storedCheckpoints(
+  stores: Stores,
+  projectors: readonly Projector[],
+): Promise<ProjectorCheckpoint[]> {
+  const stored = await stores.readStore.checkpoints();
+  return projectors.map((p) => ({ name: p.name, checkpoint: stored.get(checkpointId(p)) ?? 0n }));
+}
+
 /** The projections as the checkpoints in the read store show them (no engine in this process). */
 export async function checkpointStatus(stores: Stores, projectors: readonly Projector[]) {
-  const stored = await stores.readStore.checkpoints();
-  return projectorLags(
-    stores.eventStore,
-    projectors.map((p) => ({ name: p.name, checkpoint: stored.get(checkpointId(p)) ?? 0n })),
-  );
+  return projectorLags(stores.eventStore, await storedCheckpoints(stores, projectors));
 }

@@ -26,12 +26,12 @@ import {
   PROJECTOR_LEASE_ID,
   shareProjectorLease,
 } from '../read/projector-lease.js';
-import { ProjectionTimeout } from '../read/waiters.js';
 import { catchUpFor, readVersionFor } from './catch-up.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics } from './metrics.js';
+import { timedWait } from './read-your-writes.js';
 import { loadSecret } from './secret.js';
 import type { ServiceContext, ServiceModule } from './service.js';
-import { checkpointStatus, createHealthReporter } from './health-report.js';
+import { checkpointStatus, createHealthReporter, storedCheckpoints } from './health-report.js';
 import { startOpsListener } from './ops-listener.js';
 import { runStopSteps, type StopOutcome, type StopStep } from './stop-steps.js';
 import { clientErrorTelemetry, telemetryOf } from './telemetry.js';
@@ -194,7 +194,11 @@ export async function startRuntime(options: {
       },
       onAppendFailed: (error) => readiness.appendFailed(error),
     }),
-    waitFor: timedWait(waitFor, metrics),
+    waitFor: timedWait(waitFor, {
+      metrics,
+      logger,
+      checkpoints: () => (engine ? engine.checkpoints() : storedCheckpoints(stores, projectors)),
+    }),
     catchUp,
     readVersion: readVersionFor(engine, stores.readStore, catchUp),
     health,
@@ -251,23 +255,5 @@ export async function startRuntime(options: {
     context,
     urls,
     stop: () => runStopSteps(stopSteps(), logger),
-  };
-}
-
-/** read-your-writes, timed: how long answers wait for their read models, and how often in vain */
-function timedWait(
-  waitFor: (position: bigint) => Promise<void>,
-  metrics: Metrics,
-): (position: bigint) => Promise<void> {
-  return async (position) => {
-    const started = performance.now();
-    try {
-      await waitFor(position);
-    } catch (error) {
-      if (error instanceof ProjectionTimeout) metrics.readYourWritesTimeouts.inc();
-      throw error;
-    } finally {
-      metrics.readYourWritesWait.observe((performance.now() - started) / 1000);
-    }
   };
 }

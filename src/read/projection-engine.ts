@@ -26,7 +26,11 @@ import { matchesFilter } from '../eventstore/types.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 import type { ReadStore } from '../readstore/types.js';
-import { type ProjectionsStatus, projectorLags } from './projector-lag.js';
+import {
+  type ProjectionsStatus,
+  type ProjectorCheckpoint,
+  projectorLags,
+} from './projector-lag.js';
 import { dropOtherVersion } from './projector-versions.js';
 import { ProjectionTimeout, WaiterList } from './waiters.js';
 
@@ -97,6 +101,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   // the quiet flush under way: stop() waits for it, or the stores close beneath it
   let quietFlushing: Promise<void> | undefined;
   let failure: Error | undefined;
+  const current = (): ProjectorCheckpoint[] =>
+    projectors.map((p) => ({ name: p.name, checkpoint: checkpoints.get(idOf(p)) ?? 0n }));
 
   /** why the last flush of the read models failed, while it does (readiness) */
   let flushFailure: string | null = null;
@@ -253,11 +259,11 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       await subscribe();
     },
 
+    /** every projector's checkpoint in this process, as it is now */
+    checkpoints: current,
+
     async status(): Promise<ProjectionsStatus> {
-      const lags = await projectorLags(
-        eventStore,
-        projectors.map((p) => ({ name: p.name, checkpoint: checkpoints.get(idOf(p)) ?? 0n })),
-      );
+      const lags = await projectorLags(eventStore, current());
       if (failure) return { ...lags, stopped: failure.message };
       return flushFailure === null ? lags : { ...lags, flushFailure };
     },

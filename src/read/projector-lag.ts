@@ -30,9 +30,15 @@ export interface ProjectionsStatus {
   stopped?: string;
 }
 
+/** the last position a projector applied */
+export interface ProjectorCheckpoint {
+  name: string;
+  checkpoint: bigint;
+}
+
 export async function projectorLags(
   eventStore: Pick<EventStore, 'countBehindHead'>,
-  checkpoints: readonly { name: string; checkpoint: bigint }[],
+  checkpoints: readonly ProjectorCheckpoint[],
   cap = LAG_CAP,
 ): Promise<ProjectionsStatus> {
   const at = checkpoints.map((p) => p.checkpoint);
