@@ -35,8 +35,9 @@ export function consoleLogger(): HttpLogger {
 
 /**
  * `res.locals` key of the status a request's work answered where the HTTP status says nothing of
- * it: an MCP tool call is answered 200 with `isError` and `_meta.status` inside (src/mcp/http.ts).
- * The access log and the request metric record it (src/platform/telemetry.ts).
+ * it: an MCP tool call is answered 200 with `isError` and `_meta.status` inside, a JSON-RPC
+ * protocol error 200 with its error code (src/mcp/http.ts). The access log and the request
+ * metric record it (src/platform/telemetry.ts).
  */
 export const ANSWERED_STATUS = 'answeredStatus';
 

@@ -33,7 +33,12 @@ import { resourceMetadataUrl } from '../auth/index.js';
 import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
 import { ANSWERED_STATUS, correlationIdFor, sendJson } from '../http/respond.js';
 import { boundBatchWork, MAX_ANSWER_BYTES } from './batch-work.js';
-import { batchProblem, problemOf, refuseMalformedRequests } from './message-check.js';
+import {
+  batchProblem,
+  problemOf,
+  refuseMalformedRequests,
+  reportProtocolErrors,
+} from './message-check.js';
 import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -146,7 +151,8 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
       res.locals.operationId = `mcp:${name}`;
     }
     // the transport answers 200 whatever the tools answered: the access line and the metric
-    // take the tools' status, of a batch the worst (highest) one
+    // take the tools' status (or a protocol error's, message-check.ts), of a batch the worst
+    // (highest) one
     const answered = (status: number) => {
       const worst = res.locals[ANSWERED_STATUS] as number | undefined;
       res.locals[ANSWERED_STATUS] = Math.max(worst ?? 0, status);
@@ -169,6 +175,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     };
     await server.connect(transport);
     refuseMalformedRequests(transport);
+    reportProtocolErrors(transport, answered);
     boundBatchWork(transport, {
       maxAnswerBytes: MAX_ANSWER_BYTES,
       onRefused(id, reason) {

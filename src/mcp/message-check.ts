@@ -12,6 +12,7 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   InitializeRequestSchema,
+  isJSONRPCErrorResponse,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -122,5 +123,37 @@ export function refuseMalformedRequests(transport: Transport): void {
     }
     const { code, message: text, id } = problem;
     void transport.send({ jsonrpc: '2.0', id, error: { code, message: text } });
+  };
+}
+
+/**
+ * The status a REST route would answer for each protocol error: JSON-RPC answers them 200 like
+ * any answer, and the access log and the request metric would count a client's malformed or
+ * unknown calls as successes. Other errors (the server's own -32603, batch-work.ts's -32000)
+ * are left to the HTTP status.
+ */
+const PROTOCOL_ERROR_STATUS = new Map<number, number>([
+  [ErrorCode.ParseError, 400],
+  [ErrorCode.InvalidRequest, 400],
+  [ErrorCode.InvalidParams, 400],
+  [ErrorCode.MethodNotFound, 404],
+]);
+
+/**
+ * Tells `answered` the status of every protocol error the transport sends (the SDK's own, an
+ * unknown tool's, `refuseMalformedRequests`'); what the client gets is unchanged. Call it right
+ * after `server.connect(transport)`, before `boundBatchWork`, so it sees every answer.
+ */
+export function reportProtocolErrors(
+  transport: Transport,
+  answered: (status: number) => void,
+): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (isJSONRPCErrorResponse(message)) {
+      const status = PROTOCOL_ERROR_STATUS.get(message.error.code);
+      if (status !== undefined) answered(status);
+    }
+    return send(message, options);
   };
 }

@@ -120,6 +120,54 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
     expect(await accessLine('mcp-batch-1')).to.include({ operation: 'mcp', status: 404 });
   });
 
+  /** the request metric's count for these labels (0 when the series does not exist yet) */
+  async function requestCount(operation: string, status: number): Promise<number> {
+    const text = await (await fetch(`${fb.url}/metrics`)).text();
+    const labels = `operation="${operation}",method="POST",status="${status}"`;
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes(labels));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  }
+
+  it('logs and counts protocol errors as 404 (method not found) and 400 (invalid params), the client still getting 200', async () => {
+    // README: "a JSON-RPC protocol error answered 200 with the status a REST route would
+    // answer: 400 for … invalid params (an unknown tool, malformed arguments), 404 for a method
+    // the server does not have"; the audit found them logged and counted as 200
+    const notFound = await requestCount('mcp', 404);
+    const invalid = await requestCount('mcp', 400);
+    const unknownMethod = await rpc('mcp-no-method-1', {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'resources/list',
+    });
+    expect(unknownMethod.status).to.equal(200);
+    expect(unknownMethod.body.error.code).to.equal(-32601);
+    expect(await accessLine('mcp-no-method-1')).to.include({ operation: 'mcp', status: 404 });
+
+    const unknownTool = await rpc('mcp-no-tool-1', call(11, 'no_such_tool', {}));
+    expect(unknownTool.status).to.equal(200);
+    expect(unknownTool.body.error.code).to.equal(-32602);
+    expect(await accessLine('mcp-no-tool-1')).to.include({ operation: 'mcp', status: 400 });
+
+    const badParams = await rpc('mcp-bad-params-1', {
+      jsonrpc: '2.0',
+      id: 12,
+      method: 'tools/call',
+      params: { name: 'get_item', arguments: ['x'] },
+    });
+    expect(badParams.status).to.equal(200);
+    expect(badParams.body.error.code).to.equal(-32602);
+    expect(await accessLine('mcp-bad-params-1')).to.include({
+      operation: 'mcp:get_item',
+      status: 400,
+    });
+
+    expect(await requestCount('mcp', 404)).to.equal(notFound + 1);
+    expect(await requestCount('mcp', 400)).to.equal(invalid + 1);
+    expect(await requestCount('mcp:get_item', 400)).to.equal(1);
+  });
+
   it('logs a call that succeeds with its REST status', async () => {
     await rpc('mcp-ok-1', call(6, 'get_item', { ...slugKey(), itemKey }));
     expect(await accessLine('mcp-ok-1')).to.include({ operation: 'mcp:get_item', status: 200 });
