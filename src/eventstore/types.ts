@@ -7,6 +7,15 @@
  * ever compared, never computed with.
  */
 
+/**
+ * A correlation id fit to take from a client and to send on in a header: an incoming one of
+ * another shape is replaced (src/http/respond.ts), and an imported event may carry anything.
+ */
+export function isWellFormedCorrelationId(value: unknown): value is string {
+  return typeof value === 'string' && CORRELATION_ID.test(value);
+}
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** Who did it, through what, when, and why — carried by every event for auditors. */
 export interface EventMetadata {
   /** user, person or agent id; null for system-initiated events */
@@ -15,6 +24,7 @@ export interface EventMetadata {
   via?: string;
   /** milliseconds since the Unix epoch, supplied by the command (deciders never read a clock) */
   occurredAt: number;
+  /** the request's `x-correlation-id` (isWellFormedCorrelationId) or one minted for it */
   correlationId: string;
   causationId: string | null;
   /** data-shape version of this event type; absent means 1 */

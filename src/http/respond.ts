@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorEnvelope } from './envelopes.js';
-import { EventStoreUnavailableError } from '../eventstore/types.js';
+import { EventStoreUnavailableError, isWellFormedCorrelationId } from '../eventstore/types.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
 import { type ResolvedError, resolveError } from './errors.js';
 
@@ -42,12 +42,6 @@ export function consoleLogger(): HttpLogger {
 export const ANSWERED_STATUS = 'answeredStatus';
 
 const CORRELATION_HEADER = 'x-correlation-id';
-const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Whether `value` is a correlation id we take from a client and send on (a header's worth). */
-export function isWellFormedCorrelationId(value: unknown): value is string {
-  return typeof value === 'string' && ACCEPTABLE_ID.test(value);
-}
 
 /** Reuses a well-formed incoming id (so a proxy's id follows the request) or mints one. */
 export function correlationIdFor(req: IncomingMessage, res: ServerResponse): string {

@@ -64,7 +64,7 @@ export function createMetrics(): Metrics {
     }),
     readYourWritesTimeouts: new Counter({
       name: 'read_your_writes_timeouts_total',
-      help: 'writes answered 503 because the read models did not catch up in time',
+      help: 'requests answered 503 because the read models did not catch up in time',
       registers: [registry],
     }),
     readStoreClientReplacements: new Counter({

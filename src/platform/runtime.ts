@@ -182,7 +182,17 @@ export async function startRuntime(options: {
   }
 
   const adapter = { adapter: stores.eventStore.adapter };
-  const catchUp = catchUpFor(stores, engine);
+  // writes and the reads that catch up first wait alike: timed, and named when they run out
+  const timed = timedWait(waitFor, {
+    metrics,
+    logger,
+    checkpoints: () => (engine ? engine.checkpoints() : storedCheckpoints(stores, projectors)),
+  });
+  const projecting = engine;
+  const catchUp = catchUpFor(
+    stores,
+    projecting && { position: () => projecting.position(), waitFor: timed },
+  );
   const context: ServiceContext = {
     config,
     stores,
@@ -194,11 +204,7 @@ export async function startRuntime(options: {
       },
       onAppendFailed: (error) => readiness.appendFailed(error),
     }),
-    waitFor: timedWait(waitFor, {
-      metrics,
-      logger,
-      checkpoints: () => (engine ? engine.checkpoints() : storedCheckpoints(stores, projectors)),
-    }),
+    waitFor: timed,
     catchUp,
     readVersion: readVersionFor(engine, stores.readStore, catchUp),
     health,

@@ -4,8 +4,10 @@
  * metrics) "Each wait for the read models that runs out … logs one warning `read models did not
  * catch up within PROJECTION_WAIT_MS` with the `position` waited for, `waitedMs` and
  * `projectors`: each projector behind that position with its checkpoint". The audit found the
- * 503 logged nothing naming the stuck projector. The projector is stalled with the gate of
- * test/platform/projector-lag.e2e.test.ts.
+ * 503 logged nothing naming the stuck projector. "While they stay behind, one such warning per
+ * 10 s at most, its `moreTimeouts` counting the waits that ran out since the one before (every
+ * one of them is in the `read_your_writes_timeouts_total` metric)." The projector is stalled with
+ * the gate of test/platform/projector-lag.e2e.test.ts.
  */
 import { expect } from 'chai';
 import * as actions from '../../src/feedback/actions/index.js';
@@ -78,5 +80,28 @@ describe('When a write answers 503 because a projector stalls (e2e)', function (
     expect(behind.map((p) => p.name)).to.deep.equal(['stallprobe']);
     const checkpoint = BigInt(behind[0]!.checkpoint);
     expect(checkpoint >= before && checkpoint < position, String(checkpoint)).to.equal(true);
+    expect(warning!.moreTimeouts).to.equal(0);
+  });
+
+  it('does not log a warning per request while the projector stays stuck; the metric counts each', async () => {
+    const timeouts = async () => {
+      const text = await (await fetch(`${t.url('feedback')}/metrics`)).text();
+      return Number(/^read_your_writes_timeouts_total (\d+)/m.exec(text)?.[1]);
+    };
+    const counted = await timeouts();
+    for (const body of ['A second write behind the stall', 'A third one']) {
+      const res = await fetch(`${t.url('feedback')}/v1/public/stall-team/STL/feedback`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ body }),
+      });
+      expect(res.status).to.equal(503);
+    }
+    // at least: the webhook worker in this process may be waiting for the read models as well
+    expect(await timeouts()).to.be.at.least(counted + 2);
+    const warnings = log.lines.filter(
+      (l) => l.msg === 'read models did not catch up within PROJECTION_WAIT_MS',
+    );
+    expect(warnings, 'one warning per 10 s, not one per request').to.have.length(1);
   });
 });

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { WebhookEventType } from '../../../commands/webhook/index.js';
 import { positionKey } from '../../../projections/shared/guard.js';
-import { isWellFormedCorrelationId } from '../../http/respond.js';
+import { isWellFormedCorrelationId } from '../../eventstore/types.js';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
