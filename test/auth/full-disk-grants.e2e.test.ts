@@ -20,34 +20,10 @@ import { fillDisk, freeDisk, fullOnWrite } from '../support/full-disk.js';
 import { authorizeOverHttp } from './support/browserless.js';
 import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
 import { signInAndExchange } from './support/flow.js';
+import { expectTemporarilyUnavailable, refreshRequest, tokenRequest } from './support/refusals.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const EMAIL = 'full-disk@example.com';
-
-/** a token request as a client sends it, answered as it comes (openid-client hides 503s) */
-async function tokenRequest(base: string, params: Record<string, string>) {
-  const res = await fetch(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(params),
-  });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
-}
-
-const refreshRequest = (base: string, config: oidc.Configuration, refreshToken: string) =>
-  tokenRequest(base, {
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: config.clientMetadata().client_id,
-  });
-
-/** what a store refusal is answered with: RFC 6749's code for a temporary condition */
-function expectTemporarilyUnavailable(answer: Awaited<ReturnType<typeof tokenRequest>>) {
-  expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
-  expect(answer.body.error).to.equal('temporarily_unavailable');
-  expect(answer.body.error_description).to.be.a('string');
-  expect(Number(answer.retryAfter)).to.be.at.least(1);
-}
 
 /** fills the disk (`fill`) around `attempt` and makes room again, whatever it does */
 async function onFullDisk<T>(

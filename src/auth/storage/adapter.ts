@@ -12,13 +12,14 @@
  * (a backup, a local user, a MongoDB dump) learns no usable token. Clients and grants keep
  * their ids: a client id is public and a grant id is not a credential.
  *
- * A consume is stored with the next write of the request that made it, and taken back when that
- * write fails (unsettled.ts): the client got nothing for the token it presented, so it keeps it.
+ * A consume is stored with the next write of the request that made it (on MongoDB: after it), and
+ * taken back when that write fails (unsettled.ts): the client got nothing for the token it
+ * presented, so it keeps it.
  */
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
-import { deferConsume, stored, type Undo } from './unsettled.js';
+import { storeConsume, stored, type Undo } from './unsettled.js';
 
 export interface StoredArtifact extends Doc {
   /** the payload as JSON: its keys (resource URLs in grants) contain dots a document store rejects */
@@ -188,13 +189,16 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       if (!doc) return;
       const payload = { ...JSON.parse(doc.payload), consumed: Math.floor(ctx.now() / 1000) };
       const consumed = JSON.stringify(payload);
-      await this.col.updateOne({ _id }, { $set: { payload: consumed } });
+      const mark = () => this.col.updateOne({ _id }, { $set: { payload: consumed } });
+      const flush = () => ctx.readStore.flush();
+      // MongoDB stores each write when it is acknowledged: the mark follows the request's write
+      if (ctx.readStore.adapter === 'mongodb') return storeConsume({ mark }, flush);
+      await mark();
       // only while the document is as this consume left it: a reuse that destroyed the token or
       // revoked its grant meanwhile stays
       const undo: Undo = () =>
         this.col.updateOne({ _id, payload: consumed }, { $set: { payload: doc.payload } });
-      const flush = () => ctx.readStore.flush();
-      if (!deferConsume(undo, flush)) await stored(flush, [undo]);
+      await storeConsume({ undo }, flush);
     }
 
     async destroy(id: string): Promise<void> {

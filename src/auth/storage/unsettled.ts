@@ -1,17 +1,24 @@
 /**
  * Consumes a request made that no flush has stored yet, per request (oidc-provider's Koa
- * context: Provider.ctx inside its routes), each with its undo.
+ * context: Provider.ctx inside its routes).
  *
  * A refresh token's rotation is consume() of the presented token, then save() of its successor
  * (oidc-provider lib/actions/grants/refresh_token.js); a code exchange consumes the code, then
  * saves the refresh token. Stored one after the other, a full disk let the consume through and
  * refused the save (or refused the consume, whose mark stayed in memory): the client held a used
  * token or code and nothing new, and its retry read as reuse and revoked the grant. So a consume
- * is marked at once — in memory on the embedded store, where every later request of the process
- * sees it, so a concurrent reuse is still caught and revokes the grant — but stored only with the
- * request's next write, in the same flush (one SQLite transaction), or before the request answers
- * when nothing follows (settleConsumes). When that write fails, the mark is taken back: the client
- * got nothing for what it presented, so it keeps it.
+ * is stored only with the request's next write, or before the request answers when nothing
+ * follows (settleConsumes), and when that write fails the client keeps what it presented:
+ *
+ * - On the embedded store the mark is made at once, in memory, where every later request of the
+ *   process sees it (a concurrent reuse is still caught and revokes the grant), and stored in the
+ *   same flush as the write (one SQLite transaction); when that fails the mark is taken back,
+ *   in memory, which cannot fail.
+ * - On MongoDB every write is stored when acknowledged and two writes are never one: a mark
+ *   written first and taken back after a refused save needs a second write the lost server
+ *   refuses too, leaving the token used up. So the mark is written after the request's write,
+ *   once that is stored: a save refused leaves nothing to take back, and a mark refused after
+ *   it leaves only a successor no client was given.
  *
  * Checking that the store can write before consuming would not do: the room can be gone by the
  * save (the projection engine writes to the same file), and the two writes would still be two
@@ -21,30 +28,38 @@ import Provider from 'oidc-provider';
 
 export type Undo = () => Promise<unknown>;
 
+/** A consume not stored yet: a mark made in memory and its undo, or the mark's write itself. */
+export type Consume = { undo: Undo } | { mark: () => Promise<unknown> };
+
 interface Unsettled {
   undos: Undo[];
+  marks: (() => Promise<unknown>)[];
   flush: () => Promise<void>;
 }
 
 const byRequest = new WeakMap<object, Unsettled>();
 
 /**
- * Leaves a consume to be stored with the request's next write. False outside a provider
- * request (an interaction finished from our own pages): the caller stores it at once.
+ * Leaves a consume to be stored with the current provider request's next write, or stores it at
+ * once outside one (an interaction finished from our own pages).
  */
-export function deferConsume(undo: Undo, flush: () => Promise<void>): boolean {
+export async function storeConsume(consume: Consume, flush: () => Promise<void>): Promise<void> {
   const request = Provider.ctx;
-  if (!request) return false;
-  const entry = byRequest.get(request) ?? { undos: [], flush };
-  entry.undos.push(undo);
+  if (!request) {
+    if ('mark' in consume) await consume.mark();
+    else await stored(flush, [consume.undo]);
+    return;
+  }
+  const entry = byRequest.get(request) ?? { undos: [], marks: [], flush };
+  if ('mark' in consume) entry.marks.push(consume.mark);
+  else entry.undos.push(consume.undo);
   byRequest.set(request, entry);
-  return true;
 }
 
 /**
- * Runs a write and its flush: the consumes of `request` are stored with it, or taken back (newest
- * first) when it fails. An undo the store refuses as well (a lost MongoDB) leaves that consume
- * in place: the write's own error is what the client is told.
+ * Runs a write and its flush, then the marks of `request` left to follow it: its consumes are
+ * stored with it, or taken back (newest first) when it fails; a mark refused after it fails the
+ * request too.
  */
 async function storedWith(
   request: object | undefined,
@@ -60,6 +75,7 @@ async function storedWith(
     for (const undo of undos.reverse()) await undo().catch(() => {});
     throw error;
   }
+  for (const mark of entry?.marks ?? []) await mark();
 }
 
 /** A write of the current provider request (if any), storing its consumes with it. */

@@ -1,7 +1,8 @@
 /**
  * Test harness: an Express app on 127.0.0.1:0 mounting the auth module over the embedded read
- * store, with fake accounts, a dev mailbox file, a /cb route standing in for a client's redirect
- * page, and `restart()` that closes and reopens everything over the same SQLite file.
+ * store (or one the test opens), with fake accounts, a dev mailbox file, a /cb route standing in
+ * for a client's redirect page, and `restart()` that closes and reopens everything over the same
+ * SQLite file.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -50,6 +51,8 @@ type ServiceOptions = Omit<
   withAltHost?: boolean;
   /** register the static first-party client `first-party-web` redirecting to <base>/cb */
   withFirstPartyClient?: boolean;
+  /** the read store to keep the records in (default: the embedded one, in a temporary file) */
+  openReadStore?: () => Promise<ReadStore>;
 };
 
 export interface Harness {
@@ -94,7 +97,7 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
   } as Harness;
 
   async function open() {
-    store = await openEmbeddedReadStore({ path: dbPath });
+    store = await (options.openReadStore?.() ?? openEmbeddedReadStore({ path: dbPath }));
     harness.auth = await createAuthorizationServer({
       // many sign-ins per test file; the throttle tests pass the real figures
       signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, codesPerAddress: 1000, codesPerIp: 10000 },

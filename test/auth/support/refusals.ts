@@ -1,0 +1,30 @@
+/**
+ * What a store's refusal is answered with at the OAuth endpoints (src/auth/unavailable.ts), and
+ * token requests as a client sends them, answered as they come (openid-client hides 503s).
+ */
+import { expect } from 'chai';
+import type { oidc } from './client.js';
+
+export async function tokenRequest(base: string, params: Record<string, string>) {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+}
+
+export const refreshRequest = (base: string, config: oidc.Configuration, refreshToken: string) =>
+  tokenRequest(base, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: config.clientMetadata().client_id,
+  });
+
+/** what a store refusal is answered with: RFC 6749's code for a temporary condition */
+export function expectTemporarilyUnavailable(answer: Awaited<ReturnType<typeof tokenRequest>>) {
+  expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
+  expect(answer.body.error).to.equal('temporarily_unavailable');
+  expect(answer.body.error_description).to.be.a('string');
+  expect(Number(answer.retryAfter)).to.be.at.least(1);
+}
