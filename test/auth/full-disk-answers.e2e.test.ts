@@ -18,6 +18,7 @@ import { connectClient } from '../feedback/support/oauth.js';
 import { fillDisk, freeDisk, fullOnWrite } from '../support/full-disk.js';
 import { CookieJar, formIn, request } from './support/browserless.js';
 import { registerClient, startAuthorization } from './support/client.js';
+import { expectUnavailablePage } from './support/refusals.js';
 
 const EMAIL = 'answers@example.com';
 
@@ -30,15 +31,6 @@ async function expectJson(res: Response) {
   const body = JSON.parse(text) as Record<string, unknown>;
   expect(body.error).to.equal('temporarily_unavailable');
   expect(body.error_description).to.be.a('string');
-}
-
-/** the error page a person sees, naming the OAuth error */
-async function expectPage(res: Response) {
-  const html = await res.text();
-  expect(res.status, html.slice(0, 300)).to.equal(503);
-  expect(Number(res.headers.get('retry-after'))).to.be.at.least(1);
-  expect(res.headers.get('content-type')).to.match(/^text\/html/);
-  expect(html).to.include('temporarily_unavailable');
 }
 
 const form = (params: Record<string, string>) => ({
@@ -123,12 +115,14 @@ describe('When the OAuth endpoints cannot write (disk full)', function () {
   });
 
   it('answers an authorization request with the error page, 503 temporarily_unavailable', async () => {
-    await expectPage(await fetch(authUrl, { redirect: 'manual' }));
+    await expectUnavailablePage(await fetch(authUrl, { redirect: 'manual' }));
   });
 
   it('answers the sign-in form with the error page, 503 temporarily_unavailable', async () => {
     const email = formIn(signIn.html, fb.url, '/email');
-    await expectPage(await request(signIn.jar, email.action, { ...email.fields, email: EMAIL }));
+    await expectUnavailablePage(
+      await request(signIn.jar, email.action, { ...email.fields, email: EMAIL }),
+    );
   });
 
   describe('and only the authorization request itself cannot be stored (oidc-provider answers)', () => {
@@ -138,7 +132,7 @@ describe('When the OAuth endpoints cannot write (disk full)', function () {
     });
 
     it('answers the authorization request with the error page, 503 temporarily_unavailable', async () => {
-      await expectPage(await fetch(authUrl, { redirect: 'manual' }));
+      await expectUnavailablePage(await fetch(authUrl, { redirect: 'manual' }));
     });
   });
 });

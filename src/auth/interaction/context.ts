@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import type { AccountsPort } from '../options.js';
 import type { MailPort } from '../mail/port.js';
 import type { EmailCodes } from './email-code.js';
@@ -48,21 +49,35 @@ export function sendThrottled(res: Response, reason: string, retryAfterSeconds: 
   sendHtml(res, 429, renderThrottled(reason, retryAfterSeconds));
 }
 
-/** The interaction for this request, or null (and a 400 page) when it is gone or not ours. */
+function sendExpired(res: Response): void {
+  sendHtml(
+    res,
+    400,
+    renderErrorPage('This sign-in has expired', 'Go back to the app and start connecting again.'),
+  );
+}
+
+/**
+ * The interaction for this request, or null (and a 400 page) when it is gone, expired or not
+ * ours. Anything else is thrown: a store that cannot be read is not an expired sign-in — the auth
+ * router answers it 503 with Retry-After (unavailable.ts), and the person tries again rather than
+ * starting over.
+ */
 export async function loadInteraction(ctx: InteractionContext, req: Request, res: Response) {
-  const uid = String(req.params.uid);
+  let details: Awaited<ReturnType<Provider['interactionDetails']>>;
   try {
-    const details = await ctx.pickProvider(req).interactionDetails(req, res);
-    if (details.uid !== uid) throw new Error('interaction mismatch');
-    return details;
-  } catch {
-    sendHtml(
-      res,
-      400,
-      renderErrorPage('This sign-in has expired', 'Go back to the app and start connecting again.'),
-    );
+    details = await ctx.pickProvider(req).interactionDetails(req, res);
+  } catch (error) {
+    // no cookie, no such interaction (expired ones read as absent), its session gone or changed
+    if (!(error instanceof errors.SessionNotFound)) throw error;
+    sendExpired(res);
     return null;
   }
+  if (details.uid !== String(req.params.uid)) {
+    sendExpired(res);
+    return null;
+  }
+  return details;
 }
 
 export async function clientNameOf(provider: Provider, clientId: unknown): Promise<string> {

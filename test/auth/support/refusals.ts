@@ -28,3 +28,12 @@ export function expectTemporarilyUnavailable(answer: Awaited<ReturnType<typeof t
   expect(answer.body.error_description).to.be.a('string');
   expect(Number(answer.retryAfter)).to.be.at.least(1);
 }
+
+/** the error page a person sees, naming the OAuth error */
+export async function expectUnavailablePage(res: Response) {
+  const html = await res.text();
+  expect(res.status, html.slice(0, 300)).to.equal(503);
+  expect(Number(res.headers.get('retry-after'))).to.be.at.least(1);
+  expect(res.headers.get('content-type')).to.match(/^text\/html/);
+  expect(html).to.include('temporarily_unavailable');
+}
