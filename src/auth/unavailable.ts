@@ -28,6 +28,11 @@ interface Answer {
   body: { error: 'temporarily_unavailable'; error_description: string };
 }
 
+/** Whether `error` is a store's refusal (answered 503 by the handlers below), not the request's fault. */
+export function isStoreRefusal(error: unknown): boolean {
+  return resolveError(error).kind === 'unavailable';
+}
+
 /** The OAuth answer to `error`, or null when it is not a store's refusal. */
 function answerTo(path: string, error: unknown): Answer | null {
   const resolved = resolveError(error);

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { ReadStoreUnavailableError } from '../../src/readstore/types.js';
 import { formIn } from './support/browserless.js';
 import { exchange, registerClient, startAuthorization } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -84,6 +85,25 @@ describe('When a maker signs in with the upstream identity provider', () => {
     expect(res.status).to.equal(502);
     expect(await res.text()).to.include('did not share a verified e-mail address');
     expect(h.accounts.byEmail.has('eve@upstream.test')).to.equal(false);
+  });
+
+  it('answers 503 with Retry-After when the store cannot keep the account, not "not accepted"', async () => {
+    // README (Security): "every OAuth endpoint answers a store that cannot serve with 503,
+    // Retry-After and temporarily_unavailable" — the identity provider's answer was fine
+    const keep = h.accounts.findOrCreateByEmail;
+    h.accounts.findOrCreateByEmail = () =>
+      Promise.reject(new ReadStoreUnavailableError('accounts cannot be written'));
+    try {
+      const config = await registerClient(h.base);
+      const pending = await startAuthorization(config, h.base, 'openid email');
+      const { res } = await signInUpstream('ada', pending.url);
+      const html = await res.text();
+      expect(res.status, html.slice(0, 300)).to.equal(503);
+      expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+      expect(html).to.include('temporarily_unavailable');
+    } finally {
+      h.accounts.findOrCreateByEmail = keep;
+    }
   });
 
   it('answers a callback with an unknown state with the expired-sign-in page', async () => {

@@ -7,6 +7,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { ReadStore } from '../../readstore/types.js';
 import type { UpstreamIdpOptions } from '../options.js';
+import { isStoreRefusal } from '../unavailable.js';
 import { createUpstreamClient } from '../upstream-client.js';
 import { type InteractionContext, loadInteraction, sendHtml } from './context.js';
 import { renderErrorPage } from './views.js';
@@ -93,6 +94,8 @@ export function createUpstreamSignIn(deps: {
               { mergeWithLastSubmission: false },
             );
         } catch (err) {
+          // a store that cannot keep the account or the login: 503, try again (unavailable.ts)
+          if (isStoreRefusal(err)) throw err;
           ctx.log(
             `[auth] upstream sign-in failed: ${err instanceof Error ? err.message : String(err)}`,
           );
