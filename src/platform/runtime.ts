@@ -28,6 +28,7 @@ import {
 } from '../read/projector-lease.js';
 import { catchUpFor, readVersionFor } from './catch-up.js';
 import { createMetrics } from './metrics.js';
+import { quietKeysIn } from '../write/quiet-keys.js';
 import { timedWait } from './read-your-writes.js';
 import { loadSecret } from './secret.js';
 import type { ServiceContext, ServiceModule } from './service.js';
@@ -203,6 +204,7 @@ export async function startRuntime(options: {
         metrics.appendEvents.observe(adapter, events);
       },
       onAppendFailed: (error) => readiness.appendFailed(error),
+      quietKeys: quietKeysIn(stores.readStore),
     }),
     waitFor: timed,
     catchUp,

@@ -51,7 +51,21 @@ export type Outcome<State> =
       stored?: RecordedEvent[];
       /** its Idempotency-Key, when its events are new (the cache learns them after the append) */
       newKey?: string;
+      /** its Idempotency-Key, when it is a first attempt that changed nothing (quiet-keys.ts) */
+      quietKey?: string;
+      /** the revision an earlier attempt that changed nothing answered at: the state to answer */
+      answeredAt?: number;
     };
+
+/** An earlier attempt of a keyed command that changed nothing (quiet-keys.ts). */
+export interface QuietOutcome {
+  /** its request hash, to tell a retry from another request with the same key */
+  hash?: string;
+  /** the stream revision it answered at */
+  revision: number;
+}
+
+const NO_QUIET: ReadonlyMap<string, QuietOutcome> = new Map();
 
 export interface DecidedBatch<State> {
   toAppend: NewEvent[];
@@ -75,6 +89,8 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   snapshot: Snapshot<State>,
   queued: readonly Queued<Command>[],
+  /** keyed attempts of these commands that changed nothing, by scoped key (quiet-keys.ts) */
+  quiet: ReadonlyMap<string, QuietOutcome> = NO_QUIET,
 ): DecidedBatch<State> {
   let { state, revision } = snapshot;
   // A stream's events are stamped in the order they happen, even when the clock is set back
@@ -90,8 +106,13 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
     if (key) {
       const stored = snapshot.keyed.get(key);
       const earlier = fresh.get(key);
-      const firstHash = stored ? stored[0]!.metadata.commandHash : earlier?.hash;
-      if (stored || earlier) {
+      const noop = stored || earlier ? undefined : quiet.get(key);
+      const firstHash = stored
+        ? stored[0]!.metadata.commandHash
+        : earlier
+          ? earlier.hash
+          : noop?.hash;
+      if (stored || earlier || noop) {
         if (anotherRequest(firstHash, commandHash)) {
           outcomes.push({
             kind: 'refused',
@@ -107,12 +128,24 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
             replayed: true,
             stored,
           });
-        } else {
+        } else if (earlier) {
           outcomes.push({
-            ...earlier!.outcome,
+            ...earlier.outcome,
             replayed: true,
             newKey: undefined,
+            quietKey: undefined,
           } as Outcome<State>);
+        } else {
+          // it changed nothing then: decided again, it could undo what others did since
+          outcomes.push({
+            kind: 'decided',
+            state,
+            revision,
+            from: 0,
+            to: 0,
+            replayed: true,
+            answeredAt: noop!.revision,
+          });
         }
         continue;
       }
@@ -139,10 +172,10 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
       from,
       to: toAppend.length,
       replayed: false,
-      ...(key && decided.length > 0 ? { newKey: key } : {}),
+      ...(key ? (decided.length > 0 ? { newKey: key } : { quietKey: key }) : {}),
     };
     outcomes.push(outcome);
-    if (key && decided.length > 0) fresh.set(key, { hash: commandHash, outcome });
+    if (key) fresh.set(key, { hash: commandHash, outcome });
   }
   return { toAppend, outcomes, state, revision, occurredAt };
 }

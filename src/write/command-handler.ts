@@ -19,7 +19,9 @@
  * Idempotency: when the caller supplies an Idempotency-Key, its events carry the key and a hash
  * of the command. A retry that finds events with the same key on the stream returns them instead
  * of deciding again; the same key with a different command is a Conflict. Keys are scoped to
- * the aggregate's stream and to the actor who sent them (batch.ts `scopedKey`).
+ * the aggregate's stream and to the actor who sent them (batch.ts `scopedKey`). A keyed command
+ * that changed nothing has no events to carry its key: it is kept in `quietKeys`, and its retry
+ * is answered as it was, never decided again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.js';
@@ -32,9 +34,11 @@ import {
   decideBatch,
   hashCommand,
   type Queued,
+  type QuietOutcome,
   recordedOf,
   scopedKey,
 } from './batch.js';
+import type { QuietKeys } from './quiet-keys.js';
 import { StateCache } from './state-cache.js';
 
 export type { CommandContext };
@@ -62,6 +66,8 @@ export interface CommandHandlerOptions {
   onAppend?: (seconds: number, events: number) => void;
   /** told of an append that failed for another reason than a concurrent writer (readiness) */
   onAppendFailed?: (error: unknown) => void;
+  /** where the keys of keyed commands that changed nothing are kept (none: not kept) */
+  quietKeys?: QuietKeys;
 }
 
 export type CommandHandler = ReturnType<typeof createCommandHandler>;
@@ -118,10 +124,10 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
   }
 
   /**
-   * A retry answered from its first attempt's events gets the state that attempt left, at its
-   * last event's revision — not the stream's current state: "a retry with the same
-   * Idempotency-Key returns the first result", also once later writes have followed. Read only
-   * for such retries.
+   * A retry answered from its first attempt gets the state that attempt left — at its last
+   * event's revision, or the revision it answered at when it changed nothing — not the stream's
+   * current state: "a retry with the same Idempotency-Key returns the first result", also once
+   * later writes have followed. Read only for such retries.
    */
   async function asFirstLeft<State>(
     streamId: string,
@@ -129,15 +135,49 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     decided: DecidedBatch<State>,
   ): Promise<void> {
     for (const outcome of decided.outcomes) {
-      if (outcome.kind !== 'decided' || !outcome.stored) continue;
-      const left = outcome.stored.at(-1)!.revision;
-      if (left === outcome.revision) continue;
-      const upTo = await events.readStream(streamId, { maxCount: left + 1 });
+      if (outcome.kind !== 'decided') continue;
+      const left = outcome.stored ? outcome.stored.at(-1)!.revision : outcome.answeredAt;
+      if (left === undefined || left === outcome.revision) continue;
+      const upTo = left < 0 ? [] : await events.readStream(streamId, { maxCount: left + 1 });
       outcome.state = upTo.reduce(
         (state, event) => decider.evolve(state, event as unknown as DomainEvent),
         decider.initialState(),
       );
       outcome.revision = left;
+    }
+  }
+
+  /** The kept first attempts, that changed nothing, of the batch's keyed commands. */
+  async function quietAttempts(
+    streamId: string,
+    batch: readonly Waiting<unknown>[],
+  ): Promise<ReadonlyMap<string, QuietOutcome> | undefined> {
+    const keys = batch.flatMap(({ context }) =>
+      context.idempotencyKey ? [scopedKey(context.actor, context.idempotencyKey)] : [],
+    );
+    if (keys.length === 0 || !options.quietKeys) return undefined;
+    return options.quietKeys.find(streamId, keys);
+  }
+
+  /**
+   * Keeps the keys of the batch's first attempts that changed nothing, before they are answered;
+   * when the store refuses, those commands are refused with its error (the others stand).
+   */
+  async function keepQuiet(
+    streamId: string,
+    batch: readonly Waiting<unknown>[],
+    decided: DecidedBatch<unknown>,
+  ): Promise<void> {
+    const entries = decided.outcomes.flatMap((outcome, i) =>
+      outcome.kind === 'decided' && outcome.quietKey
+        ? [{ key: outcome.quietKey, hash: batch[i]!.commandHash, revision: outcome.revision, i }]
+        : [],
+    );
+    if (entries.length === 0 || !options.quietKeys) return;
+    try {
+      await options.quietKeys.record(streamId, entries);
+    } catch (error) {
+      for (const { i } of entries) decided.outcomes[i] = { kind: 'refused', error };
     }
   }
 
@@ -170,6 +210,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     batch: Waiting<unknown>[],
   ): Promise<void> {
     const deadline = performance.now() + retryDeadlineMs;
+    const quiet = await quietAttempts(streamId, batch);
     for (let attempt = 0; ; attempt++) {
       // The first attempt decides on the cached snapshot without reading the stream's tail: the
       // append's expected revision proves it current, and a writer in another process makes the
@@ -178,13 +219,14 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
       const cached = attempt === 0 ? cache.get(streamId) : undefined;
       const trusted = cached?.shared ? undefined : cached;
       let snapshot = trusted ?? (await load(streamId, decider));
-      let decided = decideBatch(decider, snapshot, batch);
+      let decided = decideBatch(decider, snapshot, batch, quiet);
       if (trusted && decided.toAppend.length === 0) {
         snapshot = await load(streamId, decider);
-        decided = decideBatch(decider, snapshot, batch);
+        decided = decideBatch(decider, snapshot, batch, quiet);
       }
       await asFirstLeft(streamId, decider, decided);
       if (decided.toAppend.length === 0) {
+        await keepQuiet(streamId, batch, decided);
         settle(batch, decided, [], null);
         return;
       }
@@ -214,6 +256,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
           position: appended.position,
           occurredAt: decided.occurredAt,
         });
+        await keepQuiet(streamId, batch, decided);
         settle(batch, decided, recorded, appended.position);
         return;
       } catch (error) {
@@ -284,8 +327,9 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
 
     /**
      * Fold a stream without deciding (for commands that need another aggregate's state, or to
-     * refuse early). `retry`: the stream already holds events of `context`'s Idempotency-Key, so
-     * a command with it will be answered from them — an early refusal must let it through.
+     * refuse early). `retry`: the stream already holds events of `context`'s Idempotency-Key (or
+     * its first attempt changed nothing and was kept), so a command with it will be answered from
+     * that attempt — an early refusal must let it through.
      * `position`: the global position of the stream's last event, for a reader to wait for.
      */
     async load<State, Event extends DomainEvent>(
@@ -297,8 +341,10 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         streamId,
         decider as Decider<State, unknown, DomainEvent>,
       );
-      const key = context?.idempotencyKey;
-      const retry = !!key && keyed.has(scopedKey(context.actor, key));
+      const key = context?.idempotencyKey && scopedKey(context.actor, context.idempotencyKey);
+      const retry =
+        !!key &&
+        (keyed.has(key) || (await options.quietKeys?.find(streamId, [key]))?.has(key) === true);
       return { state, revision, retry, position };
     },
   };

@@ -117,6 +117,29 @@ describe('Triage writes (e2e)', () => {
       });
     }
 
+    it("answers a retry of a change that changed nothing as it was, undoing nobody's change since", async () => {
+      // README: "a retry with the same Idempotency-Key returns the first result. That holds for
+      // every write". An audit found the retry of a no-op decided again: it set the item back
+      // over another member's change, and the same key with another status was run, not refused.
+      const { itemKey } = await board.fb.submit(board.ws, 'APP', {
+        body: 'Offline mode',
+        email: 'dee@x.io',
+      });
+      const path = `${item(itemKey)}/status`;
+      await api.post(path, { status: 'planned' });
+      const keyed = { headers: { 'idempotency-key': `no-op-${itemKey}` } };
+      const first = await api.post(path, { status: 'planned' }, keyed);
+      expect(first.body).to.deep.equal({ status: 'planned', changed: false });
+      await board.fb.api(board.owner.token).post(path, { status: 'shipped' });
+      const again = await api.post(path, { status: 'planned' }, keyed);
+      expect(again.status, JSON.stringify(again.body)).to.equal(200);
+      expect(again.body).to.deep.equal(first.body);
+      expect((await read(itemKey)).item.status).to.equal('shipped');
+      const other = await api.post(path, { status: 'declined' }, keyed);
+      expect(other.status, JSON.stringify(other.body)).to.equal(409);
+      expect((await read(itemKey)).item.status).to.equal('shipped');
+    });
+
     it('refuses a missing or unknown status (400)', async () => {
       expect400(await api.post(`${item('APP-2')}/status`, {}));
       expect400(await api.post(`${item('APP-2')}/status`, { status: 'Shipped' }));

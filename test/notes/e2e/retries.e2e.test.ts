@@ -55,6 +55,36 @@ describe('Notes writes retried with the same Idempotency-Key', function () {
     expect(retried.headers.get('etag')).to.equal(edited.headers.get('etag'));
   });
 
+  it('answers a retry of a write that changed nothing as it was, not over a write since', async () => {
+    // README: "a retry with the same Idempotency-Key returns the first result … That holds for
+    // every write". An audit found a keyed write that changed nothing decided again on retry:
+    // its PUT overwrote another device's edit, its tag add put back a tag removed since.
+    const note = (await api('POST', '/v1/notes', { content: 'draft A' })).body;
+    const put = { 'idempotency-key': key() };
+    const first = await api('PUT', `/v1/notes/${note.id}`, { content: 'draft A' }, put);
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('etag')).to.match(etagAt(0));
+    await api('PUT', `/v1/notes/${note.id}`, { content: 'draft B' });
+    const again = await api('PUT', `/v1/notes/${note.id}`, { content: 'draft A' }, put);
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.body.content).to.equal('draft A');
+    expect(again.headers.get('etag')).to.equal(first.headers.get('etag'));
+    expect((await api('GET', `/v1/notes/${note.id}`)).body.content).to.equal('draft B');
+    const other = await api('PUT', `/v1/notes/${note.id}`, { content: 'draft C' }, put);
+    expect(other.status).to.be.oneOf([409, 412]);
+    expect((await api('GET', `/v1/notes/${note.id}`)).body.content).to.equal('draft B');
+
+    const tag = (await api('POST', '/v1/tags', { name: `Kept ${n}` })).body;
+    const tagged = `/v1/notes/${note.id}/tags/${tag.id}`;
+    expect((await api('POST', tagged)).status).to.equal(200);
+    const add = { 'idempotency-key': key() };
+    expect((await api('POST', tagged, undefined, add)).status).to.equal(200);
+    expect((await api('DELETE', tagged)).status).to.equal(204);
+    expect((await api('POST', tagged, undefined, add)).status).to.equal(200);
+    const now = (await api('GET', `/v1/notes/${note.id}`)).body;
+    expect(now.tags.map((t: { id: string }) => t.id)).to.not.include(tag.id);
+  });
+
   it('answers a tag or device as the first attempt left it after a rename', async () => {
     for (const [path, body, renamed] of [
       ['/v1/tags', { name: 'Errands' }, { name: 'Chores' }],
