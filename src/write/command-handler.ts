@@ -34,10 +34,10 @@ import {
   decideBatch,
   hashCommand,
   type Queued,
-  type QuietOutcome,
   recordedOf,
   scopedKey,
 } from './batch.js';
+import { firstAttempts } from './first-attempts.js';
 import type { QuietKeys } from './quiet-keys.js';
 import { StateCache } from './state-cache.js';
 
@@ -87,6 +87,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
   const cache = new StateCache(options.cacheSize ?? 50_000);
   /** commands waiting per stream; a stream has an entry only while its lane runs */
   const lanes = new Map<string, Waiting<unknown>[]>();
+  const firsts = firstAttempts(events, options.quietKeys);
 
   async function load<State>(streamId: string, decider: Decider<State, unknown, DomainEvent>) {
     const cached = cache.get<State>(streamId);
@@ -123,64 +124,6 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     return snapshot;
   }
 
-  /**
-   * A retry answered from its first attempt gets the state that attempt left — at its last
-   * event's revision, or the revision it answered at when it changed nothing — not the stream's
-   * current state: "a retry with the same Idempotency-Key returns the first result", also once
-   * later writes have followed. Read only for such retries.
-   */
-  async function asFirstLeft<State>(
-    streamId: string,
-    decider: Decider<State, unknown, DomainEvent>,
-    decided: DecidedBatch<State>,
-  ): Promise<void> {
-    for (const outcome of decided.outcomes) {
-      if (outcome.kind !== 'decided') continue;
-      const left = outcome.stored ? outcome.stored.at(-1)!.revision : outcome.answeredAt;
-      if (left === undefined || left === outcome.revision) continue;
-      const upTo = left < 0 ? [] : await events.readStream(streamId, { maxCount: left + 1 });
-      outcome.state = upTo.reduce(
-        (state, event) => decider.evolve(state, event as unknown as DomainEvent),
-        decider.initialState(),
-      );
-      outcome.revision = left;
-    }
-  }
-
-  /** The kept first attempts, that changed nothing, of the batch's keyed commands. */
-  async function quietAttempts(
-    streamId: string,
-    batch: readonly Waiting<unknown>[],
-  ): Promise<ReadonlyMap<string, QuietOutcome> | undefined> {
-    const keys = batch.flatMap(({ context }) =>
-      context.idempotencyKey ? [scopedKey(context.actor, context.idempotencyKey)] : [],
-    );
-    if (keys.length === 0 || !options.quietKeys) return undefined;
-    return options.quietKeys.find(streamId, keys);
-  }
-
-  /**
-   * Keeps the keys of the batch's first attempts that changed nothing, before they are answered;
-   * when the store refuses, those commands are refused with its error (the others stand).
-   */
-  async function keepQuiet(
-    streamId: string,
-    batch: readonly Waiting<unknown>[],
-    decided: DecidedBatch<unknown>,
-  ): Promise<void> {
-    const entries = decided.outcomes.flatMap((outcome, i) =>
-      outcome.kind === 'decided' && outcome.quietKey
-        ? [{ key: outcome.quietKey, hash: batch[i]!.commandHash, revision: outcome.revision, i }]
-        : [],
-    );
-    if (entries.length === 0 || !options.quietKeys) return;
-    try {
-      await options.quietKeys.record(streamId, entries);
-    } catch (error) {
-      for (const { i } of entries) decided.outcomes[i] = { kind: 'refused', error };
-    }
-  }
-
   /** Whether the stored stream ends before `revision` (a snapshot ahead of the log). */
   async function behindSnapshot(streamId: string, revision: number): Promise<boolean> {
     if (revision < 0) return false;
@@ -210,7 +153,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
     batch: Waiting<unknown>[],
   ): Promise<void> {
     const deadline = performance.now() + retryDeadlineMs;
-    const quiet = await quietAttempts(streamId, batch);
+    const quiet = await firsts.quietOf(streamId, batch);
     for (let attempt = 0; ; attempt++) {
       // The first attempt decides on the cached snapshot without reading the stream's tail: the
       // append's expected revision proves it current, and a writer in another process makes the
@@ -224,9 +167,9 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         snapshot = await load(streamId, decider);
         decided = decideBatch(decider, snapshot, batch, quiet);
       }
-      await asFirstLeft(streamId, decider, decided);
+      await firsts.asFirstLeft(streamId, decider, decided);
       if (decided.toAppend.length === 0) {
-        await keepQuiet(streamId, batch, decided);
+        await firsts.keepQuiet(streamId, batch, decided);
         settle(batch, decided, [], null);
         return;
       }
@@ -256,7 +199,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
           position: appended.position,
           occurredAt: decided.occurredAt,
         });
-        await keepQuiet(streamId, batch, decided);
+        await firsts.keepQuiet(streamId, batch, decided);
         settle(batch, decided, recorded, appended.position);
         return;
       } catch (error) {
@@ -342,9 +285,7 @@ export function createCommandHandler(events: EventStore, options: CommandHandler
         decider as Decider<State, unknown, DomainEvent>,
       );
       const key = context?.idempotencyKey && scopedKey(context.actor, context.idempotencyKey);
-      const retry =
-        !!key &&
-        (keyed.has(key) || (await options.quietKeys?.find(streamId, [key]))?.has(key) === true);
+      const retry = !!key && (keyed.has(key) || (await firsts.keptQuiet(streamId, key)));
       return { state, revision, retry, position };
     },
   };
