@@ -2,8 +2,9 @@
  * A TCP proxy in front of a MongoDB server that can make the server go away at a chosen moment:
  * right after it answered a given command, as a lost server, a failover or a cut network does
  * between two writes of one request. Open connections are cut and new ones refused until
- * `restore()`. The fault is at the edge (the network); the driver and everything above it run as
- * in production.
+ * `restore()`. It can also hold commands until several have arrived, so that requests racing
+ * each other meet at a chosen point whatever the timing. The fault is at the edge (the network);
+ * the driver and everything above it run as in production.
  *
  * Connect with `directConnection=true` (the `url` does): a replica set member names its own
  * address in `hello`, and the driver would go there past the proxy.
@@ -22,6 +23,11 @@ export interface MongoProxy {
    * with that command when it is.
    */
   goneAfter(matches: (command: Document) => boolean): Promise<Document>;
+  /**
+   * Holds every command that `matches` (and what follows it on its connection) until `count` of
+   * them are held, then lets them all through. Resolves with them once it has.
+   */
+  holdUntil(matches: (command: Document) => boolean, count: number): Promise<Document[]>;
   /** the server is back: connections are taken again */
   restore(): void;
   close(): Promise<void>;
@@ -67,6 +73,14 @@ export async function startMongoProxy(target: { host: string; port: number }): P
     fired: (command: Document) => void;
   } | null = null;
 
+  /** the armed hold: what each held connection sends once released */
+  let hold: {
+    matches: (command: Document) => boolean;
+    count: number;
+    held: { command: Document; release: () => void }[];
+    released: (commands: Document[]) => void;
+  } | null = null;
+
   const goAway = (command: Document) => {
     const fired = armed?.fired;
     armed = null;
@@ -92,17 +106,44 @@ export async function startMongoProxy(target: { host: string; port: number }): P
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
+    const forward = (message: Buffer) => {
+      if (armed && armed.requestId === undefined) {
+        const command = commandOf(message);
+        if (command && armed.matches(command)) {
+          armed.requestId = message.readInt32LE(4);
+          armed.command = command;
+        }
+      }
+      upstream.write(message);
+    };
+    /** this connection's messages held back, in order, while one of its commands is held */
+    let queued: Buffer[] | null = null;
     client.on(
       'data',
       messages((message) => {
-        if (armed && armed.requestId === undefined) {
-          const command = commandOf(message);
-          if (command && armed.matches(command)) {
-            armed.requestId = message.readInt32LE(4);
-            armed.command = command;
-          }
+        if (queued) {
+          queued.push(message);
+          return;
         }
-        upstream.write(message);
+        const command = hold ? commandOf(message) : null;
+        if (!hold || !command || !hold.matches(command)) {
+          forward(message);
+          return;
+        }
+        const mine: Buffer[] = [message];
+        queued = mine;
+        hold.held.push({
+          command,
+          release: () => {
+            queued = null;
+            for (const each of mine) forward(each);
+          },
+        });
+        if (hold.held.length < hold.count) return;
+        const { held, released } = hold;
+        hold = null;
+        for (const each of held) each.release();
+        released(held.map((each) => each.command));
       }),
     );
     upstream.on(
@@ -126,6 +167,11 @@ export async function startMongoProxy(target: { host: string; port: number }): P
     goneAfter(matches) {
       return new Promise((resolve) => {
         armed = { matches, fired: resolve };
+      });
+    },
+    holdUntil(matches, count) {
+      return new Promise((resolve) => {
+        hold = { matches, count, held: [], released: resolve };
       });
     },
     restore() {
