@@ -12,13 +12,15 @@
  * (a backup, a local user, a MongoDB dump) learns no usable token. Clients and grants keep
  * their ids: a client id is public and a grant id is not a credential.
  *
- * A consume is stored with the next write of the request that made it (on MongoDB: after it), and
- * taken back when that write fails (unsettled.ts): the client got nothing for the token it
- * presented, so it keeps it.
+ * A consume is stored with the next write of the request that made it (on MongoDB: after it, as a
+ * compare-and-set that catches two requests presenting one token at once: reuse.ts), and taken
+ * back when that write fails (unsettled.ts): the client got nothing for the token it presented,
+ * so it keeps it.
  */
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
+import { GRANTABLE, markOnce, withConsumed } from './reuse.js';
 import { storeConsume, stored, type Undo } from './unsettled.js';
 
 export interface StoredArtifact extends Doc {
@@ -33,16 +35,6 @@ export interface StoredArtifact extends Doc {
   accountId?: string;
   clientId?: string;
 }
-
-/** models that hang off a grant and are revoked with it */
-const GRANTABLE = new Set([
-  'AccessToken',
-  'AuthorizationCode',
-  'RefreshToken',
-  'DeviceCode',
-  'BackchannelAuthenticationRequest',
-  'PreAuthorizedCode',
-]);
 
 /** models whose id is a bearer secret: stored under its hash only */
 export const HASHED_MODELS = new Set([
@@ -186,14 +178,17 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
     async consume(id: string): Promise<void> {
       const _id = this.key(id);
       const doc = await this.col.findOne({ _id });
-      if (!doc) return;
-      const payload = { ...JSON.parse(doc.payload), consumed: Math.floor(ctx.now() / 1000) };
-      const consumed = JSON.stringify(payload);
-      const mark = () => this.col.updateOne({ _id }, { $set: { payload: consumed } });
+      const at = Math.floor(ctx.now() / 1000);
       const flush = () => ctx.readStore.flush();
-      // MongoDB stores each write when it is acknowledged: the mark follows the request's write
-      if (ctx.readStore.adapter === 'mongodb') return storeConsume({ mark }, flush);
-      await mark();
+      // MongoDB stores each write when it is acknowledged: the mark follows the request's write,
+      // and is made only if no other request used the token since (reuse.ts)
+      if (ctx.readStore.adapter === 'mongodb') {
+        const collection = (model: string) => collectionFor(ctx, model);
+        return storeConsume({ mark: await markOnce(collection, this.model, doc, at) }, flush);
+      }
+      if (!doc) return;
+      const consumed = withConsumed(doc.payload, at);
+      await this.col.updateOne({ _id }, { $set: { payload: consumed } });
       // only while the document is as this consume left it: a reuse that destroyed the token or
       // revoked its grant meanwhile stays
       const undo: Undo = () =>

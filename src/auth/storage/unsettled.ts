@@ -18,13 +18,14 @@
  *   written first and taken back after a refused save needs a second write the lost server
  *   refuses too, leaving the token used up. So the mark is written after the request's write,
  *   once that is stored: a save refused leaves nothing to take back, and a mark refused after
- *   it leaves only a successor no client was given.
+ *   it leaves only a successor no client was given. The mark is a compare-and-set, so of two
+ *   requests presenting one token at once the second to mark is caught as reuse (reuse.ts).
  *
  * Checking that the store can write before consuming would not do: the room can be gone by the
  * save (the projection engine writes to the same file), and the two writes would still be two
  * transactions, a crash between them losing the grant as well.
  */
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 
 export type Undo = () => Promise<unknown>;
 
@@ -86,10 +87,22 @@ export function stored(write: () => Promise<void>, own: Undo[] = []): Promise<vo
 /**
  * Provider middleware, inside the one that answers store refusals (unavailable.ts): consumes a
  * request made and no write stored (a code exchange without a refresh token) are stored before
- * it answers — or taken back, and the answer is 503 instead of the tokens.
+ * it answers — or taken back, and the answer is 503 instead of the tokens. A mark that finds the
+ * code used meanwhile by another request (reuse.ts) turns the answer into that refusal: past the
+ * route, its error handler no longer answers it.
  */
-export async function settleConsumes(request: object, next: () => Promise<void>): Promise<void> {
+export async function settleConsumes(
+  request: { status: number; body: unknown },
+  next: () => Promise<void>,
+): Promise<void> {
   await next();
   const entry = byRequest.get(request);
-  if (entry) await storedWith(request, entry.flush);
+  if (!entry) return;
+  try {
+    await storedWith(request, entry.flush);
+  } catch (error) {
+    if (!(error instanceof errors.InvalidGrant)) throw error;
+    request.status = error.statusCode;
+    request.body = { error: error.error, error_description: error.error_description };
+  }
 }
