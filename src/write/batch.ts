@@ -119,15 +119,7 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
             error: new Conflict('Idempotency-Key was already used for a different request'),
           });
         } else if (stored) {
-          outcomes.push({
-            kind: 'decided',
-            state,
-            revision,
-            from: 0,
-            to: 0,
-            replayed: true,
-            stored,
-          });
+          outcomes.push(replayOf(state, revision, { stored }));
         } else if (earlier) {
           outcomes.push({
             ...earlier.outcome,
@@ -137,15 +129,7 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
           } as Outcome<State>);
         } else {
           // it changed nothing then: decided again, it could undo what others did since
-          outcomes.push({
-            kind: 'decided',
-            state,
-            revision,
-            from: 0,
-            to: 0,
-            replayed: true,
-            answeredAt: noop!.revision,
-          });
+          outcomes.push(replayOf(state, revision, { answeredAt: noop!.revision }));
         }
         continue;
       }
@@ -178,6 +162,18 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
     if (key) fresh.set(key, { hash: commandHash, outcome });
   }
   return { toAppend, outcomes, state, revision, occurredAt };
+}
+
+/**
+ * A retry answered from its first attempt, kept before this batch: its events, or the revision it
+ * answered at when it changed nothing (the state is set to that attempt's by asFirstLeft).
+ */
+function replayOf<State>(
+  state: State,
+  revision: number,
+  first: { stored: RecordedEvent[] } | { answeredAt: number },
+): Outcome<State> {
+  return { kind: 'decided', state, revision, from: 0, to: 0, replayed: true, ...first };
 }
 
 /** The appended events as recorded: revisions follow the expected one; the position is the last. */

@@ -18,7 +18,7 @@ import { type FeedbackHarness, startFeedback } from '../feedback/support/harness
 import { authorizeClient } from '../feedback/support/oauth.js';
 import { fillDisk, freeDisk, fullOnWrite } from '../support/full-disk.js';
 import { authorizeOverHttp } from './support/browserless.js';
-import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
+import { errorOf, exchange, oidc, registerClient, startAuthorization } from './support/client.js';
 import { signInAndExchange } from './support/flow.js';
 import { expectTemporarilyUnavailable, refreshRequest, tokenRequest } from './support/refusals.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -38,12 +38,6 @@ async function onFullDisk<T>(
     freeDisk(store());
   }
 }
-
-const errorOf = (attempt: Promise<unknown>) =>
-  attempt.then(
-    () => null,
-    (error: unknown) => (error as oidc.ResponseBodyError).error ?? error,
-  );
 
 describe('When a client presents a refresh token or a code while the data file cannot grow (disk full)', function () {
   this.timeout(60_000);

@@ -17,7 +17,7 @@ import { type Document, MongoClient } from 'mongodb';
 import { feedbackAuthPreset, notesAuthPreset, Unauthenticated } from '../../src/auth/index.js';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
 import { authorizeOverHttp } from '../auth/support/browserless.js';
-import { oidc, registerClient, startAuthorization } from '../auth/support/client.js';
+import { errorOf, oidc, registerClient, startAuthorization } from '../auth/support/client.js';
 import { signInAndExchange } from '../auth/support/flow.js';
 import { type Harness, startHarness } from '../auth/support/harness.js';
 import { refreshRequest, tokenRequest } from '../auth/support/refusals.js';
@@ -43,12 +43,6 @@ function oneRefused(answers: Answer[]): Answer['body'] {
   expect(refused.body.error).to.equal('invalid_grant');
   return (answers.find((answer) => answer.status === 200) as Answer).body;
 }
-
-const errorOf = (attempt: Promise<unknown>) =>
-  attempt.then(
-    () => null,
-    (error: unknown) => (error as oidc.ResponseBodyError).error ?? error,
-  );
 
 if (!mongoUrl) {
   describe('OAuth on MongoDB when one token is presented twice at once', () => {

@@ -17,7 +17,13 @@ import { type Document, MongoClient } from 'mongodb';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
 import { authorizeOverHttp } from '../auth/support/browserless.js';
-import { exchange, oidc, registerClient, startAuthorization } from '../auth/support/client.js';
+import {
+  errorOf,
+  exchange,
+  oidc,
+  registerClient,
+  startAuthorization,
+} from '../auth/support/client.js';
 import { signInAndExchange } from '../auth/support/flow.js';
 import { type Harness, startHarness } from '../auth/support/harness.js';
 import {
@@ -33,12 +39,6 @@ const EMAIL = 'outage@example.com';
 /** the first write of a refresh token: the rotated one's mark, or its successor */
 const refreshTokenWrite = (command: Document) =>
   typeof command.update === 'string' && command.update.endsWith('_RefreshToken');
-
-const errorOf = (attempt: Promise<unknown>) =>
-  attempt.then(
-    () => null,
-    (error: unknown) => (error as oidc.ResponseBodyError).error ?? error,
-  );
 
 if (!mongoUrl) {
   describe('OAuth on MongoDB when the server goes away mid-request', () => {
