@@ -18,9 +18,14 @@ import { type FeedbackHarness, startFeedback } from '../feedback/support/harness
 import { authorizeClient } from '../feedback/support/oauth.js';
 import { fillDisk, freeDisk, fullOnWrite } from '../support/full-disk.js';
 import { authorizeOverHttp } from './support/browserless.js';
-import { errorOf, exchange, oidc, registerClient, startAuthorization } from './support/client.js';
+import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
 import { signInAndExchange } from './support/flow.js';
-import { expectTemporarilyUnavailable, refreshRequest, tokenRequest } from './support/refusals.js';
+import {
+  errorOf,
+  expectTemporarilyUnavailable,
+  refreshRequest,
+  tokenRequest,
+} from './support/refusals.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const EMAIL = 'full-disk@example.com';

@@ -16,11 +16,10 @@ import { expect } from 'chai';
 import { type Document, MongoClient } from 'mongodb';
 import { feedbackAuthPreset, notesAuthPreset, Unauthenticated } from '../../src/auth/index.js';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
-import { authorizeOverHttp } from '../auth/support/browserless.js';
-import { errorOf, oidc, registerClient, startAuthorization } from '../auth/support/client.js';
-import { signInAndExchange } from '../auth/support/flow.js';
+import { oidc, registerClient } from '../auth/support/client.js';
+import { codeToExchange, signInAndExchange } from '../auth/support/flow.js';
 import { type Harness, startHarness } from '../auth/support/harness.js';
-import { refreshRequest, tokenRequest } from '../auth/support/refusals.js';
+import { errorOf, oneRefused, refreshRequest, type TokenAnswer } from '../auth/support/refusals.js';
 import { type MongoProxy, startMongoProxy } from '../support/mongo-proxy.js';
 
 const mongoUrl = process.env.MONGODB_URL;
@@ -31,18 +30,6 @@ const writeTo = (model: string, upsert: boolean) => (command: Document) =>
   typeof command.update === 'string' &&
   command.update.endsWith(`_${model}`) &&
   Boolean(command.updates?.[0]?.upsert) === upsert;
-
-type Answer = Awaited<ReturnType<typeof tokenRequest>>;
-
-/** of two answers to one token presented twice: exactly one refused as reuse, the other's tokens */
-function oneRefused(answers: Answer[]): Answer['body'] {
-  const statuses = answers.map((answer) => answer.status).sort();
-  const said = answers.map((answer) => answer.body.error ?? 'tokens').join(', ');
-  expect(statuses, said).to.deep.equal([200, 400]);
-  const refused = answers.find((answer) => answer.status === 400) as Answer;
-  expect(refused.body.error).to.equal('invalid_grant');
-  return (answers.find((answer) => answer.status === 200) as Answer).body;
-}
 
 if (!mongoUrl) {
   describe('OAuth on MongoDB when one token is presented twice at once', () => {
@@ -64,32 +51,12 @@ if (!mongoUrl) {
     /** both `attempts` at once, each held at its first write matching `at` until both are there */
     async function together(
       at: (command: Document) => boolean,
-      attempts: (() => Promise<Answer>)[],
+      attempts: (() => Promise<TokenAnswer>)[],
     ) {
       const met = proxy.holdUntil(at, attempts.length);
       const answers = await Promise.all(attempts.map((attempt) => attempt()));
       await met; // they did meet there
       return answers;
-    }
-
-    async function codeFor(h: Harness, scope: string, algorithm: 'oidc' | 'oauth2') {
-      const config = await registerClient(h.base, { algorithm });
-      const pending = await startAuthorization(config, h.base, scope);
-      const callback = await authorizeOverHttp({
-        authUrl: pending.url,
-        base: h.base,
-        email: EMAIL,
-        mailboxPath: h.mailboxPath,
-      });
-      const exchange = () =>
-        tokenRequest(h.base, {
-          grant_type: 'authorization_code',
-          code: callback.searchParams.get('code') as string,
-          code_verifier: pending.verifier,
-          redirect_uri: `${h.base}/cb`,
-          client_id: config.clientMetadata().client_id,
-        });
-      return { config, exchange };
     }
 
     before(async () => {
@@ -139,7 +106,11 @@ if (!mongoUrl) {
 
     it('refuses one exchange of a code as reuse and revokes the grant the other exchange got', async () => {
       const h = feedback;
-      const { config, exchange } = await codeFor(h, 'openid', 'oidc');
+      const { config, exchange } = await codeToExchange(h, {
+        scope: 'openid',
+        email: EMAIL,
+        algorithm: 'oidc',
+      });
 
       // the refresh token each exchange saves is held until the other's is there
       const survivor = oneRefused(
@@ -156,7 +127,11 @@ if (!mongoUrl) {
     it('refuses one exchange of a code that yields no refresh token, and revokes the other’s access token', async () => {
       // notes issues a refresh token only for offline_access: the code's use is the only write
       const h = notes;
-      const { exchange } = await codeFor(h, 'notes', 'oauth2');
+      const { exchange } = await codeToExchange(h, {
+        scope: 'notes',
+        email: EMAIL,
+        algorithm: 'oauth2',
+      });
 
       const survivor = oneRefused(
         await together(writeTo('AuthorizationCode', false), [exchange, exchange]),

@@ -17,16 +17,11 @@ import { type Document, MongoClient } from 'mongodb';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
 import { authorizeOverHttp } from '../auth/support/browserless.js';
-import {
-  errorOf,
-  exchange,
-  oidc,
-  registerClient,
-  startAuthorization,
-} from '../auth/support/client.js';
+import { exchange, oidc, registerClient, startAuthorization } from '../auth/support/client.js';
 import { signInAndExchange } from '../auth/support/flow.js';
 import { type Harness, startHarness } from '../auth/support/harness.js';
 import {
+  errorOf,
   expectTemporarilyUnavailable,
   refreshRequest,
   tokenRequest,

@@ -49,10 +49,3 @@ export function exchange(
 }
 
 export { oidc };
-
-/** the OAuth error code an openid-client call was refused with; null when it succeeded */
-export const errorOf = (attempt: Promise<unknown>) =>
-  attempt.then(
-    () => null,
-    (error: unknown) => (error as oidc.ResponseBodyError).error ?? error,
-  );

@@ -1,6 +1,7 @@
 /**
- * What a store's refusal is answered with at the OAuth endpoints (src/auth/unavailable.ts), and
- * token requests as a client sends them, answered as they come (openid-client hides 503s).
+ * What a store's refusal or a token's reuse is answered with at the OAuth endpoints
+ * (src/auth/unavailable.ts, src/auth/storage/reuse.ts), and token requests as a client sends
+ * them, answered as they come (openid-client hides 503s).
  */
 import { expect } from 'chai';
 import type { oidc } from './client.js';
@@ -14,6 +15,8 @@ export async function tokenRequest(base: string, params: Record<string, string>)
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
 }
 
+export type TokenAnswer = Awaited<ReturnType<typeof tokenRequest>>;
+
 export const refreshRequest = (base: string, config: oidc.Configuration, refreshToken: string) =>
   tokenRequest(base, {
     grant_type: 'refresh_token',
@@ -22,7 +25,7 @@ export const refreshRequest = (base: string, config: oidc.Configuration, refresh
   });
 
 /** what a store refusal is answered with: RFC 6749's code for a temporary condition */
-export function expectTemporarilyUnavailable(answer: Awaited<ReturnType<typeof tokenRequest>>) {
+export function expectTemporarilyUnavailable(answer: TokenAnswer) {
   expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
   expect(answer.body.error).to.equal('temporarily_unavailable');
   expect(answer.body.error_description).to.be.a('string');
@@ -36,4 +39,21 @@ export async function expectUnavailablePage(res: Response) {
   expect(Number(res.headers.get('retry-after'))).to.be.at.least(1);
   expect(res.headers.get('content-type')).to.match(/^text\/html/);
   expect(html).to.include('temporarily_unavailable');
+}
+
+/** the OAuth error an openid-client call was refused with (null when it succeeded) */
+export const errorOf = (attempt: Promise<unknown>) =>
+  attempt.then(
+    () => null,
+    (error: unknown) => (error as oidc.ResponseBodyError).error ?? error,
+  );
+
+/** of two answers to one token presented twice: exactly one refused as reuse, the other's tokens */
+export function oneRefused(answers: TokenAnswer[]): TokenAnswer['body'] {
+  const statuses = answers.map((answer) => answer.status).sort();
+  const said = answers.map((answer) => answer.body.error ?? 'tokens').join(', ');
+  expect(statuses, said).to.deep.equal([200, 400]);
+  const refused = answers.find((answer) => answer.status === 400) as TokenAnswer;
+  expect(refused.body.error).to.equal('invalid_grant');
+  return (answers.find((answer) => answer.status === 200) as TokenAnswer).body;
 }
