@@ -12,16 +12,16 @@
  * (a backup, a local user, a MongoDB dump) learns no usable token. Clients and grants keep
  * their ids: a client id is public and a grant id is not a credential.
  *
- * A consume is stored with the next write of the request that made it (on MongoDB: after it, as a
- * compare-and-set that catches two requests presenting one token at once: reuse.ts), and taken
- * back when that write fails (unsettled.ts): the client got nothing for the token it presented,
- * so it keeps it.
+ * A consume is a compare-and-set that catches two requests presenting one token at once (reuse.ts),
+ * stored with the next write of the request that made it (on MongoDB: after it) and taken back
+ * when that write fails (unsettled.ts): the client got nothing for the token it presented, so it
+ * keeps it.
  */
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
-import { GRANTABLE, markOnce, withConsumed } from './reuse.js';
-import { storeConsume, stored, type Undo } from './unsettled.js';
+import { GRANTABLE, useOnce } from './reuse.js';
+import { storeConsume, stored } from './unsettled.js';
 
 export interface StoredArtifact extends Doc {
   /** the payload as JSON: its keys (resource URLs in grants) contain dots a document store rejects */
@@ -176,24 +176,16 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
     }
 
     async consume(id: string): Promise<void> {
-      const _id = this.key(id);
-      const doc = await this.col.findOne({ _id });
+      const read = await this.col.findOne({ _id: this.key(id) });
       const at = Math.floor(ctx.now() / 1000);
       const flush = () => ctx.readStore.flush();
-      // MongoDB stores each write when it is acknowledged: the mark follows the request's write,
-      // and is made only if no other request used the token since (reuse.ts)
-      if (ctx.readStore.adapter === 'mongodb') {
-        const collection = (model: string) => collectionFor(ctx, model);
-        return storeConsume({ mark: await markOnce(collection, this.model, doc, at) }, flush);
-      }
-      if (!doc) return;
-      const consumed = withConsumed(doc.payload, at);
-      await this.col.updateOne({ _id }, { $set: { payload: consumed } });
-      // only while the document is as this consume left it: a reuse that destroyed the token or
-      // revoked its grant meanwhile stays
-      const undo: Undo = () =>
-        this.col.updateOne({ _id, payload: consumed }, { $set: { payload: doc.payload } });
-      await storeConsume({ undo }, flush);
+      const collection = (model: string) => collectionFor(ctx, model);
+      // made only if no other request used the token since it was read (reuse.ts)
+      const use = await useOnce(collection, this.model, read, at, flush);
+      // MongoDB stores each write when it is acknowledged: the mark follows the request's write
+      if (ctx.readStore.adapter === 'mongodb') return storeConsume({ mark: use.mark }, flush);
+      await use.mark();
+      await storeConsume({ undo: use.undo }, flush);
     }
 
     async destroy(id: string): Promise<void> {

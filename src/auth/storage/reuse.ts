@@ -1,8 +1,10 @@
 /**
- * A refresh token's or code's use on MongoDB, where two requests (in one API process or two) can
- * present the same token at the same moment. Each reads it unused and saves its successor; the
- * mark follows that write (unsettled.ts). Written as a plain update, both marks landed and both
- * requests answered tokens: a stolen refresh token used beside the legitimate one went unnoticed.
+ * A refresh token's or code's use when two requests present it at the same moment. Each reads it
+ * unused, and each used to mark it used over the other's mark, so both answered tokens: a stolen
+ * refresh token used beside the legitimate one went unnoticed. On MongoDB the two can be in two
+ * API processes; on the embedded store in one, whenever something between oidc-provider's find
+ * and its consume waits for the network (notes reads its accounts from the event store, KurrentDB
+ * when EVENTSTORE_URL is set) or the two requests resume together.
  *
  * So the mark is a compare-and-set on the document as the request read it: only one request's
  * mark finds it unused. The other is the reuse, and does what oidc-provider does when it reads a
@@ -11,9 +13,11 @@
  * included — and answers invalid_grant. A request that finds the token used or gone already when
  * it consumes is the reuse at once, before it writes anything.
  *
- * A server lost before the mark still leaves the token unused (the retry takes it); one lost
- * before the reuse's revocation leaves the grant to the next presentation of the used token,
- * which oidc-provider takes for reuse itself.
+ * On MongoDB the mark follows the request's write (unsettled.ts): a server lost before the mark
+ * still leaves the token unused (the retry takes it); one lost before the reuse's revocation
+ * leaves the grant to the next presentation of the used token, which oidc-provider takes for
+ * reuse itself. The embedded store marks at once, in memory, and takes the mark back when the
+ * request's write fails.
  */
 import { errors } from 'oidc-provider';
 import type { Collection } from '../../readstore/types.js';
@@ -32,7 +36,7 @@ export const GRANTABLE = new Set([
 export type Collections = (model: string) => Collection<StoredArtifact>;
 
 /** the stored payload (JSON) marked used at `at` (seconds), as oidc-provider's consume() marks it */
-export function withConsumed(payload: string, at: number): string {
+function withConsumed(payload: string, at: number): string {
   return JSON.stringify({ ...JSON.parse(payload), consumed: at });
 }
 
@@ -42,36 +46,55 @@ const USED: Record<string, string> = {
   AuthorizationCode: 'authorization code already consumed',
 };
 
+/** A use of a token: `mark` writes it, `undo` takes it back (only while it is as `mark` left it) */
+export interface Use {
+  mark: () => Promise<void>;
+  undo: () => Promise<unknown>;
+}
+
 /**
- * The use of `read` (the document of `model` as the consuming request found it) on MongoDB: the
- * mark to write after the request's write. Rejects at once when `read` is used or gone already.
+ * The use of `read`, the document of `model` as the consuming request found it. Rejects at once,
+ * revoking the grant, when `read` is used or gone already; `flush` stores a revocation.
  */
-export async function markOnce(
+export async function useOnce(
   collection: Collections,
   model: string,
   read: StoredArtifact | null,
   at: number,
-): Promise<() => Promise<void>> {
-  if (!read || JSON.parse(read.payload).consumed) return reused(collection, model, read?.grantId);
+  flush: () => Promise<void>,
+): Promise<Use> {
+  if (!read || JSON.parse(read.payload).consumed)
+    return reused(collection, model, read?.grantId, flush);
   const unused = read.payload;
-  return async () => {
-    const { matchedCount } = await collection(model).updateOne(
-      { _id: read._id, payload: unused },
-      { $set: { payload: withConsumed(unused, at) } },
-    );
-    if (matchedCount === 0) await reused(collection, model, read.grantId);
+  const consumed = withConsumed(unused, at);
+  const swap = (from: string, to: string) =>
+    collection(model).updateOne({ _id: read._id, payload: from }, { $set: { payload: to } });
+  return {
+    async mark() {
+      const { matchedCount } = await swap(unused, consumed);
+      if (matchedCount === 0) await reused(collection, model, read.grantId, flush);
+    },
+    // a reuse that destroyed the token or revoked its grant meanwhile stays
+    undo: () => swap(consumed, unused),
   };
 }
 
 /**
- * Revokes the grant of a token presented twice and refuses the request. A token gone names no
- * grant: it went with its grant (a reuse, a disconnect, RFC 7009's revocation).
+ * Revokes the grant of a token presented twice, stores that, and refuses the request. A token
+ * gone names no grant: it went with its grant (a reuse, a disconnect, RFC 7009's revocation).
  */
-async function reused(collection: Collections, model: string, grantId?: string): Promise<never> {
+async function reused(
+  collection: Collections,
+  model: string,
+  grantId: string | undefined,
+  flush: () => Promise<void>,
+): Promise<never> {
   if (grantId) {
     // the grant first: without it no token of it is honoured (validateGrant, verifyAccessToken)
     await collection('Grant').deleteOne({ _id: grantId });
     for (const grantable of GRANTABLE) await collection(grantable).deleteMany({ grantId });
+    // on the embedded store, or a restart brings the grant back (on MongoDB: stored already)
+    await flush();
   }
   throw new errors.InvalidGrant(USED[model] ?? `${model} already consumed`);
 }

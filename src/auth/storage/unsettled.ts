@@ -11,15 +11,16 @@
  * follows (settleConsumes), and when that write fails the client keeps what it presented:
  *
  * - On the embedded store the mark is made at once, in memory, where every later request of the
- *   process sees it (a concurrent reuse is still caught and revokes the grant), and stored in the
- *   same flush as the write (one SQLite transaction); when that fails the mark is taken back,
- *   in memory, which cannot fail.
+ *   process sees it, and stored in the same flush as the write (one SQLite transaction); when
+ *   that fails the mark is taken back, in memory, which cannot fail.
  * - On MongoDB every write is stored when acknowledged and two writes are never one: a mark
  *   written first and taken back after a refused save needs a second write the lost server
  *   refuses too, leaving the token used up. So the mark is written after the request's write,
  *   once that is stored: a save refused leaves nothing to take back, and a mark refused after
- *   it leaves only a successor no client was given. The mark is a compare-and-set, so of two
- *   requests presenting one token at once the second to mark is caught as reuse (reuse.ts).
+ *   it leaves only a successor no client was given.
+ *
+ * On both the mark is a compare-and-set, so of two requests presenting one token at once the
+ * second to mark is caught as reuse (reuse.ts).
  *
  * Checking that the store can write before consuming would not do: the room can be gone by the
  * save (the projection engine writes to the same file), and the two writes would still be two
