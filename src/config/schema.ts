@@ -288,6 +288,22 @@ export const configSchema = z.object({
   PLUS_ONES_PER_IP_PER_HOUR: count(1000000)
     .default(300)
     .describe('public board +1 toggles per client IP per hour (bursts of a tenth of it)'),
+  BOARD_SEARCHES_PER_IP_BURST: count(100000)
+    .default(60)
+    .describe(
+      "public board searches (a board page's ?q=, the suggestions while a title is typed) one client IP may send at once; each embeds its query",
+    ),
+  BOARD_SEARCHES_PER_IP_PER_HOUR: count(1000000)
+    .default(600)
+    .describe('public board searches per hour one client IP may send after its burst'),
+  BOARD_CODES_PER_VISITOR_BURST: count(1000)
+    .default(3)
+    .describe(
+      'confirmation codes one board visitor may ask for at once on the identity page (the sign-in code limits per address and per IP apply too)',
+    ),
+  BOARD_CODES_PER_VISITOR_PER_HOUR: count(10000)
+    .default(6)
+    .describe('confirmation codes per hour one board visitor may ask for after the burst'),
   LOG_LEVEL: z
     .enum(['debug', 'info', 'warn', 'error'])
     .default('info')

@@ -35,6 +35,10 @@ export interface CaptureLimits {
   minFillSeconds: number;
   maxLinks: number;
   plusOnesPerIpPerHour: number;
+  searchesPerIpBurst: number;
+  searchesPerIpPerHour: number;
+  codesPerVisitorBurst: number;
+  codesPerVisitorPerHour: number;
 }
 
 export function captureLimitsFrom(config: Config): CaptureLimits {
@@ -48,6 +52,10 @@ export function captureLimitsFrom(config: Config): CaptureLimits {
     minFillSeconds: config.CAPTURE_MIN_FILL_SECONDS,
     maxLinks: config.CAPTURE_MAX_LINKS,
     plusOnesPerIpPerHour: config.PLUS_ONES_PER_IP_PER_HOUR,
+    searchesPerIpBurst: config.BOARD_SEARCHES_PER_IP_BURST,
+    searchesPerIpPerHour: config.BOARD_SEARCHES_PER_IP_PER_HOUR,
+    codesPerVisitorBurst: config.BOARD_CODES_PER_VISITOR_BURST,
+    codesPerVisitorPerHour: config.BOARD_CODES_PER_VISITOR_PER_HOUR,
   };
 }
 
@@ -106,9 +114,10 @@ export function createCaptureGuard(deps: {
     Math.max(1, Math.round(limits.plusOnesPerIpPerHour / 10)),
     limits.plusOnesPerIpPerHour,
   );
-  const codes = bucket('codes-visitor', 3, 6);
-  // a search embeds its query: at a typing pace, not a flood (60 at once, then 10 a minute)
-  const searches = bucket('search-ip', 60, 600);
+  const codes = bucket('codes-visitor', limits.codesPerVisitorBurst, limits.codesPerVisitorPerHour);
+  // a search embeds its query: at a typing pace, not a flood (by default 60 at once, then 10 a
+  // minute)
+  const searches = bucket('search-ip', limits.searchesPerIpBurst, limits.searchesPerIpPerHour);
 
   return {
     limits,

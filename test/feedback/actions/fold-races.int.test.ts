@@ -35,6 +35,10 @@ const limits = {
   minFillSeconds: 0,
   maxLinks: 3,
   plusOnesPerIpPerHour: 1000,
+  searchesPerIpBurst: 60,
+  searchesPerIpPerHour: 600,
+  codesPerVisitorBurst: 3,
+  codesPerVisitorPerHour: 6,
 };
 
 function filer(world: World) {

@@ -19,6 +19,10 @@ const LIMITS: CaptureLimits = {
   minFillSeconds: 3,
   maxLinks: 2,
   plusOnesPerIpPerHour: 300,
+  searchesPerIpBurst: 60,
+  searchesPerIpPerHour: 600,
+  codesPerVisitorBurst: 3,
+  codesPerVisitorPerHour: 6,
 };
 
 describe('The capture guard (integration)', () => {
