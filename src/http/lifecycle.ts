@@ -160,7 +160,9 @@ export const validate: Step = (x, hooks) => {
     if (x.raw.body !== undefined) {
       const parsed = op.body.safeParse(x.raw.body);
       if (!parsed.success)
-        throw new InvalidArgument(describeIssues(parsed.error, x.raw.body, 'body'));
+        throw new InvalidArgument(
+          describeIssues(parsed.error, x.raw.body, 'body', { schema: op.body }),
+        );
       body = parsed.data;
     }
   }

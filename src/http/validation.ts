@@ -10,7 +10,15 @@ import type { ObjectSchema } from './operation.js';
 type Coercer = (raw: unknown) => unknown;
 
 interface ZodInternals {
-  _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType } };
+  _zod: {
+    def: {
+      type: string;
+      innerType?: z.ZodType;
+      in?: z.ZodType;
+      element?: z.ZodType;
+      shape?: Record<string, z.ZodType>;
+    };
+  };
 }
 
 /** The schema under optional/default/nullable/pipe wrappers, which carry no wire type of their own. */
@@ -143,7 +151,30 @@ type Issue = z.core.$ZodIssue;
 /** What a field is called in a message: a form for people names it by its label */
 export type FieldLabels = Readonly<Record<string, string>>;
 
-function describeIssue(issue: Issue, input: unknown, where: Where, labels?: FieldLabels): string {
+export interface DescribeOptions {
+  labels?: FieldLabels;
+  /** the schema the input was checked with: an unknown field's refusal lists what it takes */
+  schema?: z.ZodType;
+}
+
+/** The fields of the object the schema holds at `path`; undefined where that is no plain object. */
+function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let def = baseType(schema);
+  for (const part of path) {
+    const next = typeof part === 'number' ? def.element : def.shape?.[String(part)];
+    if (!next) return undefined;
+    def = baseType(next);
+  }
+  return def.type === 'object' && def.shape ? Object.keys(def.shape) : undefined;
+}
+
+function describeIssue(
+  issue: Issue,
+  input: unknown,
+  where: Where,
+  options: DescribeOptions,
+): string {
+  const { labels } = options;
   const name = pathName(issue.path);
   const subject = labels?.[name] ?? (name || (where === 'body' ? 'request body' : where));
   switch (issue.code) {
@@ -198,7 +229,12 @@ function describeIssue(issue: Issue, input: unknown, where: Where, labels?: Fiel
       const keys = more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
       const plural = issue.keys.length > 1 ? 's' : '';
       const scope = name ? ` in ${name}` : where === 'body' ? '' : ` in ${where}`;
-      return `unknown field${plural} ${keys}${scope}; no other fields are allowed`;
+      // named like an unknown query parameter's refusal: what the operation takes instead
+      const fields = options.schema && fieldsAt(options.schema, issue.path);
+      const rule = !fields
+        ? 'no other fields are allowed'
+        : `${name || 'it'} takes ${fields.length ? fields.join(', ') : 'none'}`;
+      return `unknown field${plural} ${keys}${scope}; ${rule}`;
     }
     case 'not_multiple_of':
       return `${subject} must be a multiple of ${String(issue.divisor)}`;
@@ -228,7 +264,7 @@ export function describeIssues(
   error: z.ZodError,
   input: unknown,
   where: Where,
-  labels?: FieldLabels,
+  options: DescribeOptions = {},
 ): string {
   const byField = new Map<string, Issue>();
   for (const issue of error.issues) {
@@ -238,7 +274,7 @@ export function describeIssues(
   }
   const messages = new Set<string>();
   for (const issue of byField.values()) {
-    messages.add(describeIssue(issue, input, where, labels));
+    messages.add(describeIssue(issue, input, where, options));
     if (messages.size === 3) break;
   }
   return [...messages].join('; ');

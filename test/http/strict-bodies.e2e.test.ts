@@ -40,6 +40,11 @@ function openBodies(doc: Doc): string[] {
   return open;
 }
 
+/** The body fields of create_reply (spec 000) and create_note (spec 001), in schema order. */
+const REPLY_FIELDS = 'body, parentId';
+const NOTE_FIELDS = 'title, content, tags, metadata';
+const METADATA_FIELDS = 'latitude, longitude, device';
+
 describe('Unknown fields in request bodies (e2e)', () => {
   describe('feedback', () => {
     let board: Board;
@@ -64,6 +69,18 @@ describe('Unknown fields in request bodies (e2e)', () => {
       expect((await api.get(replies)).body.items).to.deep.equal([]);
       expect((await api.get(item('APP-1'))).body.item.status).to.equal('new');
     });
+
+    it("names the fields the operation takes, as an unknown query parameter's refusal does", async () => {
+      // README, Limits: "An unknown field of a body or an unknown query parameter is refused
+      // (`400`, naming what the operation takes)"; a body said only "no other fields are allowed"
+      const api = board.fb.api(board.member.token);
+      const res = await api.post(`${item('APP-1')}/replies`, { body: 'x', parent_id: 'r1' });
+      expect400(res);
+      expect(res.body.error).to.equal(`unknown field "parent_id"; it takes ${REPLY_FIELDS}`);
+      const query = await api.get(`${item('APP-1')}/replies?parent_id=r1`);
+      expect400(query);
+      expect(query.body.error).to.match(/^unknown query parameter "parent_id"; it takes /);
+    });
   });
 
   describe('notes', () => {
@@ -76,6 +93,20 @@ describe('Unknown fields in request bodies (e2e)', () => {
     it('declares every JSON request body closed (additionalProperties: false)', async () => {
       const doc = (await (await fetch(`${notes.base}/docs/json`)).json()) as Doc;
       expect(openBodies(doc)).to.deep.equal([]);
+    });
+
+    it('names the fields the operation takes, also of a nested object', async () => {
+      // README, Limits: "An unknown field of a body … is refused (`400`, naming what the
+      // operation takes)"
+      const api = notes.api((await notes.signIn('ada@example.com')).token);
+      const top = await api('POST', '/v1/notes', { content: 'x', colour: 'red' });
+      expect(top.status).to.equal(400);
+      expect(top.body.error).to.equal(`unknown field "colour"; it takes ${NOTE_FIELDS}`);
+      const nested = await api('POST', '/v1/notes', { content: 'x', metadata: { placeName: 'X' } });
+      expect(nested.status).to.equal(400);
+      expect(nested.body.error).to.equal(
+        `unknown field "placeName" in metadata; metadata takes ${METADATA_FIELDS}`,
+      );
     });
   });
 });

@@ -34,7 +34,9 @@ export async function readForm<T extends z.ZodType>(
   const raw: unknown = req.body;
   const parsed = schema.safeParse(raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {});
   if (!parsed.success) {
-    throw new InvalidArgument(sentence(describeIssues(parsed.error, raw, 'body', LABELS)));
+    throw new InvalidArgument(
+      sentence(describeIssues(parsed.error, raw, 'body', { labels: LABELS })),
+    );
   }
   return parsed.data;
 }
