@@ -1,7 +1,7 @@
 /**
- * The plain read models of both services: what `rebuild` rebuilds. The search indexes are left
- * out on purpose: they belong to a running service (its embedder fills them) and rebuild
- * themselves when the embedding provider changes.
+ * The plain read models of both services. The search indexes are not among them: their
+ * projectors are built by each service's search over its embedder (search-indexes.ts names
+ * them; `rebuild` builds them with an embedder of its own, src/cli/verbs/rebuild-search.ts).
  */
 import { feedbackProjectors } from './feedback.js';
 import { notesProjectors } from './notes.js';

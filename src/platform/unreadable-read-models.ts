@@ -2,11 +2,13 @@
  * What a process whose read store holds documents it cannot read tells the operator (failure
  * audit F5). Read models are projections of the event log (DESIGN.md), so when every such
  * document belongs to one and the log verifies clean, the way out is `rebuild` of those read
- * models: it drops them without reading them and replays the log, which it leaves as it is.
- * Otherwise — a document of something no projection makes (sign-ins, rate limits, webhook
- * deliveries, search indexes), or a log whose hash chain breaks too — it is a backup.
+ * models (the search indexes among them, which it embeds again): it drops them without reading
+ * them and replays the log, which it leaves as it is. Otherwise — a document of something no
+ * projection makes (sign-ins, rate limits, webhook deliveries), or a log whose hash chain breaks
+ * too — it is a backup.
  */
 import { allProjectors } from '../../projections/all.js';
+import { searchProjections } from '../../projections/search-indexes.js';
 import { isEmbeddedEventStore } from '../eventstore/embedded/index.js';
 import { verifyChain } from '../eventstore/embedded/verify.js';
 import type { EventStore } from '../eventstore/types.js';
@@ -23,7 +25,7 @@ export async function adviceOnUnreadable(
   eventStore: EventStore,
   rebuilding: readonly string[] = [],
 ): Promise<ReadStoreUnavailableError> {
-  const projectors = allProjectors();
+  const projectors = [...allProjectors(), ...searchProjections()];
   const ownerOf = (collection: string) =>
     projectors.find((p) => p.collections.includes(collection))?.name;
   const orphans = error.collections.filter((collection) => !ownerOf(collection));

@@ -20,6 +20,7 @@
  * by its words as soon as its write's projection ran (before the write answers), and by its
  * meaning once the indexer has embedded it.
  */
+import { searchCollection } from '../../projections/search-indexes.js';
 import { encoderReads } from './encoder-scripts.js';
 import type { Logger } from '../platform/logger.js';
 import type { Doc, ReadStore } from '../readstore/types.js';
@@ -109,7 +110,7 @@ export interface VectorIndexOptions {
 
 export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
   const { name, readStore, logger, cacheTtlMs } = options;
-  const collectionName = `search_${name}`;
+  const collectionName = searchCollection(name);
   const docs = () => readStore.collection<VectorDoc>(collectionName);
   const meta = () => readStore.collection<MetaDoc>(collectionName);
   let opened: Promise<Embedder> | undefined;

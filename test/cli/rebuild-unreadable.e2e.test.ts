@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { startProcess } from '../support/processes.js';
 import { refusal, runToExit } from '../processes/support.js';
-import { cliFails, cliOk, removeDir, seedBoard, tempDataDir } from './support.js';
+import { cliFails, cliOk, removeDir, seedBoard, spoil, tempDataDir } from './support.js';
 
 const REBUILD = '`npm run cli -- rebuild --projector workspaces,products`';
 
@@ -27,16 +27,6 @@ function logBytes(dir: string): unknown[][] {
         .all(),
       ...db.prepare('SELECT first, last, hex(hashes) FROM es_chain ORDER BY first').raw().all(),
     ] as unknown[][];
-  } finally {
-    db.close();
-  }
-}
-
-/** Overwrites every stored document of `collection` with `value`. */
-function spoil(dir: string, collection: string, value: string | Buffer): void {
-  const db = new Database(join(dir, 'store.sqlite'));
-  try {
-    db.prepare('UPDATE rm_docs SET json = ? WHERE collection = ?').run(value, collection);
   } finally {
     db.close();
   }

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { withSession } from '../../src/cli/session.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -80,6 +81,21 @@ export async function withStores<T>(dataDir: string, run: (stores: Stores) => Pr
     return await run(stores);
   } finally {
     await stores.close();
+  }
+}
+
+/** Overwrites the stored documents of `collection` (only the one with `id`, if given) with `value`. */
+export function spoil(dir: string, collection: string, value: string | Buffer, id?: string): void {
+  const db = new Database(join(dir, 'store.sqlite'));
+  try {
+    const where = id === undefined ? '' : ' AND id = ?';
+    db.prepare(`UPDATE rm_docs SET json = ? WHERE collection = ?${where}`).run(
+      value,
+      collection,
+      ...(id === undefined ? [] : [id]),
+    );
+  } finally {
+    db.close();
   }
 }
 

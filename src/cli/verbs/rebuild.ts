@@ -2,7 +2,9 @@
  * rebuild: drop read models and replay the whole log into them. Runs a projection engine with
  * just their projectors, so the other read models are not touched. The store opens without
  * reading the documents it drops, so read models whose documents cannot be read any more are
- * rebuilt too (failure audit F5): the way out a server refusing to start over them names.
+ * rebuilt too (failure audit F5): the way out a server refusing to start over them names. The
+ * search indexes are among them: their texts are staged by the replay and embedded again here
+ * (rebuild-search.ts).
  *
  * It never runs beside a live projector: dropping a read model under one loses the updates it
  * applies meanwhile (its checkpoint moves on past them). So it takes the projector lease first,
@@ -10,7 +12,6 @@
  * holds the lease, a projector starting meanwhile stands by.
  */
 import { z } from 'zod';
-import { allProjectors } from '../../../projections/all.js';
 import { silentLogger } from '../../platform/logger.js';
 import { openStores } from '../../platform/stores.js';
 import { createProjectionEngine } from '../../read/projection-engine.js';
@@ -25,7 +26,10 @@ import { engineLog } from '../engine-log.js';
 import { progressBar } from '../progress.js';
 import type { CliCommand } from '../command.js';
 import { ProjectorRunningError, UsageError } from '../errors.js';
+import { allProjectors } from '../../../projections/all.js';
+import { searchProjections } from '../../../projections/search-indexes.js';
 import { requireEmbeddedLog } from '../session.js';
+import { rebuildableProjectors } from './rebuild-search.js';
 
 const REBUILD_WAIT_MS = 60 * 60_000;
 
@@ -36,25 +40,28 @@ export const rebuildCommand: CliCommand = {
     'drop read models and replay the event log into them (run without --projector to list them)',
   flags: ['projector'],
   async run(flags, env) {
-    const projectors = allProjectors();
-    const names = projectors.map((p) => p.name).sort();
+    const known = [...allProjectors(), ...searchProjections()];
+    const names = known.map((p) => p.name).sort();
     if (!flags.has('projector')) {
       // the list is the answer asked for, as the help promises: one name a line, then its collections
       for (const name of names) {
-        const { collections } = projectors.find((p) => p.name === name)!;
+        const { collections } = known.find((p) => p.name === name)!;
         env.out(`${name} (${collections.join(', ')})`);
       }
       return;
     }
     const input = checkFlags(z.object({ projector: z.string().min(1) }), flags);
-    const chosen = [...new Set(input.projector.split(','))].map((name) => {
-      const projector = projectors.find((p) => p.name === name);
-      if (projector) return projector;
-      throw new UsageError(`no projector named "${name}"; choose one of: ${names.join(', ')}`);
-    });
-    const what = chosen.map((p) => p.name).join(', ');
-    const collections = chosen.flatMap((p) => p.collections);
+    const asked = [...new Set(input.projector.split(','))];
+    for (const name of asked) {
+      if (!names.includes(name))
+        throw new UsageError(`no projector named "${name}"; choose one of: ${names.join(', ')}`);
+    }
+    const what = asked.join(', ');
     const config = env.config();
+    const rebuildable = rebuildableProjectors(config);
+    // in the order a server applies them: a search index reads the documents of the ones before
+    const chosen = rebuildable.projectors.filter((p) => asked.includes(p.name));
+    const collections = asked.flatMap((name) => known.find((p) => p.name === name)!.collections);
     // the log is only read: a mistyped DATA_DIR must not leave a new, empty store behind
     if (!config.EVENTSTORE_URL) requireEmbeddedLog(config);
     const started = performance.now();
@@ -104,11 +111,14 @@ export const rebuildCommand: CliCommand = {
       if (env.progress) ticker = setInterval(() => void draw().catch(() => {}), 250);
       await engine.start();
       await engine.waitFor(head);
+      clearInterval(ticker);
       env.progress?.(`rebuilding ${what} ${progressBar(head, head)}\n`);
+      await rebuildable.embed(stores.readStore, chosen, env.progress);
     } catch (error) {
       throw log.failed(error);
     } finally {
       clearInterval(ticker);
+      await rebuildable.close().catch(() => {});
       // stop flushes the replayed documents and the checkpoints
       await engine.stop().catch(() => {});
       await lease.release();

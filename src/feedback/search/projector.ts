@@ -11,6 +11,11 @@ import type { ItemEvent } from '../../../commands/item/index.js';
 import type { PersonEvent } from '../../../commands/person/index.js';
 import { itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
+import {
+  FEEDBACK_ITEM_VECTORS,
+  FEEDBACK_PEOPLE_VECTORS,
+  FEEDBACK_SEARCH,
+} from '../../../projections/search-indexes.js';
 import type { Projector } from '../../../projections/shared/projector.js';
 import { asRecorded } from '../../../projections/shared/recorded.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -23,15 +28,14 @@ export interface SearchTargets {
   people: { index: VectorIndex; indexer: Indexer };
 }
 
-export const ITEM_VECTORS = 'feedback_items';
-export const PEOPLE_VECTORS = 'feedback_people';
+export const ITEM_VECTORS = FEEDBACK_ITEM_VECTORS;
+export const PEOPLE_VECTORS = FEEDBACK_PEOPLE_VECTORS;
 
 export function feedbackSearchProjector(
   targetsFor: (store: ReadStore) => SearchTargets,
 ): Projector {
   return {
-    name: 'feedback-search',
-    collections: [`search_${ITEM_VECTORS}`, `search_${PEOPLE_VECTORS}`],
+    ...FEEDBACK_SEARCH,
     filter: {
       eventTypes: [
         'ItemCaptured',

@@ -20,6 +20,7 @@ import {
   parseNoteStreamId,
 } from '../../../commands/note/index.js';
 import { type NoteDoc, noteDocId, notesCollection } from '../../../projections/notes/document.js';
+import { NOTES_SEARCH, NOTES_VECTORS } from '../../../projections/search-indexes.js';
 import type { Projector } from '../../../projections/shared/projector.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -38,7 +39,7 @@ import { notesWeakMatchThreshold } from '../../search/thresholds.js';
 import { createVectorIndex, type VectorIndex } from '../../search/vector-index.js';
 import type { NoteHit, NotesSearchPort } from '../http/types.js';
 
-export const NOTES_INDEX_NAME = 'notes';
+export const NOTES_INDEX_NAME = NOTES_VECTORS;
 /** Longer notes are embedded from their beginning: both encoders only read the first few hundred words. */
 const EMBED_TEXT_MAX = 4000;
 
@@ -110,8 +111,7 @@ export function createNotesSearch(options: NotesSearchOptions): NotesSearch {
   }
 
   const projector: Projector = {
-    name: 'notes-search',
-    collections: [`search_${NOTES_INDEX_NAME}`],
+    ...NOTES_SEARCH,
     filter: {
       streamPrefixes: [noteStreamPrefix],
       eventTypes: ['NoteCreated', 'NoteUpdated', 'NoteTrashed', 'NoteRestored'],
