@@ -17,22 +17,22 @@ import {
   existsSync,
   mkdtempSync,
   rmSync,
-  statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { markedReadOnly } from '../config/data-dir.js';
 import { PRIVATE_FILE_MODE } from '../platform/private-files.js';
 import { OutputFileError } from './errors.js';
 
 /**
  * This user cannot write the data file's folder or one of its files (a read-only mount, 0444
- * files), or they are marked read-only (no write bit for anyone): root, whom modes do not stop,
+ * files), or they are marked read-only (no write bit for their owner): root, whom modes do not stop,
  * leaves such a copy alone as well.
  */
 export function mustNotWrite(file: string): boolean {
   const paths = [dirname(file), file, `${file}-wal`, `${file}-shm`].filter((p) => existsSync(p));
   return paths.some((path) => {
-    if ((statSync(path).mode & 0o222) === 0) return true;
+    if (markedReadOnly(path)) return true;
     try {
       accessSync(path, constants.W_OK);
       return false;

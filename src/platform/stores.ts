@@ -6,6 +6,7 @@
  */
 import { join, resolve } from 'node:path';
 import { domainEventVersions } from '../../commands/upcasters.js';
+import { STORE_FILE } from '../config/data-dir.js';
 import type { Config } from '../config/schema.js';
 import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
@@ -33,7 +34,7 @@ export interface Stores {
 }
 
 export function embeddedFile(config: Config): string {
-  return join(resolve(config.DATA_DIR), 'store.sqlite');
+  return join(resolve(config.DATA_DIR), STORE_FILE);
 }
 
 export interface OpenStoresOptions {

@@ -37,7 +37,9 @@ export function checkBeforeStart(role: Role, config: Config): void {
       `APP_SECRET is not set: start:${role} shares signed cursors and sealed webhook secrets with the other processes, so every one needs the same APP_SECRET (32+ random characters)`,
     );
   }
-  if (usesDataDir(config)) checkDataDir(config.DATA_DIR);
+  if (usesDataDir(config)) {
+    checkDataDir(config.DATA_DIR, 'write', !config.EVENTSTORE_URL || !config.MONGODB_URL);
+  }
 }
 
 interface SystemError extends Error {

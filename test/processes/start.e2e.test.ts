@@ -91,6 +91,22 @@ describe('Starting the services (npm start)', function () {
       );
     });
 
+    it('refuses a folder or data file its owner marked read-only, also as root, and changes neither', async () => {
+      // README, Files: "made mode 0700 and its files 0600 at every start"; a copy marked
+      // read-only (no write bit for its owner) was chmodded and written by a start as root
+      const marked = (what: string, mode: string) =>
+        `cannot start: DATA_DIR=${dir}: ${what} is marked read-only (mode ${mode}: no write bit for its owner), so it is not served or written; make it writable (chmod u+w) to use it, or read it with \`npm run cli -- verify\` or \`export\`, which leave it as it is`;
+      writeFileSync(join(dir, 'store.sqlite'), '');
+      chmodSync(join(dir, 'store.sqlite'), 0o444);
+      chmodSync(dir, 0o555);
+      expect(refusal(await start({ DATA_DIR: dir }))).to.equal(marked('the folder', '0555'));
+      expect(statSync(dir).mode & 0o777).to.equal(0o555);
+      chmodSync(dir, 0o700);
+      expect(refusal(await start({ DATA_DIR: dir }))).to.equal(marked('store.sqlite', '0444'));
+      expect(statSync(join(dir, 'store.sqlite')).mode & 0o777).to.equal(0o444);
+      expect(statSync(join(dir, 'store.sqlite')).size).to.equal(0);
+    });
+
     it('names DATA_DIR when the folder is another user’s', async function () {
       if (!asRoot) {
         console.log('    not root: no folder of another user to try');
