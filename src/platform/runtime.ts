@@ -217,6 +217,9 @@ export async function startRuntime(options: {
   };
   try {
     if (role === 'all' || role === 'api') {
+      // every port first: one another process holds (NOTES_PORT) stops the start before any
+      // service is built or says it listens
+      const listening = [];
       for (const { service, instance } of booted) {
         // With port 0 the base URL (the OAuth issuer) is known only once the port is open; a
         // request arriving before the app is built waits for it.
@@ -226,13 +229,18 @@ export async function startRuntime(options: {
           connectionBounds(config),
         );
         servers.push(server);
-        const { port } = server.address() as AddressInfo;
+        listening.push({ service, instance, server, serve });
+      }
+      for (const { service, instance, server, serve } of listening) {
+        const { address, port } = server.address() as AddressInfo;
+        const bound = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
         const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
         const served = await instance.createApp(context, { port, baseUrl });
         const telemetry = telemetryOf(service.name, context);
         serve({ ...served, onClientError: clientErrorTelemetry(telemetry, served.onClientError) });
         urls.set(service.name, baseUrl);
-        logger.info(`${service.name} service listening`, { url: baseUrl });
+        // the public URL, and where this process listens: behind a proxy they differ
+        logger.info(`${service.name} service listening`, { bound, url: baseUrl });
       }
     }
     if (role === 'all' || role === 'projector') {

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startProcess } from '../support/processes.js';
+import { startProcess, startScript } from '../support/processes.js';
 import { tempDir } from '../support/stores.js';
 import { ours, refusal, runToExit as start } from './support.js';
 
@@ -170,6 +170,23 @@ describe('Starting the services (npm start)', function () {
         await new Promise((resolve) => taken.close(resolve));
       }
     });
+
+    it('names a held NOTES_PORT before the feedback service says it listens', async () => {
+      // README, Configuration: "a held `NOTES_PORT` stops the start before the feedback service
+      // says it listens"; it logged "listening" (and built its app) before the port was found taken
+      const taken: Server = createServer();
+      await new Promise<void>((resolve) => taken.listen(47412, '127.0.0.1', resolve));
+      try {
+        const exit = await start({ DATA_DIR: dir, NOTES_PORT: '47412', LOG_LEVEL: 'info' });
+        expect(exit.code).to.equal(1);
+        expect(exit.stderr).to.contain(
+          'cannot start: NOTES_PORT=47412: another process listens on that port',
+        );
+        expect(exit.stderr).not.to.contain('service listening');
+      } finally {
+        await new Promise((resolve) => taken.close(resolve));
+      }
+    });
   });
 
   // failure audit: after a crash DATA_DIR/secret came back empty and the start failed with
@@ -209,6 +226,43 @@ describe('Starting the services (npm start)', function () {
       const both = await Promise.all([startProcess(dir, env), startProcess(dir, env)]);
       for (const { child } of both) child.kill('SIGTERM');
       await Promise.all(both.map(({ child }) => new Promise((r) => child.once('exit', r))));
+    });
+  });
+
+  describe('When the services are published at public base URLs', () => {
+    it('logs where each one listens beside its public URL', async () => {
+      // README, Logs: "Each service logs `<name> service listening` once it serves, with its
+      // public base URL (`url` …) and the address its socket is bound to (`bound` …)"; with a
+      // public base URL the bound address was printed nowhere
+      const child = await startScript(
+        'src/processes/all.ts',
+        {
+          DATA_DIR: dir,
+          FEEDBACK_PORT: '0',
+          NOTES_PORT: '0',
+          FEEDBACK_BASE_URL: 'https://feedback.example.com',
+          NOTES_BASE_URL: 'https://notes.example.com',
+          SMTP_URL: 'smtp://127.0.0.1:2525',
+          LOG_LEVEL: 'info',
+          LOG_FORMAT: 'json',
+        },
+        /"msg":"started"/,
+      );
+      try {
+        for (const [service, url] of [
+          ['feedback', 'https://feedback.example.com'],
+          ['notes', 'https://notes.example.com'],
+        ]) {
+          expect(child.output).to.match(
+            new RegExp(
+              `"bound":"http://127\\.0\\.0\\.1:\\d+","url":"${url}","msg":"${service} service listening"`,
+            ),
+          );
+        }
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
     });
   });
 
