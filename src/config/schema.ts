@@ -103,7 +103,7 @@ export const configSchema = z.object({
   DEV_MODE: bool
     .default(false)
     .describe(
-      'development mode: without SMTP_URL, sign-in codes go to the dev mailbox (DATA_DIR file and /dev/mailbox, loopback clients only); refused on a non-loopback HOST or base URL',
+      'development mode: sign-in codes go to the dev mailbox (DATA_DIR file and /dev/mailbox, loopback clients only); ignored when SMTP_URL is set; without it, refused on a non-loopback HOST or base URL',
     ),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, hostname: /./, error: SMTP_URL_FORM })
@@ -209,7 +209,7 @@ export const configSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      'local folder with transformers.js models (Xenova/all-MiniLM-L6-v2); unset or missing = bundled offline encoder',
+      "local folder with transformers.js models (Xenova/all-MiniLM-L6-v2); unset = transformers.js's own cache folder (node_modules/@xenova/transformers/.cache); no model there = bundled offline encoder",
     ),
   STALE_PROMISE_DAYS: whole(1, 3650)
     .default(30)
