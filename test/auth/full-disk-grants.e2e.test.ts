@@ -17,9 +17,8 @@ import type { ReadStore } from '../../src/readstore/types.js';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { authorizeClient } from '../feedback/support/oauth.js';
 import { fillDisk, freeDisk, fullOnWrite } from '../support/full-disk.js';
-import { authorizeOverHttp } from './support/browserless.js';
-import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
-import { signInAndExchange } from './support/flow.js';
+import { exchange, oidc, registerClient } from './support/client.js';
+import { codeToExchange, signInAndExchange } from './support/flow.js';
 import {
   errorOf,
   expectTemporarilyUnavailable,
@@ -134,25 +133,18 @@ describe('When a notes client exchanges a code for an access token alone and the
 
   it('answers 503 temporarily_unavailable instead of the token, and the code works once there is room', async () => {
     // without offline_access no refresh token is saved after the code: its use is stored alone
-    const config = await registerClient(h.base, { algorithm: 'oauth2' });
-    const pending = await startAuthorization(config, h.base, 'notes');
-    const callback = await authorizeOverHttp({
-      authUrl: pending.url,
-      base: h.base,
+    const {
+      config,
+      pending,
+      callback,
+      exchange: rawExchange,
+    } = await codeToExchange(h, {
+      scope: 'notes',
       email: EMAIL,
-      mailboxPath: h.mailboxPath,
+      algorithm: 'oauth2',
     });
-    const refused = await onFullDisk(
-      h.readStore,
-      () =>
-        tokenRequest(h.base, {
-          grant_type: 'authorization_code',
-          code: callback.searchParams.get('code') as string,
-          code_verifier: pending.verifier,
-          redirect_uri: `${h.base}/cb`,
-          client_id: config.clientMetadata().client_id,
-        }),
-      () => fullOnWrite(h.readStore(), 'oauth_AuthorizationCode'),
+    const refused = await onFullDisk(h.readStore, rawExchange, () =>
+      fullOnWrite(h.readStore(), 'oauth_AuthorizationCode'),
     );
     expectTemporarilyUnavailable(refused);
 

@@ -16,16 +16,10 @@ import { expect } from 'chai';
 import { type Document, MongoClient } from 'mongodb';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
-import { authorizeOverHttp } from '../auth/support/browserless.js';
-import { exchange, oidc, registerClient, startAuthorization } from '../auth/support/client.js';
-import { signInAndExchange } from '../auth/support/flow.js';
+import { exchange, oidc, registerClient } from '../auth/support/client.js';
+import { codeToExchange, signInAndExchange } from '../auth/support/flow.js';
 import { type Harness, startHarness } from '../auth/support/harness.js';
-import {
-  errorOf,
-  expectTemporarilyUnavailable,
-  refreshRequest,
-  tokenRequest,
-} from '../auth/support/refusals.js';
+import { errorOf, expectTemporarilyUnavailable, refreshRequest } from '../auth/support/refusals.js';
 import { type MongoProxy, startMongoProxy } from '../support/mongo-proxy.js';
 
 const mongoUrl = process.env.MONGODB_URL;
@@ -96,23 +90,16 @@ if (!mongoUrl) {
     });
 
     it('answers the code exchange 503 temporarily_unavailable, and the code works once the server is back', async () => {
-      const config = await registerClient(h.base);
-      const pending = await startAuthorization(config, h.base, 'openid');
-      const callback = await authorizeOverHttp({
-        authUrl: pending.url,
-        base: h.base,
+      const {
+        config,
+        pending,
+        callback,
+        exchange: rawExchange,
+      } = await codeToExchange(h, {
+        scope: 'openid',
         email: EMAIL,
-        mailboxPath: h.mailboxPath,
       });
-      const refused = await goneDuring(() =>
-        tokenRequest(h.base, {
-          grant_type: 'authorization_code',
-          code: callback.searchParams.get('code') as string,
-          code_verifier: pending.verifier,
-          redirect_uri: `${h.base}/cb`,
-          client_id: config.clientMetadata().client_id,
-        }),
-      );
+      const refused = await goneDuring(rawExchange);
       expectTemporarilyUnavailable(refused);
 
       const tokens = await exchange(config, callback, pending);

@@ -6,7 +6,8 @@ import { authorizeOverHttp } from './browserless.js';
 import { exchange, type oidc, registerClient, startAuthorization } from './client.js';
 import { tokenRequest } from './refusals.js';
 
-export async function signInAndExchange(
+/** A client's authorization through the real pages, up to the redirect back with its code. */
+export async function authorizedCode(
   server: { base: string; mailboxPath: string },
   config: oidc.Configuration,
   opts: { scope: string; email: string },
@@ -18,6 +19,15 @@ export async function signInAndExchange(
     email: opts.email,
     mailboxPath: server.mailboxPath,
   });
+  return { pending, callback };
+}
+
+export async function signInAndExchange(
+  server: { base: string; mailboxPath: string },
+  config: oidc.Configuration,
+  opts: { scope: string; email: string },
+) {
+  const { pending, callback } = await authorizedCode(server, config, opts);
   return { pending, callback, tokens: await exchange(config, callback, pending) };
 }
 
@@ -27,16 +37,10 @@ export async function signInAndExchange(
  */
 export async function codeToExchange(
   server: { base: string; mailboxPath: string },
-  opts: { scope: string; email: string; algorithm: 'oidc' | 'oauth2' },
+  opts: { scope: string; email: string; algorithm?: 'oidc' | 'oauth2' },
 ) {
   const config = await registerClient(server.base, { algorithm: opts.algorithm });
-  const pending = await startAuthorization(config, server.base, opts.scope);
-  const callback = await authorizeOverHttp({
-    authUrl: pending.url,
-    base: server.base,
-    email: opts.email,
-    mailboxPath: server.mailboxPath,
-  });
+  const { pending, callback } = await authorizedCode(server, config, opts);
   const exchange = () =>
     tokenRequest(server.base, {
       grant_type: 'authorization_code',
@@ -45,5 +49,5 @@ export async function codeToExchange(
       redirect_uri: `${server.base}/cb`,
       client_id: config.clientMetadata().client_id,
     });
-  return { config, exchange };
+  return { config, pending, callback, exchange };
 }
