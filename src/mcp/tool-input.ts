@@ -9,10 +9,10 @@
  * is not spread: it is one argument, `body`, holding the whole request body, and the parameters
  * stay flat. Which of the two an operation uses is visible in its inputSchema.
  *
- * Splitting a call back: parameters by name; with a spread body everything else goes to the
- * body, whose own schema then decides exactly as over REST — every body is a closed object
- * (test/http/strict-bodies.e2e.test.ts), so an unknown field is refused with the same message;
- * without a body an unknown argument is refused here.
+ * Splitting a call back: parameters by name; with a spread body the body's fields go to the
+ * body, whose own schema then decides exactly as over REST. An argument that is none of these is
+ * refused here, naming every argument the tool takes (REST's message would name only the body's
+ * fields) — unless the body is an open object, which then takes (or drops) it as over REST.
  */
 import { InvalidArgument } from '../../commands/shared/errors.js';
 import type { RawInput } from '../http/registry.js';
@@ -78,6 +78,10 @@ export function toolInput(source: ToolSource): ToolInput {
     defs,
   );
 
+  const bodyTakes = new Set(bodyFields);
+  const spreadTakes = (name: string) =>
+    body !== undefined && !nestedBody && (additionalProperties !== false || bodyTakes.has(name));
+
   return {
     schema,
     nestedBody,
@@ -90,13 +94,13 @@ export function toolInput(source: ToolSource): ToolInput {
         if (paramNames.has(name)) raw.params[name] = value;
         else if (queryNames.has(name)) raw.query[name] = value;
         else if (body && nestedBody && name === 'body') raw.body = value;
-        else if (body && !nestedBody) {
+        else if (spreadTakes(name)) {
           spread[name] = value;
           spreadGiven = true;
         } else unknown.push(name);
       }
       if (unknown.length) {
-        const known = [...taken, ...(nestedBody ? ['body'] : [])];
+        const known = [...taken, ...(nestedBody ? ['body'] : body ? bodyFields : [])];
         throw new InvalidArgument(
           `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ${source.id} takes ${known.length ? known.join(', ') : 'no arguments'}`,
         );

@@ -52,9 +52,23 @@ describe('When path parameters, query and body become one tool input', () => {
     });
   });
 
-  it('hands unknown arguments to a spread body, whose own schema refuses or drops them as over REST', () => {
+  it('hands unknown arguments to an open spread body, whose own schema takes or drops them as over REST', () => {
     const input = toolInput(source({ body: object({ name: { type: 'string' } }) }));
     expect(input.split({ name: 'n', extra: 1 }).body).to.deep.equal({ name: 'n', extra: 1 });
+  });
+
+  it('refuses an unknown argument beside a closed spread body, naming every argument the tool takes', () => {
+    // the README audit: refused by the body's schema, the message named only the body's fields,
+    // as if the path parameters were not arguments of the tool
+    const input = toolInput(
+      source({
+        params: object({ id: { type: 'string' } }, ['id']),
+        body: object({ name: { type: 'string' }, color: { type: 'string' } }, [], true),
+      }),
+    );
+    expect(() => input.split({ id: 'a', name: 'n', colour: 'red' }))
+      .to.throw(InvalidArgument)
+      .with.property('message', 'unknown argument "colour"; some_operation takes id, name, color');
   });
 
   it('sends no body when an optional body got no field', () => {
