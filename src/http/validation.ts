@@ -223,10 +223,7 @@ function describeIssue(
         ? `${subject} has an invalid format (must match ${issue.pattern})`
         : `${subject} must be a valid ${issue.format}`;
     case 'unrecognized_keys': {
-      // named, not echoed: a body of 60,000 made-up keys must not come back as a 700 KB error
-      const shown = issue.keys.slice(0, NAMED_KEYS).map((k) => `"${shorter(k)}"`);
-      const more = issue.keys.length - shown.length;
-      const keys = more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+      const keys = namedKeys(issue.keys);
       const plural = issue.keys.length > 1 ? 's' : '';
       const scope = name ? ` in ${name}` : where === 'body' ? '' : ` in ${where}`;
       // named like an unknown query parameter's refusal: what the operation takes instead
@@ -283,6 +280,13 @@ export function describeIssues(
 /** At most this many unknown fields are named in a refusal, each cut to this many characters. */
 const NAMED_KEYS = 10;
 const NAMED_KEY_CHARS = 64;
+
+/** Unknown keys as a refusal names them: not echoed — 60,000 made-up keys must not come back as a 700 KB error. */
+export function namedKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, NAMED_KEYS).map((k) => `"${shorter(k)}"`);
+  const more = keys.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
 
 function shorter(key: string): string {
   const kept = cutAt(key, NAMED_KEY_CHARS);

@@ -16,6 +16,7 @@
  */
 import { InvalidArgument } from '../../commands/shared/errors.js';
 import type { RawInput } from '../http/registry.js';
+import { namedKeys } from '../http/validation.js';
 import { isPlainObject, propertiesOf, requiredOf, rewrap, unwrap } from './json-schema.js';
 import type { JsonSchema, ToolSource } from './tool-source.js';
 
@@ -102,7 +103,7 @@ export function toolInput(source: ToolSource): ToolInput {
       if (unknown.length) {
         const known = [...taken, ...(nestedBody ? ['body'] : body ? bodyFields : [])];
         throw new InvalidArgument(
-          `unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ${source.id} takes ${known.length ? known.join(', ') : 'no arguments'}`,
+          `unknown argument${unknown.length > 1 ? 's' : ''} ${namedKeys(unknown)}; ${source.id} takes ${known.length ? known.join(', ') : 'no arguments'}`,
         );
       }
       // a path parameter names the resource: without one (or with "") there is nothing to ask

@@ -69,6 +69,14 @@ describe('When path parameters, query and body become one tool input', () => {
     expect(() => input.split({ id: 'a', name: 'n', colour: 'red' }))
       .to.throw(InvalidArgument)
       .with.property('message', 'unknown argument "colour"; some_operation takes id, name, color');
+    // named, not echoed, as over REST: at most 10 of them
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]));
+    expect(() => input.split({ id: 'a', ...many }))
+      .to.throw(InvalidArgument)
+      .with.property('message')
+      .that.matches(
+        /^unknown arguments "k0", .*"k9" and 4990 more; some_operation takes id, name, color$/,
+      );
   });
 
   it('sends no body when an optional body got no field', () => {
