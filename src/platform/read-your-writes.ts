@@ -12,7 +12,7 @@ import { ProjectionTimeout } from '../read/waiters.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
-export const REPORT_EVERY_MS = 10_000;
+const REPORT_EVERY_MS = 10_000;
 
 export function timedWait(
   waitFor: (position: bigint) => Promise<void>,

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { type Doc, DuplicateKeyError, type ReadStore } from '../readstore/types.js';
 import type { QuietOutcome } from './batch.js';
 
-export const QUIET_KEYS_COLLECTION = 'idempotency_quiet_keys';
+const QUIET_KEYS_COLLECTION = 'idempotency_quiet_keys';
 
 export interface QuietKeys {
   /** the recorded attempts among `keys` (scoped keys, batch.ts `scopedKey`) on `streamId` */
