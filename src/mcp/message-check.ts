@@ -16,7 +16,7 @@ import {
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_BATCH_MESSAGES } from './batch-work.js';
+import { ANSWER_TOO_LARGE, MAX_BATCH_MESSAGES } from './batch-work.js';
 
 export interface MessageProblem {
   code: number;
@@ -127,16 +127,19 @@ export function refuseMalformedRequests(transport: Transport): void {
 }
 
 /**
- * The status a REST route would answer for each protocol error: JSON-RPC answers them 200 like
+ * The status a REST route would answer for each JSON-RPC error: JSON-RPC answers them 200 like
  * any answer, and the access log and the request metric would count a client's malformed or
- * unknown calls as successes. Other errors (the server's own -32603, batch-work.ts's -32000)
- * are left to the HTTP status.
+ * unknown calls as successes, and the server's own failures (-32603: the SDK failed, an answer
+ * could not be serialized) as neither, hidden from an alert on 5xx. An answer batch-work.ts
+ * refused as too large for its batch is the client's to send again on its own: 413.
  */
 const PROTOCOL_ERROR_STATUS = new Map<number, number>([
   [ErrorCode.ParseError, 400],
   [ErrorCode.InvalidRequest, 400],
   [ErrorCode.InvalidParams, 400],
   [ErrorCode.MethodNotFound, 404],
+  [ANSWER_TOO_LARGE, 413],
+  [ErrorCode.InternalError, 500],
 ]);
 
 /**

@@ -128,6 +128,10 @@ describe('When an MCP client sends a JSON-RPC batch to the hosted notes server',
       expect(a.error?.message).to.match(/^Answer too large/);
     }
     expect(Buffer.byteLength(text)).to.be.at.most(MAX_ANSWER_BYTES + 1000 * refused.length);
+    // README (Logs, metrics, shutdown): a batch is counted with the worst status of its calls,
+    // an answer refused as too large 413 (the client's to send again on its own), not 200
+    const metrics = await (await fetch(`${notes.base}/metrics`)).text();
+    expect(metrics).to.match(/operation="mcp",method="POST",status="413"/);
 
     // a lone call is answered in full, as over REST
     const mcp = await connectMcp(`${notes.base}/mcp`, { token });
