@@ -7,7 +7,7 @@
  * The item decider records nothing for the submitter (their own request already counts, and is
  * not an extra +1), so their press is refused here (409) rather than answered as if it toggled.
  */
-import { randomUUID } from 'node:crypto';
+import { correlationIdFor } from '../../http/respond.js';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { FailedPrecondition, NotFound } from '../../../commands/shared/errors.js';
@@ -57,7 +57,11 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       // (a +1 on an item merged into theirs is recorded by the decider, for an unmerge to return)
       if (doc._submitterId === personId) throw new FailedPrecondition(OWN_ITEM);
       await deps.guard.takePlusOne(ipOf(deps, req));
-      const context: CommandContext = { actor: personId, now, correlationId: randomUUID() };
+      const context: CommandContext = {
+        actor: personId,
+        now,
+        correlationId: correlationIdFor(req, res),
+      };
       const person = await registerPerson(deps, context, { workspaceId, requester });
       const given = current?._plusOnes.includes(personId) ?? false;
       const input = { workspaceId, itemKey, personId };
