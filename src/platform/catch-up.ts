@@ -68,9 +68,9 @@ export function readVersionFor(
   catchUp: () => Promise<void>,
 ): () => Promise<string | null> {
   if (!engine || readStore.adapter !== 'embedded') return async () => null;
-  let askedAt = 0;
+  let askedAt = Number.NEGATIVE_INFINITY;
   return async () => {
-    const now = Date.now();
+    const now = performance.now(); // monotonic: a step back of the wall clock stops no catch-up
     if (now - askedAt >= READ_VERSION_POLL_MS) {
       askedAt = now;
       await catchUp();

@@ -26,7 +26,8 @@ export interface Readiness {
 export const APPEND_FAILURE_HOLD_MS = 30_000;
 
 export function createReadiness(options: { stallMs: number; now?: () => number }): Readiness {
-  const now = options.now ?? Date.now;
+  // monotonic: a step back of the wall clock would hold a refused append for the step's length
+  const now = options.now ?? (() => performance.now());
   let appendFailure: { message: string; at: number } | null = null;
   /** per projector behind the log: the checkpoint last seen, and since when */
   const seen = new Map<string, { checkpoint: string; since: number }>();

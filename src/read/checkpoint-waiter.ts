@@ -10,6 +10,7 @@ import { ProjectionTimeout } from './waiters.js';
 
 interface Waiter {
   position: bigint;
+  /** on the monotonic clock: a step of the wall clock neither cuts a wait short nor stretches it */
   deadline: number;
   timeoutMs: number;
   resolve(): void;
@@ -37,7 +38,7 @@ export function createCheckpointWaiter(
   }
 
   function settle(): void {
-    const now = Date.now();
+    const now = performance.now();
     for (const waiter of waiting) {
       if (reached >= waiter.position) {
         waiting.delete(waiter);
@@ -76,7 +77,13 @@ export function createCheckpointWaiter(
     waitFor(position: bigint, timeoutMs = options.timeoutMs ?? 10_000): Promise<void> {
       if (reached >= position) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        waiting.add({ position, deadline: Date.now() + timeoutMs, timeoutMs, resolve, reject });
+        waiting.add({
+          position,
+          deadline: performance.now() + timeoutMs,
+          timeoutMs,
+          resolve,
+          reject,
+        });
         void watch();
       });
     },

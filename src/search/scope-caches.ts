@@ -30,7 +30,7 @@ export function createScopeCaches(
   const reloading = new Set<string>();
   let generation = 0; // a reload started before clear() must not bring old texts back
   const fresh = (loadedAt: number) =>
-    cacheTtlMs === undefined || Date.now() - loadedAt <= cacheTtlMs;
+    cacheTtlMs === undefined || performance.now() - loadedAt <= cacheTtlMs;
 
   return {
     /**
@@ -47,7 +47,7 @@ export function createScopeCaches(
           next.then(
             () => {
               if (started === generation)
-                lexicons.set(scope, { loadedAt: Date.now(), lexicon: next });
+                lexicons.set(scope, { loadedAt: performance.now(), lexicon: next });
             },
             () => {},
           );
@@ -56,7 +56,7 @@ export function createScopeCaches(
         return cached.lexicon;
       }
       const lexicon = loadLexicon(docs(), scope);
-      lexicons.set(scope, { loadedAt: Date.now(), lexicon });
+      lexicons.set(scope, { loadedAt: performance.now(), lexicon });
       lexicon.catch(() => lexicons.delete(scope));
       return lexicon;
     },
@@ -71,7 +71,7 @@ export function createScopeCaches(
       const cached = arenas.get(scope);
       if (cached && fresh(cached.loadedAt)) return cached.arena;
       const arena = loadArena(docs(), scope, embedder);
-      arenas.set(scope, { loadedAt: Date.now(), arena });
+      arenas.set(scope, { loadedAt: performance.now(), arena });
       arena.catch(() => arenas.delete(scope));
       return arena;
     },

@@ -8,10 +8,11 @@
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import type { EventStore } from '../../src/eventstore/types.js';
-import { catchUpFor } from '../../src/platform/catch-up.js';
+import { catchUpFor, readVersionFor } from '../../src/platform/catch-up.js';
 import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
 import { counterProjector } from '../support/counter.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
+import { steppableWallClock } from '../support/wall-clock.js';
 
 describe('Catch-up before a request', () => {
   let stores: TestStores;
@@ -103,5 +104,23 @@ describe('Catch-up before a request', () => {
     await late;
     expect(reads).to.equal(2);
     expect(engine.position() >= appended).to.equal(true);
+  });
+
+  it("gives the board's pages the read version after another process's append, also once the wall clock stepped back", async () => {
+    // time audit: the version's poll was timed on the wall clock; stepped back, it stopped
+    // asking the log, and the board served pages cached before the CLI's change
+    const clock = steppableWallClock();
+    try {
+      const readVersion = readVersionFor(engine, stores.readStore, catchUp);
+      const first = await readVersion();
+      clock.step(-3_600_000);
+      const appended = await appendElsewhere();
+      await new Promise((resolve) => setTimeout(resolve, 60)); // past READ_VERSION_POLL_MS
+      const next = await readVersion();
+      expect(next).to.not.equal(first);
+      expect(BigInt(next!) >= appended).to.equal(true);
+    } finally {
+      clock.restore();
+    }
   });
 });

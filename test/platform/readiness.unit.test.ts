@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { APPEND_FAILURE_HOLD_MS, createReadiness } from '../../src/platform/readiness.js';
+import { steppableWallClock } from '../support/wall-clock.js';
 
 const status = (checkpoint: string, lag: string) => ({
   head: '100',
@@ -52,5 +53,17 @@ describe('Readiness', () => {
     expect(readiness.reasons(status('100', '0'))).to.deep.equal([]);
     readiness.appendFailed(new Error('disk is full'));
     expect(readiness.reasons(status('100', '0'))).to.have.length(1);
+  });
+
+  it('holds a refused append on the monotonic clock: a step of the wall clock does not end the hold early', () => {
+    const clock = steppableWallClock();
+    try {
+      const readiness = createReadiness({ stallMs: 10_000 });
+      readiness.appendFailed(new Error('disk is full'));
+      clock.step(APPEND_FAILURE_HOLD_MS + 1_000);
+      expect(readiness.reasons(status('100', '0'))).to.have.length(1);
+    } finally {
+      clock.restore();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { createCheckpointWaiter } from '../../src/read/checkpoint-waiter.js';
 import { ProjectionTimeout } from '../../src/read/waiters.js';
 import type { ReadStore } from '../../src/readstore/types.js';
+import { steppableWallClock } from '../support/wall-clock.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
 describe('The checkpoint waiter (integration)', () => {
@@ -62,5 +63,28 @@ describe('The checkpoint waiter (integration)', () => {
     const before = reads;
     await waiter.waitFor(8n, 1_000);
     expect(reads).to.equal(before);
+  });
+
+  it('times its waits on the monotonic clock: a step of the wall clock neither cuts one short nor stretches it', async () => {
+    // time audit: stepped forward 60 s, a 10 s wait answered 503 after 26 ms; stepped back an
+    // hour, a 300 ms wait went on for the hour
+    const clock = steppableWallClock();
+    try {
+      const waiter = createCheckpointWaiter(counted, ['items'], { pollMs: 10 });
+      const ahead = waiter.waitFor(7n, 5_000);
+      clock.step(60_000);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await reach(7n, 7n);
+      await ahead;
+      const behind = waiter.waitFor(20n, 150).catch((e: unknown) => e);
+      clock.step(-3_600_000);
+      const outcome = await Promise.race([
+        behind,
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_500)),
+      ]);
+      expect(outcome).to.be.instanceOf(ProjectionTimeout);
+    } finally {
+      clock.restore();
+    }
   });
 });

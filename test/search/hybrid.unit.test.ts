@@ -10,6 +10,7 @@ import { type Embedder, normalize } from '../../src/search/embedder.js';
 import { createScopeLexicon } from '../../src/search/lexical-index.js';
 import { createVectorIndex } from '../../src/search/vector-index.js';
 import { memoryReadStore } from './support/memory-read-store.js';
+import { steppableWallClock } from '../support/wall-clock.js';
 
 /** An encoder that places texts where the test says, so it can rank a text low on purpose. */
 function placedEmbedder(place: (text: string) => [number, number]): Embedder {
@@ -204,5 +205,28 @@ describe('Hybrid search in the vector index', () => {
       ids = (await reader.search('ws', 'zapier')).map((h) => h.id);
     }
     expect(ids).to.have.members(['a', 'b']);
+  });
+
+  it('reloads a stale copy on the monotonic clock: a step back of the wall clock does not keep it for the step', async () => {
+    // time audit: stepped back an hour, an API process searched its stale copy for the hour
+    const clock = steppableWallClock();
+    try {
+      const readStore = memoryReadStore();
+      const embedder = placedEmbedder(() => [1, 0]);
+      const writer = createVectorIndex({ name: 'items', embedder, readStore });
+      const reader = createVectorIndex({ name: 'items', embedder, readStore, cacheTtlMs: 20 });
+      await writer.stage('a', 'ws', 'Zapier trigger for new entries');
+      expect((await reader.search('ws', 'zapier')).map((h) => h.id)).to.deep.equal(['a']);
+      clock.step(-3_600_000);
+      await writer.stage('b', 'ws', 'Another zapier idea');
+      let ids: string[] = [];
+      for (let i = 0; i < 50 && ids.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        ids = (await reader.search('ws', 'zapier')).map((h) => h.id);
+      }
+      expect(ids).to.have.members(['a', 'b']);
+    } finally {
+      clock.restore();
+    }
   });
 });
