@@ -6,7 +6,7 @@
  * with a hash it cannot equal, and the retry is taken as the same request (the key is the
  * client's word for it). Change the scheme whenever the hashed inputs change.
  */
-export const REQUEST_HASH_SCHEME = 'h2.';
+export const REQUEST_HASH_SCHEME = 'h3.';
 
 /** Whether a retry hashing to `retry` is another request than the first one, hashed `first`. */
 export function anotherRequest(

@@ -78,6 +78,14 @@ export function expectedRevisionFrom(ifMatch: string | undefined): number | unde
   return match ? Number(match[1] ?? match[2]) : undefined;
 }
 
+/** The integer revisions the strong tags of an If-Match name, in order (none for `*`). */
+export function revisionsNamed(ifMatch: string): number[] {
+  return tagsOf(ifMatch)
+    .map(versionOf)
+    .filter((version): version is string => version !== undefined && /^\d{1,15}$/.test(version))
+    .map(Number);
+}
+
 /**
  * RFC 9110 §13.1.2: a GET or HEAD whose `If-None-Match` lists the answer's tag (weak comparison:
  * `W/"5"` matches `"5"`), or is `*`, is answered 304 Not Modified without the body.

@@ -101,7 +101,7 @@ export {
   withResponseHeaders,
   type ErrorKind,
 } from './errors.js';
-export { assertIfMatch, etagFor, expectedRevisionFrom } from './etag.js';
+export { assertIfMatch, etagFor, expectedRevisionFrom, revisionsNamed } from './etag.js';
 export { memoizedJson, RawJson } from '../../projections/shared/raw-json.js';
 export type { LifecycleHooks, RawInput } from './lifecycle.js';
 export type { OpenApiDocument } from './openapi.js';

@@ -64,6 +64,25 @@ export function latest(...positions: (bigint | null | undefined)[]): bigint | nu
   return max;
 }
 
+/**
+ * What a write names: its resource's revision as its If-Match asked for it, and that If-Match as
+ * sent when it named no single revision (`*`, a list: src/notes/http/resource.ts precondition).
+ */
+export interface Precondition {
+  expectedRevision?: number;
+  ifMatch?: string;
+}
+
+/**
+ * A write as a retry with the same Idempotency-Key is compared by (keyedBy): what the client
+ * sent. A `*` or a list stands as sent, not as the revision it resolved to, which the first
+ * attempt's own write moved.
+ */
+export function asSent<Request extends Precondition>(request: Request) {
+  const { expectedRevision, ifMatch, ...rest } = request;
+  return { ...rest, expectedRevision: ifMatch ?? expectedRevision };
+}
+
 /** The context without its Idempotency-Key: for what a request writes besides its own resource. */
 export function unkeyed(context: CommandContext): CommandContext {
   const { idempotencyKey: _key, requestHash: _hash, ...rest } = context;

@@ -20,12 +20,14 @@ import { findDeviceByName } from '../../../projections/devices/queries.js';
 import {
   type ActionResult,
   again,
+  asSent,
   type CommandContext,
   checkId,
   checkUser,
   derivedId,
   keyedBy,
   type NotesDeps,
+  type Precondition,
   unkeyed,
   untilSettled,
 } from './deps.js';
@@ -75,15 +77,15 @@ export async function updateDevice(
   input: {
     userId: string;
     deviceId: string;
-    expectedRevision?: number;
     name?: string;
     platform?: string;
-  },
+  } & Precondition,
 ): Promise<DeviceResult> {
-  const { userId, deviceId, expectedRevision, ...fields } = input;
+  const { userId, deviceId, expectedRevision, ifMatch, ...fields } = input;
   checkUser(userId);
   checkId(deviceId, 'device');
-  const keyed = keyedBy(context, { type: 'UpdateDevice', deviceId, expectedRevision, ...fields });
+  const request = { deviceId, ...fields, expectedRevision, ifMatch };
+  const keyed = keyedBy(context, { type: 'UpdateDevice', ...asSent(request) });
   return untilSettled(async () => {
     const { state, revision, retry } = await load(deps, userId, deviceId, keyed);
     const command: DeviceCommand = {

@@ -19,6 +19,7 @@ import {
 import { FailedPrecondition, NotFound } from '../../../commands/shared/errors.js';
 import {
   type ActionResult,
+  asSent,
   type CommandContext,
   checkId,
   checkUser,
@@ -26,6 +27,7 @@ import {
   keyedBy,
   latest,
   type NotesDeps,
+  type Precondition,
 } from './deps.js';
 import { checkFields, type NoteFields, resolve } from './note-fields.js';
 import { tagStatus } from './tags.js';
@@ -43,7 +45,7 @@ export interface NoteSnapshot {
 
 export type NoteResult = ActionResult & { note: NoteSnapshot };
 
-type NoteRef = { userId: string; noteId: string; expectedRevision?: number };
+type NoteRef = { userId: string; noteId: string } & Precondition;
 type TagOfNote = NoteRef & { tagId: string };
 
 /** POST /v1/notes: content required; tags by name; metadata latitude/longitude/device. */
@@ -86,7 +88,7 @@ export async function updateNote(
 ): Promise<NoteResult> {
   checkRef(input);
   checkFields(input);
-  const keyed = keyedBy(context, { type: 'UpdateNote', ...input });
+  const keyed = keyedBy(context, { type: 'UpdateNote', ...asSent(input) });
   const resolved = (await editable(deps, keyed, input))
     ? unresolved
     : await resolve(deps, keyed, input, input);
@@ -147,10 +149,14 @@ function sendToNote(
   input: NoteRef,
 ): Promise<NoteResult> {
   checkRef(input);
-  return send(deps, context, input, { type, data: { expectedRevision: input.expectedRevision } });
+  const keyed = keyedBy(context, { type, ...asSent(input) });
+  return send(deps, keyed, input, { type, data: { expectedRevision: input.expectedRevision } });
 }
 
-/** The tag must be the caller's (another user's tag is looked up as missing). */
+/**
+ * The tag must be the caller's (another user's tag is looked up as missing). A retry is the same
+ * request whatever the tag became since (deleted, say): the request, not the command, is hashed.
+ */
 async function sendTagChange(
   deps: NotesDeps,
   context: CommandContext,
@@ -161,7 +167,8 @@ async function sendTagChange(
   const { tagId, expectedRevision } = input;
   checkId(tagId, 'tag');
   const tag = await tagStatus(deps, input.userId, tagId);
-  return send(deps, context, input, { type, data: { tagId, tag, expectedRevision } });
+  const keyed = keyedBy(context, { type, ...asSent(input) });
+  return send(deps, keyed, input, { type, data: { tagId, tag, expectedRevision } });
 }
 
 function snapshot(state: NoteState): NoteSnapshot {

@@ -14,18 +14,20 @@ import {
 } from '../../../commands/tag/index.js';
 import {
   again,
+  asSent,
   type CommandContext,
   checkId,
   checkUser,
   keyedBy,
   type NotesDeps,
+  type Precondition,
   untilSettled,
 } from './deps.js';
 import { claimName } from './named.js';
 import { intend, lookupParent, readTree } from './tag-tree.js';
 import { loadTag, namedTags, sendToTag, type TagResult } from './tag-store.js';
 
-type TagRef = { userId: string; tagId: string; expectedRevision?: number };
+type TagRef = { userId: string; tagId: string } & Precondition;
 
 /** Absent fields keep their value; null clears the colour / moves the tag to the top level. */
 export async function updateTag(
@@ -33,10 +35,11 @@ export async function updateTag(
   context: CommandContext,
   input: TagRef & { name?: string; color?: number | null; parentId?: string | null },
 ): Promise<TagResult> {
-  const { userId, tagId, expectedRevision, ...fields } = input;
+  const { userId, tagId, expectedRevision, ifMatch, ...fields } = input;
   checkUser(userId);
   checkId(tagId, 'tag');
-  const keyed = keyedBy(context, { type: 'UpdateTag', tagId, expectedRevision, ...fields });
+  const request = { tagId, ...fields, expectedRevision, ifMatch };
+  const keyed = keyedBy(context, { type: 'UpdateTag', ...asSent(request) });
   const first: TagCommand = { type: 'UpdateTag', data: { ...fields, expectedRevision } };
   return edit(deps, keyed, input, first, async (state, revision) => {
     const moving =
@@ -73,7 +76,8 @@ export async function deleteTag(
   const { userId, tagId, expectedRevision } = input;
   checkUser(userId);
   checkId(tagId, 'tag');
-  const keyed = keyedBy(context, { type: 'DeleteTag', tagId, expectedRevision });
+  const request = { tagId, expectedRevision, ifMatch: input.ifMatch };
+  const keyed = keyedBy(context, { type: 'DeleteTag', ...asSent(request) });
   const first: TagCommand = { type: 'DeleteTag', data: { expectedRevision } };
   return edit(deps, keyed, input, first, async (state, revision) => {
     const command: TagCommand = {

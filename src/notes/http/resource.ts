@@ -3,7 +3,13 @@
  * digest of the answer) as ETag,
  * a create answers 201 with its Location, and a write honours If-Match.
  */
-import { assertIfMatch, etagFor, expectedRevisionFrom, RawJson } from '../../http/registry.js';
+import {
+  assertIfMatch,
+  etagFor,
+  expectedRevisionFrom,
+  RawJson,
+  revisionsNamed,
+} from '../../http/registry.js';
 
 export interface ResourceAnswer<Body> {
   status: number;
@@ -47,20 +53,30 @@ export function created<Body>(
 }
 
 /**
- * The expected revision an If-Match asks for. A single strong integer tag (what our ETags are)
- * goes to the command as its expected revision, so the check and the append are one atomic
- * step; `*` or a list is checked against the current revision (412 when none matches), then
- * that revision is expected, so a writer slipping in between still loses.
+ * What an If-Match asks of a write. `expectedRevision` goes to the command, so the check and the
+ * append are one atomic step: a single strong integer tag (what our ETags are) as it is; `*` or
+ * a list resolved against the current revision — that one when it matches (a writer slipping in
+ * between still loses), else a revision the list names, which the command refuses with 412 as
+ * it refuses a stale single tag (and a retry with the same Idempotency-Key is answered from its
+ * first attempt instead). Such an If-Match is also kept as sent (`ifMatch`): a retry is compared
+ * with its first attempt by what the client sent, and the revision `*` resolves to is the one
+ * the first attempt's own write made.
  */
-export async function expectedRevision(
+export async function precondition(
   ifMatch: string | undefined,
   current: () => Promise<number | undefined>,
   what: string,
-): Promise<number | undefined> {
-  if (ifMatch === undefined) return undefined;
+): Promise<{ expectedRevision?: number; ifMatch?: string }> {
+  if (ifMatch === undefined) return {};
   const exact = expectedRevisionFrom(ifMatch);
-  if (exact !== undefined) return exact;
+  if (exact !== undefined) return { expectedRevision: exact };
   const revision = await current();
-  assertIfMatch(ifMatch, revision, what);
-  return revision;
+  try {
+    assertIfMatch(ifMatch, revision, what);
+    return { expectedRevision: revision, ifMatch };
+  } catch (error) {
+    const named = revisionsNamed(ifMatch)[0];
+    if (revision === undefined || named === undefined) throw error;
+    return { expectedRevision: named, ifMatch };
+  }
 }

@@ -150,4 +150,44 @@ describe('Notes writes retried with the same Idempotency-Key', function () {
       .to.include('Desktop')
       .and.not.include('Desk');
   });
+
+  it('answers a write whose If-Match was `*` or a list as its first attempt, not 412', async () => {
+    // README: a retry "answers the same, also when its `If-Match` named the revision before its
+    // first attempt". The model test (test/notes/model) found `*` and lists compared by the
+    // revision they resolved to, which the first attempt's own write had moved.
+    const note = (await api('POST', '/v1/notes', { content: 'star' })).body;
+    const tag = (await api('POST', '/v1/tags', { name: `Starred ${n}` })).body;
+    const path = `/v1/notes/${note.id}`;
+    const writes = [
+      ['PUT', path, { content: 'star, edited' }, '*'],
+      ['POST', `${path}/tags/${tag.id}`, undefined, '"0", "1"'],
+      ['DELETE', `${path}/tags/${tag.id}`, undefined, '*'],
+      ['PUT', `/v1/tags/${tag.id}`, { name: `Starred ${n} again` }, '"0", "7"'],
+    ] as const;
+    for (const [method, url, body, ifMatch] of writes) {
+      const headers = { 'if-match': ifMatch, 'idempotency-key': key() };
+      const first = await api(method, url, body, headers);
+      expect(first.status, `${method} ${url}: ${first.text}`).to.be.oneOf([200, 204]);
+      const again = await api(method, url, body, headers);
+      expect(again.status, `${method} ${url} again: ${again.text}`).to.equal(first.status);
+      expect(again.headers.get('etag'), `${method} ${url}`).to.equal(first.headers.get('etag'));
+    }
+    expect((await api('GET', path)).body.revision).to.equal(3);
+    expect((await api('GET', `${path}/history`)).body.versions).to.have.length(1);
+  });
+
+  it('answers a tag add as its first attempt after the tag was deleted, not 412', async () => {
+    // README: "a retry is compared with its first attempt by what the client sent": whether the
+    // tag was deleted since is not something the client sent
+    const note = (await api('POST', '/v1/notes', { content: 'tagged, then the tag went' })).body;
+    const tag = (await api('POST', '/v1/tags', { name: `Fleeting ${n}` })).body;
+    const tagged = `/v1/notes/${note.id}/tags/${tag.id}`;
+    const headers = { 'idempotency-key': key() };
+    const first = await api('POST', tagged, undefined, headers);
+    expect(first.status).to.equal(200);
+    expect((await api('DELETE', `/v1/tags/${tag.id}`)).status).to.equal(204);
+    const again = await api('POST', tagged, undefined, headers);
+    expect(again.status, again.text).to.equal(200);
+    expect(again.body.revision).to.equal(first.body.revision);
+  });
 });

@@ -1,5 +1,5 @@
 /** What the note operations share: the note as answered, and the note a write addresses. */
-import { answerAt, expectedRevision } from '../resource.js';
+import { answerAt, precondition } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The note with its tags and device by name, and its ETag; a write's answer at its `revision`. */
@@ -17,7 +17,7 @@ export async function noteAnswer(
   );
 }
 
-/** The caller's note at `{id}`, with the revision its If-Match asks for. */
+/** The caller's note at `{id}`, with what its If-Match asks for (resource.ts precondition). */
 export async function noteRef(
   deps: NotesHttpDeps,
   ctx: { principal: NotesPrincipal; params: { id: string }; ifMatch: string | undefined },
@@ -25,5 +25,5 @@ export async function noteRef(
   const { userId } = ctx.principal;
   const noteId = ctx.params.id;
   const current = async () => (await deps.queries.getNote(userId, noteId)).revision;
-  return { userId, noteId, expectedRevision: await expectedRevision(ctx.ifMatch, current, 'note') };
+  return { userId, noteId, ...(await precondition(ctx.ifMatch, current, 'note')) };
 }

@@ -1,6 +1,6 @@
 /** What the tag operations share: the tag as answered, and the tag a write addresses. */
 import { presentTag } from '../present.js';
-import { answerAt, expectedRevision } from '../resource.js';
+import { answerAt, precondition } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The tag (also when soft-deleted) and its ETag; a write's answer at its `revision`. */
@@ -18,7 +18,7 @@ export async function tagAnswer(
   );
 }
 
-/** The caller's tag at `{id}`, with the revision its If-Match asks for. */
+/** The caller's tag at `{id}`, with what its If-Match asks for (resource.ts precondition). */
 export async function tagRef(
   deps: NotesHttpDeps,
   ctx: { principal: NotesPrincipal; params: { id: string }; ifMatch: string | undefined },
@@ -26,5 +26,5 @@ export async function tagRef(
   const { userId } = ctx.principal;
   const tagId = ctx.params.id;
   const current = async () => (await deps.queries.getTag(userId, tagId)).revision;
-  return { userId, tagId, expectedRevision: await expectedRevision(ctx.ifMatch, current, 'tag') };
+  return { userId, tagId, ...(await precondition(ctx.ifMatch, current, 'tag')) };
 }
