@@ -25,8 +25,11 @@ export const NameFlag = z
 export function calendarTime(text: string): number {
   const ms = Date.parse(text);
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= days ? ms : Number.NaN;
+  // day 0 of the next month is this month's last; setUTCFullYear, because Date.UTC reads the
+  // years 0-99 as 1900-1999 (0000-02-29 exists, 1900-02-29 does not)
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year, month, 0);
+  return month >= 1 && month <= 12 && day >= 1 && day <= lastDay.getUTCDate() ? ms : Number.NaN;
 }
 
 /** A date (2027-01-01) or a full ISO time; stored as milliseconds since the epoch. */

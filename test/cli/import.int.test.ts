@@ -125,8 +125,9 @@ describe('When an import file breaks the text rules or names impossible dates', 
 
   it('names every bad entry, writes nothing and uses no item number', async () => {
     // README: import-items "checks the whole file first — the API's text rules for titles,
-    // bodies and tags, dates that exist and are not ahead of now by more than a day — and names
-    // every bad entry". The audit's file imported entry 1, then stopped naming no entry.
+    // bodies and tags, dates that exist, none before 1970 […] and none ahead of now by more than a
+    // day — and names every bad entry". The audit's file imported entry 1, then stopped naming no
+    // entry.
     const file = join(dir, 'rules.json');
     writeFileSync(
       file,
@@ -151,6 +152,33 @@ describe('When an import file breaks the text rules or names impossible dates', 
     expect(await cliOk(dir, ...args)).to.equal(
       'imported 2 items into acme-co/APP (APP-1 … APP-2)\n',
     );
+  });
+
+  it('refuses a creation time before 1970 as it refuses a negative number, naming each entry', async () => {
+    // the API's times are milliseconds since 1970 (OpenAPI: integer, minimum 0): a date before
+    // it was imported, and every answer showing the item then broke that schema (the MCP SDK
+    // client refused list_items for the whole product). 0000-02-29 exists (year 0 is a leap
+    // year); it was refused as "not a real date", Date.UTC having read year 0 as 1900.
+    const file = join(dir, 'old.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { body: 'sixties', createdAt: '1960-01-01' },
+        { body: 'leap day of year zero', createdAt: '0000-02-29' },
+        { body: 'one ms before the epoch', createdAt: -1 },
+        { body: 'the epoch itself', createdAt: '1970-01-01T00:00:00Z' },
+      ]),
+    );
+    const before = await withStores(dir, ({ readStore }) => itemsOfApp(readStore, workspaceId));
+    const rule = 'before 1970-01-01, the earliest time an item can have';
+    expect(await cliFails(dir, ...importInto(file))).to.match(
+      new RegExp(
+        `: 3 invalid entries .*: #1 createdAt: ${rule}; #2 createdAt: ${rule}; #3 createdAt: ${rule}$`,
+      ),
+    );
+    await withStores(dir, async ({ readStore }) => {
+      expect(await itemsOfApp(readStore, workspaceId)).to.deep.equal(before);
+    });
   });
 
   it('refuses a file that is not UTF-8 (the API’s text rule) and reads one with a byte-order mark', async () => {

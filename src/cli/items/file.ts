@@ -16,13 +16,19 @@ const MAX_INT = 9007199254740991;
 /** how far ahead of this machine's clock a creation time may be (another machine's clock) */
 const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Item times are milliseconds since 1970 and never negative (the API's Timestamp): an earlier
+ * date would be imported, then break every answer that shows the item.
+ */
+const BEFORE_1970 = 'before 1970-01-01, the earliest time an item can have';
+
 /** A creation time in the past (a little skew allowed): an import records what happened. */
 function notFuture(ms: number, ctx: z.core.$RefinementCtx): void {
   if (ms > Date.now() + CLOCK_SKEW_MS) ctx.addIssue({ code: 'custom', message: 'in the future' });
 }
 
 const CreatedAt = z.union([
-  z.number().int().min(0).max(MAX_INT).superRefine(notFuture),
+  z.number().int().min(0, { message: BEFORE_1970 }).max(MAX_INT).superRefine(notFuture),
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, {
@@ -32,6 +38,10 @@ const CreatedAt = z.union([
       const ms = calendarTime(text);
       if (Number.isNaN(ms)) {
         ctx.addIssue({ code: 'custom', message: 'not a real date' });
+        return z.NEVER;
+      }
+      if (ms < 0) {
+        ctx.addIssue({ code: 'custom', message: BEFORE_1970 });
         return z.NEVER;
       }
       notFuture(ms, ctx);
