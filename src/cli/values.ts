@@ -18,11 +18,35 @@ export const NameFlag = z
   .min(1, { message: 'must not be empty' })
   .max(200, { message: 'at most 200 characters' });
 
+/** A date, then optionally a time: hours and minutes, seconds and a fraction, an offset. */
+const DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+const NEEDS_OFFSET =
+  "a time needs its offset: Z for UTC or one like +01:00 (without, it would be read in this machine's time zone)";
+
+/**
+ * One rule for every date the CLI reads (flags, import files): a bare date is midnight UTC; a
+ * time must say its offset. Date.parse reads a time without one in this machine's time zone,
+ * unlike the bare date, so the same file or flag meant other moments on other servers.
+ * `shape` is the message for text that is neither.
+ */
+export function readCalendarTime(
+  text: string,
+  shape: string,
+): { ms: number } | { problem: string } {
+  const match = DATE_TIME.exec(text);
+  if (!match) return { problem: shape };
+  if (match[1] !== undefined && match[2] === undefined) return { problem: NEEDS_OFFSET };
+  const ms = calendarTime(text);
+  return Number.isNaN(ms) ? { problem: 'not a real date' } : { ms };
+}
+
 /**
  * Milliseconds since the epoch of a text starting with a date that exists (Date.parse rolls
  * 2027-02-30 over to 2 March); NaN otherwise.
  */
-export function calendarTime(text: string): number {
+function calendarTime(text: string): number {
   const ms = Date.parse(text);
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
   // day 0 of the next month is this month's last; setUTCFullYear, because Date.UTC reads the
@@ -32,12 +56,15 @@ export function calendarTime(text: string): number {
   return month >= 1 && month <= 12 && day >= 1 && day <= lastDay.getUTCDate() ? ms : Number.NaN;
 }
 
-/** A date (2027-01-01) or a full ISO time; stored as milliseconds since the epoch. */
+/** A date (2027-01-01, midnight UTC) or a time with its offset; milliseconds since the epoch. */
 export const DateFlag = z.string().transform((text, ctx) => {
-  const ms = /^\d{4}-\d{2}-\d{2}([T ].*)?$/.test(text) ? calendarTime(text) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    ctx.addIssue({ code: 'custom', message: 'expected a date like 2027-01-01 or an ISO time' });
+  const time = readCalendarTime(
+    text,
+    'expected a date like 2027-01-01 or a time like 2027-01-01T09:30Z',
+  );
+  if ('problem' in time) {
+    ctx.addIssue({ code: 'custom', message: time.problem });
     return z.NEVER;
   }
-  return ms;
+  return time.ms;
 });

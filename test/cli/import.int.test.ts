@@ -181,6 +181,28 @@ describe('When an import file breaks the text rules or names impossible dates', 
     });
   });
 
+  it('refuses a creation time without its offset, which would be read in the server’s zone', async () => {
+    // README: "a bare date is midnight UTC; a time must say its offset" — the same file meant
+    // other moments on servers in other time zones
+    const file = join(dir, 'local.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { body: 'a local time', createdAt: '2025-01-08T09:12' },
+        { body: 'a date', createdAt: '2025-01-08' },
+        { body: 'a time in UTC', createdAt: '2025-01-08T09:12:00Z' },
+        { body: 'a time with an offset', createdAt: '2025-01-08T09:12+01:00' },
+      ]),
+    );
+    const before = await withStores(dir, ({ readStore }) => itemsOfApp(readStore, workspaceId));
+    expect(await cliFails(dir, ...importInto(file))).to.match(
+      /: 1 invalid entry .*: #1 createdAt: a time needs its offset: Z for UTC or one like \+01:00 \(without, it would be read in this machine's time zone\)$/,
+    );
+    await withStores(dir, async ({ readStore }) => {
+      expect(await itemsOfApp(readStore, workspaceId)).to.deep.equal(before);
+    });
+  });
+
   it('refuses a file that is not UTF-8 (the API’s text rule) and reads one with a byte-order mark', async () => {
     const latin1 = join(dir, 'latin1.json');
     // "Café menu broken" as Windows-1252 writes it: é is the single byte 0xE9

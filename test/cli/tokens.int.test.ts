@@ -52,6 +52,19 @@ describe('When an operator creates and revokes personal API tokens with the CLI'
     });
   });
 
+  it('refuses an expiry time without its offset, and reads one with it', async () => {
+    // README: "a bare date is midnight UTC; a time must say its offset". Without one, the
+    // expiry was read in the server's time zone: 2027-01-01T00:00 meant 05:00Z in New York.
+    const create = (expires: string) =>
+      ['create-token', '--email', 'max@acme.io', '--name', 'offset', '--expires', expires] as const;
+    expect(await cliFails(dir, ...create('2099-01-01T00:00'))).to.equal(
+      "error: invalid --expires: a time needs its offset: Z for UTC or one like +01:00 (without, it would be read in this machine's time zone)",
+    );
+    expect(await cliOk(dir, ...create('2099-06-01T12:00+02:00'))).to.match(
+      /expires 2099-06-01T10:00:00\.000Z/,
+    );
+  });
+
   it('refuses a token for an account without a workspace, and an unknown token', async () => {
     // spec: "Only makers can create one; ... an account with no workspace is refused."
     expect(await cliFails(dir, 'create-token', '--email', 'solo@acme.io', '--name', 'x')).to.match(

@@ -10,7 +10,7 @@ import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { holdsLoneSurrogate, nameText, readableText } from '../../../commands/shared/text.js';
 import { ItemStatus } from '../../feedback/http/schemas.js';
 import { InputFileError } from '../errors.js';
-import { calendarTime } from '../values.js';
+import { readCalendarTime } from '../values.js';
 
 const MAX_INT = 9007199254740991;
 /** how far ahead of this machine's clock a creation time may be (another machine's clock) */
@@ -29,24 +29,22 @@ function notFuture(ms: number, ctx: z.core.$RefinementCtx): void {
 
 const CreatedAt = z.union([
   z.number().int().min(0, { message: BEFORE_1970 }).max(MAX_INT).superRefine(notFuture),
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, {
-      message: 'expected an ISO date/time or milliseconds since the epoch',
-    })
-    .transform((text, ctx) => {
-      const ms = calendarTime(text);
-      if (Number.isNaN(ms)) {
-        ctx.addIssue({ code: 'custom', message: 'not a real date' });
-        return z.NEVER;
-      }
-      if (ms < 0) {
-        ctx.addIssue({ code: 'custom', message: BEFORE_1970 });
-        return z.NEVER;
-      }
-      notFuture(ms, ctx);
-      return ms;
-    }),
+  z.string().transform((text, ctx) => {
+    const time = readCalendarTime(
+      text,
+      'expected a date like 2025-01-08, a time like 2025-01-08T09:12:00Z or milliseconds since the epoch',
+    );
+    if ('problem' in time) {
+      ctx.addIssue({ code: 'custom', message: time.problem });
+      return z.NEVER;
+    }
+    if (time.ms < 0) {
+      ctx.addIssue({ code: 'custom', message: BEFORE_1970 });
+      return z.NEVER;
+    }
+    notFuture(time.ms, ctx);
+    return time.ms;
+  }),
 ]);
 
 /**
