@@ -203,6 +203,26 @@ describe('When an import file breaks the text rules or names impossible dates', 
     });
   });
 
+  it('records a creation time ahead of its own clock as the time of the import', async () => {
+    // README: a createdAt later than the import's own time is recorded as that time, so an item
+    // never shows its creation after its changes (it showed createdAt after statusChangedAt)
+    const file = join(dir, 'ahead.json');
+    const ahead = Date.now() + 12 * 3_600_000;
+    writeFileSync(
+      file,
+      JSON.stringify([{ body: 'from a clock ahead', status: 'planned', createdAt: ahead }]),
+    );
+    const started = Date.now();
+    expect(await cliOk(dir, ...importInto(file))).to.match(/^imported 1 item/);
+    await withStores(dir, async ({ readStore }) => {
+      const items = await itemsOfApp(readStore, workspaceId);
+      const item = items.find((i) => i.body === 'from a clock ahead')!;
+      expect(item.createdAt).to.be.within(started, Date.now());
+      expect(item.createdAt).to.be.at.most(item.statusChangedAt!);
+      expect(item.createdAt).to.be.at.most(item.updatedAt);
+    });
+  });
+
   it('refuses a file that is not UTF-8 (the API’s text rule) and reads one with a byte-order mark', async () => {
     const latin1 = join(dir, 'latin1.json');
     // "Café menu broken" as Windows-1252 writes it: é is the single byte 0xE9

@@ -13,7 +13,11 @@ import { InputFileError } from '../errors.js';
 import { readCalendarTime } from '../values.js';
 
 const MAX_INT = 9007199254740991;
-/** how far ahead of this machine's clock a creation time may be (another machine's clock) */
+/**
+ * How far ahead of this machine's clock a creation time may be: a date of today written where it
+ * is already tomorrow (bare dates are midnight UTC), another machine's clock. Such a time is
+ * recorded as the import's own (submitFeedback), never after the item's first change.
+ */
 const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 
 /**

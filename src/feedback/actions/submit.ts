@@ -39,7 +39,7 @@ export interface SubmitFeedbackInput {
   requester: Requester;
   /** members (CLI import) may file into a private product; the public may not */
   allowPrivate?: boolean;
-  /** imports only: the original creation time */
+  /** imports only: the original creation time; one later than now is recorded as now */
   createdAt?: number;
   /** the same-body fold, for submissions it applies to (capture/file.ts) */
   fold?: SubmissionFold;
@@ -101,7 +101,11 @@ export async function submitFeedback(
           avatar: person.avatar,
         },
         ...(context.via ? { via: context.via } : {}),
-        ...(input.createdAt !== undefined ? { createdAt: input.createdAt } : {}),
+        // never after its recording: a later status change or reply would precede the creation
+        // (an import file's clock may be ahead of this one; file.ts allows a day)
+        ...(input.createdAt !== undefined
+          ? { createdAt: Math.min(input.createdAt, context.now) }
+          : {}),
         ...(fold ? { ifAbsent: true } : {}),
       },
     },

@@ -116,6 +116,26 @@ describe('Item history and as-of (e2e)', () => {
       expect(epoch.body.error).to.not.contain('seconds');
     });
 
+    it('says, at the createdAt an import gave an item, that as-of starts at its recording', async () => {
+      // README: history and as-of follow the time each change was recorded; an import keeps the
+      // item's original createdAt, which lies before its first revision
+      const createdAt = story.fb.clock.now() - 30 * 86_400_000;
+      const { itemKey } = await story.fb.submit(story.ws, 'APP', {
+        body: 'Imported from the old tracker',
+        createdAt,
+      });
+      const [capture] = (await owner().get(`${itemPath(itemKey)}/history`)).body.items;
+      const before = await owner().get(`${itemPath(itemKey)}/as-of?at=${createdAt}`);
+      expect404(before);
+      expect(before.body.error).to.equal(
+        `${itemKey} did not exist yet at ${createdAt}: it was recorded at ${capture.occurredAt}; ` +
+          `its createdAt, ${createdAt}, came with an import, and history and as-of start when it was recorded`,
+      );
+      const recorded = await owner().get(`${itemPath(itemKey)}/as-of?at=${capture.occurredAt}`);
+      expect(recorded.status).to.equal(200);
+      expect(recorded.body.item.createdAt).to.equal(createdAt);
+    });
+
     it('needs exactly one of revision and at', async () => {
       expect400(await owner().get(`${itemPath('APP-1')}/as-of`));
       expect400(await owner().get(`${itemPath('APP-1')}/as-of?revision=1&at=5`));

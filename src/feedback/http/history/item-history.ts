@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { productKeyOf } from '../../../../commands/product/index.js';
 import { InvalidArgument, NotFound } from '../../../../commands/shared/errors.js';
 import { getItem } from '../../../../projections/items/queries.js';
+import type { RecordedEvent } from '../../../eventstore/types.js';
 import { itemChanges } from '../../activity/item-history.js';
 import type { ItemTimelines, Visit } from '../../activity/timeline.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
@@ -28,6 +29,21 @@ const unitHint = (at: number) =>
   at > 0 && at < 100_000_000_000
     ? ' (timestamps are milliseconds since 1970; this looks like seconds)'
     : '';
+
+/**
+ * Why a moment before the item's first revision finds nothing, also when an import gave the item
+ * an earlier createdAt: revisions are in the order and at the times they were recorded, so the
+ * item's past before its import is not in its history.
+ */
+function notYet(itemKey: string, at: number, captured: RecordedEvent): string {
+  const recorded = captured.metadata.occurredAt;
+  const given = (captured.data as { createdAt?: number }).createdAt;
+  const imported =
+    given !== undefined && given < recorded
+      ? `; its createdAt, ${given}, came with an import, and history and as-of start when it was recorded`
+      : '';
+  return `${itemKey} did not exist yet at ${at}${unitHint(at)}: it was recorded at ${recorded}${imported}`;
+}
 
 export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[] {
   async function eventsOf(workspaceId: string, productKey: string, itemKey: string) {
@@ -103,7 +119,9 @@ export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[
     extraDescription:
       'Give exactly one of `revision` and `at`. The answer has the fields of get_item, as they ' +
       'stood then (people with the names they had then). A moment between two revisions answers ' +
-      'the earlier; before the item existed, or past its last revision, 404.',
+      'the earlier; before the item existed, or past its last revision, 404. Moments are ' +
+      'those the revisions were recorded at: an imported item whose `createdAt` is earlier ' +
+      'than its recording has no revision at that `createdAt`.',
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
@@ -115,7 +133,7 @@ export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[
       let target = revision ?? -1;
       if (at !== undefined) {
         for (const e of events) if (e.metadata.occurredAt <= at) target = e.revision;
-        if (target < 0) throw new NotFound(`${itemKey} did not exist yet at ${at}${unitHint(at)}`);
+        if (target < 0) throw new NotFound(notYet(itemKey, at, events[0]!));
       } else if (target >= events.length) {
         throw new NotFound(
           `${itemKey} has no revision ${target}; its last is ${events.length - 1}`,
