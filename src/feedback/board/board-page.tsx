@@ -10,7 +10,7 @@ import { queryText } from './body.js';
 import { type BoardDeps, ipOf, personOfVisitor } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
-import { boardItems, type BoardQuery, type PublicProduct } from './queries.js';
+import { boardItems, type BoardQuery, type PublicProduct, trendingPeriod } from './queries.js';
 import type { Visitor } from './tokens.js';
 import { BoardPage, type BoardSort } from './views/board.js';
 import { documentOf } from './views/layout.js';
@@ -36,20 +36,14 @@ export function boardQueryOf(query: Request['query'] | Record<string, string>): 
  */
 export async function renderBoard(
   deps: BoardDeps,
-  view: { product: PublicProduct; visitor: Visitor | null },
+  view: { product: PublicProduct; visitor: Visitor | null; now: number },
   query: BoardQuery,
   formToken: string,
   refusal?: CaptureRefusal,
 ): Promise<string> {
   const { product, visitor } = view;
   const nav = navOf(deps, product, 'board');
-  const { docs, hasNext } = await boardItems(
-    deps.readStore,
-    deps.search,
-    product,
-    query,
-    deps.now(),
-  );
+  const { docs, hasNext } = await boardItems(deps.readStore, deps.search, product, query, view.now);
   const person = personOfVisitor(product.workspaceId, visitor);
   const auth = { csrf: visitor ? deps.tokens.csrf(visitor) : '' };
   return documentOf(
@@ -90,8 +84,13 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
       const query = boardQueryOf(req.query);
       if (query.q) await deps.guard.takeSearch(ipOf(deps, req));
       const key = `board:${product.scope}:${query.sort}:${query.status}:${query.page}`;
-      await pages.answer(req, res, view, key, !visitor && !query.q, (formToken) =>
-        renderBoard(deps, view, query, formToken),
+      // trending moves with time too, not only with writes: cached (and tagged) per period
+      const shown =
+        query.sort === 'trending' && view.version !== null
+          ? { ...view, version: `${view.version}.${trendingPeriod(view.now)}` }
+          : view;
+      await pages.answer(req, res, shown, key, !visitor && !query.q, (formToken) =>
+        renderBoard(deps, shown, query, formToken),
       );
     }),
   );

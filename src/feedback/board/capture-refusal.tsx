@@ -43,7 +43,7 @@ export async function answerRefusedCapture(
   const stillGood = stamp?.source === 'board' && deps.now() - stamp.issuedAt <= FORM_MAX_AGE_MS;
   const html = await renderBoard(
     deps,
-    { product, visitor },
+    { product, visitor, now: deps.now() },
     boardQueryOf({}),
     stillGood ? sent : deps.tokens.form('board', product.scope),
     {

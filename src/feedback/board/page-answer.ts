@@ -1,7 +1,8 @@
 /**
  * How a board page is answered: from the cache when it is the same for everyone (no cookie, no
  * search) and the read models have a version — with a weak ETag, a conditional GET answering
- * 304 — else freshly rendered as a private answer. The form token, the one value that differs
+ * 304 — else freshly rendered as a private answer. A page that changes with time as well gives a
+ * version that says when (the trending board: the read models' and its period's). The form token, the one value that differs
  * per view, is put in fresh every time (page-cache.ts).
  */
 import type { Request, RequestHandler, Response } from 'express';
@@ -24,6 +25,8 @@ export interface View {
   product: PublicProduct;
   visitor: Visitor | null;
   version: string | null;
+  /** the moment the page shows, read once per request */
+  now: number;
 }
 
 export type PageAnswers = ReturnType<typeof createPageAnswers>;
@@ -48,6 +51,7 @@ export function createPageAnswers(deps: BoardDeps) {
           product,
           visitor: cookieVisitor(deps, req),
           version: await deps.readVersion(),
+          now: deps.now(),
         };
         await handler(req, res, view);
       });
@@ -76,7 +80,7 @@ export function createPageAnswers(deps: BoardDeps) {
         send(res, type, await render(formToken()));
         return;
       }
-      const etag = `W/"${view.version}.${Math.floor(deps.now() / TAG_PERIOD_MS)}"`;
+      const etag = `W/"${view.version}.${Math.floor(view.now / TAG_PERIOD_MS)}"`;
       res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
       res.setHeader('ETag', etag);
       if (holdsCurrent(req.headers['if-none-match'], etag)) {

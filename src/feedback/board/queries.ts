@@ -108,6 +108,17 @@ export function trendingScore(
   return (doc.plusOneCount + doc.replyCount / 2 + 1) / (hours + 2) ** 1.5;
 }
 
+/**
+ * Trending is ranked as of the start of its period, so its order changes with time at most once
+ * a period: a page cached for everyone holds for that period (board-page.tsx), and no longer.
+ */
+const TRENDING_PERIOD_MS = 10 * 60_000;
+
+/** The period `now` falls in (0, 1, 2, …): equal periods, equal trending order. */
+export function trendingPeriod(now: number): number {
+  return Math.floor(now / TRENDING_PERIOD_MS);
+}
+
 export async function boardItems(
   store: ReadStore,
   search: FeedbackSearch,
@@ -142,7 +153,7 @@ export async function boardItems(
   if (query.sort === 'trending') {
     const all = await itemsOf(store).find(filter);
     const ranked = all
-      .map((doc) => ({ doc, score: trendingScore(doc, now) }))
+      .map((doc) => ({ doc, score: trendingScore(doc, trendingPeriod(now) * TRENDING_PERIOD_MS) }))
       .sort((a, b) => b.score - a.score || (a.doc.rank < b.doc.rank ? -1 : 1));
     return {
       docs: ranked.slice(skip, skip + BOARD_PAGE_SIZE).map((r) => r.doc),

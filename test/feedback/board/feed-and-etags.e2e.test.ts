@@ -5,6 +5,7 @@
  */
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { expect } from 'chai';
+import { FORM_MAX_AGE_MS } from '../../../src/feedback/board/tokens.js';
 import { BoardVisitor, type BoardWorld, startBoardWorld } from './support.js';
 
 describe('The changelog feed and conditional requests (e2e)', () => {
@@ -50,6 +51,41 @@ describe('The changelog feed and conditional requests (e2e)', () => {
         const res = await visitor.get(world.boardPath, { 'if-none-match': header });
         expect(res.status, header).to.equal(200);
       }
+    });
+
+    it('answers a trending board that time has reordered afresh, not 304, with no write between', async () => {
+      // trending ranks activity over age ("an item with a few fresh +1s outranks an old one with
+      // many"), so its order changes as time passes; the page was cached and tagged by the read
+      // models' version only, so a quiet board kept its order, and answered 304, until any write
+      const { fb, ws, owner } = world;
+      // at the start of a period of the tag's form-token part, so an hour on it is the same
+      const tagPeriod = FORM_MAX_AGE_MS / 4;
+      fb.clock.advance(tagPeriod - (fb.clock.now() % tagPeriod) + 60_000);
+      const old = await fb.submit(ws, 'APP', {
+        body: 'Older and discussed',
+        createdAt: fb.clock.now() - 4 * 3_600_000,
+      });
+      const replies = `/v1/workspaces/acme-co/products/APP/items/${old.itemKey}/replies`;
+      for (let i = 1; i <= 6; i++) {
+        const res = await fb.api(owner.token).post(replies, { body: `reply ${i}` });
+        expect(res.status).to.equal(200);
+      }
+      const fresh = await fb.submit(ws, 'APP', { body: 'Brand new and quiet' });
+      const anonymous = new BoardVisitor(fb.url);
+      const trending = `${world.boardPath}?sort=trending`;
+      const order = (page: { text: string }) =>
+        [...new Set([...page.text.matchAll(/items\/(APP-\d+)/g)].map((m) => m[1]))].filter(
+          (key) => key === old.itemKey || key === fresh.itemKey,
+        );
+      const now = await anonymous.get(trending);
+      expect(order(now)).to.deep.equal([fresh.itemKey, old.itemKey]);
+      const etag = now.headers.get('etag')!;
+      expect((await anonymous.get(trending, { 'if-none-match': etag })).status).to.equal(304);
+      // an hour on, the older item's six replies outweigh the fresh one's newness
+      fb.clock.advance(3_600_000);
+      const later = await anonymous.get(trending, { 'if-none-match': etag });
+      expect(later.status).to.equal(200);
+      expect(order(later)).to.deep.equal([old.itemKey, fresh.itemKey]);
     });
 
     it("does the same for the board's static files", async () => {
