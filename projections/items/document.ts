@@ -62,6 +62,11 @@ export type ItemDoc = Doc &
     _lastSpeaker: LastSpeaker;
     /** the status the last notification was about */
     _notifiedStatus: ItemStatus | null;
+    /**
+     * a notification was recorded after the last status change: event order, which times
+     * cannot tell (two events in one millisecond, or stamped alike after the clock was set back)
+     */
+    _announced: boolean;
   };
 
 export const ITEMS = 'items';

@@ -13,8 +13,8 @@ import { type ItemDoc, itemDocId, itemsOf, rankOf, type StoredParticipant } from
 export function itemsProjector(): Projector {
   return {
     name: 'items',
-    // 2: a notification moves updatedAt
-    version: 2,
+    // 2: a notification moves updatedAt; 3: `_announced`
+    version: 3,
     collections: ['items'],
     filter: { streamPrefixes: ['item-'] },
     async setup(store) {
@@ -105,6 +105,7 @@ export function captured(
     _participants: [{ personId, role: 'submitted', context: null }],
     _lastSpeaker: { kind: 'person', id: personId, at: createdAt },
     _notifiedStatus: null,
+    _announced: false,
   };
 }
 
@@ -118,7 +119,9 @@ export function changes(
     case 'ItemEdited':
       return { $set: { ...event.data, updatedAt: at } };
     case 'ItemStatusChanged':
-      return { $set: { status: event.data.to, statusChangedAt: at, updatedAt: at } };
+      return {
+        $set: { status: event.data.to, statusChangedAt: at, updatedAt: at, _announced: false },
+      };
     case 'ItemTagged':
       return { $set: { tagIds: event.data.tagIds, updatedAt: at } };
     case 'ItemReplied': {
@@ -228,7 +231,14 @@ export function changes(
     }
     case 'PeopleNotified':
       // notifiedAt is a field of the item, so telling its people is a change of the item
-      return { $set: { notifiedAt: at, _notifiedStatus: event.data.status, updatedAt: at } };
+      return {
+        $set: {
+          notifiedAt: at,
+          _notifiedStatus: event.data.status,
+          _announced: true,
+          updatedAt: at,
+        },
+      };
     default: {
       const _exhaustive: never = event;
       return null;

@@ -19,8 +19,10 @@
  *  - repliesOwed: the open items whose last speaker is a person (someone waits on the maker).
  *  - stalePromises: items `planned` or `in-progress` whose last status change is MORE than
  *    STALE_PROMISE_DAYS (default 30) days before now.
- *  - shippedUnnotified: items `shipped` with no notification since they shipped — `notifiedAt`
- *    null or earlier than `statusChangedAt` (shipping again after a notification counts anew).
+ *  - shippedUnnotified: items `shipped` with no notification since they shipped — none
+ *    recorded after the last status change (shipping again after a notification counts anew).
+ *    Told by the order of the item's events, not by `notifiedAt` against `statusChangedAt`:
+ *    two events may carry one time (the same millisecond, or after the clock was set back).
  */
 import type { ItemStatus } from '../../../commands/item/index.js';
 import type { ItemDoc } from '../../../projections/items/document.js';
@@ -31,7 +33,13 @@ export const DAY_MS = 86_400_000;
 
 export type FollowupFacts = Pick<
   ItemDoc,
-  'status' | 'statusChangedAt' | 'notifiedAt' | 'createdAt' | '_mergedInto' | '_lastSpeaker'
+  | 'status'
+  | 'statusChangedAt'
+  | 'notifiedAt'
+  | 'createdAt'
+  | '_mergedInto'
+  | '_lastSpeaker'
+  | '_announced'
 >;
 
 export function isOpen(item: Pick<ItemDoc, 'status' | '_mergedInto'>): boolean {
@@ -65,7 +73,5 @@ export function isStalePromise(item: FollowupFacts, now: number, staleDays: numb
 
 /** Shipped, and nobody was told since it shipped. */
 export function isShippedUnnotified(item: FollowupFacts): boolean {
-  if (item._mergedInto !== null || item.status !== 'shipped') return false;
-  if (item.notifiedAt === null) return true;
-  return item.statusChangedAt !== null && item.notifiedAt < item.statusChangedAt;
+  return item._mergedInto === null && item.status === 'shipped' && !item._announced;
 }

@@ -167,6 +167,26 @@ describe('who_needs_followup and get_person over HTTP', () => {
     });
   });
 
+  describe('When an item ships again in the millisecond it was announced', () => {
+    it('is in shippedUnnotified again: event order says the shipping came after', async () => {
+      // README: "shipping again after a notification counts anew". Times cannot tell here: the
+      // same millisecond, or a clock set back, which stamps events with their predecessor's time
+      const { itemKey } = await world.submit({ email: 'same-ms@x.io', name: 'Mo' });
+      await world.setStatus(itemKey, 'shipped');
+      world.advance(1000);
+      const notify = await world
+        .api()
+        .post(`/v1/workspaces/${world.slug}/products/ACME/items/${itemKey}/notify`, {
+          confirm: true,
+        });
+      expect(notify.status).to.equal(200);
+      expect(ids((await followup()).shippedUnnotified)).not.to.include(itemKey);
+      await world.setStatus(itemKey, 'in-progress');
+      await world.setStatus(itemKey, 'shipped');
+      expect(ids((await followup()).shippedUnnotified)).to.include(itemKey);
+    });
+  });
+
   describe('When the caller is not a member', () => {
     it('answers 404 for follow-up and people alike', async () => {
       const res = await world.api(OUTSIDER).get(`/v1/workspaces/${world.slug}/followup`);

@@ -22,6 +22,7 @@ function item(overrides: Partial<FollowupFacts> = {}): FollowupFacts {
     createdAt: NOW - 10 * DAY_MS,
     _mergedInto: null,
     _lastSpeaker: { kind: 'person', id: ADA, at: NOW - 10 * DAY_MS },
+    _announced: false,
     ...overrides,
   };
 }
@@ -118,10 +119,14 @@ describe('Follow-up rules', () => {
     it('needs follow-up until someone is told', () => {
       const shipped = item({ status: 'shipped', statusChangedAt: NOW - DAY_MS });
       expect(isShippedUnnotified(shipped)).to.be.true;
-      expect(isShippedUnnotified({ ...shipped, notifiedAt: NOW })).to.be.false;
+      expect(isShippedUnnotified({ ...shipped, notifiedAt: NOW, _announced: true })).to.be.false;
     });
     it('needs follow-up again when it shipped again after the last notification', () => {
       const reshipped = item({ status: 'shipped', statusChangedAt: NOW, notifiedAt: NOW - DAY_MS });
+      expect(isShippedUnnotified(reshipped)).to.be.true;
+    });
+    it('tells by event order, also when the notification and the new shipping share a time', () => {
+      const reshipped = item({ status: 'shipped', statusChangedAt: NOW, notifiedAt: NOW });
       expect(isShippedUnnotified(reshipped)).to.be.true;
     });
     it('is not about items in other statuses', () => {
