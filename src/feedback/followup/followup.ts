@@ -4,7 +4,8 @@
  * the predicates of rules.ts, so the answer is exactly what the rules say.
  *
  * Order: the longest-waiting first — shippedUnnotified and stalePromises by `statusChangedAt`,
- * repliesOwed by the time the person spoke; ties by item key.
+ * repliesOwed by the time the person spoke; ties by product key, then item number (WEB-3
+ * before WEB-19, which their keys compared as text would put first).
  */
 import { type ItemDoc, itemsOf } from '../../../projections/items/document.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -37,6 +38,11 @@ export function toFollowUpEntry(doc: ItemDoc): FollowUpEntry {
   return { id, productId, title, status, statusChangedAt, plusOneCount };
 }
 
+function byNumber(a: ItemDoc, b: ItemDoc): number {
+  if (a.productId !== b.productId) return a.productId < b.productId ? -1 : 1;
+  return a._n - b._n;
+}
+
 export async function whoNeedsFollowup(
   store: ReadStore,
   query: { workspaceId: string; now: number; staleDays: number },
@@ -49,10 +55,9 @@ export async function whoNeedsFollowup(
     items.find({ ...base, status: { $in: [...OPEN_STATUSES] }, '_lastSpeaker.kind': 'person' }),
   ]);
   const byChange = (a: ItemDoc, b: ItemDoc) =>
-    (a.statusChangedAt ?? a.createdAt) - (b.statusChangedAt ?? b.createdAt) ||
-    a.id.localeCompare(b.id);
+    (a.statusChangedAt ?? a.createdAt) - (b.statusChangedAt ?? b.createdAt) || byNumber(a, b);
   const bySpoke = (a: ItemDoc, b: ItemDoc) =>
-    a._lastSpeaker.at - b._lastSpeaker.at || a.id.localeCompare(b.id);
+    a._lastSpeaker.at - b._lastSpeaker.at || byNumber(a, b);
   return {
     shippedUnnotified: shipped.filter(isShippedUnnotified).sort(byChange).map(toFollowUpEntry),
     stalePromises: promises

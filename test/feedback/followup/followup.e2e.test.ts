@@ -187,6 +187,26 @@ describe('who_needs_followup and get_person over HTTP', () => {
     });
   });
 
+  describe('When items wait equally long', () => {
+    it('lists them by item number, TIE-2 before TIE-11, not by their keys as text', async () => {
+      // who_needs_followup: "ties by item key" meant "TIE-11" < "TIE-2" as text; list_items
+      // orders one product's items by number
+      await world.createProduct('TIE');
+      for (let n = 1; n <= 12; n++) {
+        await world.submit({ product: 'TIE', anonymousId: `tie-${n}`, body: `Tie number ${n}` });
+      }
+      await world.setStatus('TIE-11', 'shipped');
+      await world.setStatus('TIE-2', 'shipped');
+      const lists = await followup();
+      const ties = (entries: { id: string }[]) =>
+        ids(entries).filter((id) => id.startsWith('TIE-'));
+      expect(ties(lists.shippedUnnotified)).to.deep.equal(['TIE-2', 'TIE-11']);
+      expect(ties(lists.repliesOwed)).to.deep.equal(
+        [1, 3, 4, 5, 6, 7, 8, 9, 10, 12].map((n) => `TIE-${n}`),
+      );
+    });
+  });
+
   describe('When the caller is not a member', () => {
     it('answers 404 for follow-up and people alike', async () => {
       const res = await world.api(OUTSIDER).get(`/v1/workspaces/${world.slug}/followup`);
