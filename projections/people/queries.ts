@@ -76,11 +76,12 @@ export async function getPerson(
     _mergedInto: null,
   });
   const byKey = new Map(docs.map((d) => [d.id, d]));
-  const items: PersonItem[] = [];
+  const items: Array<PersonItem & { n: number }> = [];
   for (const r of roles) {
     const doc = byKey.get(r.itemId);
     if (!doc) continue;
     items.push({
+      n: doc._n,
       id: doc.id,
       productId: doc.productId,
       title: doc.title,
@@ -89,10 +90,16 @@ export async function getPerson(
       createdAt: doc.createdAt,
     });
   }
-  items.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id));
+  // newest first; ties (one moment) by product, then the later item first, as list_items
+  // orders them (their keys as text put TIE-2 before TIE-11)
+  items.sort(
+    (a, b) =>
+      (b.createdAt ?? 0) - (a.createdAt ?? 0) ||
+      (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : b.n - a.n),
+  );
   return {
     person: toPersonSummary(person),
-    items,
+    items: items.map(({ n: _n, ...item }) => item),
     openItemCount: items.filter((i) => OPEN_STATUSES.includes(i.status)).length,
     productKeys: [...new Set(items.map((i) => i.productId))].sort(),
     threads: docs,

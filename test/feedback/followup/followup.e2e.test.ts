@@ -205,6 +205,21 @@ describe('who_needs_followup and get_person over HTTP', () => {
         [1, 3, 4, 5, 6, 7, 8, 9, 10, 12].map((n) => `TIE-${n}`),
       );
     });
+
+    it("lists a person's items filed at one moment newest first by number, TIES-11 before TIES-2", async () => {
+      // get_person's items: newest first; ties were broken by their keys as text (TIES-2 first)
+      await world.createProduct('TIES');
+      let personId = '';
+      for (let n = 1; n <= 11; n++) {
+        ({ personId } = await world.submit({
+          product: 'TIES',
+          email: 'ties@x.io',
+          body: `Tie two number ${n}`,
+        }));
+      }
+      const listed = ids((await person(personId)).items);
+      expect(listed).to.deep.equal([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1].map((n) => `TIES-${n}`));
+    });
   });
 
   describe('When the caller is not a member', () => {
