@@ -15,6 +15,8 @@
  *   per client IP per 15 min; 10 wrong codes per address and 30 per IP per hour, then a lockout
  *   of 15 min that doubles with each repeat up to 24 h and is forgotten after a quiet day.
  *   registration: sliding window per client IP; feedback 20 per 10 min, notes 30 per hour (issue 6).
+ *   registered client: kept 24 h while nobody has approved it, then until 30 days after its last grant
+ *   (storage/client-lifetime.ts).
  *   Client IP = the socket address; with `trustProxy` the right-most X-Forwarded-For entry (the
  *   address the nearest proxy saw), which a client cannot forge through a proxy that appends.
  */
@@ -87,6 +89,9 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   },
 };
 
+/** A registered client nobody approves is gone after a day (storage/client-lifetime.ts). */
+export const DEFAULT_UNUSED_CLIENT_TTL_S = 24 * HOUR_S;
+
 /** How a 429 from the authorization server reads: the service's error envelope. */
 /** the service's error body for the refusals the auth server makes itself (not OAuth's own) */
 export type ErrorEnvelope = (
@@ -116,6 +121,8 @@ export interface AuthorizationServerOptions {
   refreshTokenTtlSeconds: number;
   refreshPolicy: RefreshPolicy;
   registrationLimit: { max: number; windowSeconds: number };
+  /** how long a registered client nobody has approved is kept; default DEFAULT_UNUSED_CLIENT_TTL_S */
+  unusedClientTtlSeconds?: number;
   /** authorization requests per client IP (authorization-limit.ts); default 60 per 10 min */
   authorizationLimit?: { max: number; windowSeconds: number };
   /** sign-in throttles; default DEFAULT_SIGN_IN_LIMITS */

@@ -30,7 +30,7 @@ import { DEFAULT_AUTHORIZATION_LIMIT, mountAuthorizationLimits } from './authori
 import { clientIp, clientNetwork } from './per-ip-limit.js';
 import { registrationLimiter } from './registration-limit.js';
 import { createLimits } from '../limits/index.js';
-import { DEFAULT_SIGN_IN_LIMITS } from './options.js';
+import { DEFAULT_SIGN_IN_LIMITS, DEFAULT_UNUSED_CLIENT_TTL_S } from './options.js';
 import {
   type BearerError,
   PROTECTED_RESOURCE_PATH,
@@ -51,6 +51,7 @@ import {
   type StoredArtifact,
 } from './storage/adapter.js';
 import { loadOrCreateKeys } from './storage/keys.js';
+import { dateStoredClients } from './storage/client-lifetime.js';
 
 export interface AuthorizationServer {
   router: Router;
@@ -117,10 +118,14 @@ export async function createAuthorizationServer(
   const warn = (line: string) => logger.warn(line);
   const prefix = options.collectionPrefix ?? 'oauth';
   const { readStore } = options;
-  const ctxStore = { readStore, prefix, now };
+  const unusedClientTtlMs = (options.unusedClientTtlSeconds ?? DEFAULT_UNUSED_CLIENT_TTL_S) * 1000;
+  const ctxStore = { readStore, prefix, now, unusedClientTtlMs };
 
   const keys = await loadOrCreateKeys(readStore, `${prefix}_keys`);
   await hashStoredSecrets(ctxStore);
+  const lifetime = { clients: collectionFor(ctxStore, 'Client'), now, unusedClientTtlMs };
+  if ((await dateStoredClients(lifetime, collectionFor(ctxStore, 'Grant'))) > 0)
+    await readStore.flush();
   const Adapter = createAdapterClass(ctxStore);
   const providers = new Map<string, Provider>();
   for (const issuer of issuers) {

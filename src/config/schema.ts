@@ -186,6 +186,11 @@ export const configSchema = z.object({
   NOTES_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
     .default(60)
     .describe('window of the notes registration limit'),
+  OAUTH_UNUSED_CLIENT_HOURS: count(30 * 24)
+    .default(24)
+    .describe(
+      'hours a dynamically registered OAuth client is kept while nobody has approved it (no grant); an approved client is kept until 30 days after its last grant ends',
+    ),
   AUTHORIZATION_REQUESTS_PER_IP: count(1000000)
     .default(60)
     .describe(

@@ -79,6 +79,7 @@ export async function createNotesAuth(
       max: config.NOTES_REGISTRATIONS_PER_IP,
       windowSeconds: config.NOTES_REGISTRATION_WINDOW_MINUTES * 60,
     },
+    unusedClientTtlSeconds: config.OAUTH_UNUSED_CLIENT_HOURS * 60 * 60,
     authorizationLimit: {
       max: config.AUTHORIZATION_REQUESTS_PER_IP,
       windowSeconds: config.AUTHORIZATION_WINDOW_MINUTES * 60,

@@ -1,7 +1,8 @@
 /**
  * oidc-provider's storage adapter over the read-store port: one collection per model
  * (`<prefix>_<Model>`), documents `{_id, payload, expiresAt, grantId?, uid?, userCode?}`.
- * Expired documents read as absent and are swept out lazily. Every write is followed by
+ * Expired documents read as absent and are swept out lazily; registered clients expire too,
+ * unless someone uses them (client-lifetime.ts). Every write is followed by
  * readStore.flush() so clients, grants, sessions and refresh tokens survive a restart of the
  * embedded store.
  *
@@ -20,6 +21,12 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
+import {
+  type ClientLifetime,
+  clientExpiry,
+  clientHeld,
+  keepClientUntil,
+} from './client-lifetime.js';
 import { GRANTABLE, useOnce } from './reuse.js';
 import { storeConsume, stored } from './unsettled.js';
 
@@ -87,6 +94,8 @@ export interface AdapterContext {
   readStore: ReadStore;
   prefix: string;
   now: () => number;
+  /** how long a registered client nobody has approved is kept (client-lifetime.ts) */
+  unusedClientTtlMs: number;
 }
 
 export function collectionFor<T extends Doc = StoredArtifact>(
@@ -99,6 +108,7 @@ export function collectionFor<T extends Doc = StoredArtifact>(
 export function createAdapterClass(ctx: AdapterContext): new (name: string) => Adapter {
   const indexed = new Set<string>();
   const lastSweep = new Map<string, number>();
+  const life: ClientLifetime = { ...ctx, clients: collectionFor(ctx, 'Client') };
 
   return class ReadStoreAdapter implements Adapter {
     private readonly col: Collection<StoredArtifact>;
@@ -137,7 +147,14 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       await this.ready();
-      const expiresAt = typeof expiresIn === 'number' ? ctx.now() + expiresIn * 1000 : null;
+      // oidc-provider gives a client no expiry: an unused one is kept for a while (client-lifetime.ts)
+      const expiresAt =
+        this.model === 'Client'
+          ? await clientExpiry(life, id)
+          : typeof expiresIn === 'number'
+            ? ctx.now() + expiresIn * 1000
+            : null;
+      const held = expiresAt === null ? undefined : clientHeld(this.model, payload, expiresAt);
       const _id = this.key(id);
       const doc: StoredArtifact = {
         _id,
@@ -153,6 +170,8 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       }
       await stored(async () => {
         await this.col.replaceOne({ _id }, doc, { upsert: true });
+        // a sign-in under way, a grant, a code or a refresh token keeps its client as long
+        if (held) await keepClientUntil(life, held.clientId, held.until);
         if (this.model === 'RefreshToken' && payload.grantId && expiresAt !== null) {
           // A rotated refresh token slides its grant along, or the grant would expire under a
           // client that keeps refreshing (feedback: "connects monthly, never sees the login page").

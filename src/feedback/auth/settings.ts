@@ -55,6 +55,7 @@ export function feedbackAuthOptions(input: {
       max: config.FEEDBACK_REGISTRATIONS_PER_IP,
       windowSeconds: config.FEEDBACK_REGISTRATION_WINDOW_MINUTES * 60,
     },
+    unusedClientTtlSeconds: config.OAUTH_UNUSED_CLIENT_HOURS * 60 * 60,
     authorizationLimit: {
       max: config.AUTHORIZATION_REQUESTS_PER_IP,
       windowSeconds: config.AUTHORIZATION_WINDOW_MINUTES * 60,

@@ -1,0 +1,118 @@
+/**
+ * How long a dynamically registered client is kept. Registration is open and unauthenticated, and
+ * a client used to be stored with no expiry: every registration stayed in the store (in memory,
+ * on the embedded one) for good, whether anyone ever used it or not (resource-growth audit).
+ *
+ * So a client is stored with an expiry, `unusedClientTtlMs` after its registration, and whatever
+ * is stored for it later keeps it at least as long as that lives (an expiry only ever moves up):
+ *
+ *  - an authorization in progress (the Interaction of its sign-in and consent, one hour) keeps it
+ *    until that ends, so a client registered a moment before its lifetime was up still completes
+ *    the sign-in it started;
+ *  - a grant (a person approved the client on the consent page: its "use") keeps it until 30 days
+ *    after the grant ends (APPROVED_CLIENT_GRACE_MS), and so do its codes and refresh tokens —
+ *    each rotation slides the refresh token, its grant and now its client along. A client somebody
+ *    uses therefore outlives its every grant: neither the connected-apps list nor an access token
+ *    ever names a client that is gone, and an app that comes back after its refresh token expired
+ *    (90 days) is told `invalid_grant`, as before, and can sign the person in again under the
+ *    registration it holds. Only an app unused for 120 days loses its registration.
+ *
+ * Approved clients are not kept for good: each consent stores one, and a person signed in can
+ * consent as often as the authorization limit lets them. A revoked grant (a disconnect, a reused
+ * refresh token) leaves the client's expiry where it was. An expired client reads as absent
+ * (oidc-provider answers `invalid_client`, which the MCP SDK meets by registering again) and is
+ * swept out like every other expired document.
+ */
+import type { AdapterPayload } from 'oidc-provider';
+import type { Collection } from '../../readstore/types.js';
+import type { StoredArtifact } from './adapter.js';
+
+/** how long an approved client outlives its last grant */
+export const APPROVED_CLIENT_GRACE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** the stored clients (`<prefix>_Client`), the clock and the lifetime of an unused client */
+export interface ClientLifetime {
+  clients: Collection<StoredArtifact>;
+  now: () => number;
+  unusedClientTtlMs: number;
+}
+
+/**
+ * The expiry of a client being stored: its lifetime as an unused client from now, or the later
+ * one it has already (oidc-provider stores a client again only when its registration is updated,
+ * which must not cut short a client in use).
+ */
+export async function clientExpiry(life: ClientLifetime, clientId: string): Promise<number> {
+  const fresh = life.now() + life.unusedClientTtlMs;
+  const held = (await life.clients.findOne({ _id: clientId }))?.expiresAt;
+  return typeof held === 'number' && held > fresh ? held : fresh;
+}
+
+/**
+ * The client an artifact of `model` expiring at `expiresAt` is stored for (tokens and grants
+ * name it, an interaction asks for it), and until when it keeps that client.
+ */
+export function clientHeld(
+  model: string,
+  payload: AdapterPayload,
+  expiresAt: number,
+): { clientId: string; until: number } | undefined {
+  if (model === 'Client') return undefined;
+  if (typeof payload.clientId === 'string') {
+    const approved = model === 'Grant' || typeof payload.grantId === 'string';
+    return {
+      clientId: payload.clientId,
+      until: approved ? expiresAt + APPROVED_CLIENT_GRACE_MS : expiresAt,
+    };
+  }
+  const asked = (payload.params as { client_id?: unknown } | undefined)?.client_id;
+  return typeof asked === 'string' ? { clientId: asked, until: expiresAt } : undefined;
+}
+
+/**
+ * Keeps a live client at least until `expiresAt`. One conditional write: a client that has
+ * expired already (or a static one, not stored) is left alone, never brought back.
+ */
+export async function keepClientUntil(
+  life: ClientLifetime,
+  clientId: string,
+  expiresAt: number,
+): Promise<void> {
+  await life.clients.updateOne(
+    { _id: clientId, expiresAt: { $gt: life.now() } },
+    { $max: { expiresAt } },
+  );
+}
+
+/**
+ * Clients stored before they had an expiry get one, once, at start: as an approved client's
+ * after their longest grant, and at least the lifetime of an unused client from now (so a sign-in under way when the
+ * service was upgraded still completes). Without it every registration made before the upgrade
+ * would stay in the store for good. Returns how many were dated; the caller stores them.
+ */
+export async function dateStoredClients(
+  life: ClientLifetime,
+  grants: Collection<StoredArtifact>,
+): Promise<number> {
+  const undated = await life.clients.find({ expiresAt: null });
+  if (undated.length === 0) return 0;
+  const longestGrant = new Map<string, number>();
+  for (const grant of await grants.find({})) {
+    // every grant is stored with an expiry (ttl.Grant); one without would keep its client for good
+    const until = grant.expiresAt ?? Number.POSITIVE_INFINITY;
+    if (grant.clientId && until > (longestGrant.get(grant.clientId) ?? 0))
+      longestGrant.set(grant.clientId, until);
+  }
+  const atLeast = life.now() + life.unusedClientTtlMs;
+  let dated = 0;
+  for (const client of undated) {
+    const grantUntil = longestGrant.get(client._id) ?? Number.NEGATIVE_INFINITY;
+    if (grantUntil === Number.POSITIVE_INFINITY) continue;
+    await life.clients.updateOne(
+      { _id: client._id, expiresAt: null },
+      { $set: { expiresAt: Math.max(atLeast, grantUntil + APPROVED_CLIENT_GRACE_MS) } },
+    );
+    dated++;
+  }
+  return dated;
+}
