@@ -16,7 +16,7 @@
  *   of 15 min that doubles with each repeat up to 24 h and is forgotten after a quiet day.
  *   registration: sliding window per client IP; feedback 20 per 10 min, notes 30 per hour (issue 6).
  *   registered client: kept 24 h while nobody has approved it, then until 30 days after its last grant
- *   (storage/client-lifetime.ts).
+ *   (storage/client-lifetime.ts); what its registration may store is bounded (registration-bounds.ts).
  *   Client IP = the socket address; with `trustProxy` the right-most X-Forwarded-For entry (the
  *   address the nearest proxy saw), which a client cannot forge through a proxy that appends.
  */

@@ -9,6 +9,7 @@
  *    oidc-provider accepts the loopback redirect on any port (§7.3) and the app's own scheme.
  *
  * Everything else (https, fragments, forbidden schemes such as javascript:) is oidc-provider's.
+ * Before all of it, the size of what the registration would store (registration-bounds.ts).
  *
  * A client may not register under the service's own name (`client_name` "Feedback board",
  * "feedback-board", "ＦＥＥＤＢＡＣＫ BOARD", "Fеedback board" with a Cyrillic е): the consent page would read "Allow Feedback board
@@ -18,6 +19,7 @@
 import { remove as removeConfusables } from 'confusables';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { jsonBody } from '../http/json-body.js';
+import { oversizeMetadata, REGISTRATION_BODY_MAX_KB } from './registration-bounds.js';
 
 /** the loopback redirect hosts plain http is allowed on (also how the consent page names them) */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -58,7 +60,7 @@ export function impersonates(clientName: unknown, serviceName: string): boolean 
 }
 
 export function registrationPolicy(serviceName: string): RequestHandler[] {
-  const json = jsonBody({ limit: '56kb', type: 'application/json' });
+  const json = jsonBody({ limit: REGISTRATION_BODY_MAX_KB * 1024, type: 'application/json' });
   // only the body parser's own refusals are the client's; anything else (the per-IP limit's
   // store refusing a write on a full disk) goes on to the auth router's error answers
   // (unavailable.ts: 503 temporarily_unavailable), not "not valid JSON"
@@ -67,12 +69,20 @@ export function registrationPolicy(serviceName: string): RequestHandler[] {
     if (typeof status !== 'number' || status < 400 || status >= 500) return next(err);
     res.status(400).json({
       error: 'invalid_client_metadata',
-      error_description: 'the registration body is not valid JSON',
+      error_description:
+        status === 413
+          ? `the registration body is larger than ${REGISTRATION_BODY_MAX_KB} KB`
+          : 'the registration body is not valid JSON',
     });
   };
   const check: RequestHandler = (req, res, next) => {
     const body = req.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return next();
+    const oversize = oversizeMetadata(body);
+    if (oversize) {
+      res.status(400).json(oversize);
+      return;
+    }
     const verdict = judgeRedirectUris(body.redirect_uris);
     if (!verdict.ok) {
       res.status(400).json({ error: 'invalid_redirect_uri', error_description: verdict.reason });

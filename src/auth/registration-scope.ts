@@ -9,10 +9,11 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { jsonBody } from '../http/json-body.js';
+import { REGISTRATION_BODY_MAX_KB } from './registration-bounds.js';
 
 export function registrationScopes(resourceScopes: readonly string[]): RequestHandler[] {
   const resource = new Set(resourceScopes);
-  const json = jsonBody({ limit: '56kb', type: 'application/json' });
+  const json = jsonBody({ limit: REGISTRATION_BODY_MAX_KB * 1024, type: 'application/json' });
   const narrow: RequestHandler = (req, _res, next) => {
     const body = req.body as Record<string, unknown> | undefined;
     if (body && typeof body === 'object' && typeof body.scope === 'string') {
