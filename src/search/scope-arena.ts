@@ -4,7 +4,8 @@
  * (kernel/simd-dot-kernel.ts; plain JavaScript where SIMD is unavailable) in float32, and the
  * finalists are rescored exactly (kernel/exact-top.ts), so scores and ranking are exact while the
  * pass stays a fraction of the time it takes to embed the query. At ~10 000 × 512 floats no
- * approximate index is needed.
+ * approximate index is needed. An arena's memory is its own (a WebAssembly.Memory per arena, which
+ * cannot shrink): dropping the arena is what frees it, once the garbage collector runs.
  */
 import { createDotKernel, type DotKernel, type KernelChoice } from './kernel/dot-kernel.js';
 import { exactDot, exactTop, norm } from './kernel/exact-top.js';
@@ -20,6 +21,8 @@ export type IdFilter = ReadonlySet<string> | ((id: string) => boolean);
 
 export interface ScopeArena {
   readonly size: number;
+  /** bytes of memory the arena holds: its kernel's and the norms */
+  readonly bytes: number;
   set(id: string, vector: Float32Array): void;
   delete(id: string): boolean;
   /**
@@ -50,6 +53,9 @@ export function createScopeArena(
   return {
     get size() {
       return ids.length;
+    },
+    get bytes() {
+      return kernel.bytes + norms.byteLength;
     },
     set(id, vector) {
       if (vector.length !== dimensions) return; // another provider's vector never mixes in

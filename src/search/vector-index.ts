@@ -15,10 +15,11 @@
  *
  * Search is hybrid (hybrid.ts): brute-force cosine over a per-scope in-memory arena
  * (scope-arena.ts) fused with BM25 over a per-scope lexical index of the same texts
- * (lexical-index.ts). Both are loaded from the read store on first use (scope-caches.ts) and kept
- * current by this index's own writes — the lexical one when a text is STAGED, so a new or edited text is found
- * by its words as soon as its write's projection ran (before the write answers), and by its
- * meaning once the indexer has embedded it.
+ * (lexical-index.ts). Both are loaded from the read store on first use (scope-caches.ts, which
+ * keeps the recently searched scopes loaded, within bounds) and kept current by this index's own
+ * writes — the lexical one when a text is STAGED, so a new or edited text is found by its words
+ * as soon as its write's projection ran (before the write answers), and by its meaning once the
+ * indexer has embedded it.
  */
 import { searchCollection } from '../../projections/search-indexes.js';
 import { encoderReads } from './encoder-scripts.js';
@@ -27,7 +28,7 @@ import type { Doc, ReadStore } from '../readstore/types.js';
 import { type Embedder, embeddablePrefix } from './embedder.js';
 import { fuse, type SearchMode } from './hybrid.js';
 import type { IdFilter, SearchHit } from './scope-arena.js';
-import { type CachedText, createScopeCaches } from './scope-caches.js';
+import { type CachedText, createScopeCaches, type ScopeCacheBounds } from './scope-caches.js';
 import { encodeVector, textHash } from './vector-codec.js';
 
 export type { IdFilter, SearchHit } from './scope-arena.js';
@@ -106,15 +107,17 @@ export interface VectorIndexOptions {
    * process runs the indexer, which bounds how stale this process's search can be.
    */
   cacheTtlMs?: number;
+  /** how many scopes, and how many bytes of vectors, stay loaded (DEFAULT_SCOPE_CACHE_BOUNDS) */
+  cacheBounds?: ScopeCacheBounds;
 }
 
 export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
-  const { name, readStore, logger, cacheTtlMs } = options;
+  const { name, readStore, logger, cacheTtlMs, cacheBounds } = options;
   const collectionName = searchCollection(name);
   const docs = () => readStore.collection<VectorDoc>(collectionName);
   const meta = () => readStore.collection<MetaDoc>(collectionName);
   let opened: Promise<Embedder> | undefined;
-  const caches = createScopeCaches(docs, cacheTtlMs);
+  const caches = createScopeCaches(docs, cacheTtlMs, cacheBounds);
 
   async function setup(): Promise<void> {
     await docs().createIndex({ keys: { scope: 1 } });

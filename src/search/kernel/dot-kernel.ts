@@ -17,6 +17,8 @@ export interface DotKernel {
   readonly capacity: number;
   /** every slot's floats, `stride` apart; replaced when `reserve` grows, so re-read it after */
   readonly vectors: Float32Array;
+  /** bytes of memory the kernel holds (vectors and scratch): what a cache bound counts */
+  readonly bytes: number;
   /** makes room for at least `slots` slots, keeping the vectors already stored */
   reserve(slots: number): void;
   /**

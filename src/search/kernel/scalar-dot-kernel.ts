@@ -20,6 +20,9 @@ export function createScalarDotKernel(dimensions: number, initialCapacity: numbe
     get vectors() {
       return vectors;
     },
+    get bytes() {
+      return vectors.byteLength + out.byteLength;
+    },
     reserve(slots) {
       if (slots <= capacity) return;
       capacity = grownCapacity(capacity, slots);

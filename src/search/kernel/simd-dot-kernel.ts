@@ -145,6 +145,10 @@ export function createSimdDotKernel(dimensions: number, initialCapacity: number)
     get vectors() {
       return vectors;
     },
+    get bytes() {
+      // the module's memory, whole pages; it never shrinks, and goes with the arena
+      return memory.buffer.byteLength;
+    },
     reserve(slots) {
       // vectors keep their place (they start right after the query); only scratch moves
       if (slots > capacity) layout(grownCapacity(capacity, slots));
