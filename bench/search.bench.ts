@@ -11,7 +11,8 @@
  *      (issue 14 target: ≥ 2× the 37–44 texts/s measured when it was filed);
  *   3. 10 000 synthetic feedback items (variations of the fixture) in the vector index over the
  *      embedded read store, then search latency vs embedding the query alone, median and p99
- *      over 100 queries (target: search ≤ 1.5 × embedding).
+ *      over 100 queries (target: search ≤ 1.5 × embedding), and again once as many scopes are
+ *      loaded as the caches keep.
  * Env: BENCH_ITEMS (default 10000), BENCH_EMBED_SECONDS (bound on pre-embedding the items,
  * default 180; items not embedded in time reuse an embedded item's vector, which does not
  * change brute-force cost), BENCH_QUERIES (default 100), BENCH_RATE_TEXTS (texts per throughput
@@ -29,6 +30,7 @@ import type { Embedder } from '../src/search/embedder.js';
 import { notesWeakMatchThreshold } from '../src/search/thresholds.js';
 import { createScopeLexicon } from '../src/search/lexical-index.js';
 import { createIndexer } from '../src/search/indexer.js';
+import { DEFAULT_SCOPE_CACHE_BOUNDS } from '../src/search/scope-caches.js';
 import { createVectorIndex } from '../src/search/vector-index.js';
 import { feedbackRecallAt, notesAtThreshold } from '../test/search/support/quality.js';
 import { benchQueries, syntheticItems } from '../test/fixtures/search/synthetic.js';
@@ -284,6 +286,27 @@ async function main(): Promise<void> {
     );
     log(
       `search / embed: median ${(s50 / e50).toFixed(2)}×, p99 ${(s99 / e99).toFixed(2)}×  (target ≤ 1.5×: ${verdict(s50 / e50 <= 1.5)})`,
+    );
+
+    // the caches keep a bounded number of scopes loaded (scope-caches.ts): with the bound
+    // reached, a loaded scope's search must cost what it did with one scope loaded (both
+    // measured the same way, one right after the other)
+    const timeSearches = async () => {
+      const times: number[] = [];
+      for (const q of queries) {
+        const t = performance.now();
+        await index.search('ws', q, { limit: 10 });
+        times.push(performance.now() - t);
+      }
+      return `median ${ms(quantile(times, 0.5))}, p99 ${ms(quantile(times, 0.99))}`;
+    };
+    const alone = await timeSearches();
+    const others = Math.min(DEFAULT_SCOPE_CACHE_BOUNDS.maxScopes - 1, texts.length);
+    for (let s = 0; s < others; s++) await index.stage(`other-${s}`, `other-${s}`, texts[s].text);
+    while ((await index.embedPending(500)) > 0) {}
+    for (let s = 0; s < others; s++) await index.search(`other-${s}`, texts[s].text); // no model call
+    log(
+      `  search with ${others + 1} scopes loaded (the bound is ${DEFAULT_SCOPE_CACHE_BOUNDS.maxScopes}): ${await timeSearches()} (one loaded: ${alone})`,
     );
     await readStore.close();
   } finally {
