@@ -187,44 +187,47 @@ describe('Hybrid search in the vector index', () => {
     expect(hit.score).to.be.closeTo(0.8, 1e-6);
   });
 
-  it('in a process that does not write, answers from its copy while it reloads a stale one', async () => {
-    // the API role: another process stages texts; this one re-reads them when over cacheTtlMs old
+  /** the API role's reader of what another process (the writer) stages, over one store */
+  function writerAndReader() {
     const readStore = memoryReadStore();
     const embedder = placedEmbedder(() => [1, 0]);
-    const writer = createVectorIndex({ name: 'items', embedder, readStore });
-    const reader = createVectorIndex({ name: 'items', embedder, readStore, cacheTtlMs: 20 });
+    return {
+      writer: createVectorIndex({ name: 'items', embedder, readStore }),
+      reader: createVectorIndex({ name: 'items', embedder, readStore, cacheTtlMs: 20 }),
+    };
+  }
+  /** the ids a search of `q` finds once the reader reloaded both texts, polled up to 0.5 s */
+  async function reloaded(reader: ReturnType<typeof writerAndReader>['reader'], q: string) {
+    let ids: string[] = [];
+    for (let i = 0; i < 50 && ids.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      ids = (await reader.search('ws', q)).map((h) => h.id);
+    }
+    return ids;
+  }
+
+  it('in a process that does not write, answers from its copy while it reloads a stale one', async () => {
+    // the API role: another process stages texts; this one re-reads them when over cacheTtlMs old
+    const { writer, reader } = writerAndReader();
     await writer.stage('a', 'ws', 'Zapier trigger for new entries');
     expect((await reader.search('ws', 'zapier')).map((h) => h.id)).to.deep.equal(['a']);
     await writer.stage('b', 'ws', 'Another zapier idea');
     await new Promise((resolve) => setTimeout(resolve, 30));
     // stale: answered from the copy at once, the reload runs behind it
     expect((await reader.search('ws', 'zapier')).map((h) => h.id)).to.deep.equal(['a']);
-    let ids: string[] = [];
-    for (let i = 0; i < 50 && ids.length < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      ids = (await reader.search('ws', 'zapier')).map((h) => h.id);
-    }
-    expect(ids).to.have.members(['a', 'b']);
+    expect(await reloaded(reader, 'zapier')).to.have.members(['a', 'b']);
   });
 
   it('reloads a stale copy on the monotonic clock: a step back of the wall clock does not keep it for the step', async () => {
     // time audit: stepped back an hour, an API process searched its stale copy for the hour
     const clock = steppableWallClock();
     try {
-      const readStore = memoryReadStore();
-      const embedder = placedEmbedder(() => [1, 0]);
-      const writer = createVectorIndex({ name: 'items', embedder, readStore });
-      const reader = createVectorIndex({ name: 'items', embedder, readStore, cacheTtlMs: 20 });
+      const { writer, reader } = writerAndReader();
       await writer.stage('a', 'ws', 'Zapier trigger for new entries');
       expect((await reader.search('ws', 'zapier')).map((h) => h.id)).to.deep.equal(['a']);
       clock.step(-3_600_000);
       await writer.stage('b', 'ws', 'Another zapier idea');
-      let ids: string[] = [];
-      for (let i = 0; i < 50 && ids.length < 2; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        ids = (await reader.search('ws', 'zapier')).map((h) => h.id);
-      }
-      expect(ids).to.have.members(['a', 'b']);
+      expect(await reloaded(reader, 'zapier')).to.have.members(['a', 'b']);
     } finally {
       clock.restore();
     }
