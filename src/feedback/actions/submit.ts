@@ -19,7 +19,12 @@
  * leaves an unused number (a gap), never a double-counted item — the product's itemCount counts
  * captured items, not allocated numbers.
  */
-import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import {
+  type ItemState,
+  type ItemStatus,
+  itemDecider,
+  itemStreamId,
+} from '../../../commands/item/index.js';
 import {
   foldedNumber,
   productDecider,
@@ -49,6 +54,8 @@ export interface Submitted {
   /** the item, or the one it was merged into */
   itemKey: string;
   title: string;
+  /** the item's status as this submission left it: `new`, unless it folded into an older one */
+  status: ItemStatus;
   personId: string;
   /** true: an earlier submission's item was answered, this one captured nothing */
   folded: boolean;
@@ -131,7 +138,7 @@ export async function submitFeedback(
 export async function foldedItem(
   deps: CommandDeps,
   input: { workspaceId: string; productKey: string; fold: SubmissionFold; allowPrivate: boolean },
-): Promise<{ itemKey: string; title: string; position: bigint | null } | null> {
+): Promise<(SubmissionAnswer & { position: bigint | null }) | null> {
   const { workspaceId, productKey } = input;
   // a look-ahead: a fold it misses (another process's, a moment old) is decided on allocation
   const product = await deps.commandHandler.peek(
@@ -147,10 +154,16 @@ export async function foldedItem(
   return state.status === 'absent' ? null : { ...answerOf(state), position };
 }
 
-/** What a submission answers of its item: the one it lives on in, and its title. */
-function answerOf(item: ItemState): { itemKey: string; title: string } {
+type SubmissionAnswer = Pick<Submitted, 'itemKey' | 'title' | 'status'>;
+
+/**
+ * What a submission answers of its item: the one it lives on in, its title and its status — as
+ * they are, so a submission folded into an item already shipped does not call it `new`.
+ */
+function answerOf(item: ItemState): SubmissionAnswer {
   if (item.status === 'absent') throw new FailedPrecondition('item vanished');
-  return { itemKey: item.status === 'merged' ? item.survivorKey : item.itemKey, title: item.title };
+  const itemKey = item.status === 'merged' ? item.survivorKey : item.itemKey;
+  return { itemKey, title: item.title, status: item.itemStatus };
 }
 
 /** The id AllocateItemNumber files this submission under (see the top of this file). */

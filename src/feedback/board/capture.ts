@@ -151,7 +151,7 @@ async function capture(
     res.json({
       itemId: captured.itemKey,
       title: captured.title,
-      status: 'new',
+      status: captured.status,
       url,
       visitor: deps.tokens.sealVisitor(visitor),
       ...(fromBoard ? { csrf: deps.tokens.csrf(visitor) } : {}),

@@ -16,6 +16,7 @@
  * may call from one provider's address.
  */
 import { createHash } from 'node:crypto';
+import type { ItemStatus } from '../../../commands/item/index.js';
 import {
   type CommandContext,
   type CommandDeps,
@@ -45,6 +46,8 @@ export interface CaptureInput {
 export interface Captured {
   itemKey: string;
   title: string;
+  /** the item's status: `new`, or the older item's when folded into it */
+  status: ItemStatus;
   /** true: an earlier item of the same person and body was answered instead */
   folded: boolean;
   position: bigint | null;
@@ -79,8 +82,8 @@ export async function captureFeedback(
     allowPrivate,
     ...(fold ? { fold } : {}),
   });
-  const { itemKey, folded, position } = submitted;
-  return { itemKey, title: submitted.title, folded, position };
+  const { itemKey, status, folded, position } = submitted;
+  return { itemKey, title: submitted.title, status, folded, position };
 }
 
 /** What the fold compares: the person and the body, as one digest (the event records it). */

@@ -85,13 +85,20 @@ describe('The capture endpoint and capture box (e2e)', () => {
       expect(res.headers.get('set-cookie'), 'no cookie for another origin').to.equal(null);
       const item = (await listed()).find((i) => i.id === answer.itemId)!;
       expect(item.via).to.equal('widget');
-      // the visitor token makes the next submission the same person: the same body folds
+      // the visitor token makes the next submission the same person: the same body folds, and
+      // the answer tells the item as it stands (it said `new` of a shipped item: board model)
+      const shipped = await world.fb
+        .api(world.owner.token)
+        .post(`/v1/workspaces/acme-co/products/APP/items/${answer.itemId}/status`, {
+          status: 'shipped',
+        });
+      expect(shipped.status).to.equal(200);
       const again = await visitor.post(
         capture,
         { formToken, body: 'Filed in the app.', visitor: answer.visitor },
         { json: true, headers: { origin: 'http://127.0.0.1:1' } },
       );
-      expect(JSON.parse(again.text).itemId).to.equal(answer.itemId);
+      expect(JSON.parse(again.text)).to.include({ itemId: answer.itemId, status: 'shipped' });
     });
 
     it('answers a CORS preflight for any origin without credentials', async () => {

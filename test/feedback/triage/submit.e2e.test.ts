@@ -289,6 +289,21 @@ describe('submit_feedback (e2e)', () => {
       expect(later.body.itemId).to.not.equal(first.body.itemId);
     });
 
+    it('answers the first item as it stands: one already shipped is not called new', async () => {
+      // found by the board model (test/feedback/model): a fold answered `status: new` whatever
+      // the item's status, while get_item of the item it names said `shipped`
+      const first = await owner.post(feedback(), { body: 'Folded into a shipped item' });
+      const item = `${items('APP')}/${first.body.itemId}`;
+      expect((await owner.post(`${item}/status`, { status: 'shipped' })).status).to.equal(200);
+      const again = await owner.post(feedback(), { body: 'Folded into a shipped item' });
+      expect(again.body).to.deep.equal({
+        itemId: first.body.itemId,
+        title: first.body.title,
+        status: 'shipped',
+      });
+      expect((await owner.get(item)).body.item.status).to.equal(again.body.status);
+    });
+
     it('folds identical submissions sent at once as well: one item, every answer naming it', async () => {
       const answers = await Promise.all(
         Array.from({ length: 6 }, () => owner.post(feedback(), { body: 'Sent six times at once' })),

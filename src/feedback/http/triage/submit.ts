@@ -7,7 +7,8 @@
  *     title?: string ≤500 or null — blank or absent: derived from the opening of the body,
  *     email?: e-mail of the person the feedback is from, or null,
  *     displayName?: string 1–100 or null }
- *   -> 200 { itemId, title, status: "new" } (the spec: "Success is HTTP 200 … unless stated")
+ *   -> 200 { itemId, title, status } (the spec: "Success is HTTP 200 … unless stated"): the
+ *      item as this submission left it — `new`, or the earlier item's own when folded into it
  *
  * Who the item is from (issue 10 item 3: an e-mail address nobody proved never attaches a
  * submission to an existing person and never changes a person's profile):
@@ -160,7 +161,7 @@ export function submitOperation(
         throw error instanceof NotFound ? new NotFound(NO_BOARD) : error;
       });
       return {
-        body: { itemId: captured.itemKey, title: captured.title, status: 'new' as const },
+        body: { itemId: captured.itemKey, title: captured.title, status: captured.status },
         position: captured.position,
       };
     },
