@@ -50,3 +50,16 @@ export function foldedInto(recent: RecentFolds, key: string, at: number): number
   }
   return null;
 }
+
+/**
+ * The number of the newest submission under `key` the product still remembers, whatever its age:
+ * read in the product as a folded submission left it, the item that submission folded into (a
+ * retry of it, answered as its first attempt, may come after the window has passed).
+ */
+export function rememberedFold(recent: RecentFolds, key: string): number | null {
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const entries = recent[i]!.entries;
+    if (Object.hasOwn(entries, key)) return entries[key]!.number;
+  }
+  return null;
+}

@@ -1,5 +1,10 @@
 import type { ProductEvent, Visibility } from './events.js';
-import { foldedInto, type RecentFolds, withFold } from './recent-folds.js';
+import {
+  foldedInto,
+  type RecentFolds,
+  rememberedFold as remembered,
+  withFold,
+} from './recent-folds.js';
 
 export { FOLD_WINDOW_MS } from './recent-folds.js';
 
@@ -54,4 +59,12 @@ export function foldedNumber(
   fold: { key: string; at: number },
 ): number | null {
   return foldedInto(state.recentFolds, fold.key, fold.at);
+}
+
+/** The item the newest submission under `key` folded into, whatever its age (recent-folds.ts). */
+export function rememberedFold(
+  state: Extract<ProductState, { status: 'active' }>,
+  key: string,
+): number | null {
+  return remembered(state.recentFolds, key);
 }

@@ -28,11 +28,12 @@ import {
 import {
   foldedNumber,
   productDecider,
+  rememberedFold,
   productStreamId,
   type SubmissionFold,
 } from '../../../commands/product/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
-import { type CommandContext, type CommandDeps, idFor, latest } from './deps.js';
+import { type CommandContext, type CommandDeps, idFor, keyedBy, latest } from './deps.js';
 import { type Requester, registerPerson } from './people.js';
 
 export interface SubmitFeedbackInput {
@@ -69,6 +70,9 @@ export async function submitFeedback(
 ): Promise<Submitted> {
   const { workspaceId, productKey, fold } = input;
   const submissionId = submissionIdFor(context);
+  // a retry is the same submission when it sends the same: the fold's time is the attempt's own
+  const { body, title, requester } = input;
+  const keyed = keyedBy(context, { workspaceId, productKey, body, title, requester });
   const allocation = await deps.commandHandler.handle(
     productStreamId(workspaceId, productKey),
     productDecider,
@@ -76,7 +80,7 @@ export async function submitFeedback(
       type: 'AllocateItemNumber',
       data: { submissionId, allowPrivate: input.allowPrivate ?? false, ...(fold ? { fold } : {}) },
     },
-    context,
+    keyed,
   );
   const product = allocation.state;
   if (product.status !== 'active') throw new FailedPrecondition('product vanished');
@@ -85,8 +89,10 @@ export async function submitFeedback(
   const first = allocation.replayed ? allocation.events[0] : undefined;
   const given =
     first?.type === 'ItemNumberAllocated' ? (first.data as { number: number }).number : undefined;
-  const number =
-    given ?? product.allocations[submissionId] ?? (fold && foldedNumber(product, fold));
+  // a retry of a folded submission reads the product as it left it: the item it folded into
+  const folding =
+    fold && (allocation.replayed ? rememberedFold(product, fold.key) : foldedNumber(product, fold));
+  const number = given ?? product.allocations[submissionId] ?? folding;
   if (!number) throw new FailedPrecondition('no item number was allocated');
   const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
   const stream = itemStreamId(workspaceId, `${productKey}-${number}`);
@@ -116,7 +122,7 @@ export async function submitFeedback(
         ...(fold ? { ifAbsent: true } : {}),
       },
     },
-    context,
+    keyed,
   );
   const folded = captured.events.length === 0;
   // the item another submission captured is read at its stream's last event

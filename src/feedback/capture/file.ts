@@ -4,7 +4,8 @@
  *   1. content rules (links, not only whitespace) — guard.ts;
  *   2. the same body from the same person on the same product within FOLD_WINDOW_MS is folded
  *      into the first item: its key is answered and nothing is appended (a double click, a
- *      retried form, a bot repeating itself) — looked up before any bucket is charged;
+ *      retried form, a bot repeating itself) — looked up before any bucket is charged; with an
+ *      Idempotency-Key it is still decided in step 4 (uncharged), which keeps the key;
  *   3. the rate buckets (per IP, per person, per product) — guard.ts;
  *   4. submitFeedback (person, item number, item). The product decides the fold where its
  *      submissions are serialised (commands/product/decide.ts), so requests sent together fold
@@ -66,11 +67,14 @@ export async function captureFeedback(
     : null;
   const fold = personId ? { key: foldKeyOf(personId, body), at: context.now } : undefined;
   const allowPrivate = input.member ?? false;
-  if (fold) {
-    const earlier = await foldedItem(deps, { workspaceId, productKey, fold, allowPrivate });
-    if (earlier) return { ...earlier, folded: true };
-  }
-  if (asker) {
+  const earlier = fold
+    ? await foldedItem(deps, { workspaceId, productKey, fold, allowPrivate })
+    : null;
+  // a keyed submission is decided by the product even when it folds, so that its key is kept
+  // and a retry answers as the first attempt did (not as the item is by then, nor a new item
+  // once the fold's window has passed); a fold charges no bucket either way
+  if (earlier && !context.idempotencyKey) return { ...earlier, folded: true };
+  if (asker && !earlier) {
     await deps.guard.takeSubmission({ ...asker, product: `${workspaceId}.${productKey}` });
   }
   const submitted = await submitFeedback(deps, context, {

@@ -156,6 +156,39 @@ describe('submit_feedback (e2e)', () => {
       expect((await newest()).id).to.equal(first.body.itemId);
     });
 
+    it('answers such a retry as the first attempt also after the item changed and past the fold window', async () => {
+      // DESIGN: "a retried command with the same key returns the first result without appending
+      // again" — found by the board model: a retry answered the item as it was by then, one past
+      // the same-body fold's 10 minutes answered 409, and a keyed submission that had folded
+      // filed a second item when retried then
+      const keyed = (key: string) => ({ headers: { 'idempotency-key': key } });
+      const first = await owner.post(feedback(), { body: 'Retried later' }, keyed('late-1'));
+      const item = `${items('APP')}/${first.body.itemId}`;
+      await owner.patch(item, { title: 'Renamed since', status: 'planned' });
+      const folded = await owner.post(feedback(), { body: 'Retried later' }, keyed('late-2'));
+      expect(folded.body).to.deep.equal({
+        itemId: first.body.itemId,
+        title: 'Renamed since',
+        status: 'planned',
+      });
+      await owner.post(`${item}/status`, { status: 'shipped' });
+      expect(
+        (await owner.post(feedback(), { body: 'Retried later' }, keyed('late-1'))).body,
+      ).to.deep.equal(first.body);
+      board.fb.clock.advance(11 * 60_000);
+      for (const [key, answer] of [
+        ['late-1', first],
+        ['late-2', folded],
+      ] as const) {
+        const retry = await owner.post(feedback(), { body: 'Retried later' }, keyed(key));
+        expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+        expect(retry.body).to.deep.equal(answer.body);
+      }
+      const listed = await owner.get(`${items('APP')}?pageSize=200`);
+      const filed = listed.body.items.filter((i: { body: string }) => i.body === 'Retried later');
+      expect(filed).to.have.length(1);
+    });
+
     it('accepts a service.public token from an OAuth client', async () => {
       // spec: "the only operations a token with the service.public scope may call"
       const client = await connectClient(board.fb, {
