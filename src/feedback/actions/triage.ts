@@ -26,9 +26,8 @@ export async function updateItem(
 ): Promise<{
   changed: boolean;
   position: bigint | null;
-  /** the item stream's revision after this command, and what it left of the edited fields */
+  /** the item stream's revision after this command (a retry: after its first attempt) */
   revision: number;
-  written: { title: string; body: string; status: ItemStatus } | null;
 }> {
   const { workspaceId, productKey, itemKey, ...data } = input;
   const result = await deps.commandHandler.handle(
@@ -37,15 +36,10 @@ export async function updateItem(
     { type: 'UpdateItem', data },
     context,
   );
-  const { state } = result;
   return {
     changed: result.events.length > 0,
     position: result.position,
     revision: result.revision,
-    written:
-      state.status === 'absent'
-        ? null
-        : { title: state.title, body: state.body, status: state.itemStatus },
   };
 }
 

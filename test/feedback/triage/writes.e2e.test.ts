@@ -97,6 +97,26 @@ describe('Triage writes (e2e)', () => {
       expect(res.body.item).to.deep.equal(before);
     });
 
+    it('answers a retry as its first attempt, whatever was written to the item since', async () => {
+      // README: "a retry with the same Idempotency-Key returns the first result. That holds for
+      // every write — one that changed nothing too". Found by the board model: a retry (of an
+      // edit, or of `{}`) answered a reply written since, because the title, body and status
+      // were still the edit's
+      const { itemKey } = await board.fb.submit(board.ws, 'APP', { body: 'Retry me' });
+      const keyed = (key: string) => ({ headers: { 'idempotency-key': `${key}-${itemKey}` } });
+      const edit = await api.patch(item(itemKey), { title: 'Edited once' }, keyed('edit'));
+      const nothing = await api.patch(item(itemKey), {}, keyed('nothing'));
+      expect(nothing.body).to.deep.equal(edit.body);
+      await api.post(`${item(itemKey)}/replies`, { body: 'Written since' });
+      expect(
+        (await api.patch(item(itemKey), { title: 'Edited once' }, keyed('edit'))).body,
+      ).to.deep.equal(edit.body);
+      expect((await api.patch(item(itemKey), {}, keyed('nothing'))).body).to.deep.equal(
+        nothing.body,
+      );
+      expect((await read(itemKey)).item.replyCount).to.equal(1);
+    });
+
     it('answers 404 for an unknown item', async () => {
       expect404(await api.patch(item('APP-77'), { title: 'x' }));
     });

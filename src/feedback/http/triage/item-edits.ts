@@ -39,16 +39,12 @@ export function itemEditOperations(
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { key, itemKey } = ctx.params;
-      const { position, changed, revision, written } = await updateItem(
-        deps,
-        contextOf(deps, ctx),
-        {
-          workspaceId,
-          productKey: key,
-          itemKey,
-          ...ctx.body,
-        },
-      );
+      const { position, revision } = await updateItem(deps, contextOf(deps, ctx), {
+        workspaceId,
+        productKey: key,
+        itemKey,
+        ...ctx.body,
+      });
       return {
         position,
         async readBack() {
@@ -56,13 +52,13 @@ export function itemEditOperations(
             _id: itemDocId(workspaceId, itemKey),
           });
           if (!doc) throw new NotFound('item not found');
-          const same =
-            written?.title === doc.title &&
-            written.body === doc.body &&
-            written.status === doc.status;
-          if (!changed || same) return { body: { item: toItem(doc) } };
-          // a later edit is already in the read model: answer the item as this edit left it,
-          // rebuilt like get_item_as_of, not another request's title or status
+          // read after the document: when the item's stream ends at this edit, the document
+          // (which holds this edit) holds nothing later
+          const events = await deps.timelines.events(workspaceId, itemKey);
+          if (events.length - 1 === revision) return { body: { item: toItem(doc) } };
+          // a later write may be in the read model (a reply, another edit), or this is a retry:
+          // answer the item as this edit left it (or found it, when it changed nothing), rebuilt
+          // like get_item_as_of, not with what other requests wrote since
           let item = toItem(doc);
           await deps.timelines.replay(workspaceId, itemKey, [revision], async (_r, store) => {
             const then = await getItem(store, { workspaceId, productKey: key, itemKey });
