@@ -1,0 +1,94 @@
+/**
+ * The real side of the board model (board-model.e2e.test.ts): one feedback service for the whole
+ * file, its makers, and per run a fresh workspace — the owner (admin) and a member (member
+ * role), products APP and WEB (both public, so board visitors can +1), a webhook to a receiver
+ * on 127.0.0.1, two board visitors and the event feed read so far. A maker of another workspace
+ * (the outsider) is never let in.
+ */
+import { expect } from 'chai';
+import { BoardVisitor } from '../board/support.js';
+import {
+  type FeedbackHarness,
+  type Maker,
+  startFeedback,
+  type Workspace,
+} from '../support/harness.js';
+import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
+import type { Actor } from './model.js';
+
+export interface Service {
+  fb: FeedbackHarness;
+  makers: Record<Actor | 'outsider', Maker>;
+  receiver: Receiver;
+  runs: number;
+}
+
+/** A board visitor and the CSRF token the board's last JSON answer gave it. */
+export interface Visitor {
+  browser: BoardVisitor;
+  csrf: string;
+}
+
+export interface Real {
+  service: Service;
+  ws: Workspace;
+  slug: string;
+  webhookId: string;
+  visitors: Visitor[];
+  /** the event feed as read so far, and where to read on from */
+  feed: { cursor: string | undefined; messages: any[] };
+}
+
+export async function startService(): Promise<Service> {
+  const fb = await startFeedback({
+    // every visitor presses +1 from 127.0.0.1, many runs long
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PLUS_ONES_PER_IP_PER_HOUR: '1000000' },
+  });
+  const makers = {
+    owner: await fb.createMaker('owner@model.io', 'laptop'),
+    member: await fb.createMaker('member@model.io', 'cli'),
+    outsider: await fb.createMaker('outsider@else.io', 'assistant'),
+  };
+  return { fb, makers, receiver: await startReceiver(), runs: 0 };
+}
+
+export async function stopService(service: Service): Promise<void> {
+  await service.fb.stop();
+  await service.receiver.close();
+}
+
+/** A fresh workspace for one run of the model, subscribed to the receiver before anything else. */
+export async function freshBoard(service: Service): Promise<Real> {
+  const { fb, makers } = service;
+  const slug = `model-${++service.runs}`;
+  const ws = await fb.createWorkspace(makers.owner, { slug, name: `Model ${service.runs}` });
+  await fb.addMember(ws, makers.member.userId, 'member');
+  await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
+  await fb.createProduct(ws, { key: 'WEB', name: 'Web', visibility: 'public' });
+  const hook = await fb
+    .api(makers.owner.token)
+    .post(`/v1/workspaces/${slug}/webhooks`, { url: service.receiver.url });
+  expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
+  const visitors = [0, 1].map(() => ({ browser: new BoardVisitor(fb.url), csrf: '' }));
+  return {
+    service,
+    ws,
+    slug,
+    webhookId: hook.body.webhook.id,
+    visitors,
+    feed: { cursor: undefined, messages: [] },
+  };
+}
+
+export const api = (real: Real, who: Actor | 'outsider') =>
+  real.service.fb.api(real.service.makers[who].token);
+
+export const itemPath = (real: Real, itemKey: string) =>
+  `/v1/workspaces/${real.slug}/products/${itemKey.split('-')[0]}/items/${itemKey}`;
+
+/** The webhook messages the receiver got for this run's workspace, in arrival order. */
+export function received(real: Real): { id: string; message: any }[] {
+  return real.service.receiver.received
+    .map((r) => ({ id: r.id, message: JSON.parse(r.body) }))
+    .filter((r) => r.message.data?.workspace === real.slug);
+}
