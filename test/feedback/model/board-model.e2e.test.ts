@@ -1,20 +1,22 @@
 /**
  * The feedback board against a model of it (model-based, over real HTTP): random sequences of
  * submissions, status changes (every enum value and values outside it), edits, tags, replies,
- * +1 toggles, time passing, Idempotency-Key retries and reuses, an outsider's attempts, and reads
+ * writes sent together to one item, +1 toggles, time passing, Idempotency-Key retries and reuses, an outsider's attempts, and reads
  * — get_item after every write (read-your-writes), list_items with filters and paging,
  * list_products, history folded by an auditor, as-of reads, the event feed, and at the end of
  * each run the webhook receiver's messages. Each run is a fresh workspace of one service.
  *
  * The defaults take about 10 s here. Longer exploration: MODEL_RUNS (runs, default 30),
  * MODEL_COMMANDS (most commands a run, default 40); MODEL_SEED and MODEL_PATH replay a failure
- * fast-check printed; MODEL_LOG=1 prints every sequence run.
+ * fast-check printed; MODEL_LOG=1 prints every sequence run; MODEL_SPREAD=0 sends every item
+ * command to the first item, for long histories (as-of snapshots every 64 revisions).
  */
 import fc from 'fast-check';
 import { Outsider, PlusOne, RetryKeyed, ReuseKey, Submit, TimePasses } from './board-writes.js';
+import { Burst } from './bursts.js';
 import { Reply, SetStatus, TagItem, UpdateItem } from './item-writes.js';
-import { checkWebhooks, ReadFeed } from './messages.js';
-import { emptyModel, PRODUCTS, STATUSES } from './model.js';
+import { checkWebhooks, ReadFeed, ReadFeedFiltered } from './messages.js';
+import { emptyModel, MESSAGE_TYPES, PRODUCTS, STATUSES } from './model.js';
 import { ListItems, ListProducts, ReplayItem } from './reads.js';
 import { freshBoard, type Service, startService, stopService } from './world.js';
 
@@ -22,7 +24,8 @@ const RUNS = Number(process.env.MODEL_RUNS ?? 30);
 const COMMANDS = Number(process.env.MODEL_COMMANDS ?? 40);
 
 const actor = fc.constantFrom('owner' as const, 'member' as const);
-const index = fc.nat(50);
+/** which item a command picks (modulo the items there are): MODEL_SPREAD=0 piles on the first */
+const index = fc.nat(Number(process.env.MODEL_SPREAD ?? 50));
 const keyed = fc.boolean();
 const product = fc.constantFrom(...PRODUCTS);
 const BODIES = [
@@ -75,6 +78,15 @@ const writes = [
     )
     .map((args) => new Reply(...args)),
   fc.tuple(fc.constantFrom(0 as const, 1 as const), index).map((args) => new PlusOne(...args)),
+  fc
+    .tuple(
+      index,
+      fc.array(fc.record({ actor, kind: fc.constantFrom('reply' as const, 'tags' as const) }), {
+        minLength: 2,
+        maxLength: 5,
+      }),
+    )
+    .map((args) => new Burst(...args)),
 ];
 
 const others = [
@@ -103,6 +115,9 @@ const others = [
     .tuple(index, fc.integer({ min: 1, max: 4 }), fc.nat(20))
     .map((args) => new ReplayItem(...args)),
   fc.integer({ min: 1, max: 5 }).map((n) => new ReadFeed(n)),
+  fc
+    .tuple(product, fc.subarray([...MESSAGE_TYPES], { minLength: 1 }))
+    .map((args) => new ReadFeedFiltered(...args)),
 ];
 /** writes twice as often as the rest, so items grow long histories */
 const commands = [...writes, ...writes, ...others];

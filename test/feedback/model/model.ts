@@ -18,12 +18,14 @@ export type Who = Submitter | 'v0' | 'v1';
 /** README "Same-body fold": the same body from the same person on one product within 10 min */
 export const FOLD_WINDOW_MS = 10 * 60 * 1000;
 
-export type MessageType =
-  | 'item.created'
-  | 'item.status_changed'
-  | 'item.replied'
-  | 'item.updated'
-  | 'item.tagged';
+export const MESSAGE_TYPES = [
+  'item.created',
+  'item.status_changed',
+  'item.replied',
+  'item.updated',
+  'item.tagged',
+] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 export interface Snapshot {
   status: Status;
