@@ -41,7 +41,7 @@ export class ListItems implements Command {
     const base = `/v1/workspaces/${real.slug}/products/${this.product}/items?${query}`;
     const seen: any[] = [];
     let cursor: string | null = null;
-    for (let page = 0; page < 100; page++) {
+    for (let page = 0; page < 1000; page++) {
       const res: ApiResponse = await api(real, 'owner').get(
         `${base}${cursor ? `&cursor=${cursor}` : ''}`,
       );
@@ -98,7 +98,7 @@ export class ReplayItem implements Command {
     const owner = api(real, 'owner');
     const changes: any[] = [];
     let cursor: string | null = null;
-    for (let page = 0; page < 100; page++) {
+    for (let page = 0; page < 1000; page++) {
       const query: string = `pageSize=${this.pageSize}${cursor ? `&cursor=${cursor}` : ''}`;
       const res: ApiResponse = await owner.get(`${path}/history?${query}`);
       expectAnswer(res, 200);
