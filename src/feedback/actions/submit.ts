@@ -127,11 +127,12 @@ export async function submitFeedback(
   const folded = captured.events.length === 0;
   // the item another submission captured is read at its stream's last event
   const seen = folded ? (await deps.commandHandler.load(stream, itemDecider)).position : null;
+  const answer = await answerOf(deps, workspaceId, captured.state);
   return {
-    ...answerOf(captured.state),
+    ...answer,
     personId: person.personId,
     folded,
-    position: latest(allocation.position, person.position, captured.position, seen),
+    position: latest(allocation.position, person.position, captured.position, seen, answer.seen),
   };
 }
 
@@ -157,19 +158,40 @@ export async function foldedItem(
   if (number === null) return null;
   const stream = itemStreamId(workspaceId, `${productKey}-${number}`);
   const { state, position } = await deps.commandHandler.load(stream, itemDecider);
-  return state.status === 'absent' ? null : { ...answerOf(state), position };
+  if (state.status === 'absent') return null;
+  const { seen, ...answer } = await answerOf(deps, workspaceId, state);
+  return { ...answer, position: latest(position, seen) };
 }
 
 type SubmissionAnswer = Pick<Submitted, 'itemKey' | 'title' | 'status'>;
 
+/** survivors followed from a merged item: a survivor merged in turn is followed too */
+const MAX_MERGE_HOPS = 10;
+
 /**
  * What a submission answers of its item: the one it lives on in, its title and its status — as
- * they are, so a submission folded into an item already shipped does not call it `new`.
+ * they are, so a submission folded into an item already shipped does not call it `new`, nor one
+ * folded into a merged item answer the survivor's key with the merged item's title and status.
+ * `seen`: the position the survivor was read at, for the answer's read-your-writes.
  */
-function answerOf(item: ItemState): SubmissionAnswer {
-  if (item.status === 'absent') throw new FailedPrecondition('item vanished');
-  const itemKey = item.status === 'merged' ? item.survivorKey : item.itemKey;
-  return { itemKey, title: item.title, status: item.itemStatus };
+async function answerOf(
+  deps: CommandDeps,
+  workspaceId: string,
+  item: ItemState,
+): Promise<SubmissionAnswer & { seen: bigint | null }> {
+  let state = item;
+  let seen: bigint | null = null;
+  for (let hop = 0; state.status === 'merged' && hop < MAX_MERGE_HOPS; hop++) {
+    const survivor = await deps.commandHandler.load(
+      itemStreamId(workspaceId, state.survivorKey),
+      itemDecider,
+    );
+    if (survivor.state.status === 'absent') break;
+    ({ state, position: seen } = survivor);
+  }
+  if (state.status === 'absent') throw new FailedPrecondition('item vanished');
+  const itemKey = state.status === 'merged' ? state.survivorKey : state.itemKey;
+  return { itemKey, title: state.title, status: state.itemStatus, seen };
 }
 
 /** The id AllocateItemNumber files this submission under (see the top of this file). */

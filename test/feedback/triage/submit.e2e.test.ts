@@ -337,6 +337,26 @@ describe('submit_feedback (e2e)', () => {
       expect((await owner.get(item)).body.item.status).to.equal(again.body.status);
     });
 
+    it('answers the item a folded-into item was merged into with its own title and status', async () => {
+      // board model note: a fold into a merged item named the survivor but gave the merged
+      // item's title and status
+      const first = await owner.post(feedback(), { body: 'Folded into a merged item' });
+      const survivor = await owner.post(feedback(), {
+        body: 'The item it was merged into',
+        title: 'Survivor of the merge',
+      });
+      const kept = `${items('APP')}/${survivor.body.itemId}`;
+      expect((await owner.post(`${kept}/status`, { status: 'planned' })).status).to.equal(200);
+      const merged = await owner.post(`${kept}/merge`, { mergedKeys: [first.body.itemId] });
+      expect(merged.status, JSON.stringify(merged.body)).to.equal(200);
+      const again = await owner.post(feedback(), { body: 'Folded into a merged item' });
+      expect(again.body).to.deep.equal({
+        itemId: survivor.body.itemId,
+        title: 'Survivor of the merge',
+        status: 'planned',
+      });
+    });
+
     it('folds identical submissions sent at once as well: one item, every answer naming it', async () => {
       const answers = await Promise.all(
         Array.from({ length: 6 }, () => owner.post(feedback(), { body: 'Sent six times at once' })),
