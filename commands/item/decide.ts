@@ -12,7 +12,8 @@
 import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
 import { decideRecordMerge, type MergeSnapshot } from './merge.js';
-import { hasPlusOne, plusOneVia, standingOf, withoutPlusOne } from './people.js';
+import { plusOneVia } from './people.js';
+import { hasPlusOneVia, standingIn, withdrawn } from './roster.js';
 import { decideUnmark, decideUnmerge } from './unmerge.js';
 import { type NotifyCandidate, planNotification, shouldRecordNotification } from './notify.js';
 import { itemKeyOf } from '../product/keys.js';
@@ -140,9 +141,9 @@ function decideOpen(
     }
     case 'ReplyToItem': {
       const data = command.data;
-      if (state.replyIds.includes(data.replyId)) return [];
+      if (state.replyIds.has(data.replyId)) return [];
       readableText(data.body, 'reply body', 10_000);
-      if (data.parentId !== null && !state.replyIds.includes(data.parentId)) {
+      if (data.parentId !== null && !state.replyIds.has(data.parentId)) {
         throw new NotFound('parent reply not found on this item');
       }
       return [{ type: 'ItemReplied', data }];
@@ -156,7 +157,7 @@ function decideOpen(
       // recorded without changing the count: it is what keeps them here after an unmerge.
       if (own && personId === state.submitterId) return [];
       const via = plusOneVia(state.itemKey, addressedTo);
-      if (hasPlusOne(state.contributions, personId, ...via)) return [];
+      if (hasPlusOneVia(state.roster, personId, ...via)) return [];
       return [{ type: 'PlusOneAdded', data: { personId, addressedTo } }];
     }
     case 'WithdrawPlusOne': {
@@ -167,12 +168,12 @@ function decideOpen(
       // so there is nothing of theirs to withdraw; nor is there when no +1 was recorded (again).
       if (own && personId === state.submitterId) return [];
       const via = plusOneVia(state.itemKey, addressedTo);
-      if (!hasPlusOne(state.contributions, personId, ...via)) return [];
-      const after = withoutPlusOne(state.contributions, personId, ...via);
+      if (!hasPlusOneVia(state.roster, personId, ...via)) return [];
+      const after = withdrawn(state.roster, personId, ...via);
       return [
         {
           type: 'PlusOneWithdrawn',
-          data: { personId, addressedTo, ...standingOf(after, personId, state.submitterId) },
+          data: { personId, addressedTo, ...standingIn(after, personId) },
         },
       ];
     }

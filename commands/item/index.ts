@@ -8,6 +8,7 @@ export * from './events.js';
 export * from './merge.js';
 export * from './notify.js';
 export * from './people.js';
+export * from './roster.js';
 export * from './state.js';
 export * from './streams.js';
 export * from './title.js';

@@ -1,19 +1,20 @@
 import { FailedPrecondition, InvalidArgument } from '../shared/errors.js';
 import type { ItemsMerged, ParticipantRole } from './events.js';
+import { countsPlusOne, peopleIn, roleOf } from './roster.js';
 import type { ItemFacts, ItemState } from './state.js';
 
 /** What a merged item hands to its survivor; read from the merged item's state after marking. */
 export interface MergeSnapshot {
   itemKey: string;
   survivorKey: string;
-  people: Record<string, ParticipantRole>;
+  people: Readonly<Record<string, ParticipantRole>>;
 }
 
 export function mergeSnapshot(state: ItemState): MergeSnapshot {
   if (state.status !== 'merged') {
     throw new FailedPrecondition('item has not been merged yet');
   }
-  return { itemKey: state.itemKey, survivorKey: state.survivorKey, people: state.people };
+  return { itemKey: state.itemKey, survivorKey: state.survivorKey, people: peopleIn(state.roster) };
 }
 
 /**
@@ -26,8 +27,10 @@ export function decideRecordMerge(
   merged: readonly MergeSnapshot[],
   survivor: ItemFacts,
 ): ItemsMerged[] {
-  const people = { ...survivor.people };
-  const plusOnes = new Set(survivor.plusOnes);
+  // who this decision adds, over the survivor's roster (not a copy of it: O(added), not O(n))
+  const joining = new Set<string>();
+  const plusOnes = new Set<string>();
+  const roster = survivor.roster;
   const entries: ItemsMerged['data']['merged'] = [];
   for (const snapshot of merged) {
     if (snapshot.itemKey === survivor.itemKey) {
@@ -42,10 +45,15 @@ export function decideRecordMerge(
     for (const [personId, role] of Object.entries(snapshot.people)) {
       const takes: ParticipantRole = role === 'replied' ? 'replied' : 'plus-one';
       const isSubmitter = personId === survivor.submitterId;
-      const newPlusOne = takes === 'plus-one' && !isSubmitter && !plusOnes.has(personId);
-      if (!people[personId] || newPlusOne) {
+      const newPlusOne =
+        takes === 'plus-one' &&
+        !isSubmitter &&
+        !plusOnes.has(personId) &&
+        !countsPlusOne(roster, personId);
+      const known = joining.has(personId) || roleOf(roster, personId) !== undefined;
+      if (!known || newPlusOne) {
         addedPeople.push({ personId, role: takes });
-        people[personId] ??= takes;
+        joining.add(personId);
         if (newPlusOne) plusOnes.add(personId);
       }
     }

@@ -27,7 +27,7 @@ export function planNotification(
     seen.add(c.personId);
     if (!c.eligible)
       plan.push({ personId: c.personId, delivered: false, reason: c.reason ?? 'ineligible' });
-    else if (state.notified[c.personId] === state.statusChanges) {
+    else if (state.notified.get(c.personId) === state.statusChanges) {
       plan.push({ personId: c.personId, delivered: false, reason: 'already-notified' });
     } else plan.push({ personId: c.personId, delivered: true });
   }

@@ -10,7 +10,8 @@
  * contributions of the unmerged items leaves what the item had plus what reached it
  * independently, in the order it happened. The items read model builds the same participants
  * incrementally with `contextOf` (projections/items/projector.ts); a unit test holds the two
- * together.
+ * together. The item's state keeps its contributions in a roster (roster.ts) that answers who is
+ * on the item in O(log n) per event; the functions here define what it answers.
  */
 import type { ParticipantRole } from './events.js';
 
@@ -67,21 +68,6 @@ export function plusOnesOf(contributions: readonly Contribution[], submitterId: 
   return [...plusOnes];
 }
 
-/** the person's +1 through this source */
-const plusOneOf =
-  (personId: string, source: ContributionSource, from: string | null) => (c: Contribution) =>
-    c.personId === personId && c.role === 'plus-one' && c.source === source && c.from === from;
-
-/** Whether the person already +1'd through this source (a repeat adds nothing). */
-export function hasPlusOne(
-  contributions: readonly Contribution[],
-  personId: string,
-  source: ContributionSource,
-  from: string | null,
-): boolean {
-  return contributions.some(plusOneOf(personId, source, from));
-}
-
 /**
  * Where a +1 addressed to `addressedTo` is recorded on the item `itemKey`: its own, or one given
  * on a merged item that lives on here.
@@ -91,17 +77,6 @@ export function plusOneVia(
   addressedTo: string,
 ): [source: ContributionSource, from: string | null] {
   return addressedTo === itemKey ? ['own', null] : ['addressed', addressedTo];
-}
-
-/** The contributions without the person's +1 through this source (a withdrawn +1). */
-export function withoutPlusOne(
-  contributions: readonly Contribution[],
-  personId: string,
-  source: ContributionSource,
-  from: string | null,
-): Contribution[] {
-  const theirs = plusOneOf(personId, source, from);
-  return contributions.filter((c) => !theirs(c));
 }
 
 /** Where a person stands on the item: their place among its +1s and its participants. */

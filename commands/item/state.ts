@@ -1,5 +1,7 @@
-import type { ItemEvent, ItemStatus, ParticipantRole } from './events.js';
-import { type Contribution, plusOnesOf, plusOneVia, rolesOf, withoutPlusOne } from './people.js';
+import { Map as ImmutableMap, OrderedSet } from 'immutable';
+import type { ItemEvent, ItemStatus } from './events.js';
+import { type Contribution, plusOneVia } from './people.js';
+import { joined, newRoster, type Roster, roleOf, unmerged, withdrawn } from './roster.js';
 
 /** What an item knows about itself once captured; shared by the open and merged states. */
 export interface ItemFacts {
@@ -11,13 +13,14 @@ export interface ItemFacts {
   body: string;
   tagIds: string[];
   submitterId: string;
-  /** people counted in plusOneCount, each once; never the submitter (from `contributions`) */
-  plusOnes: string[];
-  /** every person on the item with the role they first took (from `contributions`) */
-  people: Record<string, ParticipantRole>;
-  /** how each person reached the item, in order (people.ts) */
-  contributions: Contribution[];
-  replyIds: string[];
+  /**
+   * how each person reached the item, in order (people.ts): `contributionsIn`, and from them
+   * `peopleIn` (every person with the role they first took) and `plusOnesIn` (the people counted
+   * in plusOneCount, each once, never the submitter) — roster.ts
+   */
+  roster: Roster;
+  /** the item's replies; persistent, as a reply must not copy every earlier one */
+  replyIds: OrderedSet<string>;
   /** merged item key -> how many people were new to this item when it was merged in */
   merges: Record<string, number>;
   /** unmerged item key -> what the last unmerge of that key gave back */
@@ -25,7 +28,7 @@ export interface ItemFacts {
   /** how many times the status has changed; a notification is about the current one */
   statusChanges: number;
   /** personId -> the `statusChanges` count when they were last told */
-  notified: Record<string, number>;
+  notified: ImmutableMap<string, number>;
   /** the `statusChanges` count of the last notify_people that recorded anything; null: never */
   announced: number | null;
 }
@@ -54,14 +57,14 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       body,
       tagIds: [],
       submitterId: author.personId,
-      plusOnes: [],
-      people: { [author.personId]: 'submitted' },
-      contributions: [{ personId: author.personId, role: 'submitted', source: 'own', from: null }],
-      replyIds: [],
+      roster: joined(newRoster(author.personId), [
+        { personId: author.personId, role: 'submitted', source: 'own', from: null },
+      ]),
+      replyIds: OrderedSet(),
       merges: {},
       unmerges: {},
       statusChanges: 0,
-      notified: {},
+      notified: ImmutableMap(),
       announced: null,
     };
   }
@@ -75,7 +78,7 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       return { ...state, tagIds: event.data.tagIds };
     case 'ItemReplied': {
       const { replyId, authorKind, authorId } = event.data;
-      const replyIds = [...state.replyIds, replyId];
+      const replyIds = state.replyIds.add(replyId);
       if (authorKind !== 'person') return { ...state, replyIds };
       return {
         ...contribute(state, [{ personId: authorId, role: 'replied', source: 'own', from: null }]),
@@ -98,18 +101,18 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       // only the withdrawn +1 goes: the person's other contributions keep them on the item
       const { personId, addressedTo } = event.data;
       const via = plusOneVia(state.itemKey, addressedTo);
-      return derived(state, withoutPlusOne(state.contributions, personId, ...via));
+      return { ...state, roster: withdrawn(state.roster, personId, ...via) };
     }
     case 'ItemMergedInto':
       return { ...state, status: 'merged', survivorKey: event.data.survivorKey };
     case 'ItemsMerged': {
       const merges = { ...state.merges };
       const added: Contribution[] = [];
-      const known = new Set(Object.keys(state.people));
+      const known = new Set<string>();
       for (const { itemKey, addedPeople } of event.data.merged) {
         let newcomers = 0;
         for (const { personId, role } of addedPeople) {
-          if (!known.has(personId)) {
+          if (!known.has(personId) && roleOf(state.roster, personId) === undefined) {
             known.add(personId);
             newcomers++;
           }
@@ -121,16 +124,13 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
     }
     case 'ItemsUnmerged': {
       const keys = new Set(event.data.unmerged.map((u) => u.itemKey));
-      const contributions = state.contributions.filter(
-        (c) => c.source === 'own' || !keys.has(c.from ?? ''),
-      );
       const merges = { ...state.merges };
       const unmerges = { ...state.unmerges };
       for (const { itemKey, restoredPeople, returnedPlusOnes } of event.data.unmerged) {
         delete merges[itemKey];
         unmerges[itemKey] = { restoredPeople, returnedPlusOnes };
       }
-      return { ...derived(state, contributions), merges, unmerges };
+      return { ...state, roster: unmerged(state.roster, keys), merges, unmerges };
     }
     case 'ItemUnmerged': {
       const {
@@ -152,9 +152,10 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       );
     }
     case 'PeopleNotified': {
-      const notified = { ...state.notified };
-      for (const r of event.data.recipients)
-        if (r.delivered) notified[r.personId] = state.statusChanges;
+      const notified = state.notified.withMutations((told) => {
+        for (const r of event.data.recipients)
+          if (r.delivered) told.set(r.personId, state.statusChanges);
+      });
       return { ...state, notified, announced: state.statusChanges };
     }
     default: {
@@ -164,25 +165,8 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
   }
 }
 
-/** The state with more contributions; people and +1s follow incrementally. */
+/** The state with more contributions; people and +1s follow (roster.ts). */
 function contribute<S extends ItemFacts>(state: S, added: readonly Contribution[]): S {
   if (added.length === 0) return state;
-  const people = { ...state.people };
-  const plusOnes = [...state.plusOnes];
-  for (const c of added) {
-    people[c.personId] ??= c.role;
-    if (c.role === 'plus-one' && c.personId !== state.submitterId && !plusOnes.includes(c.personId))
-      plusOnes.push(c.personId);
-  }
-  return { ...state, people, plusOnes, contributions: [...state.contributions, ...added] };
-}
-
-/** The state with its contributions replaced; people and +1s derived again from them. */
-function derived<S extends ItemFacts>(state: S, contributions: Contribution[]): S {
-  return {
-    ...state,
-    contributions,
-    people: rolesOf(contributions),
-    plusOnes: plusOnesOf(contributions, state.submitterId),
-  };
+  return { ...state, roster: joined(state.roster, added) };
 }

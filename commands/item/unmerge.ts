@@ -1,6 +1,7 @@
 import { InvalidArgument } from '../shared/errors.js';
 import type { ItemsUnmerged, ItemUnmerged, ParticipantRole } from './events.js';
 import { type Contribution, participantsOf, rolesOf, plusOnesOf } from './people.js';
+import { contributionsIn, countsPlusOne, peopleIn } from './roster.js';
 import type { ItemFacts } from './state.js';
 
 /**
@@ -20,8 +21,9 @@ export function decideUnmerge(keys: readonly string[], survivor: ItemFacts): Ite
   }
   if (unmerging.size === 0) return [];
   const leaving = (c: Contribution) => c.source !== 'own' && unmerging.has(c.from ?? '');
-  const kept = survivor.contributions.filter((c) => !leaving(c));
-  const before = survivor.people;
+  const contributions = contributionsIn(survivor.roster);
+  const kept = contributions.filter((c) => !leaving(c));
+  const before = peopleIn(survivor.roster);
   const after = rolesOf(kept);
   const removedPeople = Object.keys(before).filter((personId) => !(personId in after));
   const changedRoles: { personId: string; role: ParticipantRole }[] = [];
@@ -30,7 +32,7 @@ export function decideUnmerge(keys: readonly string[], survivor: ItemFacts): Ite
   }
   // each person who leaves counts once, for the first unmerged item that brought them
   const broughtBy = new Map<string, string>();
-  for (const c of survivor.contributions) {
+  for (const c of contributions) {
     if (leaving(c) && !(c.personId in after) && !broughtBy.has(c.personId))
       broughtBy.set(c.personId, c.from!);
   }
@@ -39,7 +41,7 @@ export function decideUnmerge(keys: readonly string[], survivor: ItemFacts): Ite
     restoredPeople: [...broughtBy.values()].filter((key) => key === itemKey).length,
     returnedPlusOnes: [
       ...new Set(
-        survivor.contributions
+        contributions
           .filter((c) => c.source === 'addressed' && c.from === itemKey)
           .map((c) => c.personId),
       ),
@@ -85,7 +87,7 @@ export function decideUnmark(
   item: ItemFacts,
 ): ItemUnmerged[] {
   const fresh = [...new Set(plusOnes)].filter(
-    (personId) => personId !== item.submitterId && !item.plusOnes.includes(personId),
+    (personId) => personId !== item.submitterId && !countsPlusOne(item.roster, personId),
   );
   return [{ type: 'ItemUnmerged', data: { survivorKey, plusOnes: fresh } }];
 }

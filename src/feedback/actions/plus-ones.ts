@@ -6,7 +6,12 @@
  * withdrawn on it is recorded on the survivor (following the chain) as addressed to the merged
  * item (`addressedTo`). That is what lets an unmerge give back exactly the +1s still standing.
  */
-import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import {
+  countsPlusOne,
+  type ItemState,
+  itemDecider,
+  itemStreamId,
+} from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import type { CommandContext, CommandDeps } from './deps.js';
 
@@ -36,7 +41,8 @@ export function addPlusOne(
 ): Promise<PlusOneResult> {
   return onSurvivor(deps, context, input, 'AddPlusOne', (state) => {
     // a +1 the merged item already counts (its submitter, its own +1s) adds nothing
-    const counted = state.submitterId === input.personId || state.plusOnes.includes(input.personId);
+    const counted =
+      state.submitterId === input.personId || countsPlusOne(state.roster, input.personId);
     return counted ? 'nothing' : 'go on';
   });
 }
@@ -55,7 +61,7 @@ export function withdrawPlusOne(
 ): Promise<PlusOneResult> {
   return onSurvivor(deps, context, input, 'WithdrawPlusOne', (state) => {
     if (state.submitterId === input.personId) return 'nothing';
-    if (state.plusOnes.includes(input.personId)) {
+    if (countsPlusOne(state.roster, input.personId)) {
       throw new FailedPrecondition(
         `${input.itemKey} was merged into ${state.survivorKey}; a +1 given on it before the merge stays until it is unmerged`,
       );

@@ -28,6 +28,7 @@ import {
   itemStreamId,
   type NotifyCandidate,
   type NotifyRecipient,
+  peopleIn,
   planNotification,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
@@ -66,7 +67,7 @@ export async function notifyPeople(
   if (state.itemStatus !== 'shipped')
     throw notShipped(input.itemKey, state.itemStatus, 'its requesters are told');
 
-  const personIds = Object.keys(state.people);
+  const personIds = Object.keys(peopleIn(state.roster));
   const people = await peopleOf(deps.readStore).find({ _id: { $in: personIds } });
   const byId = new Map(people.map((p) => [p._id, p]));
   const candidates: NotifyCandidate[] = personIds.map((personId) => {

@@ -7,6 +7,9 @@ import {
   type MergeSnapshot,
   mergedPeopleCount,
   mergeSnapshot,
+  plusOnesIn,
+  peopleIn,
+  type ItemFacts,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
@@ -93,15 +96,15 @@ describe('When the survivor records a merge', () => {
       .when(record(snapshot(duplicate)))
       .thenState((s) => {
         const facts = s as Extract<ItemState, { status: 'open' }>;
-        expect(facts.plusOnes).to.deep.equal(['p3', 'p2']);
-        expect(Object.keys(facts.people).sort()).to.deep.equal(['p1', 'p2', 'p3', 'p4']);
+        expect(plusOnesIn(facts.roster)).to.deep.equal(['p3', 'p2']);
+        expect(Object.keys(peopleIn(facts.roster)).sort()).to.deep.equal(['p1', 'p2', 'p3', 'p4']);
         expect(mergedPeopleCount(facts, ['ACME-2'])).to.equal(2);
       });
   });
   it('turns a replier of the survivor who +1d the duplicate into a +1', () => {
     given([captured(1, 'p1'), replied('r1', 'p3')])
       .when(record(snapshot(duplicate)))
-      .thenState((s) => expect((s as { plusOnes: string[] }).plusOnes).to.include('p3'));
+      .thenState((s) => expect(plusOnesIn((s as ItemFacts).roster)).to.include('p3'));
   });
   it('appends nothing when the merge was already recorded (retry)', () => {
     const once = itemDecider.decide(record(snapshot(duplicate)), fold([captured(1)]));

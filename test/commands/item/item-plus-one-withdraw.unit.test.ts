@@ -13,6 +13,9 @@ import {
   itemDecider,
   mergeSnapshot,
   participantsOf,
+  plusOnesIn,
+  peopleIn,
+  contributionsIn,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
@@ -33,8 +36,11 @@ describe('When a person withdraws their +1', () => {
     given([captured(), plusOne('p2'), plusOne('p3')])
       .when(withdraw('p2'))
       .thenState((state) => {
-        expect((state as ItemFacts).plusOnes).to.deep.equal(['p3']);
-        expect((state as ItemFacts).people).to.deep.equal({ p1: 'submitted', p3: 'plus-one' });
+        expect(plusOnesIn((state as ItemFacts).roster)).to.deep.equal(['p3']);
+        expect(peopleIn((state as ItemFacts).roster)).to.deep.equal({
+          p1: 'submitted',
+          p3: 'plus-one',
+        });
       });
   });
   it('appends nothing when withdrawn again, or never given', () => {
@@ -53,8 +59,8 @@ describe('When a person withdraws their +1', () => {
     given([captured(), plusOne('p2')])
       .when(withdraw('p1'))
       .thenState((state) => {
-        expect((state as ItemFacts).people.p1).to.equal('submitted');
-        expect((state as ItemFacts).plusOnes).to.deep.equal(['p2']);
+        expect(peopleIn((state as ItemFacts).roster).p1).to.equal('submitted');
+        expect(plusOnesIn((state as ItemFacts).roster)).to.deep.equal(['p2']);
       });
   });
   it('keeps a person who also replied on the item, as a replier, placed where their reply came', () => {
@@ -68,7 +74,9 @@ describe('When a person withdraws their +1', () => {
       .when(withdraw('p2'))
       .then([withdrawn('p2', 'ACME-1', standing)]);
     const after = facts([...events, ...decide(events, withdraw('p2'))]);
-    expect(participantsOf(after.contributions).map((p) => [p.personId, p.role])).to.deep.equal([
+    expect(
+      participantsOf(contributionsIn(after.roster)).map((p) => [p.personId, p.role]),
+    ).to.deep.equal([
       ['p1', 'submitted'],
       ['p3', 'replied'],
       ['p2', 'replied'],
@@ -101,18 +109,18 @@ describe('When a +1 given on a merged item is withdrawn', () => {
       .when(withdraw('p8', 'ACME-2'))
       .then([withdrawn('p8', 'ACME-2', gone)]);
     const after = facts([...addressed, ...decide(addressed, withdraw('p8', 'ACME-2'))]);
-    expect(after.plusOnes).to.deep.equal(facts(merged).plusOnes);
-    expect(after.people).to.deep.equal(facts(merged).people);
+    expect(plusOnesIn(after.roster)).to.deep.equal(plusOnesIn(facts(merged).roster));
+    expect(peopleIn(after.roster)).to.deep.equal(peopleIn(facts(merged).roster));
   });
   it("does not touch the person's +1 given on the survivor itself", () => {
     const both = [...addressed, plusOne('p8', 'ACME-1')];
     given(both)
       .when(withdraw('p8', 'ACME-2'))
-      .thenState((state) => expect((state as ItemFacts).plusOnes).to.include('p8'));
+      .thenState((state) => expect(plusOnesIn((state as ItemFacts).roster)).to.include('p8'));
     // and the other way round: withdrawing on the survivor leaves the one given on ACME-2
     given(both)
       .when(withdraw('p8'))
-      .thenState((state) => expect((state as ItemFacts).plusOnes).to.include('p8'));
+      .thenState((state) => expect(plusOnesIn((state as ItemFacts).roster)).to.include('p8'));
   });
   it('appends nothing for a +1 the merge brought (it is not addressed to the merged item)', () => {
     given(addressed).when(withdraw('p3', 'ACME-2')).then([]);

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { type ItemCommand, itemDecider } from '../../../commands/item/index.js';
+import {
+  type ItemCommand,
+  type ItemFacts,
+  itemDecider,
+  peopleIn,
+} from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
 import { author, captured, plusOne, replied, statusChanged } from './fixtures.js';
@@ -157,13 +162,13 @@ describe('When someone replies', () => {
     given([captured()])
       .when(reply('r1', null))
       .thenState((s) =>
-        expect((s as { people: object }).people).to.deep.equal({ p1: 'submitted', p2: 'replied' }),
+        expect(peopleIn((s as ItemFacts).roster)).to.deep.equal({ p1: 'submitted', p2: 'replied' }),
       );
   });
   it('threads under an existing reply and refuses an unknown parent', () => {
     given([captured(), replied('r1', 'p2')])
       .when(reply('r2', 'r1'))
-      .thenState((s) => expect((s as { replyIds: string[] }).replyIds).to.deep.equal(['r1', 'r2']));
+      .thenState((s) => expect((s as ItemFacts).replyIds.toArray()).to.deep.equal(['r1', 'r2']));
     given([captured()]).when(reply('r2', 'nope')).thenThrows(NotFound);
   });
   it('appends nothing for a reply id it already has (retry)', () => {

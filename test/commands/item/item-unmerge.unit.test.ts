@@ -14,6 +14,9 @@ import {
   mergedPeopleCount,
   mergeSnapshot,
   participantsOf,
+  plusOnesIn,
+  peopleIn,
+  contributionsIn,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument } from '../../../commands/shared/errors.js';
 import { deciderSpec } from '../../support/decider.js';
@@ -46,10 +49,10 @@ describe('When the survivor unmerges an item merged into it', () => {
   it('returns to exactly the people and +1s it had before the merge', () => {
     const after = fold([...merged, ...decide(merged, unmerge('ACME-2'))]);
     const before = fold(survivorBefore);
-    expect(facts(after).people).to.deep.equal(facts(before).people);
-    expect(facts(after).plusOnes).to.deep.equal(facts(before).plusOnes);
-    expect(participantsOf(facts(after).contributions)).to.deep.equal(
-      participantsOf(facts(before).contributions),
+    expect(peopleIn(facts(after).roster)).to.deep.equal(peopleIn(facts(before).roster));
+    expect(plusOnesIn(facts(after).roster)).to.deep.equal(plusOnesIn(facts(before).roster));
+    expect(participantsOf(contributionsIn(facts(after).roster))).to.deep.equal(
+      participantsOf(contributionsIn(facts(before).roster)),
     );
     expect(facts(after).merges).to.deep.equal({});
   });
@@ -89,7 +92,9 @@ describe('When the survivor unmerges an item merged into it', () => {
       .when({ type: 'AddPlusOne', data: { personId: 'p2' } })
       .then([plusOne('p2', 'ACME-1')]);
     const after = [...merged, plusOne('p2', 'ACME-1')];
-    expect(facts(fold(after)).plusOnes).to.deep.equal(facts(fold(merged)).plusOnes);
+    expect(plusOnesIn(facts(fold(after)).roster)).to.deep.equal(
+      plusOnesIn(facts(fold(merged)).roster),
+    );
     const [event] = decide(after, unmerge('ACME-2'));
     expect((event as Extract<ItemEvent, { type: 'ItemsUnmerged' }>).data.plusOnes).to.deep.equal([
       'p3',
@@ -102,7 +107,7 @@ describe('When the survivor unmerges an item merged into it', () => {
       .when({ type: 'AddPlusOne', data: { personId: 'p8', addressedTo: 'ACME-2' } })
       .then([plusOne('p8', 'ACME-2')]);
     const after = [...merged, plusOne('p8', 'ACME-2')];
-    expect(participantsOf(facts(fold(after)).contributions).at(-1)).to.deep.equal({
+    expect(participantsOf(contributionsIn(facts(fold(after)).roster)).at(-1)).to.deep.equal({
       personId: 'p8',
       role: 'plus-one',
       context: '+1 on ACME-2',
@@ -161,8 +166,8 @@ describe('When the same items are merged again after an unmerge', () => {
     });
     expect(again).to.deep.equal(mergeEvents(survivorBefore));
     const survivor = facts(fold([...unmerged, ...again]));
-    expect(participantsOf(survivor.contributions)).to.deep.equal(
-      participantsOf(facts(fold(merged)).contributions),
+    expect(participantsOf(contributionsIn(survivor.roster))).to.deep.equal(
+      participantsOf(contributionsIn(facts(fold(merged)).roster)),
     );
   });
 });

@@ -4,7 +4,12 @@
  * "Never a half-applied merge" — no item may stay marked into an item that can never record it.
  */
 import { expect } from 'chai';
-import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import {
+  type ItemState,
+  itemDecider,
+  itemStreamId,
+  plusOnesIn,
+} from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { listItems } from '../../../projections/items/index.js';
 import {
@@ -198,7 +203,7 @@ describe('When a merge races another merge', () => {
       });
       expect(result).to.include({ itemKey: 'ACME-1', changed: true });
       const survivor = await stateOf(world, workspaceId, 'ACME-1');
-      expect(survivor.status !== 'absent' && survivor.plusOnes).to.include(eve.personId);
+      expect(survivor.status !== 'absent' && plusOnesIn(survivor.roster)).to.include(eve.personId);
     });
   });
 });

@@ -79,7 +79,7 @@ export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
           itemStreamId(workspaceId, itemKey),
           itemDecider,
         );
-        if (state.status !== 'absent' && !state.replyIds.includes(parentId)) {
+        if (state.status !== 'absent' && !state.replyIds.has(parentId)) {
           throw new InvalidArgument('parentId is not a reply on this item');
         }
       }
