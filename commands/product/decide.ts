@@ -54,7 +54,7 @@ export function decideProduct(command: ProductCommand, state: ProductState): Pro
       const { submissionId, allowPrivate, fold } = command.data;
       // spec: a private product "answers 404 to everyone outside the workspace; submissions are refused"
       if (state.visibility === 'private' && !allowPrivate) throw new NotFound('product not found');
-      if (state.allocations[submissionId] !== undefined) return [];
+      if (state.allocations.has(submissionId)) return [];
       if (fold && foldedNumber(state, fold) !== null) return [];
       const number = state.nextItemNumber;
       const itemKey = itemKeyOf(state.key, number);

@@ -1,3 +1,4 @@
+import { Map as ImmutableMap } from 'immutable';
 import type { ProductEvent, Visibility } from './events.js';
 import {
   foldedInto,
@@ -17,8 +18,12 @@ export type ProductState =
       name: string;
       visibility: Visibility;
       nextItemNumber: number;
-      /** submissionId -> number, so a retried submission gets the number it was given */
-      allocations: Record<string, number>;
+      /**
+       * submissionId -> number, so a retried submission gets the number it was given. Persistent:
+       * a product takes thousands of items, and copying every allocation per item made folding
+       * its stream quadratic (20,000 items took 130 s).
+       */
+      allocations: ImmutableMap<string, number>;
       /** the first submission under each fold key within the window (recent-folds.ts) */
       recentFolds: RecentFolds;
     };
@@ -27,7 +32,13 @@ export const initialProductState = (): ProductState => ({ status: 'absent' });
 
 export function evolveProduct(state: ProductState, event: ProductEvent): ProductState {
   if (event.type === 'ProductCreated') {
-    return { status: 'active', ...event.data, nextItemNumber: 1, allocations: {}, recentFolds: [] };
+    return {
+      status: 'active',
+      ...event.data,
+      nextItemNumber: 1,
+      allocations: ImmutableMap(),
+      recentFolds: [],
+    };
   }
   if (state.status !== 'active') return state;
   switch (event.type) {
@@ -40,7 +51,7 @@ export function evolveProduct(state: ProductState, event: ProductEvent): Product
       return {
         ...state,
         nextItemNumber: Math.max(state.nextItemNumber, number + 1),
-        allocations: { ...state.allocations, [submissionId]: number },
+        allocations: state.allocations.set(submissionId, number),
         recentFolds: fold
           ? withFold(state.recentFolds, fold.key, { number, at: fold.at })
           : state.recentFolds,

@@ -126,7 +126,7 @@ async function existingItem(
   );
   if (product.state.status !== 'active') return null;
   const allocations = product.state.allocations;
-  const number = submissionIds.map((id) => allocations[id]).find((n) => n !== undefined);
+  const number = submissionIds.map((id) => allocations.get(id)).find((n) => n !== undefined);
   if (number === undefined) return null;
   const itemKey = `${target.productKey}-${number}`;
   const item = await deps.commandHandler.load(

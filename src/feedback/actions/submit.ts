@@ -92,7 +92,7 @@ export async function submitFeedback(
   // a retry of a folded submission reads the product as it left it: the item it folded into
   const folding =
     fold && (allocation.replayed ? rememberedFold(product, fold.key) : foldedNumber(product, fold));
-  const number = given ?? product.allocations[submissionId] ?? folding;
+  const number = given ?? product.allocations.get(submissionId) ?? folding;
   if (!number) throw new FailedPrecondition('no item number was allocated');
   const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
   const stream = itemStreamId(workspaceId, `${productKey}-${number}`);
