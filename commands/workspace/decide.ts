@@ -1,3 +1,4 @@
+import type { Map as ImmutableMap } from 'immutable';
 import { WORKSPACE_SLUG } from '../product/keys.js';
 import { AlreadyExists, FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
 import type { MemberRole, WorkspaceEvent } from './events.js';
@@ -33,7 +34,7 @@ export function decideWorkspace(
     ];
   }
   if (state.status !== 'active') throw new NotFound('workspace not found');
-  const current = state.members[command.data.userId];
+  const current = state.members.get(command.data.userId);
   switch (command.type) {
     case 'AddMember':
       if (current === command.data.role) return [];
@@ -55,7 +56,7 @@ export function decideWorkspace(
   }
 }
 
-function guardLastAdmin(members: Record<string, MemberRole>): void {
-  const admins = Object.values(members).filter((role) => role === 'admin').length;
+function guardLastAdmin(members: ImmutableMap<string, MemberRole>): void {
+  const admins = members.count((role) => role === 'admin');
   if (admins <= 1) throw new FailedPrecondition('a workspace must keep at least one admin');
 }

@@ -1,3 +1,4 @@
+import { Map as ImmutableMap } from 'immutable';
 import type { MemberRole, WorkspaceEvent } from './events.js';
 
 export type WorkspaceState =
@@ -7,23 +8,22 @@ export type WorkspaceState =
       workspaceId: string;
       name: string;
       slug: string;
-      /** userId -> role */
-      members: Record<string, MemberRole>;
+      /** userId -> role; persistent, as a member added must not copy every other one */
+      members: ImmutableMap<string, MemberRole>;
     };
 
 export const initialWorkspaceState = (): WorkspaceState => ({ status: 'absent' });
 
 export function evolveWorkspace(state: WorkspaceState, event: WorkspaceEvent): WorkspaceState {
-  if (event.type === 'WorkspaceCreated') return { status: 'active', ...event.data, members: {} };
+  if (event.type === 'WorkspaceCreated')
+    return { status: 'active', ...event.data, members: ImmutableMap() };
   if (state.status !== 'active') return state;
   switch (event.type) {
     case 'MemberAdded':
     case 'MemberRoleChanged':
-      return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
-    case 'MemberRemoved': {
-      const { [event.data.userId]: _removed, ...members } = state.members;
-      return { ...state, members };
-    }
+      return { ...state, members: state.members.set(event.data.userId, event.data.role) };
+    case 'MemberRemoved':
+      return { ...state, members: state.members.delete(event.data.userId) };
     default: {
       const _exhaustive: never = event;
       return state;
