@@ -7,8 +7,10 @@
  * a state already handed out (the cached snapshot, a batch's state before its next command)
  * never changes.
  *
- * What the fold needs is answered from per-person trails in O(log n): is the person on the item,
- * with which role, do they count as a +1, did they +1 through this source. The ordered views —
+ * What the fold and the decisions need is answered from per-person trails in O(log n): is the
+ * person on the item, with which role, do they count as a +1, did they +1 through this source,
+ * and where they stand among the people and the +1s (counted in `positions.ts`, kept of each
+ * person's first contribution and first +1). The ordered views —
  * the contributions, the people, the +1s — are derived from the log when a decision needs them
  * (a merge, an unmerge, a withdrawal's standing, notify_people) and remembered per roster.
  */
@@ -17,11 +19,18 @@ import type { ParticipantRole } from './events.js';
 import {
   type Contribution,
   type ContributionSource,
+  contextOf,
   plusOnesOf,
   rolesOf,
   type Standing,
-  standingOf,
 } from './people.js';
+import {
+  countBelow,
+  noPositions,
+  type Positions,
+  withoutPosition,
+  withPosition,
+} from './positions.js';
 
 /**
  * Where one person's contributions are in the log. Only the first one that stays for good
@@ -42,12 +51,18 @@ export interface Roster {
   readonly log: List<Contribution | undefined>;
   /** personId -> their contributions in `log`; a person without any has no trail */
   readonly trails: ImmutableMap<string, Trail>;
+  /** where each person's first contribution is in `log` (the order of the people) */
+  readonly firsts: Positions;
+  /** where each counted +1's first +1 is in `log` (the order of the +1s) */
+  readonly firstPlusOnes: Positions;
 }
 
 export const newRoster = (submitterId: string): Roster => ({
   submitterId,
   log: List(),
   trails: ImmutableMap(),
+  firsts: noPositions,
+  firstPlusOnes: noPositions,
 });
 
 const stays = (c: Contribution): boolean => c.source === 'own' && c.role !== 'plus-one';
@@ -57,14 +72,20 @@ export function joined(roster: Roster, added: readonly Contribution[]): Roster {
   if (added.length === 0) return roster;
   const start = roster.log.size;
   const log = roster.log.concat(added);
+  let order: Pick<Roster, 'firsts' | 'firstPlusOnes'> = roster;
   const trails = roster.trails.withMutations((people) => {
     added.forEach((c, i) => {
-      const trail = people.get(c.personId) ?? { kept: -1, leaving: [] };
-      if (!stays(c)) people.set(c.personId, { ...trail, leaving: [...trail.leaving, start + i] });
-      else if (trail.kept < 0) people.set(c.personId, { ...trail, kept: start + i });
+      const before = people.get(c.personId);
+      const trail = before ?? { kept: -1, leaving: [] };
+      let after = trail;
+      if (!stays(c)) after = { ...trail, leaving: [...trail.leaving, start + i] };
+      else if (trail.kept < 0) after = { ...trail, kept: start + i };
+      if (after === trail) return;
+      people.set(c.personId, after);
+      order = placed({ ...roster, ...order, log }, c.personId, before, after);
     });
   });
-  return { ...roster, log, trails };
+  return { ...roster, ...order, log, trails };
 }
 
 /** The roster without the person's +1 through this source (a withdrawn +1). */
@@ -79,15 +100,47 @@ export function withdrawn(
   const theirs = (at: number) => isPlusOneVia(roster.log.get(at), source, from);
   const gone = trail.leaving.filter(theirs);
   if (gone.length === 0) return roster;
+  const leaving = trail.leaving.filter((at) => !theirs(at));
+  const after = trail.kept < 0 && leaving.length === 0 ? undefined : { ...trail, leaving };
   const log = roster.log.withMutations((l) => {
     for (const at of gone) l.set(at, undefined);
   });
-  const leaving = trail.leaving.filter((at) => !theirs(at));
-  const trails =
-    trail.kept < 0 && leaving.length === 0
-      ? roster.trails.delete(personId)
-      : roster.trails.set(personId, { ...trail, leaving });
-  return { ...roster, log, trails };
+  const trails = after ? roster.trails.set(personId, after) : roster.trails.delete(personId);
+  return { ...roster, ...placed(roster, personId, trail, after), log, trails };
+}
+
+/** The people's and +1s' order after the person's trail went from `before` to `after`. */
+function placed(
+  roster: Roster,
+  personId: string,
+  before: Trail | undefined,
+  after: Trail | undefined,
+): Pick<Roster, 'firsts' | 'firstPlusOnes'> {
+  const counted = personId !== roster.submitterId;
+  return {
+    firsts: moved(roster.firsts, firstOf(before), firstOf(after)),
+    firstPlusOnes: counted
+      ? moved(roster.firstPlusOnes, firstPlusOneOf(roster, before), firstPlusOneOf(roster, after))
+      : roster.firstPlusOnes,
+  };
+}
+
+function moved(set: Positions, from: number, to: number): Positions {
+  if (from === to) return set;
+  const without = from < 0 ? set : withoutPosition(set, from);
+  return to < 0 ? without : withPosition(without, to);
+}
+
+/** The log index of the person's first contribution; -1: none. */
+function firstOf(trail: Trail | undefined): number {
+  if (!trail) return -1;
+  const first = trail.leaving[0] ?? -1;
+  return trail.kept < 0 || (first >= 0 && first < trail.kept) ? first : trail.kept;
+}
+
+/** The log index of the person's first +1 (all +1s may leave); -1: none. */
+function firstPlusOneOf(roster: Roster, trail: Trail | undefined): number {
+  return trail?.leaving.find((at) => roster.log.get(at)?.role === 'plus-one') ?? -1;
 }
 
 /**
@@ -114,26 +167,34 @@ export function hasPlusOneVia(
 
 /** The role the person first took on the item; undefined when they are not on it. */
 export function roleOf(roster: Roster, personId: string): ParticipantRole | undefined {
-  const trail = roster.trails.get(personId);
-  if (!trail) return undefined;
-  const first = Math.min(trail.kept < 0 ? Infinity : trail.kept, trail.leaving[0] ?? Infinity);
-  return roster.log.get(first)?.role;
+  return contributionAt(roster, firstOf(roster.trails.get(personId)))?.role;
 }
 
 /** Whether the person is counted in the item's +1s (never its submitter). */
 export function countsPlusOne(roster: Roster, personId: string): boolean {
   if (personId === roster.submitterId) return false;
-  const trail = roster.trails.get(personId);
-  return !!trail?.leaving.some((at) => roster.log.get(at)?.role === 'plus-one');
+  return firstPlusOneOf(roster, roster.trails.get(personId)) >= 0;
 }
 
-/**
- * Where the person stands on the item. O(1) for one who is not on it (a +1 withdrawn by someone
- * with no other part in the item, the usual case); O(n) for one who stays.
- */
+/** Where the person stands among the item's +1s and its participants, as `standingOf` says. */
 export function standingIn(roster: Roster, personId: string): Standing {
-  if (!roster.trails.has(personId)) return { plusOneAt: null, participant: null };
-  return standingOf(contributionsIn(roster), personId, roster.submitterId);
+  const trail = roster.trails.get(personId);
+  const first = contributionAt(roster, firstOf(trail));
+  if (!first) return { plusOneAt: null, participant: null };
+  const firstPlusOne = countsPlusOne(roster, personId) ? firstPlusOneOf(roster, trail) : -1;
+  return {
+    plusOneAt: firstPlusOne < 0 ? null : countBelow(roster.firstPlusOnes, firstPlusOne),
+    participant: {
+      at: countBelow(roster.firsts, firstOf(trail)),
+      role: first.role,
+      context: contextOf(first),
+    },
+  };
+}
+
+/** `List.get(-1)` is the last entry: -1 (none) must not reach it. */
+function contributionAt(roster: Roster, at: number): Contribution | undefined {
+  return at < 0 ? undefined : roster.log.get(at);
 }
 
 function isPlusOneVia(
