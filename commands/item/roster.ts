@@ -7,12 +7,15 @@
  * a state already handed out (the cached snapshot, a batch's state before its next command)
  * never changes.
  *
- * What the fold and the decisions need is answered from per-person trails in O(log n): is the
- * person on the item, with which role, do they count as a +1, did they +1 through this source,
- * and where they stand among the people and the +1s (counted in `positions.ts`, kept of each
- * person's first contribution and first +1). The ordered views —
- * the contributions, the people, the +1s — are derived from the log when a decision needs them
- * (a merge, an unmerge, a withdrawal's standing, notify_people) and remembered per roster.
+ * What the fold and the per-person decisions need is answered from per-person trails in
+ * O(log n): is the person on the item, with which role, do they count as a +1, did they +1
+ * through this source, and where they stand among the people and the +1s (counted in
+ * positions.ts over each person's first contribution and first +1). The ordered views — the
+ * contributions, the people, the +1s — are derived from the log, O(n), only when a decision is
+ * about all of them (a merge, an unmerge, notify_people), and remembered per roster.
+ *
+ * A withdrawn +1 leaves a hole in the log rather than shifting it (only an unmerge builds the
+ * log anew), so the log grows with the +1s ever given, as the stream does.
  */
 import { Map as ImmutableMap, List } from 'immutable';
 import type { ParticipantRole } from './events.js';
@@ -36,7 +39,8 @@ import {
  * Where one person's contributions are in the log. Only the first one that stays for good
  * (submitting, an own reply) matters among those: nothing takes it away, so a later one never
  * becomes the person's first. The others — +1s, those a merge brought — can be withdrawn or
- * unmerged; a person has a few of them at most (one own +1, one per merged item).
+ * unmerged; a person has a few of them at most (an own +1, and per merged item what the merge
+ * brought and a +1 given on it).
  */
 interface Trail {
   /** the log index of their first contribution that stays; -1: none */
