@@ -4,7 +4,7 @@
  * (model.ts). A failure prints the shrunk sequence and fast-check's seed and path.
  *
  * MODEL_RUNS (default 12) and MODEL_COMMANDS (most commands per run, default 40) run it longer;
- * MODEL_SEED and MODEL_PATH replay a failure; MODEL_DEBUG=1 prints every sequence run.
+ * MODEL_SEED and MODEL_PATH replay a failure; MODEL_LOG=1 prints every sequence run.
  */
 import fc from 'fast-check';
 import { type NotesE2e, startNotesE2e } from '../e2e/support.js';
@@ -101,7 +101,7 @@ describe('When the devices of one account use the notes API in random order', fu
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
         await fc.asyncModelRun(setup, cmds);
-        if (process.env.MODEL_DEBUG) console.log(String(cmds));
+        if (process.env.MODEL_LOG) console.log(String(cmds));
       }),
       { numRuns: RUNS, endOnFailure: false, ...replay },
     );
