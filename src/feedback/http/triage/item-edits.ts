@@ -1,5 +1,6 @@
 /** update_item, update_item_status and tag_item: one command each on the item's stream. */
 import { z } from 'zod';
+import { itemDecider, itemStreamId } from '../../../../commands/item/index.js';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { itemDocId, itemsOf, toItem } from '../../../../projections/items/index.js';
 import { getItem } from '../../../../projections/items/queries.js';
@@ -53,9 +54,14 @@ export function itemEditOperations(
           });
           if (!doc) throw new NotFound('item not found');
           // read after the document: when the item's stream ends at this edit, the document
-          // (which holds this edit) holds nothing later
-          const events = await deps.timelines.events(workspaceId, itemKey);
-          if (events.length - 1 === revision) return { body: { item: toItem(doc) } };
+          // (which holds this edit) holds nothing later. The command handler's fold knows where
+          // the stream ends (a tail read), not the history's timelines, which would read the
+          // whole stream of any item outside their few cached ones on every edit
+          const now = await deps.commandHandler.load(
+            itemStreamId(workspaceId, itemKey),
+            itemDecider,
+          );
+          if (now.revision === revision) return { body: { item: toItem(doc) } };
           // a later write may be in the read model (a reply, another edit), or this is a retry:
           // answer the item as this edit left it (or found it, when it changed nothing), rebuilt
           // like get_item_as_of, not with what other requests wrote since
