@@ -216,6 +216,16 @@ export const configSchema = z.object({
     .describe(
       "local folder with transformers.js models (Xenova/all-MiniLM-L6-v2); unset = transformers.js's own cache folder (node_modules/@xenova/transformers/.cache); no model there = bundled offline encoder",
     ),
+  SEARCH_CACHE_SCOPES: count(1000000)
+    .default(1000)
+    .describe(
+      'scopes (a workspace, a notes user) whose search indexes one process keeps in memory, per index; past it the least recently searched scope is dropped and loaded again from the read store on its next search',
+    ),
+  SEARCH_CACHE_MIB: count(1048576)
+    .default(256)
+    .describe(
+      'MiB of vectors one process keeps in memory per search index (the scope searched last stays, however large); past it the least recently searched scopes are dropped',
+    ),
   STALE_PROMISE_DAYS: whole(1, 3650)
     .default(30)
     .describe(

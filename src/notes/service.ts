@@ -10,6 +10,7 @@ import { createNotesApp, type NotesApp } from './app.js';
 import { createGazetteer, type Places } from './places.js';
 import { notesProjectors } from '../../projections/notes.js';
 import { createNotesSearch, type NotesSearch } from './search/notes-search.js';
+import { scopeCacheBounds } from '../search/scope-caches.js';
 
 export interface NotesServiceOptions {
   /** gazetteer override (tests) */
@@ -35,8 +36,13 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
     name: 'notes',
     port: (config) => config.NOTES_PORT,
     baseUrl: (config) => config.NOTES_BASE_URL,
-    boot({ logger, embedder }) {
-      const search = createNotesSearch({ logger, embedder, delayMs: options.searchDelayMs });
+    boot({ config, logger, embedder }) {
+      const search = createNotesSearch({
+        logger,
+        embedder,
+        delayMs: options.searchDelayMs,
+        cacheBounds: scopeCacheBounds(config.SEARCH_CACHE_SCOPES, config.SEARCH_CACHE_MIB),
+      });
       latest = search;
       // once per process: the `all` role runs both createApp and startWorkers, and the health
       // output merges every report under a key, so a second one would only ask twice

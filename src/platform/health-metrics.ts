@@ -1,8 +1,9 @@
 /**
  * Gauges read from the health output when /metrics is scraped: projector lag and checkpoints
  * (from the projections' status alone, not the whole report), and the texts each search index
- * has waiting for the embedder — the embedder's queue — and holds embedded (from what the
- * services report under `search`, the figures /readyz shows); whether the webhook worker
+ * has waiting for the embedder — the embedder's queue — and holds embedded, and the scopes and
+ * bytes of vectors this process holds in memory (from what the services report under `search`,
+ * the figures /readyz shows); whether the webhook worker
  * delivers (holds the delivery lease) and its checkpoint, from its report under `webhooks`.
  */
 import { LAG_CAP, lagEvents } from '../read/projector-lag.js';
@@ -45,17 +46,29 @@ export function observeProjections(
 
 interface SearchReport {
   /** per index, once the embedder is ready (src/search/indexer.ts `IndexProgress`) */
-  indexes?: Record<string, { indexed: number; pending: number }>;
+  indexes?: Record<string, Record<SearchFigure, number>>;
 }
 
+type SearchFigure = 'indexed' | 'pending' | 'loadedScopes' | 'loadedVectorBytes';
+
 export function observeSearch(metrics: Metrics, report: () => Promise<unknown>): void {
-  const read = async (field: 'indexed' | 'pending') => {
+  const read = async (field: SearchFigure) => {
     const indexes = ((await report()) as SearchReport | undefined)?.indexes ?? {};
     return Object.fromEntries(Object.entries(indexes).map(([name, i]) => [name, i[field]]));
   };
   const gauges = [
     ['search_pending_texts', 'texts waiting for the embedder (its queue), per index', 'pending'],
     ['search_indexed_texts', 'texts embedded and searchable by meaning, per index', 'indexed'],
+    [
+      'search_loaded_scopes',
+      'scopes (workspaces, notes users) whose search indexes this process holds in memory, per index',
+      'loadedScopes',
+    ],
+    [
+      'search_loaded_vector_bytes',
+      'bytes of vectors this process holds in memory, per index',
+      'loadedVectorBytes',
+    ],
   ] as const;
   for (const [name, help, field] of gauges) metrics.observe(name, help, () => read(field), 'index');
 }

@@ -42,17 +42,20 @@ export interface Indexer {
 export interface IndexProgress {
   indexed: number;
   pending: number;
+  /** what this process holds in memory of the index: scopes, and their vectors' bytes */
+  loadedScopes: number;
+  loadedVectorBytes: number;
   textsPerSecond: number;
   /** pending ÷ the current rate; null while nothing is pending or nothing has been embedded yet */
   etaSeconds: number | null;
 }
 
 export async function indexProgress(index: VectorIndex, indexer: Indexer): Promise<IndexProgress> {
-  const { indexed, pending } = await index.status();
+  const { indexed, pending, loadedScopes, loadedVectorBytes } = await index.status();
   // one decimal, and the estimate from that same figure, so the report adds up as printed
   const textsPerSecond = Math.round(indexer.textsPerSecond() * 10) / 10;
   const etaSeconds = pending > 0 && textsPerSecond > 0 ? Math.ceil(pending / textsPerSecond) : null;
-  return { indexed, pending, textsPerSecond, etaSeconds };
+  return { indexed, pending, loadedScopes, loadedVectorBytes, textsPerSecond, etaSeconds };
 }
 
 const RATE_WINDOW_MS = 10_000;

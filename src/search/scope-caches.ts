@@ -40,10 +40,12 @@ export interface ScopeCacheBounds {
  * 30–70 MB. 256 MiB of arenas is ~130 000 vectors of 512 floats, a dozen 10 000-item workspaces,
  * each of which takes 1–2 s to load again once dropped (mostly its lexical index).
  */
-export const DEFAULT_SCOPE_CACHE_BOUNDS: ScopeCacheBounds = {
-  maxScopes: 1000,
-  maxArenaBytes: 256 * 2 ** 20,
-};
+export const DEFAULT_SCOPE_CACHE_BOUNDS = scopeCacheBounds(1000, 256);
+
+/** The bounds as configured: SEARCH_CACHE_SCOPES and SEARCH_CACHE_MIB. */
+export function scopeCacheBounds(scopes: number, mib: number): ScopeCacheBounds {
+  return { maxScopes: scopes, maxArenaBytes: mib * 2 ** 20 };
+}
 
 interface Loaded<T> {
   loadedAt: number;

@@ -75,6 +75,10 @@ export interface VectorIndexStatus {
   provider: string;
   indexed: number;
   pending: number;
+  /** scopes whose indexes this process holds in memory (SEARCH_CACHE_SCOPES bounds them) */
+  loadedScopes: number;
+  /** bytes of vectors they hold (SEARCH_CACHE_MIB bounds them) */
+  loadedVectorBytes: number;
 }
 
 export interface VectorIndex {
@@ -305,7 +309,14 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
         docs().countDocuments({ pending: false, provider: embedder.provider }),
         docs().countDocuments({ pending: true }),
       ]);
-      return { provider: embedder.provider, indexed, pending };
+      const { scopes, arenaBytes } = caches.loaded();
+      return {
+        provider: embedder.provider,
+        indexed,
+        pending,
+        loadedScopes: scopes.length,
+        loadedVectorBytes: arenaBytes,
+      };
     },
     reset() {
       opened = undefined;

@@ -96,6 +96,8 @@ describe('Background indexer', () => {
       expect(await indexProgress(index, indexer)).to.deep.equal({
         indexed: 0,
         pending: 40,
+        loadedScopes: 0, // nothing searched yet: nothing loaded
+        loadedVectorBytes: 0,
         textsPerSecond: 0,
         etaSeconds: null, // nothing embedded yet: no rate to estimate from
       });

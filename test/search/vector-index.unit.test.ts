@@ -152,7 +152,7 @@ describe('Vector index', () => {
       await index.upsert('b', 'ws', 'csv export');
       const next = fakeEmbedder('fake:two', 32);
       const rebuilt = createVectorIndex({ name: 'items', embedder: next, readStore });
-      expect(await rebuilt.status()).to.deep.equal({
+      expect(await rebuilt.status()).to.include({
         provider: 'fake:two',
         indexed: 0,
         pending: 2,
@@ -161,7 +161,7 @@ describe('Vector index', () => {
       expect(await rebuilt.search('ws', 'dark mode', { mode: 'semantic' })).to.deep.equal([]);
       while ((await rebuilt.embedPending(1)) > 0) {}
       expect(next.embedded).to.include.members(['dark mode', 'csv export']);
-      expect(await rebuilt.status()).to.deep.equal({
+      expect(await rebuilt.status()).to.include({
         provider: 'fake:two',
         indexed: 2,
         pending: 0,
@@ -176,7 +176,7 @@ describe('Vector index', () => {
       await index.upsert('a', 'ws', 'dark mode');
       const same = fakeEmbedder('fake:one');
       const reopened = createVectorIndex({ name: 'items', embedder: same, readStore });
-      expect(await reopened.status()).to.deep.equal({
+      expect(await reopened.status()).to.include({
         provider: 'fake:one',
         indexed: 1,
         pending: 0,

@@ -11,6 +11,7 @@ import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ServiceContext } from '../../platform/service.js';
 import type { EmbedderHandle } from '../../search/create-embedder.js';
+import { scopeCacheBounds } from '../../search/scope-caches.js';
 import { createFeedbackSearch, type FeedbackSearch } from './search.js';
 
 export { itemsMatching, searchItemDocs, searchItems, searchPeople } from './queries.js';
@@ -36,6 +37,7 @@ export function feedbackSearch(
     embedder,
     logger,
     ...(config.MONGODB_URL ? { cacheTtlMs: 1000 } : {}),
+    cacheBounds: scopeCacheBounds(config.SEARCH_CACHE_SCOPES, config.SEARCH_CACHE_MIB),
   });
   return Object.assign(search, { embedder });
 }

@@ -14,6 +14,7 @@ import type { ReadStore } from '../../readstore/types.js';
 import type { Embedder } from '../../search/embedder.js';
 import { createIndexer, type IndexProgress, indexProgress } from '../../search/indexer.js';
 import type { IdFilter, SearchHit } from '../../search/scope-arena.js';
+import type { ScopeCacheBounds } from '../../search/scope-caches.js';
 import { notesWeakMatchThreshold } from '../../search/thresholds.js';
 import { createVectorIndex } from '../../search/vector-index.js';
 import {
@@ -31,6 +32,8 @@ export interface FeedbackSearchOptions {
   delayMs?: number;
   /** set when another process runs the indexer (API role): bounds how stale vectors may be */
   cacheTtlMs?: number;
+  /** how many scopes and bytes of vectors each index keeps loaded (SEARCH_CACHE_*) */
+  cacheBounds?: ScopeCacheBounds;
   /**
    * summarize_feedback's `q`: the lowest score that counts as a match. Default: the weak-match
    * threshold calibrated for the serving provider (src/search/thresholds.ts: 0.40 on the
@@ -80,6 +83,7 @@ export function createFeedbackSearch(options: FeedbackSearchOptions): FeedbackSe
         readStore: store,
         logger: options.logger,
         cacheTtlMs: options.cacheTtlMs,
+        cacheBounds: options.cacheBounds,
       });
       const indexer = createIndexer({ index, delayMs: options.delayMs, logger: options.logger });
       return { index, indexer };

@@ -35,6 +35,7 @@ import {
   type IndexProgress,
   indexProgress,
 } from '../../search/indexer.js';
+import type { ScopeCacheBounds } from '../../search/scope-caches.js';
 import { notesWeakMatchThreshold } from '../../search/thresholds.js';
 import { createVectorIndex, type VectorIndex } from '../../search/vector-index.js';
 import type { NoteHit, NotesSearchPort } from '../http/types.js';
@@ -51,6 +52,8 @@ export interface NotesSearchOptions {
   embedder?: EmbedderHandle;
   /** batching wait of the indexer (ms) */
   delayMs?: number;
+  /** how many users and bytes of vectors the index keeps loaded (SEARCH_CACHE_*) */
+  cacheBounds?: ScopeCacheBounds;
 }
 
 export interface NotesSearch extends NotesSearchPort {
@@ -102,6 +105,7 @@ export function createNotesSearch(options: NotesSearchOptions): NotesSearch {
       embedder: embedder().get(),
       readStore: store,
       logger,
+      cacheBounds: options.cacheBounds,
       // another process embeds: reload a user's vectors at most a second late
       ...(bindOptions.foreignWriter ? { cacheTtlMs: 1000 } : {}),
     });
