@@ -27,9 +27,11 @@ import type { MailPort } from './mail/port.js';
 export type RefreshPolicy = 'always' | 'offline_access-only';
 
 export interface AccountsPort {
+  /** `request`: the sign-in request's correlation id, which a new account's event carries */
   findOrCreateByEmail(
     email: string,
-    profile?: { displayName?: string | null },
+    profile: { displayName?: string | null },
+    request: { correlationId: string },
   ): Promise<{ id: string }>;
   findById(id: string): Promise<{ id: string; email: string; displayName: string | null } | null>;
 }

@@ -39,7 +39,7 @@ export function displayNameFrom(email: string, given?: string | null): string {
 
 export function createAccountsPort(deps: AccountsDeps): AccountsPort {
   return {
-    async findOrCreateByEmail(email, profile) {
+    async findOrCreateByEmail(email, profile, { correlationId }) {
       const normalized = email.trim().toLowerCase();
       const known = await userByEmail(deps.readStore, normalized);
       if (known) return { id: known.userId };
@@ -47,11 +47,11 @@ export function createAccountsPort(deps: AccountsDeps): AccountsPort {
       try {
         const created = await createUser(
           deps,
-          { actor: userId, now: deps.now() },
+          { actor: userId, now: deps.now(), correlationId },
           {
             userId,
             email: normalized,
-            displayName: displayNameFrom(normalized, profile?.displayName),
+            displayName: displayNameFrom(normalized, profile.displayName),
           },
         );
         // the caller's next request must find the account in the read model

@@ -8,7 +8,6 @@
  * (the loser of the `no_stream` append simply reads the winner's account). The id becomes the
  * tokens' `sub` and the prefix of every stream of that user's notes, tags and devices.
  */
-import { randomUUID } from 'node:crypto';
 import type { AccountsPort } from '../auth/index.js';
 import { type EventStore, WrongExpectedRevisionError } from '../eventstore/types.js';
 import { derivedId } from './actions/deps.js';
@@ -44,7 +43,7 @@ export function createNotesAccounts(
   }
 
   return {
-    async findOrCreateByEmail(email) {
+    async findOrCreateByEmail(email, _profile, { correlationId }) {
       const userId = notesUserIdFor(email);
       if (await read(userId)) return { id: userId };
       try {
@@ -58,7 +57,7 @@ export function createNotesAccounts(
                 actor: userId,
                 via: 'sign-in',
                 occurredAt: now(),
-                correlationId: randomUUID(),
+                correlationId,
                 causationId: null,
               },
             },

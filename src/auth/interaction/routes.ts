@@ -5,6 +5,7 @@
  */
 import { BIDI_CONTROL_RANGE } from '../../../commands/shared/text.js';
 import express, { type Request, type Response, Router } from 'express';
+import { correlationIdFor } from '../../http/respond.js';
 import type { UpstreamSignIn } from './upstream.js';
 import {
   type InteractionContext,
@@ -200,7 +201,11 @@ export function interactionRouter(
             'That code has expired or was tried too often. Ask for a new one.',
           );
         case 'ok': {
-          const account = await ctx.accounts.findOrCreateByEmail(result.email);
+          const account = await ctx.accounts.findOrCreateByEmail(
+            result.email,
+            {},
+            { correlationId: correlationIdFor(req, res) },
+          );
           await ctx
             .pickProvider(req)
             .interactionFinished(

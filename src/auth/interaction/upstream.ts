@@ -5,6 +5,7 @@
  * state, nonce, verified e-mail) is upstream-client.ts's.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { correlationIdFor } from '../../http/respond.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { UpstreamIdpOptions } from '../options.js';
 import { isStoreRefusal } from '../unavailable.js';
@@ -84,7 +85,11 @@ export function createUpstreamSignIn(deps: {
         }
         try {
           const { email, name } = identity;
-          const account = await ctx.accounts.findOrCreateByEmail(email, { displayName: name });
+          const account = await ctx.accounts.findOrCreateByEmail(
+            email,
+            { displayName: name },
+            { correlationId: correlationIdFor(req, res) },
+          );
           await ctx
             .pickProvider(req)
             .interactionFinished(

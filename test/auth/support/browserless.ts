@@ -26,11 +26,13 @@ export async function request(
   jar: CookieJar,
   url: string,
   form?: Record<string, string>,
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const res = await fetch(url, {
     method: form ? 'POST' : 'GET',
     redirect: 'manual',
     headers: {
+      ...headers,
       cookie: jar.header(),
       ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
     },
@@ -94,6 +96,8 @@ export async function authorizeOverHttp(opts: {
   codeFor?: (email: string) => Promise<string>;
   /** sees each page's HTML before it is answered */
   onPage?: (html: string) => void;
+  /** sent with the code (e.g. `x-correlation-id`) */
+  codeHeaders?: Record<string, string>;
 }): Promise<URL> {
   const jar = opts.jar ?? new CookieJar();
   let res = await follow(jar, await request(jar, opts.authUrl), opts.base);
@@ -117,7 +121,8 @@ export async function authorizeOverHttp(opts: {
       const code = opts.codeFor
         ? await opts.codeFor(opts.email)
         : latestCode(opts.mailboxPath, opts.email);
-      res = await follow(jar, await request(jar, form.action, { ...form.fields, code }), opts.base);
+      const sent = await request(jar, form.action, { ...form.fields, code }, opts.codeHeaders);
+      res = await follow(jar, sent, opts.base);
     } else if (html.includes('/confirm"')) {
       const form = formIn(html, opts.base, opts.approve === false ? '/abort' : '/confirm');
       res = await follow(jar, await request(jar, form.action, form.fields), opts.base);

@@ -28,9 +28,11 @@ describe('A maker account made at sign-in', () => {
         waitFor: (position) => world.caughtUp(position),
         now: () => Date.now(),
       });
-      const account = await accounts.findOrCreateByEmail('Mal@Example.com', {
-        displayName: 'Mal\r\nBcc: x@evil.test\u0000',
-      });
+      const account = await accounts.findOrCreateByEmail(
+        'Mal@Example.com',
+        { displayName: 'Mal\r\nBcc: x@evil.test\u0000' },
+        { correlationId: 'sign-in-1' },
+      );
       const user = await userByEmail(world.readStore, 'mal@example.com');
       expect(user?.userId).to.equal(account.id);
       expect(user?.displayName).to.equal('Mal Bcc: x@evil.test');
