@@ -25,7 +25,7 @@ import { devicesProjector } from '../../projections/devices/projector.js';
 import type { Projector } from '../../projections/shared/projector.js';
 import { tagsProjector } from '../../projections/tags/projector.js';
 import { notesProjector } from '../../projections/notes/projector.js';
-import { projectInMemory } from '../../projections/shared/in-memory.js';
+import { projectInMemory } from '../read/project-in-memory.js';
 import type { EventStore } from '../eventstore/types.js';
 import type { ReadStore } from '../readstore/types.js';
 

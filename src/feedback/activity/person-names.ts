@@ -11,7 +11,7 @@
  */
 import { personStreamId } from '../../../commands/person/index.js';
 import { peopleOf, peopleProjector } from '../../../projections/people/projector.js';
-import { projectInMemory } from '../../../projections/shared/in-memory.js';
+import { projectInMemory } from '../../read/project-in-memory.js';
 import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
 
 const CACHED_PEOPLE = 1_000;
