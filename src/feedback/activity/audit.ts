@@ -1,6 +1,6 @@
 /** list_audit_events' Changes: the audit documents of a page turned into Changes, in order. */
 import type { AuditDoc } from '../../../projections/audit/projector.js';
-import { actorDescriber } from './actor.js';
+import { actorDescriber } from '../../../projections/people/actor.js';
 import type { Change } from './change.js';
 import { integrationChange } from './integration-changes.js';
 import { type ActivityDeps, itemChanges } from './item-history.js';

@@ -10,7 +10,7 @@
  */
 import { type ItemDoc, toItem } from '../../../projections/items/document.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
-import type { ActorView } from './actor.js';
+import type { ActorView } from '../../../projections/people/actor.js';
 
 export interface FieldChange {
   from: unknown;

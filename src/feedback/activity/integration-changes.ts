@@ -11,7 +11,7 @@ import {
 } from '../../../commands/integration/index.js';
 import { asRecorded } from '../../../projections/shared/recorded.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
-import type { ActorView } from './actor.js';
+import type { ActorView } from '../../../projections/people/actor.js';
 import { actorWord, type Change, changeOf, diff } from './change.js';
 import { quoted } from './words.js';
 

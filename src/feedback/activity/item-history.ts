@@ -8,7 +8,7 @@ import { peopleOf } from '../../../projections/people/projector.js';
 import { asRecorded } from '../../../projections/shared/recorded.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
 import type { ReadStore } from '../../readstore/types.js';
-import { actorDescriber } from './actor.js';
+import { actorDescriber } from '../../../projections/people/actor.js';
 import { actorWord, type Change, changeOf, diff, type ItemView, itemView } from './change.js';
 import { itemSentence } from './item-sentences.js';
 import type { ItemTimelines } from './timeline.js';

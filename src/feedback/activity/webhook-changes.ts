@@ -15,7 +15,7 @@ import {
 } from '../../../commands/webhook/index.js';
 import { asRecorded, type Recorded } from '../../../projections/shared/recorded.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
-import type { ActorView } from './actor.js';
+import type { ActorView } from '../../../projections/people/actor.js';
 import { actorWord, type Change, changeOf, diff } from './change.js';
 import { excerpt, listOf, quoted } from './words.js';
 

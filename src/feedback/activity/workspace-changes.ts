@@ -8,7 +8,7 @@ import { personStreamId } from '../../../commands/person/index.js';
 import { userById } from '../../../projections/users/queries.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
 import type { ReadStore } from '../../readstore/types.js';
-import type { ActorView } from './actor.js';
+import type { ActorView } from '../../../projections/people/actor.js';
 import { actorWord, type Change, changeOf, type FieldChange } from './change.js';
 import { quoted } from './words.js';
 

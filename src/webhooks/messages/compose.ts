@@ -2,7 +2,7 @@
  * Builds the message of one event of the log. The item is the one right after the event, folded
  * from its own stream (fold-cache.ts), so a worker running behind — or a list_events reader far
  * in the past — describes each change as it was at its position, not the item as it is now.
- * A person actor is named as they were named then (feedback/activity/person-names.ts). The
+ * A person actor is named as they were named then (person-names.ts). The
  * workspace slug, a maker's or an app's name and whether the item has a public board page
  * (`links.board`: the product is public) are read from the read models as they are when the
  * message is built.
@@ -14,8 +14,8 @@ import { asRecorded, type Recorded } from '../../../projections/shared/recorded.
 import { getProduct } from '../../../projections/products/queries.js';
 import { workspaceById } from '../../../projections/workspaces/queries.js';
 import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
-import { describeActor } from '../../feedback/activity/actor.js';
-import { personNamesAt } from '../../feedback/activity/person-names.js';
+import { describeActor } from '../../../projections/people/actor.js';
+import { personNamesAt } from './person-names.js';
 import type { ReadStore } from '../../readstore/types.js';
 import { type ItemFold, createItemFolds } from './fold-cache.js';
 import { messageSourceOf, type MessageSource } from './event-types.js';

@@ -10,7 +10,7 @@ import type { WebhookEventType } from '../../../commands/webhook/index.js';
 import type { StoredChangelogEntry as ChangelogEntry } from '../../../projections/changelog/projector.js';
 import type { Item } from '../../../projections/items/document.js';
 import type { Reply } from '../../../projections/replies/queries.js';
-import type { ActorView } from '../../feedback/activity/actor.js';
+import type { ActorView } from '../../../projections/people/actor.js';
 
 export type { ChangelogEntry };
 

@@ -16,7 +16,7 @@ import {
 import { deliveriesOf, newDelivery, toDelivery } from '../../../webhooks/delivery/records.js';
 import { messageIdOf, type Message } from '../../../webhooks/messages/message.js';
 import { hexIdFor } from '../../actions/deps.js';
-import { describeActor } from '../../activity/actor.js';
+import { describeActor } from '../../../../projections/people/actor.js';
 import { Timestamp } from '../schemas.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackOperation } from '../types.js';

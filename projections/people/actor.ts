@@ -1,6 +1,8 @@
 /**
  * Who did something, as auditors and webhook subscribers see it. Shared by the item history and
  * audit trail (issue 15) and webhook messages (issue 18): one description of an event's actor.
+ * A query over the people read model (and the users one for makers), so it sits with the read
+ * models, where the feedback service and the webhook worker below it both import it downward.
  *
  * Rules, in order:
  *  - no actor (`metadata.actor` null): the `system` (a recovery, a migration);
@@ -9,10 +11,10 @@
  *  - the actor is a person of this workspace (people read model): a `person`, by display name;
  *  - otherwise a `maker` (a user), by the user's display name (users read model).
  */
-import type { ReadStore } from '../../readstore/types.js';
-import type { EventMetadata } from '../../eventstore/types.js';
-import { peopleOf } from '../../../projections/people/projector.js';
-import { userById } from '../../../projections/users/queries.js';
+import type { ReadStore } from '../../src/readstore/types.js';
+import type { EventMetadata } from '../../src/eventstore/types.js';
+import { peopleOf } from './projector.js';
+import { userById } from '../users/queries.js';
 
 export interface ActorView {
   kind: 'maker' | 'person' | 'agent' | 'system';

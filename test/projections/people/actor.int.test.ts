@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import { peopleProjector } from '../../../projections/people/projector.js';
 import { usersProjector } from '../../../projections/users/projector.js';
 import type { EventMetadata } from '../../../src/eventstore/types.js';
-import { describeActor } from '../../../src/feedback/activity/actor.js';
+import { describeActor } from '../../../projections/people/actor.js';
 import type { ReadStore } from '../../../src/readstore/types.js';
-import { EventLog, project, withReadStore } from '../../projections/harness.js';
+import { EventLog, project, withReadStore } from '../harness.js';
 
 const meta = (actor: string | null, via?: string): EventMetadata => ({
   actor,

@@ -1,12 +1,12 @@
 /**
- * describeActor (src/feedback/activity/actor.ts), the actor of every Change (issue 15) and of
+ * describeActor (projections/people/actor.ts), the actor of every Change (issue 15) and of
  * webhook messages (issue 18): "metadata.actor null → system; via starting `api:` → agent, name =
  * the client name; via starting `integration:` → agent, name = the connection name; actor is a
  * person of the workspace → person with their displayName; otherwise → maker with the user's
  * displayName."
  */
 import { expect } from 'chai';
-import { describeActor } from '../../../src/feedback/activity/actor.js';
+import { describeActor } from '../../../projections/people/actor.js';
 import { createMemoryReadStore } from '../../../src/readstore/embedded/memory.js';
 
 const at = { occurredAt: 1, correlationId: 'c', causationId: null };
