@@ -20,7 +20,8 @@ import { createNotesAuth, notesBaseUrls } from './auth.js';
 import { notesOperations } from './http/operations.js';
 import { createPresenter } from './http/present.js';
 import { notesMcp } from './mcp.js';
-import type { NotesSearchPort, NotesTypes } from './http/types.js';
+import type { NotesTypes } from './http/types.js';
+import type { NotesSearchPort } from './search/notes-search.js';
 import type { Places } from './places.js';
 import { createNotesQueries } from './queries.js';
 

@@ -8,6 +8,7 @@ import { operationsFor } from '../../http/registry.js';
 import type { CommandContext } from '../../write/command-handler.js';
 import type { NotesDeps } from '../actions/index.js';
 import type { NotesQueries } from '../queries.js';
+import type { NotesSearchPort } from '../search/notes-search.js';
 import type { Presenter } from './present.js';
 
 /** The caller: the account that signed in to issue the token, and the client it went to. */
@@ -34,16 +35,6 @@ export interface NotesTypes {
 
 export const defineNotesOp = operationsFor<NotesTypes>();
 export type NotesOperation = Operation<NotesTypes>;
-
-export interface NoteHit {
-  noteId: string;
-  score: number;
-}
-
-/** The notes side of search (src/notes/search): the caller's active notes by meaning. */
-export interface NotesSearchPort {
-  search(userId: string, query: string, limit: number): Promise<NoteHit[]>;
-}
 
 export interface NotesHttpDeps extends NotesDeps {
   queries: NotesQueries;

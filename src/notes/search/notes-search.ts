@@ -38,7 +38,6 @@ import {
 import type { ScopeCacheBounds } from '../../search/scope-caches.js';
 import { notesWeakMatchThreshold } from '../../search/thresholds.js';
 import { createVectorIndex, type VectorIndex } from '../../search/vector-index.js';
-import type { NoteHit, NotesSearchPort } from '../http/types.js';
 
 export const NOTES_INDEX_NAME = NOTES_VECTORS;
 /** Longer notes are embedded from their beginning: both encoders only read the first few hundred words. */
@@ -54,6 +53,19 @@ export interface NotesSearchOptions {
   delayMs?: number;
   /** how many users and bytes of vectors the index keeps loaded (SEARCH_CACHE_*) */
   cacheBounds?: ScopeCacheBounds;
+}
+
+export interface NoteHit {
+  noteId: string;
+  score: number;
+}
+
+/**
+ * What the notes' operations ask of search: the caller's active notes by meaning. Declared here,
+ * beside its implementation, so that search, below HTTP, does not import the HTTP layer.
+ */
+export interface NotesSearchPort {
+  search(userId: string, query: string, limit: number): Promise<NoteHit[]>;
 }
 
 export interface NotesSearch extends NotesSearchPort {
