@@ -170,7 +170,7 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
       }
       await stored(async () => {
         await this.col.replaceOne({ _id }, doc, { upsert: true });
-        // a sign-in under way, a grant, a code or a refresh token keeps its client as long
+        // a sign-in under way, a grant or a refresh token keeps its client as long (clientHeld)
         if (held) await keepClientUntil(life, held.clientId, held.until);
         if (this.model === 'RefreshToken' && payload.grantId && expiresAt !== null) {
           // A rotated refresh token slides its grant along, or the grant would expire under a

@@ -3,17 +3,17 @@
  * a client used to be stored with no expiry: every registration stayed in the store (in memory,
  * on the embedded one) for good, whether anyone ever used it or not (resource-growth audit).
  *
- * So a client is stored with an expiry, `unusedClientTtlMs` after its registration, and whatever
- * is stored for it later keeps it at least as long as that lives (an expiry only ever moves up):
+ * So a client is stored with an expiry, `unusedClientTtlMs` after its registration, and only what
+ * the client must outlive keeps it longer (an expiry only ever moves up; clientHeld says which):
  *
- *  - an authorization in progress (the Interaction of its sign-in and consent, one hour) keeps it
- *    until that ends, so a client registered a moment before its lifetime was up still completes
- *    the sign-in it started;
+ *  - an authorization in progress (a pushed request, then the Interaction of its sign-in and
+ *    consent, one hour) keeps it until that ends, so a client registered a moment before its
+ *    lifetime was up still completes the sign-in it started;
  *  - a grant (a person approved the client on the consent page: its "use") keeps it until 30 days
- *    after the grant ends (APPROVED_CLIENT_GRACE_MS), and so do its codes and refresh tokens —
- *    each rotation slides the refresh token, its grant and now its client along. A client somebody
- *    uses therefore outlives its every grant: neither the connected-apps list nor an access token
- *    ever names a client that is gone, and an app that comes back after its refresh token expired
+ *    after the grant ends (APPROVED_CLIENT_GRACE_MS), and so does each refresh token — each
+ *    rotation slides the refresh token, its grant and its client along. A client somebody uses
+ *    therefore outlives its every grant: neither the connected-apps list nor an access token ever
+ *    names a client that is gone, and an app that comes back after its refresh token expired
  *    (90 days) is told `invalid_grant`, as before, and can sign the person in again under the
  *    registration it holds. Only an app unused for 120 days loses its registration.
  *
@@ -49,24 +49,46 @@ export async function clientExpiry(life: ClientLifetime, clientId: string): Prom
 }
 
 /**
- * The client an artifact of `model` expiring at `expiresAt` is stored for (tokens and grants
- * name it, an interaction asks for it), and until when it keeps that client.
+ * The client an artifact of `model` expiring at `expiresAt` keeps alive, and until when; undefined
+ * for every artifact the client need not outlive, so that storing it costs no write of the client:
+ *
+ *  - a Grant and a RefreshToken keep it 30 days past their end. A rotation slides the grant
+ *    without storing it again (adapter.ts extendGrant), so the refresh token holds for both.
+ *  - an Interaction keeps it until the sign-in step ends, held once, when oidc-provider creates it
+ *    (lib/actions/authorization/interactions.js: no `result` yet). Every later save of it
+ *    (interactionResult in lib/provider.js, resume.js, persist) passes `exp - epochTime()`: the
+ *    same end, which would write the client again for nothing.
+ *  - a PushedAuthorizationRequest (/oauth/par, a minute at most) is a sign-in about to start: it
+ *    keeps the client until the authorization request that uses it starts the Interaction.
+ *
+ * Not an authorization code nor an access token: oidc-provider honours either only while its
+ * grant lives (validateGrant in lib/helpers/grant_source.js before a code is exchanged,
+ * loadAccessTokenGrant in lib/shared/access_token.js; our verifier, access-token.ts, likewise),
+ * and that grant, stored before them, keeps the client 30 days past its end. (The services'
+ * access tokens are JWTs, which oidc-provider does not even store: lib/models/formats/jwt.js
+ * gives base_model.js save() no payload to upsert.) Not a Session: it names no client; its
+ * authorizations name grants, which hold their clients.
  */
 export function clientHeld(
   model: string,
   payload: AdapterPayload,
   expiresAt: number,
 ): { clientId: string; until: number } | undefined {
-  if (model === 'Client') return undefined;
-  if (typeof payload.clientId === 'string') {
-    const approved = model === 'Grant' || typeof payload.grantId === 'string';
-    return {
-      clientId: payload.clientId,
-      until: approved ? expiresAt + APPROVED_CLIENT_GRACE_MS : expiresAt,
-    };
+  const named = typeof payload.clientId === 'string' ? payload.clientId : undefined;
+  switch (model) {
+    case 'Grant':
+    case 'RefreshToken':
+      return named ? { clientId: named, until: expiresAt + APPROVED_CLIENT_GRACE_MS } : undefined;
+    case 'PushedAuthorizationRequest':
+      return named ? { clientId: named, until: expiresAt } : undefined;
+    case 'Interaction': {
+      if (payload.result !== undefined) return undefined;
+      const asked = (payload.params as { client_id?: unknown } | undefined)?.client_id;
+      return typeof asked === 'string' ? { clientId: asked, until: expiresAt } : undefined;
+    }
+    default:
+      return undefined;
   }
-  const asked = (payload.params as { client_id?: unknown } | undefined)?.client_id;
-  return typeof asked === 'string' ? { clientId: asked, until: expiresAt } : undefined;
 }
 
 /**
