@@ -24,6 +24,7 @@ export {
 export { clientNetwork } from './per-ip-limit.js';
 export { PROTECTED_RESOURCE_PATH, wwwAuthenticateFor } from './resource-metadata.js';
 export { type AuthorizationServer, createAuthorizationServer } from './server.js';
+export { type ClientSweep, startClientSweep } from './storage/client-sweep.js';
 export { feedbackAuthPreset, notesAuthPreset } from './presets.js';
 export {
   endpointChallenge,

@@ -1,8 +1,9 @@
 /**
  * The feedback board as a runtime service: its read models, its semantic search (one per boot),
- * its HTTP app, and the merge recovery that runs with the projector role (items a crash left "merged into" a survivor that
- * has not recorded them yet, and items a survivor gave back in an unmerge that have not taken
- * themselves back yet, are completed once the items read model has caught up).
+ * its HTTP app, and what runs with the projector role: the sweep of expired OAuth clients and the
+ * merge recovery (items a crash left "merged into" a survivor that has not recorded them yet, and
+ * items a survivor gave back in an unmerge that have not taken themselves back yet, are completed
+ * once the items read model has caught up).
  */
 import { feedbackProjectors } from '../../projections/feedback.js';
 import type { ServiceContext, ServiceModule } from '../platform/service.js';
@@ -10,7 +11,7 @@ import { completePendingMerges, completePendingUnmerges } from './actions/index.
 import { createFeedbackApp, type FeedbackApp } from './app.js';
 import { announceFirstRun } from './first-run.js';
 import { feedbackSearch, startFeedbackSearch } from './search/index.js';
-import { grantHolder } from '../auth/index.js';
+import { grantHolder, startClientSweep } from '../auth/index.js';
 import { createWebhooks, type Webhooks, type WebhooksOptions } from '../webhooks/index.js';
 import { FEEDBACK_OAUTH_PREFIX } from './auth/settings.js';
 
@@ -22,6 +23,8 @@ export interface FeedbackServiceOptions {
   onApp?: (app: FeedbackApp) => void;
   /** outbound webhooks: the retry clock, a resolver, lease timings (tests) */
   webhooks?: WebhooksOptions;
+  /** how often expired OAuth clients are swept (tests; default a minute) */
+  clientSweepEveryMs?: number;
 }
 
 export function createFeedbackService(options: FeedbackServiceOptions = {}): ServiceModule {
@@ -73,8 +76,17 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
         async startWorkers(ctx) {
           const indexing = await startFeedbackSearch(ctx, search);
           const recovery = recoverMerges(ctx, now);
+          // here, not in the API: one process sweeps a store several API processes share
+          const clients = startClientSweep({
+            readStore: ctx.stores.readStore,
+            prefix: FEEDBACK_OAUTH_PREFIX,
+            now,
+            warn: (line) => ctx.logger.warn(line),
+            everyMs: options.clientSweepEveryMs,
+          });
           return {
             async stop() {
+              await clients.stop();
               await recovery;
               await indexing.stop();
             },

@@ -25,6 +25,8 @@ import { createNotesAccounts } from './accounts.js';
 import type { NotesPrincipal } from './http/types.js';
 
 export const NOTES_SCOPE = 'notes';
+/** the notes authorization server's collections in the read store: `notes_oauth_<Model>` */
+export const NOTES_OAUTH_PREFIX = 'notes_oauth';
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -67,7 +69,7 @@ export async function createNotesAuth(
     trustProxy: config.TRUST_PROXY,
     readStore: ctx.stores.readStore,
     accounts: createNotesAccounts(ctx.stores.eventStore),
-    collectionPrefix: 'notes_oauth',
+    collectionPrefix: NOTES_OAUTH_PREFIX,
     serviceName: 'Notes',
     // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)
     ...(smtp

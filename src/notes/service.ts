@@ -1,11 +1,13 @@
 /**
  * The notes service as the runtime runs it: its own port (NOTES_PORT) and base URL
  * (NOTES_BASE_URL, plus NOTES_ALT_BASE_URL), its read models plus the search projector, its
- * Express app, and the background search indexer.
+ * Express app, the background search indexer and the sweep of expired OAuth clients.
  *
  * Search state (the embedder, the vector index, the indexer) lives per boot of the service.
  */
+import { startClientSweep } from '../auth/index.js';
 import type { ServiceContext, ServiceModule } from '../platform/service.js';
+import { NOTES_OAUTH_PREFIX } from './auth.js';
 import { createNotesApp, type NotesApp } from './app.js';
 import { createGazetteer, type Places } from './places.js';
 import { notesProjectors } from '../../projections/notes.js';
@@ -21,6 +23,8 @@ export interface NotesServiceOptions {
   searchDelayMs?: number;
   /** receives the built app (tests reach the registry, the auth server) */
   onApp?: (app: NotesApp) => void;
+  /** how often expired OAuth clients are swept (tests; default a minute) */
+  clientSweepEveryMs?: number;
 }
 
 export interface NotesServiceModule extends ServiceModule {
@@ -71,7 +75,20 @@ export function notesService(options: NotesServiceOptions = {}): NotesServiceMod
           search.bind(ctx.stores.readStore);
           search.startIndexing();
           reportHealth(ctx);
-          return { stop: () => search.stop() };
+          // here, not in the API: one process sweeps a store several API processes share
+          const clients = startClientSweep({
+            readStore: ctx.stores.readStore,
+            prefix: NOTES_OAUTH_PREFIX,
+            now: () => Date.now(),
+            warn: (line) => ctx.logger.warn(line),
+            everyMs: options.clientSweepEveryMs,
+          });
+          return {
+            async stop() {
+              await clients.stop();
+              await search.stop();
+            },
+          };
         },
       };
     },

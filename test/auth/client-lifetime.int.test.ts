@@ -7,9 +7,11 @@
 import { expect } from 'chai';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
 import { steppableWallClock } from '../support/wall-clock.js';
+import { sweepExpiredClients } from '../../src/auth/storage/client-sweep.js';
 import { authorizeOverHttp } from './support/browserless.js';
 import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
 import { signInAndExchange } from './support/flow.js';
+import { authorizeAnswer as baseAuthorizeAnswer } from './support/refusals.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const MINUTE_MS = 60 * 1000;
@@ -33,25 +35,9 @@ describe('When dynamically registered clients age', () => {
   const idOf = (config: oidc.Configuration) => config.clientMetadata().client_id;
   const stored = (clientId: string) =>
     h.readStore().collection('oauth_Client').findOne({ _id: clientId });
-  /** how the authorization endpoint answers a request naming the client */
-  async function authorizeAnswer(clientId: string): Promise<string> {
-    const url = new URL(`${h.base}/oauth/authorize`);
-    for (const [name, value] of Object.entries({
-      client_id: clientId,
-      redirect_uri: `${h.base}/cb`,
-      response_type: 'code',
-      scope: 'openid',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    }))
-      url.searchParams.set(name, value);
-    const res = await fetch(url, { redirect: 'manual' });
-    if (res.status === 303) return 'sign-in';
-    const page = await res.text();
-    return /invalid_client/.test(page) ? 'invalid_client' : `${res.status}: ${page.slice(0, 200)}`;
-  }
-  /** a registration sweeps the expired clients out (at most once a minute) */
-  const registerAnother = () => registerClient(h.base, { name: 'Newcomer' });
+  const authorizeAnswer = (clientId: string) => baseAuthorizeAnswer(h.base, clientId);
+  /** what the services' workers do every minute (client-sweep.ts) */
+  const sweep = () => sweepExpiredClients(h.readStore().collection('oauth_Client'), Date.now());
 
   it('forgets a client nobody approved 24 hours after its registration', async () => {
     const quiet = idOf(await registerClient(h.base, { name: 'Abandoned' }));
@@ -65,8 +51,8 @@ describe('When dynamically registered clients age', () => {
     expect(await authorizeAnswer(started)).to.equal('sign-in');
     clock.step(HOUR_MS + MINUTE_MS);
     expect(await authorizeAnswer(started)).to.equal('invalid_client');
-    // expired clients are refused at once, and gone from the store with the next registration
-    await registerAnother();
+    // expired clients are refused at once, and gone from the store with the next sweep
+    await sweep();
     expect(await stored(quiet)).to.equal(null);
     expect(await stored(started)).to.equal(null);
   });
@@ -76,7 +62,7 @@ describe('When dynamically registered clients age', () => {
     const { tokens } = await signInAndExchange(h, config, { scope: 'openid', email: EMAIL });
     let refreshToken = tokens.refresh_token as string;
     clock.step(DAY_MS + HOUR_MS);
-    await registerAnother();
+    await sweep();
     expect(await stored(idOf(config))).to.not.equal(null);
     // each refresh slides the grant 90 days (feedback spec: "a client that connects at least
     // monthly never sees the login page again"), and its client with it
@@ -86,7 +72,7 @@ describe('When dynamically registered clients age', () => {
       await h.auth.verifyAccessToken(next.access_token);
       refreshToken = next.refresh_token as string;
     }
-    await registerAnother();
+    await sweep();
     expect(await authorizeAnswer(idOf(config))).to.equal('sign-in');
     const userId = h.accounts.byEmail.get(EMAIL) as string;
     const apps = await h.auth.listConnectedApps(userId);
@@ -99,7 +85,7 @@ describe('When dynamically registered clients age', () => {
     expect(await authorizeAnswer(idOf(config))).to.equal('sign-in');
     // then it goes
     clock.step(30 * DAY_MS);
-    await registerAnother();
+    await sweep();
     expect(await stored(idOf(config))).to.equal(null);
   });
 
@@ -126,7 +112,7 @@ describe('When dynamically registered clients age', () => {
     expect(await authorizeAnswer(idle)).to.equal('invalid_client');
     // approved now: it stays
     clock.step(DAY_MS);
-    await registerAnother();
+    await sweep();
     expect(await stored(idOf(config))).to.not.equal(null);
   });
 
@@ -140,7 +126,7 @@ describe('When dynamically registered clients age', () => {
     await h.readStore().flush();
     await h.restart();
     clock.step(DAY_MS + HOUR_MS);
-    await registerAnother();
+    await sweep();
     expect(await stored(unused)).to.equal(null);
     expect(await authorizeAnswer(idOf(approved))).to.equal('sign-in');
   });

@@ -2,7 +2,7 @@
  * oidc-provider's storage adapter over the read-store port: one collection per model
  * (`<prefix>_<Model>`), documents `{_id, payload, expiresAt, grantId?, uid?, userCode?}`.
  * Expired documents read as absent and are swept out lazily; registered clients expire too,
- * unless someone uses them (client-lifetime.ts). Every write is followed by
+ * unless someone uses them (client-lifetime.ts), and are swept on a timer (client-sweep.ts). Every write is followed by
  * readStore.flush() so clients, grants, sessions and refresh tokens survive a restart of the
  * embedded store.
  *
@@ -99,7 +99,7 @@ export interface AdapterContext {
 }
 
 export function collectionFor<T extends Doc = StoredArtifact>(
-  ctx: AdapterContext,
+  ctx: Pick<AdapterContext, 'readStore' | 'prefix'>,
   model: string,
 ): Collection<T> {
   return ctx.readStore.collection<T>(`${ctx.prefix}_${model}`);
@@ -127,6 +127,8 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
     }
 
     private async sweep(): Promise<void> {
+      // clients go in bounded batches, in one process, without waiting for a write (client-sweep.ts)
+      if (this.model === 'Client') return;
       const now = ctx.now();
       if ((lastSweep.get(this.model) ?? 0) + SWEEP_EVERY_MS > now) return;
       lastSweep.set(this.model, now);

@@ -21,7 +21,7 @@
  * consent as often as the authorization limit lets them. A revoked grant (a disconnect, a reused
  * refresh token) leaves the client's expiry where it was. An expired client reads as absent
  * (oidc-provider answers `invalid_client`, which the MCP SDK meets by registering again) and is
- * swept out like every other expired document.
+ * removed from the store a minute later by the sweep (client-sweep.ts).
  */
 import type { AdapterPayload } from 'oidc-provider';
 import type { Collection } from '../../readstore/types.js';

@@ -1,7 +1,7 @@
 /**
- * What a store's refusal or a token's reuse is answered with at the OAuth endpoints
- * (src/auth/unavailable.ts, src/auth/storage/reuse.ts), and token requests as a client sends
- * them, answered as they come (openid-client hides 503s).
+ * What a store's refusal, a token's reuse or a client gone is answered with at the OAuth endpoints
+ * (src/auth/unavailable.ts, src/auth/storage/reuse.ts, src/auth/storage/client-lifetime.ts), and
+ * token requests as a client sends them, answered as they come (openid-client hides 503s).
  */
 import { expect } from 'chai';
 import type { oidc } from './client.js';
@@ -56,4 +56,25 @@ export function oneRefused(answers: TokenAnswer[]): TokenAnswer['body'] {
   const refused = answers.find((answer) => answer.status === 400) as TokenAnswer;
   expect(refused.body.error).to.equal('invalid_grant');
   return (answers.find((answer) => answer.status === 200) as TokenAnswer).body;
+}
+
+/**
+ * How the authorization endpoint answers a request naming `clientId`: 'sign-in' (on to the
+ * sign-in page), 'invalid_client' (no such client, or expired), or the status and page.
+ */
+export async function authorizeAnswer(base: string, clientId: string): Promise<string> {
+  const url = new URL(`${base}/oauth/authorize`);
+  for (const [name, value] of Object.entries({
+    client_id: clientId,
+    redirect_uri: `${base}/cb`,
+    response_type: 'code',
+    scope: 'openid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }))
+    url.searchParams.set(name, value);
+  const res = await fetch(url, { redirect: 'manual' });
+  if (res.status === 303) return 'sign-in';
+  const page = await res.text();
+  return /invalid_client/.test(page) ? 'invalid_client' : `${res.status}: ${page.slice(0, 200)}`;
 }
