@@ -22,6 +22,8 @@ describe('Tag decider', () => {
     it('accepts colors 0 and 11 and rejects 12, -1 and 2.5', () => {
       // spec: "color | integer index | index into a fixed tag palette, not a hex value"
       expect(tagPalette).to.have.length(12);
+      // the palette's `index` is what the OpenAPI description tells clients: it is the position
+      expect(tagPalette.map((c) => c.index)).to.deep.equal([...tagPalette.keys()]);
       for (const color of [0, 11]) {
         expect(
           tagDecider.decide(
@@ -125,6 +127,9 @@ describe('Tag decider', () => {
     });
     it('answers not found for an unknown tag', () => {
       given([]).when({ type: 'DeleteTag', data: {} }).thenThrows(NotFound);
+      given([])
+        .when({ type: 'UpdateTag', data: { name: 'x' } })
+        .thenThrows(NotFound);
     });
   });
 });
