@@ -58,6 +58,19 @@ describe('When a webhook is updated', () => {
     given([created])
       .when(update({ url: data.url }))
       .then([]);
+    const filtered: WebhookEvent = {
+      type: 'WebhookCreated',
+      data: { ...data, eventTypes: ['item.created', 'item.replied'], productKeys: ['API', 'WEB'] },
+    };
+    // the same filters, in another order and with a repeat, are no change
+    given([filtered])
+      .when(
+        update({
+          eventTypes: ['item.replied', 'item.created'],
+          productKeys: ['WEB', 'API', 'WEB'],
+        }),
+      )
+      .then([]);
   });
   it('records whose grant set a new URL: an app’s, and the maker’s own (null) once it had one', () => {
     // a disconnected app's webhooks are disabled (revoke_connected_app): only while its URL is
