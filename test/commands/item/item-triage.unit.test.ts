@@ -85,6 +85,15 @@ describe('When an item is edited', () => {
       .when({ type: 'UpdateItem', data: { title: 'x'.repeat(501) } })
       .thenThrows(InvalidArgument);
   });
+  it('keeps a body of 50000 characters and refuses one past it', () => {
+    // spec, update_item: "`body` (string 1 to 50000)"
+    given([captured()])
+      .when({ type: 'UpdateItem', data: { body: 'x'.repeat(50_000) } })
+      .then([{ type: 'ItemEdited', data: { body: 'x'.repeat(50_000) } }]);
+    given([captured()])
+      .when({ type: 'UpdateItem', data: { body: 'x'.repeat(50_001) } })
+      .thenThrows(InvalidArgument, /body/);
+  });
   it('answers not found for an item that does not exist', () => {
     given([])
       .when({ type: 'UpdateItem', data: { title: 'x' } })
