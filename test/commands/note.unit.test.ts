@@ -81,11 +81,28 @@ describe('Note decider', () => {
         .when({ ...createCommand, data: { ...createCommand.data, metadata } })
         .thenThrows(InvalidArgument, /together/);
     });
-    it('accepts coordinates exactly at the bounds', () => {
-      const metadata = { ...paris, latitude: -90, longitude: 180 };
-      const command = { ...createCommand, data: { ...createCommand.data, tagIds: [], metadata } };
-      const [event] = noteDecider.decide(command, noteDecider.initialState());
-      expect(event?.type).to.equal('NoteCreated');
+    it('accepts coordinates exactly at the bounds, at both poles and both sides of the antimeridian', () => {
+      // "latitude must be between -90 and 90", "longitude must be between -180 and 180": inclusive
+      for (const [latitude, longitude] of [
+        [-90, 180],
+        [90, -180],
+      ]) {
+        const metadata = { ...paris, latitude, longitude };
+        const command = { ...createCommand, data: { ...createCommand.data, tagIds: [], metadata } };
+        const [event] = noteDecider.decide(command, noteDecider.initialState());
+        expect(event?.type).to.equal('NoteCreated');
+      }
+    });
+    it('accepts as many tags as the OpenAPI allows (100) and refuses one more', () => {
+      const tagIds = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+      const withTags = (n: number) => ({
+        ...createCommand,
+        data: { ...createCommand.data, tagIds: tagIds(n) },
+      });
+      expect(noteDecider.decide(withTags(100), noteDecider.initialState())).to.have.length(1);
+      given([])
+        .when(withTags(101))
+        .thenThrows(InvalidArgument, /at most 100 tags/);
     });
     it('refuses to create the same note twice', () => {
       given([created]).when(createCommand).thenThrows(AlreadyExists);
