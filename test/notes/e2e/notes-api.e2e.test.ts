@@ -539,6 +539,14 @@ describe('Notes API over HTTP', function () {
         metadata: { latitude: -90, longitude: 180 },
       });
       expect(edge.status, edge.text).to.equal(201);
+      // the other pole and the other side of the antimeridian, and as many tags as OpenAPI allows
+      const corner = await api('POST', '/v1/notes', {
+        content: 'c',
+        tags: Array.from({ length: 100 }, (_, i) => `edge-${i}`),
+        metadata: { latitude: 90, longitude: -180 },
+      });
+      expect(corner.status, corner.text).to.equal(201);
+      expect(corner.body.tags).to.have.length(100);
       expect((await api('POST', '/v1/tags', { name: 'n'.repeat(100), color: 11 })).status).to.equal(
         201,
       );
