@@ -29,6 +29,14 @@ describe('When a product is created', () => {
   it('records key, name and visibility', () => {
     given([]).when(create('ACME')).then([created]);
   });
+  it('accepts keys of 3 and of 5 letters', () => {
+    // spec: "Product key ... regex `^[A-Z]{3,5}$` | 3 to 5 uppercase letters"
+    for (const key of ['ABC', 'ABCDE']) {
+      given([])
+        .when(create(key))
+        .then([{ ...created, data: { ...created.data, key } } as ProductEvent]);
+    }
+  });
   it('refuses a key outside ^[A-Z]{3,5}$', () => {
     given([]).when(create('AC')).thenThrows(InvalidArgument);
     given([]).when(create('ACMEXY')).thenThrows(InvalidArgument);

@@ -24,6 +24,19 @@ describe('When a workspace is created', () => {
   it('records it with its owner as admin', () => {
     given([]).when(create('acme-co')).then([created, ownerAdded]);
   });
+  it('accepts slugs of 5 and of 20 characters, digits at either end', () => {
+    // spec: "5 to 20 lowercase letters, digits, hyphens"
+    for (const slug of ['9a0z9', 'a-b-c-d-e-f-g-h-i-jk']) {
+      given([])
+        .when(create(slug))
+        .then([{ ...created, data: { ...created.data, slug } } as WorkspaceEvent, ownerAdded]);
+    }
+  });
+  it('refuses a slug of 4 or 21 characters, or with a hyphen at either end', () => {
+    for (const slug of ['abcd', 'a'.repeat(21), '-acme', 'acme-']) {
+      given([]).when(create(slug)).thenThrows(InvalidArgument);
+    }
+  });
   it('refuses a slug with a doubled hyphen', () => {
     // spec: "no leading, trailing or doubled hyphen"
     given([]).when(create('acme--co')).thenThrows(InvalidArgument);
