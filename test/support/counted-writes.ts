@@ -3,11 +3,8 @@
  * many a request costs. The store and everything above it run as in production; only the count
  * is added.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
-import type { Collection, ReadStore } from '../../src/readstore/types.js';
+import { interceptedStore } from './intercepted-store.js';
+import type { ReadStore } from '../../src/readstore/types.js';
 
 const WRITES = new Set([
   'insertOne',
@@ -29,39 +26,15 @@ export interface CountedWrites {
 }
 
 export function countedWrites(): CountedWrites {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'counted-writes-'));
   const counts = new Map<string, number>();
-
-  function counted<T extends object>(name: string, collection: T): T {
-    return new Proxy(collection, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        if (!WRITES.has(String(property))) return value.bind(target);
-        return (...args: unknown[]) => {
-          counts.set(name, (counts.get(name) ?? 0) + 1);
-          return value.apply(target, args);
-        };
-      },
-    });
-  }
-
+  const store = interceptedStore('counted-writes-', (collection, method, proceed) => {
+    if (WRITES.has(method)) counts.set(collection, (counts.get(collection) ?? 0) + 1);
+    return proceed();
+  });
   return {
-    async open() {
-      const store = await openEmbeddedReadStore({ path: path.join(dir, 'data.sqlite') });
-      return new Proxy(store, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target);
-          if (property === 'collection')
-            return (name: string) => counted(name, target.collection(name) as Collection);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    },
+    open: store.open,
     writes: (collection) => counts.get(collection) ?? 0,
     reset: () => counts.clear(),
-    remove() {
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    remove: store.remove,
   };
 }

@@ -4,11 +4,8 @@
  * twin of the MongoDB proxy's holdUntil (mongo-proxy.ts). The store and everything above it run
  * as in production; only the moment a read answers moves.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
-import type { Collection, ReadStore } from '../../src/readstore/types.js';
+import { interceptedStore } from './intercepted-store.js';
+import type { ReadStore } from '../../src/readstore/types.js';
 
 export interface HeldReads {
   /** opens the store (again after a restart: same file) */
@@ -30,7 +27,6 @@ interface Hold {
 }
 
 export function heldReads(): HeldReads {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'held-reads-'));
   let hold: Hold | null = null;
 
   /** resolves when the read of `collection` may go on */
@@ -45,39 +41,20 @@ export function heldReads(): HeldReads {
     return waiting;
   }
 
-  function held<T extends object>(name: string, collection: T): T {
-    return new Proxy(collection, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        if (property !== 'findOne') return value.bind(target);
-        return async (...args: unknown[]) => {
-          await arrive(name);
-          return value.apply(target, args);
-        };
-      },
-    });
-  }
-
+  const store = interceptedStore('held-reads-', (collection, method, proceed) => {
+    if (method !== 'findOne') return proceed();
+    return (async () => {
+      await arrive(collection);
+      return proceed();
+    })();
+  });
   return {
-    async open() {
-      const store = await openEmbeddedReadStore({ path: path.join(dir, 'data.sqlite') });
-      return new Proxy(store, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target);
-          if (property === 'collection')
-            return (name: string) => held(name, target.collection(name) as Collection);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    },
+    open: store.open,
     hold(collection, count) {
       return new Promise((resolve) => {
         hold = { collection, count, held: [], all: resolve };
       });
     },
-    remove() {
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    remove: store.remove,
   };
 }
