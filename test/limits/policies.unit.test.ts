@@ -47,6 +47,18 @@ describe('When events are counted in a sliding window', () => {
     const first = step(policy, null, 0, false);
     expect(first).to.deep.equal({ next: null, verdict: { allowed: true, remaining: 5 } });
   });
+
+  it('counts an event for exactly windowSeconds: "at most max events in ANY windowSeconds span"', () => {
+    const window = 15 * MIN;
+    const verdicts = takes(policy, [0, 0, 0, 0, 0, window - 1, window]);
+    expect(verdicts[5]).to.deep.equal({ allowed: false, retryAfterSeconds: 1 });
+    expect(verdicts[6]?.allowed).to.equal(true);
+  });
+
+  it('keeps its state until it equals a fresh one: until the last event leaves the window', () => {
+    const { next } = step(policy, null, 7 * MIN, true);
+    expect(next?.expiresAt).to.equal(7 * MIN + 15 * MIN);
+  });
 });
 
 describe('When a window with a lockout fills up', () => {
@@ -103,6 +115,27 @@ describe('When a window with a lockout fills up', () => {
       .retryAfterSeconds;
     expect(Math.round(wait / 60)).to.equal(15);
   });
+
+  // README: "15 min, doubling with each repeat (30, 60 … ) up to 24 h; forgotten after 24 h
+  // without one" — counted from the end of the last lockout, to the millisecond
+  it('remembers the last lockout for 24 hours after it ended, and forgets it at 24 hours', () => {
+    const DAY = 24 * 60 * MIN;
+    const { state } = fill(null, 0);
+    const ended = state.lockedUntil as number;
+    expect(ended).to.equal(15 * MIN + 9);
+    // the lockout that the tenth wrong code (at `at`) starts
+    const lockoutAt = (at: number) => {
+      const { state: again } = fill(state, at - 9);
+      return (again.lockedUntil as number) - at;
+    };
+    expect(lockoutAt(ended + DAY - 1)).to.equal(30 * MIN);
+    expect(lockoutAt(ended + DAY)).to.equal(15 * MIN);
+  });
+
+  it("keeps a locked key's state until its lockout is forgotten, not only until the window empties", () => {
+    const { state } = fill(null, 0);
+    expect(state.expiresAt).to.equal((state.lockedUntil as number) + 24 * 60 * MIN);
+  });
 });
 
 describe('When events draw from a token bucket', () => {
@@ -121,6 +154,27 @@ describe('When events draw from a token bucket', () => {
     ]);
     expect(verdicts[3]).to.deep.equal({ allowed: false, retryAfterSeconds: 60 });
     expect(verdicts[4]).to.deep.equal({ allowed: false, retryAfterSeconds: 30 });
+  });
+
+  it('adds a token exactly every refillEverySeconds, not a millisecond sooner', () => {
+    const verdicts = takes(policy, [0, 0, 0, MIN - 1, MIN]);
+    expect(verdicts[3]).to.deep.equal({ allowed: false, retryAfterSeconds: 1 });
+    expect(verdicts[4]).to.deep.equal({ allowed: true, remaining: 0 });
+  });
+
+  it('peeks without spending a token (a submission peeks every bucket before it takes from any)', () => {
+    let state: LimitState | null = null;
+    for (const consume of [false, false, true, false]) {
+      const { next } = step(policy, state, 0, consume);
+      if (next) state = next;
+    }
+    expect(step(policy, state, 0, false).verdict).to.deep.equal({ allowed: true, remaining: 2 });
+  });
+
+  it('keeps its state until the bucket is full again', () => {
+    const { next } = step(policy, null, 5_000, true);
+    const { next: after } = step(policy, next, 5_000, true);
+    expect(after?.expiresAt).to.equal(5_000 + 2 * MIN);
   });
 });
 
@@ -159,5 +213,25 @@ describe('When the clock is set back an hour', () => {
     const back = at - HOUR;
     const verdicts = takes(policy, [at, at, back, back + MIN]);
     expect(verdicts.map((v) => v.allowed)).to.deep.equal([true, true, false, true]);
+  });
+
+  it('keeps each state only until it equals a fresh one, counted from the step back', () => {
+    const back = at - HOUR;
+    const bucket: Policy = { kind: 'token-bucket', capacity: 2, refillEverySeconds: 60 };
+    const spent = step(bucket, step(bucket, null, at, true).next, at, true).next;
+    expect(step(bucket, spent, back, false).next?.expiresAt).to.equal(back + 2 * MIN);
+    const window: Policy = { kind: 'sliding-window', max: 5, windowSeconds: 15 * 60 };
+    const counted = step(window, null, at, true).next;
+    expect(step(window, counted, back, false).next?.expiresAt).to.equal(back + 15 * MIN);
+    const lockout: Policy = {
+      kind: 'sliding-window',
+      max: 1,
+      windowSeconds: 60 * 60,
+      lockout: { baseSeconds: 15 * 60, factor: 2, maxSeconds: 86_400, forgetAfterSeconds: 86_400 },
+    };
+    const locked = step(lockout, null, at, true).next;
+    const reclocked = step(lockout, locked, back, false).next;
+    expect(reclocked?.lockedUntil).to.equal(back + 15 * MIN);
+    expect(reclocked?.expiresAt).to.equal(back + 15 * MIN + 24 * HOUR);
   });
 });
