@@ -6,7 +6,11 @@
  * SEARCHES_PER_CALLER_PER_HOUR; past it 429 with Retry-After in the service's envelope.
  */
 import { expect } from 'chai';
-import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
+import {
+  type FeedbackHarness,
+  startFeedback,
+  type TestClock,
+} from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
 
 const BUDGET = { SEARCHES_PER_CALLER_BURST: '3', SEARCHES_PER_CALLER_PER_HOUR: '1' };
@@ -41,6 +45,36 @@ describe('Per-caller search budgets (e2e)', function () {
       // another account searches on; the spent one still reads
       expect((await fb.api(member.token).get(search)).status).to.equal(200);
       expect((await asOwner.get('/v1/workspaces/acme-co/products/APP/items')).status).to.equal(200);
+    });
+  });
+
+  // README: "a bucket of 30, refilled at 1,200 an hour": one search back every 3600/N seconds
+  describe('When a spent budget refills (one search an hour, on a clock that stands still)', () => {
+    let fb: FeedbackHarness;
+    let at = Date.parse('2025-06-01T09:00:00Z');
+    const clock: TestClock = { now: () => at, advance: (ms) => (at += ms) };
+    before(async () => {
+      fb = await startFeedback({
+        env: { SEARCHES_PER_CALLER_BURST: '1', SEARCHES_PER_CALLER_PER_HOUR: '1' },
+        clock,
+      });
+    });
+    after(() => fb.stop());
+
+    it('answers Retry-After of the full hour, refuses a millisecond before it and searches at it', async () => {
+      const owner = await fb.createMaker('owner@acme.io', 'laptop');
+      const ws = await fb.createWorkspace(owner, { slug: 'acme-co', name: 'Acme' });
+      await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
+      const search = () =>
+        fb.api(owner.token).get('/v1/workspaces/acme-co/products/APP/items/search?q=dark');
+      expect((await search()).status).to.equal(200);
+      const refused = await search();
+      expect(refused.status).to.equal(429);
+      expect(refused.headers.get('retry-after')).to.equal('3600');
+      clock.advance(3600_000 - 1);
+      expect((await search()).status).to.equal(429);
+      clock.advance(1);
+      expect((await search()).status).to.equal(200);
     });
   });
 
