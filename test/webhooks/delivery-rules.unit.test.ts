@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import {
+  ATTEMPT_TIMEOUT_MS,
   MAX_ATTEMPTS,
   nextAttemptAt,
   parseRetryAfter,
@@ -24,6 +25,9 @@ describe('When a delivery attempt fails', () => {
     expect(MAX_ATTEMPTS).to.equal(8);
     expect(nextAttemptAt(8, 0, null)).to.equal(null);
   });
+  it('gives a receiver 15 seconds to answer (README: "no answer within 15 seconds" is a failure)', () => {
+    expect(ATTEMPT_TIMEOUT_MS).to.equal(15 * S);
+  });
   it('waits at least as long as Retry-After asks, up to a day', () => {
     expect(nextAttemptAt(1, 0, 3600 * S)).to.equal(3600 * S);
     expect(nextAttemptAt(4, 0, 60 * S)).to.equal(2 * H);
@@ -40,6 +44,8 @@ describe('When a delivery attempt fails', () => {
     expect(verdictOf(200, undefined, 0)).to.deep.equal({ kind: 'delivered' });
     expect(verdictOf(299, undefined, 0)).to.deep.equal({ kind: 'delivered' });
     expect(verdictOf(410, undefined, 0)).to.deep.equal({ kind: 'gone' });
+    // README: "Answer any `2xx` once you have the message. Everything else counts as a failure"
+    expect(verdictOf(300, undefined, 0)).to.deep.equal({ kind: 'failed', retryAfterMs: null });
     expect(verdictOf(301, undefined, 0)).to.deep.equal({ kind: 'failed', retryAfterMs: null });
     expect(verdictOf(null, undefined, 0)).to.deep.equal({ kind: 'failed', retryAfterMs: null });
     expect(verdictOf(429, '10', 0)).to.deep.equal({ kind: 'failed', retryAfterMs: 10 * S });
