@@ -74,4 +74,19 @@ describe('A webhook whose receiver keeps failing (e2e, simulated time)', () => {
       expect((await getWebhook()).enabled).to.equal(true);
     });
   });
+
+  // README: "When one succeeds after failures, the receiver is taken to be back and the other
+  // waiting messages are sent at once."
+  describe('When a message is delivered while another waits for its retry', () => {
+    it('sends the waiting one at once, without waiting for its retry time', async () => {
+      receiver.answer = () => ({ status: 503, headers: { 'retry-after': '3600' } });
+      const waiting = await submit(world, 'Waits an hour');
+      await settle(world, webhook.id);
+      receiver.answer = () => ({ status: 204 });
+      await submit(world, 'Goes through');
+      const [first, , again] = await receiver.until(3);
+      expect(again?.id, 'the waiting message, sent again').to.equal(first?.id);
+      expect(JSON.parse(again!.body).data.itemKey).to.equal(waiting);
+    });
+  });
 });
