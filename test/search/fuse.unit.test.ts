@@ -11,16 +11,18 @@ import type { SearchHit } from '../../src/search/scope-arena.js';
 
 function fused(input: {
   semantic?: SearchHit[];
+  semanticLimit?: number;
   lexical?: LexicalHit[];
   semanticOf?: (id: string) => number;
+  limit?: number;
   minScore?: number;
 }): SearchHit[] {
   return fuse({
     semantic: input.semantic ?? [],
-    semanticLimit: 10,
+    semanticLimit: input.semanticLimit ?? 10,
     lexical: input.lexical ?? [],
     semanticOf: input.semanticOf ?? (() => 0),
-    limit: 10,
+    limit: input.limit ?? 10,
     minScore: input.minScore ?? 0,
   });
 }
@@ -68,5 +70,46 @@ describe('When the two rankings are fused into one score', () => {
       ],
     });
     expect(hits.map((hit) => hit.id)).to.deep.equal(['c', 'a', 'b']);
+  });
+
+  it('keeps a text holding every query word at a threshold of exactly 0.7', () => {
+    const hits = fused({ lexical: [{ id: 'code', score: 5, coverage: 1 }], minScore: 0.7 });
+    expect(hits.map((hit) => hit.id)).to.deep.equal(['code']);
+  });
+});
+
+/**
+ * Texts the semantic list left out are scored only while they can still reach the answer
+ * (hybrid.ts): a shortcut, so it must never change the answer.
+ */
+describe('When texts only the lexical index found are weighed', () => {
+  it('finds one holding every query word past one holding a common word with a higher BM25', () => {
+    const hits = fused({
+      semantic: [{ id: 'x', score: 0.2 }],
+      semanticLimit: 1,
+      lexical: [
+        { id: 'common', score: 9, coverage: 0.3 },
+        { id: 'every', score: 1, coverage: 1 },
+      ],
+      semanticOf: (id) => (id === 'every' ? 0.1 : 0),
+      minScore: 0.5,
+    });
+    expect(hits.map((hit) => hit.id)).to.deep.equal(['every']);
+  });
+
+  it('lifts one the full semantic list left out, scored by its own semantic score', () => {
+    // the list holds as many as asked: a text left out scores at most its last score, 0.5
+    const hits = fused({
+      semantic: [
+        { id: 'x', score: 0.6 },
+        { id: 'y', score: 0.5 },
+      ],
+      semanticLimit: 2,
+      lexical: [{ id: 'z', score: 1, coverage: 0.5 }],
+      semanticOf: () => 0.5,
+      limit: 2,
+    });
+    expect(hits.map((hit) => hit.id)).to.deep.equal(['x', 'z']);
+    expect(hits[1]?.score).to.be.closeTo(1 - 0.5 * (1 - 0.7 * 0.5 ** 3), 1e-12);
   });
 });
