@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { createLimits, LIMITS_COLLECTION, type Policy } from '../../src/limits/index.js';
-import type { ReadStore } from '../../src/readstore/types.js';
+import { heldReads } from '../support/held-reads.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
 const WINDOW: Policy = { kind: 'sliding-window', max: 5, windowSeconds: 900 };
@@ -71,21 +71,21 @@ describe('When two processes share the limits in one store', () => {
   // store.ts: "a compare-and-set on the document's `rev`: two processes taking at once cannot
   // both spend the last unit" — both read the state before either writes
   it('lets only one of two processes that read the same state at once spend the last unit', async () => {
-    const a = createLimits({ readStore: stores.readStore, now: () => now }).limiter(
-      'codes',
-      WINDOW,
-    );
-    for (let i = 0; i < 4; i++) await a.take('ann@example.com');
-    const gate = readTogether(stores.readStore, 2);
-    const [one, two] = [gate.store, gate.store].map((readStore) =>
-      createLimits({ readStore, now: () => now }).limiter('codes', WINDOW),
-    );
-    const verdicts = await Promise.all([
-      one!.take('ann@example.com'),
-      two!.take('ann@example.com'),
-    ]);
-    expect(gate.released, 'both read before either wrote').to.equal(true);
-    expect(verdicts.filter((v) => v.allowed)).to.have.length(1);
+    const reads = heldReads();
+    const readStore = await reads.open();
+    try {
+      const [a, b] = [1, 2].map(() =>
+        createLimits({ readStore, now: () => now }).limiter('codes', WINDOW),
+      );
+      for (let i = 0; i < 4; i++) await a!.take('ann@example.com');
+      const held = reads.hold(LIMITS_COLLECTION, 2);
+      const takes = Promise.all([a!.take('ann@example.com'), b!.take('ann@example.com')]);
+      for (const go of await held) go();
+      expect((await takes).filter((v) => v.allowed)).to.have.length(1);
+    } finally {
+      await readStore.close();
+      reads.remove();
+    }
   });
 
   it('refuses a second limiter of the same name: the name prefixes the stored keys', () => {
@@ -94,36 +94,3 @@ describe('When two processes share the limits in one store', () => {
     expect(() => limits.limiter('codes', WINDOW)).to.throw(/two limiters are named codes/);
   });
 });
-
-/** `store` whose first `readers` reads of the limits wait for one another, then all go on. */
-function readTogether(store: ReadStore, readers: number) {
-  const waiting: (() => void)[] = [];
-  const gate = { released: false, store };
-  gate.store = new Proxy(store, {
-    get(target, prop, receiver) {
-      if (prop !== 'collection') return Reflect.get(target, prop, receiver);
-      return (name: string) => {
-        const col = target.collection(name);
-        if (name !== LIMITS_COLLECTION) return col;
-        return new Proxy(col, {
-          get(c, method, r) {
-            const value = Reflect.get(c, method, r);
-            if (method !== 'findOne' || gate.released) return value.bind?.(c) ?? value;
-            return async (...args: Parameters<typeof col.findOne>) => {
-              const doc = await col.findOne(...args);
-              await new Promise<void>((resolve) => {
-                waiting.push(resolve);
-                if (waiting.length === readers) {
-                  gate.released = true;
-                  for (const go of waiting) go();
-                }
-              });
-              return doc;
-            };
-          },
-        });
-      };
-    },
-  });
-  return gate;
-}
