@@ -3,12 +3,11 @@
  * security headers. Use helmet: a CSP with frame-ancestors 'none', X-Content-Type-Options,
  * Referrer-Policy; cookies Secure when the base URL is https."
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { CookieJar, formIn, request } from './support/browserless.js';
 import { registerClient, startAuthorization } from './support/client.js';
+import { freePort } from '../support/ports.js';
 
 function expectHardened(res: Response, page: string): void {
   const csp = res.headers.get('content-security-policy') ?? '';
@@ -111,11 +110,3 @@ describe('When the service is published over https (behind a TLS proxy)', () => 
     expect(res.headers.get('strict-transport-security')).to.match(/max-age=\d+/);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

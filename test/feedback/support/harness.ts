@@ -12,8 +12,6 @@
  *   const res = await fb.api(owner.token).get(`/v1/workspaces/acme-co/products/APP/items`);
  *   await fb.stop();
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { MemberRole } from '../../../commands/workspace/index.js';
 import type { Visibility } from '../../../commands/product/index.js';
@@ -27,6 +25,7 @@ import { createFeedbackService } from '../../../src/feedback/service.js';
 import type { WebhooksOptions } from '../../../src/webhooks/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime.js';
 import { type Api, apiClient } from './api.js';
+import { freePort } from '../../support/ports.js';
 
 export { apiClient, type Api, type ApiResponse } from './api.js';
 
@@ -139,14 +138,6 @@ export interface StartOptions {
   logger?: Logger;
   /** outbound webhooks: a resolver, lease timings (the clock is the harness clock) */
   webhooks?: Omit<WebhooksOptions, 'clock'>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startFeedback(options: StartOptions = {}): Promise<FeedbackHarness> {

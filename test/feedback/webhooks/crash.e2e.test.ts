@@ -5,22 +5,13 @@
  * acknowledged is sent under a new id."
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { apiClient } from '../support/api.js';
 import { tempDir } from '../../support/stores.js';
 import { removeDir } from '../../cli/support.js';
 import { verify } from './support/receiver.js';
 import { eventually, type Receiver, startReceiver } from './support/world.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../support/ports.js';
 
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; info: any }> {
   const child = spawn(
