@@ -31,6 +31,22 @@ export const WIDE_CAPTURE_LIMITS: Record<string, string> = {
   CAPTURE_PRODUCT_PER_HOUR: '10000000',
 };
 
+/** What every service a test starts runs with, in-process or as a child process. */
+export const TEST_SETTINGS: Record<string, string> = {
+  LOG_LEVEL: 'error',
+  // sign-in codes in the dev mailbox file the tests read; throttles wide enough for many
+  // sign-ins per test file (the throttle tests set their own figures)
+  DEV_MODE: 'true',
+  SIGNIN_CODES_PER_ADDRESS: '1000',
+  SIGNIN_CODES_PER_IP: '10000',
+  ...WIDE_CAPTURE_LIMITS,
+  // every test client is one account at one address; the budget and authorization-limit
+  // tests set their own figures
+  SEARCHES_PER_CALLER_BURST: '100000',
+  AUTHORIZATION_REQUESTS_PER_IP: '100000',
+  SEARCHES_PER_CALLER_PER_HOUR: '10000000',
+};
+
 export async function startTestRuntime(
   services: ServiceModule[],
   env: Record<string, string> = {},
@@ -40,18 +56,7 @@ export async function startTestRuntime(
   const config = loadConfig({
     FEEDBACK_PORT: '0',
     NOTES_PORT: '0',
-    LOG_LEVEL: 'error',
-    // sign-in codes in the dev mailbox file the tests read; throttles wide enough for many
-    // sign-ins per test file (the throttle tests set their own figures)
-    DEV_MODE: 'true',
-    SIGNIN_CODES_PER_ADDRESS: '1000',
-    SIGNIN_CODES_PER_IP: '10000',
-    ...WIDE_CAPTURE_LIMITS,
-    // every test client is one account at one address; the budget and authorization-limit
-    // tests set their own figures
-    SEARCHES_PER_CALLER_BURST: '100000',
-    AUTHORIZATION_REQUESTS_PER_IP: '100000',
-    SEARCHES_PER_CALLER_PER_HOUR: '10000000',
+    ...TEST_SETTINGS,
     ...env,
     DATA_DIR: dir,
   });

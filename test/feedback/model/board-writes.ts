@@ -107,7 +107,9 @@ export class PlusOne implements Command {
     const clock = real.service.fb.clock;
     const t0 = clock.now();
     const path = `/${real.slug}/${item.product}/items/${item.key}/plus-one`;
-    const page = await visitor.browser.post(path, { csrf: visitor.csrf }, { json: true });
+    // an absolute URL: in split mode the +1 goes to either API process
+    const url = `${real.service.fb.url()}${path}`;
+    const page = await visitor.browser.post(url, { csrf: visitor.csrf }, { json: true });
     const t1 = clock.now();
     expect(page.status, page.text.slice(0, 300)).to.equal(200);
     const answer = JSON.parse(page.text);
@@ -131,11 +133,11 @@ export class PlusOne implements Command {
   toString = () => `PlusOne(v${this.visitor}, #${this.index})`;
 }
 
-/** Eleven minutes pass: the same body is a new item again. */
+/** Eleven minutes pass: the same body is a new item again (in-process only: split keeps real time). */
 export class TimePasses implements Command {
   check = () => true;
   async run(_model: Model, real: Real) {
-    real.service.fb.clock.advance(11 * 60 * 1000);
+    real.service.fb.clock.advance!(11 * 60 * 1000);
   }
   toString = () => 'TimePasses(11 min)';
 }

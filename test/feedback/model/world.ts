@@ -1,6 +1,7 @@
 /**
  * The real side of the board model (board-model.e2e.test.ts): one feedback service for the whole
- * file, its makers, and per run a fresh workspace — the owner (admin) and a member (member
+ * file — in-process on the embedded stores, or with MODEL_TARGET=split a split deployment over
+ * the engines (split.ts) —, its makers, and per run a fresh workspace — the owner (admin) and a member (member
  * role), products APP and WEB (both public, so board visitors can +1), a webhook to a receiver
  * on 127.0.0.1, two board visitors and the event feed read so far. A maker of another workspace
  * (the outsider) is never let in.
@@ -15,9 +16,13 @@ import {
 } from '../support/harness.js';
 import { type Receiver, startReceiver } from '../webhooks/support/receiver.js';
 import type { Actor } from './model.js';
+import { type Board, splitBoard } from './split.js';
+
+/** MODEL_TARGET=split: two API processes, a projector and a webhook worker over the engines */
+export const SPLIT = process.env.MODEL_TARGET === 'split';
 
 export interface Service {
-  fb: FeedbackHarness;
+  fb: Board;
   makers: Record<Actor | 'outsider', Maker>;
   receiver: Receiver;
   runs: number;
@@ -40,27 +45,35 @@ export interface Real {
 }
 
 export async function startService(): Promise<Service> {
-  const fb = await startFeedback({
-    // every visitor presses +1 from 127.0.0.1, many runs long
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PLUS_ONES_PER_IP_PER_HOUR: '1000000' },
-  });
+  // every visitor presses +1 from 127.0.0.1, many runs long
+  const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PLUS_ONES_PER_IP_PER_HOUR: '1000000' };
+  const fb: Board = SPLIT ? await splitBoard(env) : inProcess(await startFeedback({ env }));
   const makers = {
-    owner: await fb.createMaker('owner@model.io', 'laptop'),
-    member: await fb.createMaker('member@model.io', 'cli'),
-    outsider: await fb.createMaker('outsider@else.io', 'assistant'),
+    owner: await fb.createMaker(`owner${fb.tag}@model.io`, 'laptop'),
+    member: await fb.createMaker(`member${fb.tag}@model.io`, 'cli'),
+    outsider: await fb.createMaker(`outsider${fb.tag}@else.io`, 'assistant'),
   };
   return { fb, makers, receiver: await startReceiver(), runs: 0 };
 }
 
-export async function stopService(service: Service): Promise<void> {
-  await service.fb.stop();
-  await service.receiver.close();
+/** The in-process harness as a Board: one address, a clock the test moves. */
+const inProcess = (fb: FeedbackHarness): Board => ({
+  ...{ api: fb.api, createMaker: fb.createMaker, createWorkspace: fb.createWorkspace },
+  ...{ addMember: fb.addMember, createProduct: fb.createProduct, stop: fb.stop },
+  clock: fb.clock,
+  url: () => fb.url,
+  tag: '',
+});
+
+export async function stopService(service: Service | undefined): Promise<void> {
+  await service?.fb.stop();
+  await service?.receiver.close();
 }
 
 /** A fresh workspace for one run of the model, subscribed to the receiver before anything else. */
 export async function freshBoard(service: Service): Promise<Real> {
   const { fb, makers } = service;
-  const slug = `model-${++service.runs}`;
+  const slug = `model${fb.tag}-${++service.runs}`;
   const ws = await fb.createWorkspace(makers.owner, { slug, name: `Model ${service.runs}` });
   await fb.addMember(ws, makers.member.userId, 'member');
   await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
@@ -69,7 +82,7 @@ export async function freshBoard(service: Service): Promise<Real> {
     .api(makers.owner.token)
     .post(`/v1/workspaces/${slug}/webhooks`, { url: service.receiver.url });
   expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
-  const visitors = [0, 1].map(() => ({ browser: new BoardVisitor(fb.url), csrf: '' }));
+  const visitors = [0, 1].map(() => ({ browser: new BoardVisitor(fb.url()), csrf: '' }));
   return {
     service,
     ws,

@@ -76,6 +76,31 @@ export function client(base: string, token?: string): Api {
   };
 }
 
+/**
+ * Sign-ins through the real OAuth flow at `base` (or `options.base`), the code read from the dev
+ * mailbox at `mailboxPath`; one browser per user and host: a second sign-in reuses the session.
+ */
+export function signInWith(base: string, mailboxPath: string): NotesE2e['signIn'] {
+  const jars = new Map<string, CookieJar>();
+  return async (email, options = {}) => {
+    const at = options.base ?? base;
+    const config = await registerClient(at, { algorithm: 'oauth2', name: 'Notes test client' });
+    const pending = await startAuthorization(config, at, options.scope ?? 'notes');
+    const key = `${email} ${at}`;
+    const jar = jars.get(key) ?? new CookieJar();
+    jars.set(key, jar);
+    const callback = await authorizeOverHttp({
+      authUrl: pending.url,
+      base: at,
+      email,
+      mailboxPath,
+      jar,
+    });
+    const tokens = await exchange(config, callback, pending);
+    return { config, tokens, token: tokens.access_token };
+  };
+}
+
 export async function startNotesE2e(env: Record<string, string> = {}): Promise<NotesE2e> {
   let built: NotesApp | undefined;
   const service = notesService({
@@ -90,7 +115,6 @@ export async function startNotesE2e(env: Record<string, string> = {}): Promise<N
   const port = new URL(base).port;
   const altBase = `http://localhost:${port}`;
   const mailboxPath = path.join(t.dir, 'dev-mailbox.jsonl');
-  const jars = new Map<string, CookieJar>();
 
   return {
     t,
@@ -102,24 +126,7 @@ export async function startNotesE2e(env: Record<string, string> = {}): Promise<N
     base,
     altBase,
     mailboxPath,
-    async signIn(email, options = {}) {
-      const at = options.base ?? base;
-      const config = await registerClient(at, { algorithm: 'oauth2', name: 'Notes test client' });
-      const pending = await startAuthorization(config, at, options.scope ?? 'notes');
-      // one browser per user and host: a second sign-in reuses the session (consent only)
-      const key = `${email} ${at}`;
-      const jar = jars.get(key) ?? new CookieJar();
-      jars.set(key, jar);
-      const callback = await authorizeOverHttp({
-        authUrl: pending.url,
-        base: at,
-        email,
-        mailboxPath,
-        jar,
-      });
-      const tokens = await exchange(config, callback, pending);
-      return { config, tokens, token: tokens.access_token };
-    },
+    signIn: signInWith(base, mailboxPath),
     api: (token, at = base) => client(at, token),
     stop: () => t.stop(),
   };

@@ -5,14 +5,20 @@
  *
  * MODEL_RUNS (default 12) and MODEL_COMMANDS (most commands per run, default 40) run it longer;
  * MODEL_SEED and MODEL_PATH replay a failure; MODEL_LOG=1 prints every sequence run.
+ *
+ * MODEL_TARGET=split runs it against the production shape instead (README "Running on KurrentDB +
+ * MongoDB"; needs EVENTSTORE_URL and MONGODB_URL, ../shared/engines/up.sh): two `start:api`
+ * processes and a `start:projector`, each request sent to either API process at random, so a
+ * write answered by one is read back through the other (split.ts). The model uses no in-process
+ * hook: every command runs there as it does in-process.
  */
 import fc from 'fast-check';
-import { type NotesE2e, startNotesE2e } from '../e2e/support.js';
 import { preconditions } from './checks.js';
 import { NotesModel, type Real } from './model.js';
 import { CreateNote, type Fields, PutNote, TagNote, TrashOrRestore } from './note-commands.js';
 import { CreateTag, EditTag, RenameDevice, Retry } from './other-commands.js';
 import { GetNote, History, ListNamed, ListNotes, Search, Sync } from './read-commands.js';
+import { type NotesTarget, startNotesTarget } from './split.js';
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 12);
 const COMMANDS = Number(process.env.MODEL_COMMANDS ?? 40);
@@ -70,18 +76,18 @@ const commands = fc.commands(
 
 describe('When the devices of one account use the notes API in random order', function () {
   this.timeout(Math.max(60_000, RUNS * COMMANDS * 500));
-  let e: NotesE2e;
+  let e: NotesTarget;
   let accounts = 0;
 
   before(async () => {
     // every run (and every shrink step) is a new account with its own sign-ins
-    e = await startNotesE2e({ NOTES_REGISTRATIONS_PER_IP: '100000' });
+    e = await startNotesTarget({ NOTES_REGISTRATIONS_PER_IP: '100000' });
   });
   after(async () => e.stop());
 
   /** A new account with one token and one registered device per device name. */
   async function setup(): Promise<{ model: NotesModel; real: Real }> {
-    const account = `model-${accounts++}`;
+    const account = `model-${e.tag}${accounts++}`;
     const model = new NotesModel(account);
     const real: Real = { apis: [] };
     for (const name of DEVICES) {
