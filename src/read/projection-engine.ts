@@ -107,18 +107,30 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   /** why the last flush of the read models failed, while it does (readiness) */
   let flushFailure: string | null = null;
 
+  /**
+   * The flush under way. The next one waits for it: two in flight can land out of order (on
+   * MongoDB, two pooled connections), and the older checkpoints stored last hold every API
+   * process's read-your-writes wait below the newer event until another event comes.
+   */
+  let flushing: Promise<void> | undefined;
+
   async function flush(): Promise<void> {
+    while (flushing) await flushing.catch(() => {});
     if (unflushed === 0) return;
     const pending = unflushed;
     unflushed = 0;
     lastFlushAt = performance.now();
+    const mine = (async () => readStore.flush(new Map(checkpoints)))();
+    flushing = mine;
     try {
-      await readStore.flush(new Map(checkpoints));
+      await mine;
       flushFailure = null;
     } catch (error) {
       unflushed += pending; // flushed with the next one
       if (unreachable(error)) flushFailure = (error as Error).message;
       throw error;
+    } finally {
+      if (flushing === mine) flushing = undefined;
     }
   }
 
