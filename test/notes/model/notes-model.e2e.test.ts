@@ -10,10 +10,11 @@
  * MongoDB"; needs EVENTSTORE_URL and MONGODB_URL, ../shared/engines/up.sh): two `start:api`
  * processes and a `start:projector`, each request sent to either API process at random, so a
  * write answered by one is read back through the other (split.ts). The model uses no in-process
- * hook: every command runs there as it does in-process.
+ * hook: every command runs there, and only search may take a few tries (5 s at most) to find a
+ * change by its words, as README says an API process's lexical index does there.
  */
 import fc from 'fast-check';
-import { preconditions } from './checks.js';
+import { expectStatus, preconditions } from './checks.js';
 import { NotesModel, type Real } from './model.js';
 import { CreateNote, type Fields, PutNote, TagNote, TrashOrRestore } from './note-commands.js';
 import { CreateTag, EditTag, RenameDevice, Retry } from './other-commands.js';
@@ -83,7 +84,7 @@ describe('When the devices of one account use the notes API in random order', fu
     // every run (and every shrink step) is a new account with its own sign-ins
     e = await startNotesTarget({ NOTES_REGISTRATIONS_PER_IP: '100000' });
   });
-  after(async () => e.stop());
+  after(async () => e?.stop());
 
   /** A new account with one token and one registered device per device name. */
   async function setup(): Promise<{ model: NotesModel; real: Real }> {
@@ -92,7 +93,9 @@ describe('When the devices of one account use the notes API in random order', fu
     const real: Real = { apis: [] };
     for (const name of DEVICES) {
       const api = e.api((await e.signIn(`${account}@example.com`)).token);
-      const device = (await api('POST', '/v1/devices', { name, platform: 'test' })).body;
+      const registered = await api('POST', '/v1/devices', { name, platform: 'test' });
+      expectStatus(registered, 201, `register ${name}`);
+      const device = registered.body;
       model.devices.push({ id: device.id, name: device.name, deleted: false });
       model.clients.push({ deviceId: device.id, seen: 0 });
       real.apis.push(api);
