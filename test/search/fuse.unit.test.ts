@@ -112,4 +112,23 @@ describe('When texts only the lexical index found are weighed', () => {
     expect(hits.map((hit) => hit.id)).to.deep.equal(['x', 'z']);
     expect(hits[1]?.score).to.be.closeTo(1 - 0.5 * (1 - 0.7 * 0.5 ** 3), 1e-12);
   });
+
+  it('keeps the bar at the lowest of the best scores when a text scored under it is weighed', () => {
+    // x 0.6 and y 0.5 fill the answer; "low" may reach 0.68 but scores 0.36 and changes nothing,
+    // so "z" (0.54, over y) still belongs in it
+    const hits = fused({
+      semantic: [
+        { id: 'x', score: 0.6 },
+        { id: 'y', score: 0.5 },
+      ],
+      semanticLimit: 2,
+      lexical: [
+        { id: 'low', score: 1, coverage: 0.8 },
+        { id: 'z', score: 1, coverage: 0.5 },
+      ],
+      semanticOf: (id) => (id === 'z' ? 0.5 : 0),
+      limit: 2,
+    });
+    expect(hits.map((hit) => hit.id)).to.deep.equal(['x', 'z']);
+  });
 });
