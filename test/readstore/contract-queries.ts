@@ -7,6 +7,7 @@ import {
   type OpenHarness,
   type ReadStoreHarness,
   ids,
+  rejection,
   seedItems,
   sortedIds,
 } from './contract-fixtures.js';
@@ -60,6 +61,17 @@ export function queryContract(open: OpenHarness): void {
     it('returns null from findOne when nothing matches', async () => {
       expect(await items().findOne({ workspaceId: 'nope' })).to.equal(null);
     });
+
+    // MongoDB: "$or/$and/$nor entries need to be full objects" — refused, never read as "match all"
+    for (const op of ['$or', '$and', '$nor']) {
+      it(`refuses a ${op} entry that is not a document, as MongoDB does`, async () => {
+        for (const entry of [null, 5]) {
+          const filter = { [op]: [{ status: 'open' }, entry] };
+          expect(await rejection(items().find(filter))).to.be.instanceOf(Error);
+          expect(await rejection(items().countDocuments(filter))).to.be.instanceOf(Error);
+        }
+      });
+    }
   });
 
   describe('When sorting, skipping, limiting and projecting', () => {
