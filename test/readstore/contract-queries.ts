@@ -50,6 +50,14 @@ export function queryContract(open: OpenHarness): void {
       ['_id', { _id: 'c' }, ['c']],
       ['_id with $in', { _id: { $in: ['e', 'a', 'zz'] } }, ['a', 'e']],
       ['an operator mingo evaluates ($size)', { tags: { $size: 2 } }, ['a']],
+      // MongoDB: a document operand is an exact match on the embedded document, {} included
+      ['an embedded document ({} matches only {})', { author: {} }, []],
+      ['$ne of an embedded document', { author: { $ne: { name: 'Ann' } } }, ['a', 'b', 'c', 'e']],
+      [
+        'a native and a mingo operator on one field',
+        { votes: { $gte: 1, $mod: [2, 1] } },
+        ['a', 'c', 'd'],
+      ],
     ];
     for (const [what, filter, expected] of cases) {
       it(`finds by ${what}`, async () => {
