@@ -104,6 +104,13 @@ describe('Embedded read store: filter fast path', () => {
         { numRuns: 2000 },
       );
     });
+
+    it('matches whatever else the document holds, a field named "undefined" included', () => {
+      // MongoDB field names are any string; only the filter's own fields are compared
+      const doc = { _id: 'x', status: 'open', undefined: 1 } as Doc;
+      expect(compileFilter({ status: 'open' })(doc)).to.equal(true);
+      expect(new Query({ status: 'open' }).test(doc)).to.equal(true);
+    });
   });
 
   describe('When a filter is interpreted instead of compiled (documents pinned by _id)', () => {
