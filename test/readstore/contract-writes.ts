@@ -156,6 +156,35 @@ export function writeContract(open: OpenHarness): void {
     });
   });
 
+  // MongoDB: "If an update operation with upsert: true results in an update of an existing
+  // document, $setOnInsert does nothing", also beside an operator only mingo applies ($mul)
+  describe('When an upsert with $setOnInsert meets an existing document', () => {
+    it('applies the other operators and leaves the $setOnInsert fields out', async () => {
+      const result = await items().updateOne(
+        { _id: 'a' },
+        { $setOnInsert: { status: 'new', firstSeen: 1 }, $mul: { votes: 2 } },
+        { upsert: true },
+      );
+      expect(result).to.include({ matchedCount: 1, upsertedCount: 0 });
+      const doc = await items().findOne({ _id: 'a' });
+      expect(doc).to.include({ status: 'open', votes: 10 });
+      expect(doc).not.to.have.property('firstSeen');
+    });
+
+    it('inserts them when nothing matches', async () => {
+      await items().updateOne(
+        { _id: 'n' },
+        { $setOnInsert: { status: 'new' }, $mul: { votes: 2 } },
+        { upsert: true },
+      );
+      expect(await items().findOne({ _id: 'n' })).to.deep.equal({
+        _id: 'n',
+        status: 'new',
+        votes: 0,
+      });
+    });
+  });
+
   describe('When replacing a document', () => {
     it('replaces the whole document, keeping its _id', async () => {
       const replacement = {
