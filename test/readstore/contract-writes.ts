@@ -4,6 +4,7 @@ import { guardedUpdate, insertOnce } from '../../projections/shared/guard.js';
 import { DuplicateKeyError, type ReadStore } from '../../src/readstore/types.js';
 import {
   type Item,
+  ITEMS,
   type OpenHarness,
   type ReadStoreHarness,
   rejection,
@@ -131,6 +132,14 @@ export function writeContract(open: OpenHarness): void {
       await items().updateOne({ _id: 'a' }, { $min: { closedAt: '2025-01-01' } });
       const doc = await items().findOne({ _id: 'a' });
       expect(doc).to.deep.include({ votes: 5, closedAt: '2024-01-01' });
+    });
+
+    // MongoDB: "$inc ... accepts positive and negative values"; a non-number is refused
+    it('refuses $inc by a non-number, leaving the document unchanged', async () => {
+      for (const update of [{ $inc: { votes: '1' } }, { $inc: { fresh: '1' } }]) {
+        expect(await rejection(items().updateOne({ _id: 'a' }, update))).to.be.instanceOf(Error);
+      }
+      expect(await items().findOne({ _id: 'a' })).to.deep.equal(ITEMS[0]);
     });
 
     it('does nothing without upsert when nothing matches', async () => {
