@@ -134,6 +134,23 @@ export function writeContract(open: OpenHarness): void {
       expect(doc).to.deep.include({ votes: 5, closedAt: '2024-01-01' });
     });
 
+    // MongoDB: $min/$max of an equal value change nothing; $push keeps repeated items, even
+    // when it creates the array, where $addToSet keeps one
+    it('counts an equal $min or $max as no change, and $push keeps repeats when it creates the array', async () => {
+      for (const update of [{ $min: { votes: 5 } }, { $max: { votes: 5 } }]) {
+        const result = await items().updateOne({ _id: 'a' }, update);
+        expect(result).to.deep.equal({ matchedCount: 1, modifiedCount: 0, upsertedCount: 0 });
+      }
+      await items().updateOne(
+        { _id: 'a' },
+        { $push: { seen: { $each: ['x', 'x'] } }, $addToSet: { kept: { $each: ['y', 'y'] } } },
+      );
+      expect(await items().findOne({ _id: 'a' })).to.deep.include({
+        seen: ['x', 'x'],
+        kept: ['y'],
+      });
+    });
+
     // MongoDB: "$inc ... accepts positive and negative values"; a non-number is refused
     it('refuses $inc by a non-number, leaving the document unchanged', async () => {
       for (const update of [{ $inc: { votes: '1' } }, { $inc: { fresh: '1' } }]) {
