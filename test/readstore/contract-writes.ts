@@ -151,6 +151,25 @@ export function writeContract(open: OpenHarness): void {
       });
     });
 
+    // MongoDB refuses a path through a value that is not a document ("Cannot create field 'x'
+    // in element {votes: 5}"): never a silent no-op, never a document put over the value
+    it('refuses to write below a number, a string or a null, leaving the document unchanged', async () => {
+      await items().updateOne({ _id: 'a' }, { $set: { closedAt: null } });
+      const before = await items().findOne({ _id: 'a' });
+      for (const update of [
+        { $set: { 'votes.x': 1 } },
+        { $inc: { 'status.count': 1 } },
+        { $push: { 'closedAt.days': 1 } },
+        { $set: { 'closedAt.day': 1 } },
+      ]) {
+        expect(
+          await rejection(items().updateOne({ _id: 'a' }, update)),
+          JSON.stringify(update),
+        ).to.be.instanceOf(Error);
+      }
+      expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+    });
+
     // MongoDB: "$inc ... accepts positive and negative values"; a non-number is refused
     it('refuses $inc by a non-number, leaving the document unchanged', async () => {
       for (const update of [{ $inc: { votes: '1' } }, { $inc: { fresh: '1' } }]) {

@@ -225,7 +225,10 @@ function dedupe(items: unknown[], existing: unknown[]): unknown[] {
   return added;
 }
 
-/** The object holding the leaf; undefined when it is missing and `create` is false. */
+/**
+ * The object holding the leaf; undefined when it is missing (or a value that is not a document
+ * stands in the path) and `create` is false.
+ */
 function parentOf(
   doc: Obj,
   segments: readonly string[],
@@ -251,9 +254,17 @@ function parentOf(
         current[key] = copy;
         current = copy;
       }
-    } else {
-      // Arrays (numeric segments) and scalars in the way: let mingo decide or refuse.
+    } else if (Array.isArray(next)) {
+      // numeric segments: let mingo decide or refuse
       throw new NeedsMingo();
+    } else if (!create) {
+      return undefined;
+    } else {
+      // as MongoDB refuses it: never a silent no-op, never a document written over the value
+      const value = JSON.stringify(next);
+      throw new InvalidUpdateError(
+        `cannot create field '${segments[i + 1]}' in element {${key}: ${value}}`,
+      );
     }
   }
   return current;
