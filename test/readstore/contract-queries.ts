@@ -46,6 +46,10 @@ export function queryContract(open: OpenHarness): void {
       ['array membership', { tags: 'ui' }, ['a', 'd']],
       ['array membership with $in', { tags: { $in: ['api', 'bug'] } }, ['a', 'b', 'e']],
       ['null matching a missing field', { closedAt: null }, ['a', 'b', 'd', 'e']],
+      // the MongoDB client leaves out a field set to undefined (ignoreUndefined, mongodb/client.ts)
+      ['a field set to undefined, as if absent', { closedAt: undefined }, ITEMS.map((i) => i._id)],
+      ['undefined beside an equality', { workspaceId: 'w1', closedAt: undefined }, ['a', 'b', 'c']],
+      ['undefined in a $or branch', { $or: [{ status: 'done', votes: undefined }] }, ['c']],
       ['several fields at once', { workspaceId: 'w1', status: 'open' }, ['a']],
       ['_id', { _id: 'c' }, ['c']],
       ['_id with $in', { _id: { $in: ['e', 'a', 'zz'] } }, ['a', 'e']],

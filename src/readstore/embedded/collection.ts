@@ -14,7 +14,7 @@ import type {
   Update,
   WriteResult,
 } from '../types.js';
-import { cloneJson, copyStored } from './clone.js';
+import { cloneJson, copyStored, definedFilter } from './clone.js';
 import { upsertSeed } from './constraints.js';
 import { InvalidDocumentError, InvalidUpdateError } from './errors.js';
 import { interpretFilter } from './interpret.js';
@@ -166,7 +166,8 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   /** Matching stored documents; the common flat-equality filter skips the general compiler. */
-  private matching(filter: Filter, limit?: number): Doc[] {
+  private matching(given: Filter, limit?: number): Doc[] {
+    const filter = definedFilter(given);
     const flat = flatEqualityKeys(filter);
     if (flat !== null) return this.state.match(filter, compileFilter(filter, flat), limit, flat);
     // Pinned by _id (projectors' guarded updates): one candidate, not worth compiling for.
