@@ -170,6 +170,20 @@ export function writeContract(open: OpenHarness): void {
       expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
     });
 
+    // MongoDB: $push's $slice modifier keeps the last n of the grown array; a positional '$'
+    // with no array in the query is refused ("The positional operator did not find the match")
+    it('applies $push with $each and $slice, and refuses a positional $ with no array matched', async () => {
+      await items().updateOne(
+        { _id: 'a' },
+        { $push: { history: { $each: ['one', 'two', 'three'], $slice: -2 } } },
+      );
+      expect(await items().findOne({ _id: 'a' })).to.deep.include({ history: ['two', 'three'] });
+      const before = await items().findOne({ _id: 'a' });
+      const positional = { $set: { 'author.$': 'x' } };
+      expect(await rejection(items().updateOne({ _id: 'a' }, positional))).to.be.instanceOf(Error);
+      expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+    });
+
     // MongoDB: "$inc ... accepts positive and negative values"; a non-number is refused
     it('refuses $inc by a non-number, leaving the document unchanged', async () => {
       for (const update of [{ $inc: { votes: '1' } }, { $inc: { fresh: '1' } }]) {

@@ -2,7 +2,7 @@
  * Update operators. Like filters, the frequent ones ($set, $unset, $inc, $push, $addToSet,
  * $pull by value, $max, $min, $setOnInsert) are applied natively, because mingo's `update`
  * costs ~100 µs a call and projectors issue one per event. Positional paths, arrays inside a
- * path, modifiers such as $push.$slice and the rarer operators go to mingo's updater. A property
+ * path, modifiers such as $push.$sort and the rarer operators go to mingo's updater. A property
  * test checks the native path against mingo.
  */
 import { update as mingoUpdate } from 'mingo';
@@ -161,15 +161,19 @@ function applyOne(
     }
     case '$push':
     case '$addToSet': {
-      const items = eachItems(value);
+      const { items, slice } = eachItems(value);
+      if (slice !== null && op !== '$push') throw new NeedsMingo();
       if (!exists) {
-        parent[leaf] = op === '$push' ? items : dedupe(items, []);
+        // a missing field is an empty array, $slice applying to it too
+        parent[leaf] = op === '$push' ? sliced(items, slice) : dedupe(items, []);
         return true;
       }
       if (!Array.isArray(current)) {
         throw new InvalidUpdateError(`cannot apply ${op} to non-array field '${path}'`);
       }
       const added = op === '$push' ? items : dedupe(items, current);
+      if (slice !== null)
+        return assign(parent, leaf, exists, current, sliced([...current, ...added], slice));
       if (added.length === 0) return false;
       if (owned.has(current)) for (const item of added) current.push(item);
       else {
@@ -201,18 +205,29 @@ function assign(parent: Obj, leaf: string, exists: boolean, current: unknown, va
   return true;
 }
 
-/** `$push: {a: {$each: [..]}}` pushes the items; other modifiers ($slice, $sort) go to mingo. */
-function eachItems(value: unknown): unknown[] {
+/**
+ * `$push: {a: {$each: [..], $slice: n}}` pushes the items, then keeps the first n (the last -n);
+ * other modifiers ($sort, $position) go to mingo.
+ */
+function eachItems(value: unknown): { items: unknown[]; slice: number | null } {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const keys = Object.keys(value);
     if (keys.some((k) => k.startsWith('$'))) {
-      if (keys.length !== 1 || keys[0] !== '$each') throw new NeedsMingo();
-      const each = (value as { $each: unknown }).$each;
+      const { $each: each, $slice: slice, ...others } = value as Record<string, unknown>;
+      if (each === undefined || Object.keys(others).length > 0) throw new NeedsMingo();
       if (!Array.isArray(each)) throw new InvalidUpdateError('$each expects an array');
-      return each;
+      if (slice !== undefined && !Number.isInteger(slice)) {
+        throw new InvalidUpdateError('$slice expects an integer');
+      }
+      return { items: each, slice: (slice as number | undefined) ?? null };
     }
   }
-  return [value];
+  return { items: [value], slice: null };
+}
+
+function sliced(items: unknown[], slice: number | null): unknown[] {
+  if (slice === null) return items;
+  return slice < 0 ? items.slice(slice) : items.slice(0, slice);
 }
 
 function dedupe(items: unknown[], existing: unknown[]): unknown[] {
