@@ -72,34 +72,3 @@ function notJson(path: string, what: string): InvalidDocumentError {
       `got ${what} at '${path || '(root)'}' (store dates as ISO strings)`,
   );
 }
-
-/**
- * A filter as the MongoDB client sends it (ignoreUndefined, mongodb/client.ts): a field set to
- * undefined is left out, an undefined array item is null. The filter itself when it holds no
- * undefined, which is nearly always; only plain objects and arrays are looked into.
- */
-export function definedFilter<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    let items: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const defined = value[i] === undefined ? null : definedFilter(value[i]);
-      if (defined === value[i]) continue;
-      if (items === null) items = value.slice();
-      items[i] = defined;
-    }
-    return (items ?? value) as T;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  const fields = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const key of Object.keys(fields)) {
-    const defined = fields[key] === undefined ? undefined : definedFilter(fields[key]);
-    if (defined === fields[key] && defined !== undefined) continue;
-    if (out === null) out = { ...fields };
-    if (defined === undefined) delete out[key];
-    else out[key] = defined;
-  }
-  return (out ?? value) as T;
-}

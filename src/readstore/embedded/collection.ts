@@ -14,11 +14,11 @@ import type {
   Update,
   WriteResult,
 } from '../types.js';
-import { cloneJson, copyStored, definedFilter } from './clone.js';
+import { cloneJson, copyStored } from './clone.js';
 import { upsertSeed } from './constraints.js';
 import { InvalidDocumentError, InvalidUpdateError } from './errors.js';
 import { interpretFilter } from './interpret.js';
-import { compileFilter, flatEqualityKeys } from './matcher.js';
+import { compileFilter, definedFilter, flatEqualityKeys } from './matcher.js';
 import { present, window } from './ordering.js';
 import type { CollectionState } from './state.js';
 import { applyUpdate, validateUpdate } from './updater.js';
