@@ -83,6 +83,25 @@ export function queryContract(open: OpenHarness): void {
           expect(await rejection(items().countDocuments(filter))).to.be.instanceOf(Error);
         }
       });
+
+      // MongoDB: "$and/$or/$nor must be a nonempty array" (BadValue) — never "matches nothing"
+      // ($or) or "matches everything" ($and, $nor), nested or beside an _id, on any collection
+      it(`refuses an empty ${op}, deleting nothing, as MongoDB does`, async () => {
+        const empty = store.collection<Item>('nothing-here');
+        for (const filter of [
+          { [op]: [] },
+          { _id: 'a', [op]: [] },
+          { $and: [{ workspaceId: 'w1' }, { [op]: [] }] },
+        ]) {
+          const what = JSON.stringify(filter);
+          expect(await rejection(items().find(filter)), what).to.be.instanceOf(Error);
+          expect(await rejection(items().countDocuments(filter)), what).to.be.instanceOf(Error);
+          expect(await rejection(items().deleteMany(filter)), what).to.be.instanceOf(Error);
+          expect(await rejection(empty.find(filter)), what).to.be.instanceOf(Error);
+        }
+        expect(await rejection(empty.find({ [op]: [null] }))).to.be.instanceOf(Error);
+        expect(await items().countDocuments()).to.equal(ITEMS.length);
+      });
     }
   });
 

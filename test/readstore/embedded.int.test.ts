@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { InvalidFilterError } from '../../src/readstore/embedded/errors.js';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
 import { type ReadStore, ReadStoreUnavailableError } from '../../src/readstore/types.js';
 import { readStoreContract } from './contract.js';
@@ -71,6 +72,33 @@ describe('Embedded read store: damaged files', () => {
     it('refuses to open with ReadStoreUnavailableError', async () => {
       const error = await rejection(openEmbeddedReadStore({ path: dir }));
       expect(error).to.be.instanceOf(ReadStoreUnavailableError);
+    });
+  });
+});
+
+describe('Embedded read store: filters MongoDB refuses', () => {
+  let dir: string;
+  let store: ReadStore;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'readstore-filters-'));
+    store = await openEmbeddedReadStore({ path: join(dir, 'store.sqlite') });
+    await store.collection('items').insertOne({ _id: 'a', status: 'open' });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // errors.ts: what MongoDB refuses surfaces as one typed error, never a different answer;
+  // MongoDB: "$and/$or/$nor must be a nonempty array", "unknown operator: $nope" (BadValue)
+  describe('When a filter has an empty $or or an operator mingo does not know', () => {
+    it('refuses it with InvalidFilterError', async () => {
+      const items = store.collection('items');
+      for (const filter of [{ $or: [] }, { $nor: [] }, { status: { $nope: 1 } }]) {
+        expect(await rejection(items.find(filter)), JSON.stringify(filter)).to.be.instanceOf(
+          InvalidFilterError,
+        );
+      }
     });
   });
 });

@@ -1,13 +1,19 @@
 /**
- * Typed errors of the embedded read store. The first three mean the caller sent something
+ * Typed errors of the embedded read store. The first four mean the caller sent something
  * MongoDB would also reject, so they surface as programming errors, never as a silently
- * different result; the last is the file's.
+ * different result (as MongoDB's own refusals do: the adapter passes them on unmapped, and the
+ * HTTP layer answers both as internal errors); the last is the file's.
  */
 import { ReadStoreUnavailableError } from '../types.js';
 
 /** A document (or a value in an update) that cannot be stored as JSON. */
 export class InvalidDocumentError extends Error {
   override readonly name = 'InvalidDocumentError';
+}
+
+/** A filter MongoDB would refuse: `$or: []`, an unknown operator, `$in` without an array, ... */
+export class InvalidFilterError extends Error {
+  override readonly name = 'InvalidFilterError';
 }
 
 /** An update MongoDB would refuse: unknown operator, `$inc` on a string, changing `_id`, ... */

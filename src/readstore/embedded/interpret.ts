@@ -5,9 +5,9 @@
  * property test holds both to mingo): the filter's shape is checked first, so an unsupported
  * filter goes to compileFilter (and mingo) whatever the document, exactly as before.
  */
-import { Query } from 'mingo';
+import type { Query } from 'mingo';
 import type { Doc, Filter } from '../types.js';
-import { isPrimitive, type Matcher } from './matcher.js';
+import { isPrimitive, type Matcher, mingoQuery } from './matcher.js';
 import { BRANCHES, getPath, splitPath } from './paths.js';
 
 /** 1 = matches, 0 = does not, 2 = this document needs mingo. */
@@ -22,7 +22,7 @@ export function interpretFilter(filter: Filter): Matcher | null {
   return (doc) => {
     const verdict = evalAnd(filter, doc);
     if (verdict !== 2) return verdict === 1;
-    mingo ??= new Query(filter);
+    mingo ??= mingoQuery(filter);
     return mingo.test(doc);
   };
 }

@@ -8,6 +8,7 @@
  */
 import { Query } from 'mingo';
 import type { Doc, Filter } from '../types.js';
+import { InvalidFilterError } from './errors.js';
 import { BRANCHES, getPath, splitPath } from './paths.js';
 
 /** 1 = matches, 0 = does not, 2 = this document needs mingo. */
@@ -26,14 +27,14 @@ export function compileFilter(filter: Filter, flat?: readonly string[] | null): 
   const check = compileAnd(filter);
   if (check === null) {
     return (doc) => {
-      mingo ??= new Query(filter);
+      mingo ??= mingoQuery(filter);
       return mingo.test(doc);
     };
   }
   return (doc) => {
     const verdict = check(doc);
     if (verdict !== 2) return verdict === 1;
-    mingo ??= new Query(filter);
+    mingo ??= mingoQuery(filter);
     return mingo.test(doc);
   };
 }
@@ -67,6 +68,38 @@ export function definedFilter<T>(value: T): T {
     else out[key] = defined;
   }
   return (out ?? value) as T;
+}
+
+/**
+ * Refuse the $and/$or/$nor that MongoDB's parser refuses before it matches anything ("$and/$or/$nor
+ * must be a nonempty array", "$or/$and/$nor entries need to be full objects"). mingo would read
+ * `$or: []` as matching nothing and `$and: []` as everything, and meets a bad entry only when a
+ * document reaches it (never on an empty collection).
+ */
+export function refuseMalformedLogic(filter: Filter): void {
+  for (const key of Object.keys(filter)) {
+    if (key !== '$and' && key !== '$or' && key !== '$nor') continue;
+    const branches = filter[key];
+    if (!Array.isArray(branches)) throw new InvalidFilterError(`${key} must be an array`);
+    if (branches.length === 0) {
+      throw new InvalidFilterError(`${key} must be a nonempty array, as MongoDB requires`);
+    }
+    for (const branch of branches) {
+      if (branch === null || typeof branch !== 'object' || Array.isArray(branch)) {
+        throw new InvalidFilterError(`${key} entries need to be full objects`);
+      }
+      refuseMalformedLogic(branch as Filter);
+    }
+  }
+}
+
+/** mingo's Query; a filter mingo refuses (an unknown operator, ...) is an InvalidFilterError. */
+export function mingoQuery(filter: Filter): Query {
+  try {
+    return new Query(filter);
+  } catch (error) {
+    throw new InvalidFilterError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function matchAll(): boolean {
@@ -109,7 +142,7 @@ function flatMatcher(filter: Filter, keys: readonly string[]): Matcher {
       }
     }
     if (!needsMingo) return true;
-    mingo ??= new Query(filter);
+    mingo ??= mingoQuery(filter);
     return mingo.test(doc);
   };
 }
