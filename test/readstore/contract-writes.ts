@@ -230,6 +230,19 @@ export function writeContract(open: OpenHarness): void {
       expect(doc).not.to.have.property('firstSeen');
     });
 
+    it('makes no parent of a $setOnInsert path, and does not walk one through a number', async () => {
+      const result = await items().updateOne(
+        { _id: 'a' },
+        { $setOnInsert: { 'first.seen': 1, 'votes.first': 1 }, $set: { status: 'planned' } },
+        { upsert: true },
+      );
+      expect(result).to.deep.equal({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
+      expect(await items().findOne({ _id: 'a' })).to.deep.equal({
+        ...ITEMS[0],
+        status: 'planned',
+      });
+    });
+
     it('inserts them when nothing matches', async () => {
       await items().updateOne(
         { _id: 'n' },

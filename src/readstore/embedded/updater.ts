@@ -121,6 +121,9 @@ function applyOne(
   inserting: boolean,
   owned: Set<object>,
 ): boolean {
+  // MongoDB: "If an update operation with upsert: true results in an update of an existing
+  // document, $setOnInsert does nothing" — its path is not even walked, nor its parents made.
+  if (op === '$setOnInsert' && !inserting) return false;
   const segments = splitPath(path);
   const leaf = segments[segments.length - 1]!;
   // $unset and $pull never create parents; the others do.
@@ -131,8 +134,6 @@ function applyOne(
   const current = exists ? parent[leaf] : undefined;
   switch (op) {
     case '$setOnInsert':
-      if (!inserting) return false;
-      return assign(parent, leaf, exists, current, value);
     case '$set':
       return assign(parent, leaf, exists, current, value);
     case '$unset':
