@@ -11,6 +11,7 @@ import type { Update } from '../types.js';
 import { cloneJson, copyStored } from './clone.js';
 import { InvalidUpdateError } from './errors.js';
 import { splitPath } from './paths.js';
+import { cannotCreate, refuseNonViablePaths } from './viable.js';
 
 type Obj = Record<string, unknown>;
 
@@ -55,6 +56,7 @@ export interface UpdateOutcome {
  */
 export function applyUpdate(stored: Obj, update: Update, inserting: boolean): UpdateOutcome {
   const operands = cloneJson(update) as Record<string, Obj>;
+  refuseNonViablePaths(stored, operands, inserting);
   if (Object.keys(operands).every((op) => NATIVE.has(op))) {
     // Copy on write: a new top level, and new objects/arrays only along the paths written;
     // everything else is shared with `stored` (stored documents are frozen, see clone.ts).
@@ -276,11 +278,9 @@ function parentOf(
     } else if (!create) {
       return undefined;
     } else {
-      // as MongoDB refuses it: never a silent no-op, never a document written over the value
-      const value = JSON.stringify(next);
-      throw new InvalidUpdateError(
-        `cannot create field '${segments[i + 1]}' in element {${key}: ${value}}`,
-      );
+      // refuseNonViablePaths passed the stored document, so this update's own write put the
+      // value here ({$set: {a: 5, 'a.b': 1}}), which MongoDB refuses as a conflict: refused too
+      throw cannotCreate(segments, { at: i + 1, holder: next });
     }
   }
   return current;

@@ -146,6 +146,47 @@ describe('Embedded read store: update fast path', () => {
     });
   });
 
+  describe('When any operator meets a path through a number (viable.ts: MongoDB refuses it for all but $unset)', () => {
+    const doc = { _id: 'x', n: 5 };
+    const operands: Record<string, unknown> = {
+      $set: 1,
+      $setOnInsert: 1,
+      $inc: 1,
+      $mul: 2,
+      $min: 1,
+      $max: 1,
+      $push: 1,
+      $addToSet: 1,
+      $pull: 1,
+      $pullAll: [1],
+      $pop: 1,
+      $rename: 'moved',
+      $currentDate: true,
+      $bit: { and: 1 },
+    };
+    for (const [op, operand] of Object.entries(operands)) {
+      it(`refuses ${op} with InvalidUpdateError, native and through mingo alike`, () => {
+        // beside an operator only mingo applies (one of its own kind would replace it)
+        const mingoOnly = op === '$mul' ? { $pop: { m: 1 } } : { $mul: { m: 1 } };
+        for (const update of [
+          { [op]: { 'n.x': operand } },
+          { [op]: { 'n.x': operand }, ...mingoOnly },
+        ]) {
+          expect(() => applyUpdate(doc, update, true), JSON.stringify(update)).to.throw(
+            InvalidUpdateError,
+            /'x'|\(x\)/,
+          );
+        }
+      });
+    }
+
+    it('leaves $unset of it, and $setOnInsert while not inserting, as no change', () => {
+      for (const update of [{ $unset: { 'n.x': '' } }, { $setOnInsert: { 'n.x': 1 } }]) {
+        expect(applyUpdate(doc, update, false)).to.deep.equal({ doc, changed: false });
+      }
+    });
+  });
+
   describe('When the update document is not made of operators', () => {
     it('is refused with InvalidUpdateError', () => {
       expect(() => validateUpdate({ status: 'open' })).to.throw(InvalidUpdateError);

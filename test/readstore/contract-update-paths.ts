@@ -1,0 +1,95 @@
+/**
+ * Contract: an update path through a value that is not a document (a number, a string, a null,
+ * an array read by field name). MongoDB calls such a path not viable and refuses it for every
+ * operator but $unset (PathNotViable, code 28: "Cannot create field 'x' in element {votes: 5}";
+ * $pull, $pullAll, $pop and $rename refuse it too although they create nothing:
+ * mongo src/mongo/db/update/update_leaf_node.cpp, rename_node.cpp). $unset of such a path does
+ * nothing ("If the field does not exist, then $unset does nothing", unset_node.h:
+ * allowNonViablePath).
+ */
+import { expect } from 'chai';
+import type { ReadStore } from '../../src/readstore/types.js';
+import {
+  type Item,
+  type OpenHarness,
+  type ReadStoreHarness,
+  rejection,
+  seedItems,
+} from './contract-fixtures.js';
+
+export function updatePathContract(open: OpenHarness): void {
+  let harness: ReadStoreHarness;
+  let store: ReadStore;
+  beforeEach(async () => {
+    harness = await open();
+    store = harness.store;
+    await seedItems(store);
+    await items().updateOne({ _id: 'a' }, { $set: { closedAt: null } });
+  });
+  afterEach(async () => harness.cleanup());
+
+  const items = () => store.collection<Item>('items');
+
+  /** Each update is refused and item 'a' is as it was. */
+  async function expectRefused(updates: Record<string, unknown>[]): Promise<void> {
+    const before = await items().findOne({ _id: 'a' });
+    for (const update of updates) {
+      expect(
+        await rejection(items().updateOne({ _id: 'a' }, update)),
+        JSON.stringify(update),
+      ).to.be.instanceOf(Error);
+    }
+    expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+  }
+
+  describe('When an operator that writes meets a number, a string or a null on its path', () => {
+    // never a silent no-op, never a document put over the value
+    it('refuses the update, leaving the document unchanged', async () => {
+      await expectRefused([
+        { $set: { 'votes.x': 1 } },
+        { $inc: { 'status.count': 1 } },
+        { $push: { 'closedAt.days': 1 } },
+        { $set: { 'closedAt.day': 1 } },
+        { $mul: { 'votes.x': 2 } },
+        { $min: { 'status.x': 1 } },
+        { $currentDate: { 'votes.at': true } },
+        { $bit: { 'votes.x': { and: 1 } } },
+        // beside an operator only mingo applies, the native ones are refused as well
+        { $max: { 'closedAt.x': 1 }, $mul: { votes: 2 } },
+        { $inc: { 'status.count': 1 }, $mul: { votes: 2 } },
+      ]);
+    });
+  });
+
+  describe('When the path reads an array by field name, or runs through an array item that is a value', () => {
+    it('refuses the update, leaving the document unchanged', async () => {
+      // tags is ['ui', 'bug']
+      await expectRefused([{ $addToSet: { 'tags.x': 1 } }, { $set: { 'tags.0.x': 1 } }]);
+    });
+  });
+
+  describe('When $pull, $pullAll, $pop or $rename cannot walk their path', () => {
+    it('refuses the update although they create nothing, leaving the document unchanged', async () => {
+      await expectRefused([
+        { $pull: { 'votes.x': 1 } },
+        { $pullAll: { 'votes.x': [1] } },
+        { $pop: { 'status.x': 1 } },
+        { $rename: { 'votes.x': 'moved' } },
+        // the source exists: its value would be written where it cannot be
+        { $rename: { status: 'votes.x' } },
+      ]);
+    });
+  });
+
+  describe('When $unset meets a number, a string, a null or an array on its path', () => {
+    it('does nothing, and reports no modification', async () => {
+      const before = await items().findOne({ _id: 'a' });
+      const result = await items().updateOne(
+        { _id: 'a' },
+        { $unset: { 'votes.x': '', 'closedAt.x': '', 'tags.x': '', 'tags.0.x': '' } },
+      );
+      expect(result).to.deep.equal({ matchedCount: 1, modifiedCount: 0, upsertedCount: 0 });
+      expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+    });
+  });
+}
