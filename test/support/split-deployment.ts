@@ -42,9 +42,6 @@ export function splitUnavailable(): string | undefined {
   return undefined;
 }
 
-/** One of `options` (API processes) at random: a write on one API process and the next read on the other. */
-export const anyOf = <T>(options: T[]): T => options[Math.floor(Math.random() * options.length)]!;
-
 export async function startSplitDeployment(
   options: { env?: Record<string, string>; webhooks?: boolean } = {},
 ): Promise<SplitDeployment> {

@@ -108,7 +108,7 @@ export class PlusOne implements Command {
     const t0 = clock.now();
     const path = `/${real.slug}/${item.product}/items/${item.key}/plus-one`;
     // an absolute URL: in split mode the +1 goes to either API process
-    const url = `${real.service.fb.url()}${path}`;
+    const url = `${real.service.fb.url(real.route)}${path}`;
     const page = await visitor.browser.post(url, { csrf: visitor.csrf }, { json: true });
     const t1 = clock.now();
     expect(page.status, page.text.slice(0, 300)).to.equal(200);

@@ -1,22 +1,26 @@
 /**
  * The board model's service as a split deployment (MODEL_TARGET=split, world.ts): two API
  * processes, a projector and a webhook worker over the engines (test/support/split-deployment.ts),
- * each request sent to either API process at random. What the in-process harness seeds through
+ * each request sent to the API process the run's Route draws from fast-check's seed (so a replay
+ * sends it to the same one). What the in-process harness seeds through
  * the actions is seeded here as the admin CLI does it (its session of the stores); the clock is
  * the machine's, which no test can move.
  */
 import { randomUUID } from 'node:crypto';
 import * as actions from '../../../src/feedback/actions/index.js';
-import { anyOf, startSplitDeployment } from '../../support/split-deployment.js';
-import { apiClient, type FeedbackHarness } from '../support/harness.js';
+import type { Route } from '../../support/route.js';
+import { startSplitDeployment } from '../../support/split-deployment.js';
+import { type Api, apiClient, type FeedbackHarness } from '../support/harness.js';
 
 /** What the model needs of a feedback service, in-process or split. */
 export type Board = Pick<
   FeedbackHarness,
-  'api' | 'createMaker' | 'createWorkspace' | 'addMember' | 'createProduct' | 'stop'
+  'createMaker' | 'createWorkspace' | 'addMember' | 'createProduct' | 'stop'
 > & {
-  /** a base URL of the service (in split mode one API process's, at random) */
-  url(): string;
+  /** a maker's client; in split mode each request goes where `route` says */
+  api(token: string, route: Route): Api;
+  /** a base URL of the service (in split mode the API process `route` draws) */
+  url(route: Route): string;
   /** the service's clock; `advance` only in-process */
   clock: { now(): number; advance?(ms: number): void };
   /** in the slugs and e-mails of this start: a KurrentDB keeps those of earlier runs taken */
@@ -28,12 +32,12 @@ export async function splitBoard(env: Record<string, string>): Promise<Board> {
   const tag = randomUUID().slice(0, 6);
   let homes = 0;
   const board: Board = {
-    url: () => anyOf(split.feedback),
+    url: (route) => route.pick(split.feedback),
     clock: { now: Date.now },
     tag,
-    api: (token) => {
+    api: (token, route) => {
       const clients = split.feedback.map((url) => apiClient(url, token));
-      const any = () => anyOf(clients);
+      const any = () => route.pick(clients);
       return {
         get: (...args) => any().get(...args),
         post: (...args) => any().post(...args),

@@ -7,6 +7,8 @@
  * (the outsider) is never let in.
  */
 import { expect } from 'chai';
+import type { Routed } from '../../support/model-runs.js';
+import type { Route } from '../../support/route.js';
 import { BoardVisitor } from '../board/support.js';
 import {
   type FeedbackHarness,
@@ -34,7 +36,7 @@ export interface Visitor {
   csrf: string;
 }
 
-export interface Real {
+export interface Real extends Routed {
   service: Service;
   ws: Workspace;
   slug: string;
@@ -58,7 +60,8 @@ export async function startService(): Promise<Service> {
 
 /** The in-process harness as a Board: one address, a clock the test moves. */
 const inProcess = (fb: FeedbackHarness): Board => ({
-  ...{ api: fb.api, createMaker: fb.createMaker, createWorkspace: fb.createWorkspace },
+  api: (token) => fb.api(token),
+  ...{ createMaker: fb.createMaker, createWorkspace: fb.createWorkspace },
   ...{ addMember: fb.addMember, createProduct: fb.createProduct, stop: fb.stop },
   clock: fb.clock,
   url: () => fb.url,
@@ -70,8 +73,11 @@ export async function stopService(service: Service | undefined): Promise<void> {
   await service?.receiver.close();
 }
 
-/** A fresh workspace for one run of the model, subscribed to the receiver before anything else. */
-export async function freshBoard(service: Service): Promise<Real> {
+/**
+ * A fresh workspace for one run of the model, subscribed to the receiver before anything else;
+ * in split mode its requests go where `route` says.
+ */
+export async function freshBoard(service: Service, route: Route): Promise<Real> {
   const { fb, makers } = service;
   const slug = `model${fb.tag}-${++service.runs}`;
   const ws = await fb.createWorkspace(makers.owner, { slug, name: `Model ${service.runs}` });
@@ -79,10 +85,10 @@ export async function freshBoard(service: Service): Promise<Real> {
   await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
   await fb.createProduct(ws, { key: 'WEB', name: 'Web', visibility: 'public' });
   const hook = await fb
-    .api(makers.owner.token)
+    .api(makers.owner.token, route)
     .post(`/v1/workspaces/${slug}/webhooks`, { url: service.receiver.url });
   expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
-  const visitors = [0, 1].map(() => ({ browser: new BoardVisitor(fb.url()), csrf: '' }));
+  const visitors = [0, 1].map(() => ({ browser: new BoardVisitor(fb.url(route)), csrf: '' }));
   return {
     service,
     ws,
@@ -90,11 +96,12 @@ export async function freshBoard(service: Service): Promise<Real> {
     webhookId: hook.body.webhook.id,
     visitors,
     feed: { cursor: undefined, messages: [] },
+    route,
   };
 }
 
 export const api = (real: Real, who: Actor | 'outsider') =>
-  real.service.fb.api(real.service.makers[who].token);
+  real.service.fb.api(real.service.makers[who].token, real.route);
 
 export const itemPath = (real: Real, itemKey: string) =>
   `/v1/workspaces/${real.slug}/products/${itemKey.split('-')[0]}/items/${itemKey}`;

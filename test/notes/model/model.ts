@@ -7,10 +7,14 @@
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
+import type { Routed } from '../../support/model-runs.js';
 import type { Api, Json } from '../e2e/support.js';
 
-/** The system under test: one token per device of the account (clients[i] uses apis[i]). */
-export interface Real {
+/**
+ * The system under test: one token per device of the account (clients[i] uses apis[i]), and
+ * in split mode the route of its requests.
+ */
+export interface Real extends Routed {
   apis: Api[];
 }
 
