@@ -37,6 +37,7 @@ import {
 } from './mapping.js';
 import { countBehindHead } from './behind-head.js';
 import { decodePosition, encodePosition } from './position.js';
+import { readAllForwards } from './read-all.js';
 import { createSubscription } from './subscription.js';
 
 export interface KurrentEventStoreOptions {
@@ -201,25 +202,6 @@ export function createKurrentEventStore(client: KurrentDBClient): EventStore {
     return { nextExpectedRevision: last ? last.revision : -1, position: 0n };
   }
 
-  async function readAll(opts: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const { after, maxCount, filter } = opts;
-    if (maxCount === 0) return [];
-    const events: RecordedEvent[] = [];
-    // no server-side maxCount: the boundary event, system events and the part of the filter the
-    // server cannot apply are dropped here, so the read simply stops once enough were kept
-    for await (const resolved of client.readAll({
-      direction: FORWARDS,
-      fromPosition: after !== undefined ? decodePosition(after) : START,
-      filter: toServerFilter(filter),
-    })) {
-      const event = fromAllStream(resolved, after, filter);
-      if (!event) continue;
-      events.push(event);
-      if (maxCount !== undefined && events.length >= maxCount) break;
-    }
-    return events;
-  }
-
   function subscribeToAll(opts: SubscribeOptions = {}): Subscription {
     const { after, filter } = opts;
     return createSubscription(
@@ -250,7 +232,7 @@ export function createKurrentEventStore(client: KurrentDBClient): EventStore {
     adapter: 'kurrentdb',
     appendToStream: mapErrors(appendToStream),
     readStream: mapErrors(readStream),
-    readAll: mapErrors(readAll),
+    readAll: mapErrors((opts?: ReadAllOptions) => readAllForwards(client, opts)),
     subscribeToAll, // maps its errors as they arrive (subscription.ts)
     headPosition: mapErrors(headPosition),
     countBehindHead: mapErrors((positions: readonly bigint[], cap: number) =>
