@@ -16,14 +16,25 @@ interface Raw {
   isJson?: boolean;
 }
 
-/** A client whose backwards `$all` read yields `log` newest first and records what was pulled. */
+/**
+ * A client whose backwards `$all` read yields `log` newest first from `fromPosition` (END, or
+ * before a position, as the stand-in reads), at most `maxCount`; it records what was pulled and
+ * what the server built: the whole answer up front, as the workplace's stand-in builds it.
+ */
 function fakeClient(log: readonly Raw[]) {
-  const seen = { options: undefined as unknown, pulled: 0 };
+  const seen = { options: undefined as unknown, pulled: 0, built: 0 };
   const client = {
-    readAll(options: unknown) {
-      seen.options = options;
+    readAll(options: { fromPosition: unknown; maxCount?: number | bigint }) {
+      seen.options ??= options;
+      const from = options.fromPosition;
+      const before = typeof from === 'object' ? (from as { commit: bigint }).commit : undefined;
+      const answer = [...log]
+        .reverse()
+        .filter((raw) => before === undefined || raw.commit < before)
+        .slice(0, Number(options.maxCount ?? Number.MAX_SAFE_INTEGER));
+      seen.built += answer.length;
       return (async function* () {
-        for (const raw of [...log].reverse()) {
+        for (const raw of answer) {
           seen.pulled++;
           yield {
             event: {
@@ -93,6 +104,28 @@ describe('When KurrentDB counts the events behind its head', () => {
     const { counts } = await countBehindHead(client, [0n, at(49_998n), at(49_000n)], 1000);
     expect(counts).to.deep.equal([1000, 2, 1000]);
     expect(seen.pulled).to.equal(1000);
+  });
+
+  // README: "/readyz answers 503 … when the event store does not tell where its head is within
+  // 2 s": a probe of caught-up projectors must cost a few events on any server, not the log
+  it('asks the server for a bounded answer: caught up on a 50,000-event log, it builds 32', async () => {
+    const many: Raw[] = Array.from({ length: 50_000 }, (_, i) => ({ commit: BigInt(i + 1) }));
+    const { client, seen } = fakeClient(many);
+    const { counts } = await countBehindHead(client, [at(50_000n)], 10_000);
+    expect(counts).to.deep.equal([0]);
+    expect(seen.built).to.equal(32);
+  });
+
+  it('goes on past a full batch of system events to the head and the lag behind it', async () => {
+    const log: Raw[] = [
+      { commit: 1n },
+      { commit: 2n },
+      ...Array.from({ length: 40 }, (_, i) => ({ commit: BigInt(i + 3), type: '$stats' })),
+    ];
+    const { client } = fakeClient(log);
+    const { head, counts } = await countBehindHead(client, [at(1n)], 100);
+    expect(head).to.equal(at(2n));
+    expect(counts).to.deep.equal([1]);
   });
 
   it('answers an empty log with head 0 and nothing behind', async () => {
