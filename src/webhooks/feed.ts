@@ -1,11 +1,14 @@
 /**
  * list_events: the workspace's messages in log order, straight from the event log (the log is
  * the feed; nothing is stored twice), each built exactly as a webhook carries it. A page reads
- * the log after the cursor in bounded chunks and stops at a full page, at the head, or after
+ * the log after the cursor in bounded chunks and stops at a full page, at the head, after
  * SCAN_LIMIT events of other workspaces — so a quiet workspace in a busy log answers quickly,
- * possibly with an empty page and a cursor further on. The head is fixed before reading and the
- * read models are awaited up to it, so names are known and the cursor never passes an event
- * that was not looked at: paging while events arrive yields each message exactly once.
+ * possibly with an empty page and a cursor further on — or once it has run for PAGE_BUDGET_MS,
+ * so a slow store makes pages short, never minutes long (README: "A page may be short, even
+ * empty, before the end"). Every page looks at one event at least: its cursor always moves on.
+ * The head is fixed before reading and the read models are awaited up to it, so names are known
+ * and the cursor never passes an event that was not looked at: paging while events arrive
+ * yields each message exactly once.
  */
 import type { EventStore } from '../eventstore/types.js';
 import type { Composer } from './messages/compose.js';
@@ -13,6 +16,8 @@ import { type FeedEventType, messageSourceOf } from './messages/event-types.js';
 import type { Message } from './messages/message.js';
 
 export const SCAN_LIMIT = 10_000;
+/** from the page's start; an event being looked at when it runs out is finished first */
+export const PAGE_BUDGET_MS = 5_000;
 const CHUNK = 1_000;
 
 export interface FeedQuery {
@@ -34,19 +39,23 @@ export interface FeedDeps {
   eventStore: EventStore;
   composer: Composer;
   waitFor(position: bigint): Promise<void>;
+  /** PAGE_BUDGET_MS unless given */
+  budgetMs?: number;
 }
 
 export async function readFeed(deps: FeedDeps, query: FeedQuery): Promise<FeedPage> {
+  const deadline = performance.now() + (deps.budgetMs ?? PAGE_BUDGET_MS);
   const head = await deps.eventStore.headPosition();
   if (head <= query.after) return { messages: [], next: query.after };
   await deps.waitFor(head);
   const messages: Message[] = [];
   let cursor = query.after;
   let scanned = 0;
-  while (scanned < SCAN_LIMIT) {
+  const late = () => scanned > 0 && performance.now() >= deadline;
+  while (scanned < SCAN_LIMIT && !late()) {
     const events = await deps.eventStore.readAll({ after: cursor, maxCount: CHUNK });
     for (const event of events) {
-      if (event.position > head) return { messages, next: cursor };
+      if (event.position > head || late()) return { messages, next: cursor };
       scanned++;
       cursor = event.position;
       const source = messageSourceOf(event);
