@@ -6,12 +6,12 @@
  * Test: the same loop (authorize → e-mail form → 5 wrong codes, repeated) cannot get past the
  * limit, and a right code during a lockout is refused."
  */
-import fs from 'node:fs';
 import { expect } from 'chai';
 import { DEFAULT_SIGN_IN_LIMITS, feedbackAuthPreset } from '../../src/auth/index.js';
-import { CookieJar, formIn, latestCode, request } from './support/browserless.js';
-import { registerClient, startAuthorization } from './support/client.js';
+import { latestCode, request } from './support/browserless.js';
+import { registerClient } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
+import { askForCode as askForSignInCode, mailedCodes } from './support/sign-in.js';
 
 const MINUTE = 60_000;
 
@@ -30,31 +30,9 @@ describe('When somebody tries to guess sign-in codes', () => {
   });
   afterEach(async () => h.close());
 
-  /** a fresh authorization request up to its e-mail form */
-  async function authorize() {
-    const pending = await startAuthorization(clientConfig, h.base, 'openid');
-    const jar = new CookieJar();
-    const interaction = new URL(
-      (await request(jar, pending.url)).headers.get('location') ?? '',
-      h.base,
-    ).href;
-    const page = await (await request(jar, interaction)).text();
-    return { jar, interaction, emailForm: formIn(page, h.base, '/email') };
-  }
+  const askForCode = (email: string) => askForSignInCode(h, clientConfig, email);
 
-  /** authorize → e-mail form; the code form when a code was sent, else the refusal */
-  async function askForCode(email: string) {
-    const { jar, interaction, emailForm } = await authorize();
-    const sent = await request(jar, emailForm.action, { ...emailForm.fields, email });
-    if (sent.status !== 303) return { refused: sent, jar, codeForm: null };
-    const codeForm = formIn(await (await request(jar, interaction)).text(), h.base, '/code');
-    return { refused: null, jar, codeForm };
-  }
-
-  const mails = () =>
-    fs.existsSync(h.mailboxPath)
-      ? fs.readFileSync(h.mailboxPath, 'utf8').trim().split('\n').length
-      : 0;
+  const mails = () => mailedCodes(h.mailboxPath).length;
 
   it('cannot get past the limit by repeating authorize → e-mail form → 5 wrong codes', async () => {
     const statuses: number[] = [];
