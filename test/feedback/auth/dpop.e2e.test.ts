@@ -166,6 +166,44 @@ describe('When a client binds its tokens with DPoP (feedback, e2e)', () => {
     );
     expect((await call({ authorization: `Bearer ${tokens.access_token}` })).status).to.equal(200);
   });
+
+  // README (Security, DPoP): a proof "is at most 5 minutes old" and "has not been used before
+  // (its jti is remembered in the store for the window)": a proof made ahead of time, or one
+  // replayed once the store has been swept, would let a captured proof be used again.
+  it('refuses a proof issued more than 5 minutes ago or ahead of time', async () => {
+    const at = (seconds: number) =>
+      proof(keys, {
+        htm: 'GET',
+        htu: url,
+        token,
+        iat: Math.floor(fb.clock.now() / 1000) + seconds,
+      });
+    for (const [what, offset] of [
+      ['old', -330],
+      ['ahead', 330],
+    ] as const) {
+      const res = await call({ authorization: `DPoP ${token}`, dpop: await at(offset) });
+      expect(res.status, what).to.equal(401);
+      expect(res.headers.get('www-authenticate'), what).to.include('error="invalid_dpop_proof"');
+    }
+    expect((await call({ authorization: `DPoP ${token}`, dpop: await at(-270) })).status).to.equal(
+      200,
+    );
+  });
+
+  it('refuses a replay within the window also after the store swept its used proofs', async () => {
+    const iat = () => Math.floor(fb.clock.now() / 1000);
+    const first = await proof(keys, { htm: 'GET', htu: url, token, iat: iat() });
+    expect((await call({ authorization: `DPoP ${token}`, dpop: first })).status).to.equal(200);
+    // two minutes on (past the minute between sweeps), a fresh proof makes the store sweep
+    fb.clock.advance(2 * 60_000);
+    const fresh = await proof(keys, { htm: 'GET', htu: url, token, iat: iat() });
+    expect((await call({ authorization: `DPoP ${token}`, dpop: fresh })).status).to.equal(200);
+    await expectRefused(
+      await call({ authorization: `DPoP ${token}`, dpop: first }),
+      'invalid_dpop_proof',
+    );
+  });
 });
 
 describe('When a client binds its tokens with DPoP (notes, e2e)', () => {
