@@ -113,6 +113,15 @@ describe('Notes OAuth on the running service', function () {
       expect(((await res.json()) as { error: string }).error).to.equal('invalid_request');
       expect((await e.api(token)('GET', '/v1/notes')).status).to.equal(200);
     });
+
+    it("leaves another client's access token working", async () => {
+      // RFC 7009 §2.1: the server "verifies whether the token was issued to the client making the
+      // revocation request": an app that got hold of another app's token cannot cut it off
+      const { token } = await e.signIn('grace@example.com', { scope: 'notes' });
+      const other = await e.signIn('grace@example.com', { scope: 'notes' });
+      await oidc.tokenRevocation(other.config, token);
+      expect((await e.api(token)('GET', '/v1/notes')).status).to.equal(200);
+    });
   });
 
   describe('When a token was obtained through one host', () => {
