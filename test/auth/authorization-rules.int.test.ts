@@ -131,6 +131,15 @@ describe('When an authorization request breaks the rules', () => {
     expect(retryAfter).to.be.greaterThan(0).and.at.most(600);
     expect((await register(h, '198.51.100.9')).status).to.equal(201);
   });
+
+  // README (Security): "Client IP = ... with TRUST_PROXY=true the right-most X-Forwarded-For
+  // entry": the proxy appends the address it saw; whatever stands before it the client wrote
+  it('counts the right-most X-Forwarded-For entry, so entries a client puts before it do not escape the limit', async () => {
+    const statuses: number[] = [];
+    for (const forged of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'])
+      statuses.push((await register(h, `${forged}, 203.0.113.50`)).status);
+    expect(statuses).to.deep.equal([201, 201, 201, 429]);
+  });
 });
 
 describe('When trust-proxy is off', () => {
