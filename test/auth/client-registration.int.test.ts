@@ -25,11 +25,24 @@ describe('When a client registers its redirect URIs', () => {
 
   it('refuses a plain-http redirect URI on another host with invalid_redirect_uri', async () => {
     for (const uri of ['http://evil.example/cb', 'http://10.0.0.8:8080/cb']) {
+      // also for a client that calls itself a web app, for which oidc-provider allows http
+      for (const metadata of [{}, { application_type: 'web' }]) {
+        const res = await register(h, { redirect_uris: [uri], ...metadata });
+        expect(res.status, uri).to.equal(400);
+        const body = (await res.json()) as Record<string, string>;
+        expect(body.error).to.equal('invalid_redirect_uri');
+        expect(body.error_description).to.include('loopback');
+      }
+    }
+  });
+
+  // README (Security): "Registered redirect URIs must be https, a loopback
+  // `http://127.0.0.1|[::1]|localhost` address ... or a private-use scheme"
+  it('accepts a plain-http redirect URI on each loopback name', async () => {
+    for (const uri of ['http://127.0.0.1:9/cb', 'http://[::1]:9/cb', 'http://localhost:9/cb']) {
       const res = await register(h, { redirect_uris: [uri] });
-      expect(res.status, uri).to.equal(400);
-      const body = (await res.json()) as Record<string, string>;
-      expect(body.error).to.equal('invalid_redirect_uri');
-      expect(body.error_description).to.include('loopback');
+      expect(res.status, uri).to.equal(201);
+      expect(((await res.json()) as Record<string, string>).application_type).to.equal('native');
     }
   });
 
