@@ -39,6 +39,11 @@ describe('When a client names itself and asks a person for access', () => {
       { client_name: 'ＦＥＥＤＢＡＣＫ ＢＯＡＲＤ' },
       // a look-alike letter: the Cyrillic е (U+0435)
       { client_name: 'F\u0435edback board' },
+      // mathematical letters, which only compatibility folding (NFKC) reads as Latin ones
+      {
+        client_name:
+          '\u{1D509}\u{1D522}\u{1D522}\u{1D521}\u{1D51F}\u{1D51E}\u{1D520}\u{1D528} board',
+      },
       { client_name: 'Helper', 'client_name#fr': 'Feedback Board' },
     ]) {
       const res = await register(h, metadata);
