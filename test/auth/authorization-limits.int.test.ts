@@ -112,8 +112,9 @@ describe('When one address sends more authorization requests than its limit', ()
 
 describe('When a client signs people in at the default authorization limit', () => {
   let h: Harness;
+  let offset = 0;
   before(async () => {
-    h = await startHarness({ ...notesAuthPreset });
+    h = await startHarness({ ...notesAuthPreset, now: () => Date.now() + offset });
   });
   after(() => h.close());
 
@@ -130,6 +131,11 @@ describe('When a client signs people in at the default authorization limit', () 
     // one request of the 60 was the sign-in's
     expect(statuses.filter((s) => s === 303)).to.have.length(59);
     expect(statuses.slice(-1)).to.deep.equal([429]);
+    // "60 per 10 minutes", sliding: still refused 9½ minutes on, served once 10 have passed
+    offset = 9.5 * 60_000;
+    expect((await authorize(h, clientId)).status).to.equal(429);
+    offset = 10.5 * 60_000;
+    expect((await authorize(h, clientId)).status).to.equal(303);
   });
 });
 
@@ -177,6 +183,28 @@ for (const [service, preset, algorithm] of [
       });
       expect(many.status).to.equal(400);
       expect(await many.text()).to.include('longer than 8192 characters in all');
+    });
+
+    it('takes a request of 8,192 characters in all, names and values, and refuses 8,193', async () => {
+      /** pads the request with parameters of at most 2,048 characters to `total` characters */
+      const padded = (total: number) => {
+        const base = [...requestOf(h, clientId, {})].reduce(
+          (n, [k, v]) => n + k.length + v.length,
+          0,
+        );
+        const pads: Record<string, string> = {};
+        for (let i = 0, left = total - base; left > 0; i++) {
+          const name = `x_pad${i}`;
+          const value = 'p'.repeat(Math.min(2048, left - name.length));
+          pads[name] = value;
+          left -= name.length + value.length;
+        }
+        return pads;
+      };
+      expect((await authorize(h, clientId, padded(8192))).status).to.equal(303);
+      const over = await authorize(h, clientId, padded(8193));
+      expect(over.status).to.equal(400);
+      expect(await over.text()).to.include('longer than 8192 characters in all');
     });
 
     it('refuses an oversized pushed request (PAR) with 413 and invalid_request as JSON', async () => {
