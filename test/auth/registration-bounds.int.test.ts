@@ -65,6 +65,8 @@ for (const [service, preset] of [
       const tagged = await register(h, { 'client_name#fr': 'n'.repeat(201) });
       await expectRefused(tagged, 'invalid_client_metadata', 'client_name#fr is longer than 200');
       await expectAccepted(await register(h, { client_name: 'n'.repeat(200) }));
+      // characters, as README counts them: an emoji is one, though two UTF-16 units
+      await expectAccepted(await register(h, { client_name: '\u{1F600}'.repeat(200) }));
     });
 
     it('refuses more than 10 redirect URIs, or a longer one, with invalid_redirect_uri', async () => {
@@ -82,13 +84,19 @@ for (const [service, preset] of [
       await expectAccepted(await register(h, { redirect_uris: many.slice(0, 10) }));
     });
 
-    it('refuses more than 10 contacts', async () => {
+    it('refuses more than 10 contacts, or a longer one', async () => {
       const contacts = Array.from({ length: 11 }, (_, i) => `c${i}@example.com`);
       const before = await storedClients();
       await expectRefused(
         await register(h, { contacts }),
         'invalid_client_metadata',
         'contacts has more than 10 entries',
+      );
+      // README: "each entry of a list at most 2,048 characters", the first one as well
+      await expectRefused(
+        await register(h, { contacts: [`${'c'.repeat(2049)}@example.com`] }),
+        'invalid_client_metadata',
+        'contacts[0] is longer than 2048',
       );
       expect(await storedClients()).to.equal(before);
       await expectAccepted(await register(h, { contacts: contacts.slice(0, 10) }));
