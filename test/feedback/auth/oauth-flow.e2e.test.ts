@@ -145,4 +145,19 @@ describe('OAuth access tokens on the feedback API (e2e)', () => {
       expect(again.status).to.equal(404);
     });
   });
+
+  // last: it moves the service's clock on, past every token issued before
+  describe('When an access token is an hour old', () => {
+    it('is refused as expired: feedback access tokens live one hour', async () => {
+      // README (Security, Tokens at rest): "Access tokens are short-lived signed JWTs (feedback 1 h ...)"
+      const client = await connectClient(fb, { email: 'max@acme.io', name: 'Hourly' });
+      expect(client.tokens.expires_in).to.equal(60 * 60);
+      fb.clock.advance(59 * 60_000);
+      expect((await fb.api(client.accessToken).get(PRODUCTS)).status).to.equal(200);
+      fb.clock.advance(2 * 60_000);
+      const expired = await fb.api(client.accessToken).get(PRODUCTS);
+      expect(expired.status).to.equal(401);
+      expect(expired.body.error).to.match(/expired/);
+    });
+  });
 });
