@@ -4,9 +4,10 @@
  * redirect on any port and private-use URI schemes (com.example.app:/cb), which are refused today."
  */
 import { expect } from 'chai';
-import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { feedbackAuthPreset, notesAuthPreset } from '../../src/auth/index.js';
 import { authorizeOverHttp } from './support/browserless.js';
 import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
+import { signInAndExchange } from './support/flow.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 const register = (h: Harness, metadata: Record<string, unknown>) =>
@@ -88,6 +89,23 @@ describe('When a client registers its redirect URIs', () => {
       pkceCodeVerifier: verifier,
       expectedState: state,
     });
+    expect(tokens.access_token).to.be.a('string');
+  });
+});
+
+describe('When a notes client registers with the data scope as its scope', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ ...notesAuthPreset });
+  });
+  after(async () => h.close());
+
+  // notes spec: "POST /oauth/register | dynamic client registration; returns a client ID" and
+  // "Data scope | exactly one scope, notes"; RFC 7591 §2 lets a client name the scope it will ask
+  // for, as MCP clients do with the protected resource's scopes
+  it('registers it and signs it in for notes', async () => {
+    const config = await registerClient(h.base, { algorithm: 'oauth2', scope: 'notes' });
+    const { tokens } = await signInAndExchange(h, config, { scope: 'notes', email: 'n@a.io' });
     expect(tokens.access_token).to.be.a('string');
   });
 });

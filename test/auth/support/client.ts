@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 
 export async function registerClient(
   base: string,
-  opts: { name?: string; algorithm?: 'oidc' | 'oauth2'; redirectUri?: string } = {},
+  opts: { name?: string; algorithm?: 'oidc' | 'oauth2'; redirectUri?: string; scope?: string } = {},
 ): Promise<oidc.Configuration> {
   return oidc.dynamicClientRegistration(
     new URL(base),
@@ -13,6 +13,7 @@ export async function registerClient(
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      ...(opts.scope ? { scope: opts.scope } : {}),
     },
     oidc.None(),
     { execute: [oidc.allowInsecureRequests], algorithm: opts.algorithm ?? 'oidc' },
