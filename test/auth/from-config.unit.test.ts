@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { smtpFrom, upstreamFrom } from '../../src/auth/from-config.js';
+import { signInLimitsFrom, smtpFrom, upstreamFrom } from '../../src/auth/from-config.js';
+import { DEFAULT_SIGN_IN_LIMITS } from '../../src/auth/options.js';
 import { loadConfig } from '../../src/config/load.js';
 
 describe('Auth options from configuration', () => {
@@ -24,6 +25,15 @@ describe('Auth options from configuration', () => {
     });
     it('uses the dev mailbox (no SMTP options) when it is not set', () => {
       expect(smtpFrom(loadConfig({}))).to.equal(undefined);
+    });
+  });
+
+  describe('When the sign-in throttles are left at their defaults', () => {
+    // the throttle tests (sign-in-throttle*.int.test.ts) drive DEFAULT_SIGN_IN_LIMITS; the
+    // services build theirs from SIGNIN_*: README's table (5 and 20 codes per 15 min, 10 and 30
+    // wrong codes per hour, a lockout of 15 min doubling up to 24 h, forgotten after 24 h)
+    it('gives the services the figures the throttle tests hold them to', () => {
+      expect(signInLimitsFrom(loadConfig({}))).to.deep.equal(DEFAULT_SIGN_IN_LIMITS);
     });
   });
 
