@@ -98,6 +98,13 @@ describe('Notes OAuth on the running service', function () {
       const { config, token } = await e.signIn('grace@example.com', { scope: 'notes' });
       await oidc.tokenRevocation(config, token);
       expect((await e.api(token)('GET', '/v1/notes')).status).to.equal(401);
+      // RFC 7009 §2.2: "invalid tokens do not cause an error response": revoking it again is a 200
+      const again = await fetch(`${e.base}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, client_id: config.clientMetadata().client_id }),
+      });
+      expect(again.status).to.equal(200);
     });
 
     it('refuses a revocation that names no client, and the token keeps working', async () => {
