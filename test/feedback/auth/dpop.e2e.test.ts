@@ -21,7 +21,7 @@ type KeyPair = Awaited<ReturnType<typeof oidc.randomDPoPKeyPair>>;
 
 async function proof(
   keys: KeyPair,
-  claims: { htm: string; htu: string; token: string; iat?: number; jti?: string },
+  claims: { htm: string; htu: string; token: string; iat?: number; jti?: string; typ?: string },
 ): Promise<string> {
   const jwk = await exportJWK(keys.publicKey);
   return new SignJWT({
@@ -30,7 +30,7 @@ async function proof(
     ath: createHash('sha256').update(claims.token).digest('base64url'),
     jti: claims.jti ?? randomUUID(),
   })
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
+    .setProtectedHeader({ typ: claims.typ ?? 'dpop+jwt', alg: 'ES256', jwk })
     .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))
     .sign(keys.privateKey);
 }
@@ -99,7 +99,7 @@ describe('When a client binds its tokens with DPoP (feedback, e2e)', () => {
     await expectRefused(await call({ authorization: `DPoP ${token}` }), 'invalid_dpop_proof');
   });
 
-  it('refuses proofs for another method, another URL, an old iat, another token or another key', async () => {
+  it('refuses proofs for another method, another URL, an old iat, another token or another key, of another type or without jti', async () => {
     const other = await oidc.randomDPoPKeyPair('ES256');
     const bad = {
       htm: await proof(keys, { htm: 'POST', htu: url, token }),
@@ -116,6 +116,9 @@ describe('When a client binds its tokens with DPoP (feedback, e2e)', () => {
       }),
       ath: await proof(keys, { htm: 'GET', htu: url, token: `${token}x` }),
       jkt: await proof(other, { htm: 'GET', htu: url, token }),
+      // RFC 9449 §4.3: the proof is a JWT of type dpop+jwt, and it carries a jti
+      typ: await proof(keys, { htm: 'GET', htu: url, token, typ: 'JWT' }),
+      jti: await proof(keys, { htm: 'GET', htu: url, token, jti: '' }),
       garbage: 'not-a-jwt',
     };
     for (const [what, dpop] of Object.entries(bad)) {
