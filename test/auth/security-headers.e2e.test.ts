@@ -39,6 +39,10 @@ describe('When a browser loads the HTML pages of the feedback service', () => {
     await request(jar, emailForm.action, { ...emailForm.fields, email: 'max@acme.io' });
     const codePage = await request(jar, interaction);
     expectHardened(codePage, 'code form');
+    // not a README line but context.ts's: a sign-in page names the address the code went to and
+    // carries its form's CSRF token, so no cache (a shared computer's browser) may keep it
+    expect(signIn.headers.get('cache-control'), 'sign-in').to.equal('no-store');
+    expect(codePage.headers.get('cache-control'), 'code form').to.equal('no-store');
     const error = await fetch(`${fb.url}/oauth/interaction/no-such-sign-in`);
     expect(error.status).to.equal(400);
     expectHardened(error, 'error page');
