@@ -82,6 +82,22 @@ describe('When a person asks for a sign-in code', () => {
     expect(await sixth.text()).to.include('expired or was tried too often');
   });
 
+  it('takes the code with the spaces a paste from the mail brings', async () => {
+    // no README line: what a person copying the code out of the mail sends
+    const { jar, codeForm, code } = await codeSent('paste@a.io');
+    const res = await request(jar, codeForm.action, { ...codeForm.fields, code: ` ${code} ` });
+    expect(signedIn(res), `${res.status}`).to.equal(true);
+  });
+
+  it('keeps no code past its 10 minutes: the next one sent clears the expired ones', async () => {
+    // a code of an abandoned sign-in would otherwise stay in the store for good
+    const stored = () => h.readStore().collection('oauth_email_codes').countDocuments({});
+    await codeSent('abandoned@a.io');
+    offset = 10 * MINUTE + 1000;
+    await codeSent('next@a.io');
+    expect(await stored()).to.equal(1);
+  });
+
   it('takes a code once: sent again, it signs nobody in', async () => {
     const { jar, codeForm, code } = await codeSent('once@a.io');
     const first = await request(jar, codeForm.action, { ...codeForm.fields, code });
