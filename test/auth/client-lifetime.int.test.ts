@@ -83,8 +83,12 @@ describe('When dynamically registered clients age', () => {
     const dead = await oidc.refreshTokenGrant(config, refreshToken).catch((e: unknown) => e);
     expect((dead as oidc.ResponseBodyError).error).to.equal('invalid_grant');
     expect(await authorizeAnswer(idOf(config))).to.equal('sign-in');
-    // then it goes
-    clock.step(30 * DAY_MS);
+    // README: "A client someone approved outlives its grants by 30 days": there on day 29½...
+    clock.step(28.5 * DAY_MS);
+    await sweep();
+    expect(await authorizeAnswer(idOf(config))).to.equal('sign-in');
+    // ... then it goes
+    clock.step(DAY_MS);
     await sweep();
     expect(await stored(idOf(config))).to.equal(null);
   });
@@ -128,6 +132,10 @@ describe('When dynamically registered clients age', () => {
     clock.step(DAY_MS + HOUR_MS);
     await sweep();
     expect(await stored(unused)).to.equal(null);
+    expect(await authorizeAnswer(idOf(approved))).to.equal('sign-in');
+    // "given such an expiry": 30 days past its grant's end (day 90), so still there on day 100
+    clock.step(99 * DAY_MS);
+    await sweep();
     expect(await authorizeAnswer(idOf(approved))).to.equal('sign-in');
   });
 });
