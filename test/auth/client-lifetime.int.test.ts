@@ -138,4 +138,30 @@ describe('When dynamically registered clients age', () => {
     await sweep();
     expect(await authorizeAnswer(idOf(approved))).to.equal('sign-in');
   });
+
+  it('lets a client finish a sign-in it pushed (PAR) just before its lifetime ended', async () => {
+    // README: "A sign-in started for it keeps it until that sign-in ends"; a pushed request is
+    // that sign-in's first step (RFC 9126), used by the authorization request moments later
+    const clientId = idOf(await registerClient(h.base, { name: 'Pusher' }));
+    clock.step(DAY_MS - 10_000);
+    const pushed = await fetch(`${h.base}/oauth/par`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: `${h.base}/cb`,
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }),
+    });
+    expect(pushed.status).to.equal(201);
+    const { request_uri } = (await pushed.json()) as { request_uri: string };
+    clock.step(20_000);
+    const url = new URL(`${h.base}/oauth/authorize`);
+    url.search = new URLSearchParams({ client_id: clientId, request_uri }).toString();
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status, await res.text()).to.equal(303);
+  });
 });

@@ -23,6 +23,7 @@
  * (oidc-provider answers `invalid_client`, which the MCP SDK meets by registering again) and is
  * removed from the store a minute later by the sweep (client-sweep.ts).
  */
+import { decodeJwt } from 'jose';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Collection } from '../../readstore/types.js';
 import type { StoredArtifact } from './adapter.js';
@@ -79,8 +80,10 @@ export function clientHeld(
     case 'Grant':
     case 'RefreshToken':
       return named ? { clientId: named, until: expiresAt + APPROVED_CLIENT_GRACE_MS } : undefined;
-    case 'PushedAuthorizationRequest':
-      return named ? { clientId: named, until: expiresAt } : undefined;
+    case 'PushedAuthorizationRequest': {
+      const pusher = pushedBy(payload.request);
+      return pusher ? { clientId: pusher, until: expiresAt } : undefined;
+    }
     case 'Interaction': {
       if (payload.result !== undefined) return undefined;
       const asked = (payload.params as { client_id?: unknown } | undefined)?.client_id;
@@ -88,6 +91,23 @@ export function clientHeld(
     }
     default:
       return undefined;
+  }
+}
+
+/**
+ * The client that pushed a request. oidc-provider stores a pushed request as its request object
+ * alone (lib/actions/authorization/pushed_authorization_requests.js), a JWT that names the client
+ * in `client_id` (and, when the server made it of the pushed parameters, in `iss`); the stored
+ * payload has no `clientId` of its own.
+ */
+function pushedBy(request: unknown): string | undefined {
+  if (typeof request !== 'string') return undefined;
+  try {
+    const { client_id: clientId, iss } = decodeJwt(request);
+    const named = clientId ?? iss;
+    return typeof named === 'string' ? named : undefined;
+  } catch {
+    return undefined;
   }
 }
 
