@@ -81,6 +81,24 @@ describe('When a client names itself and asks a person for access', () => {
     }
   });
 
+  it('names the port too when the redirect URI has one', async () => {
+    // README: the pages "show where the code will be sent (the redirect URI's host ...)": on
+    // another port of that host another server may be listening
+    const redirect = 'https://assistant.example.com:8443/cb';
+    const config = await registerClient(h.base, { redirectUri: redirect });
+    const { url } = await startAuthorization(config, h.base, 'openid', redirect);
+    const pages: string[] = [];
+    await authorizeOverHttp({
+      authUrl: url,
+      base: h.base,
+      email: 'port@example.com',
+      mailboxPath: h.mailboxPath,
+      onPage: (html) => pages.push(html),
+    });
+    const signIn = pages.find((html) => html.includes('/email"')) ?? '';
+    expect(textOf(signIn, 'destination')).to.include('assistant.example.com:8443.');
+  });
+
   it('names a loopback redirect as an app on this device', async () => {
     const config = await registerClient(h.base, { redirectUri: 'http://127.0.0.1:9/cb' });
     const { url } = await startAuthorization(config, h.base, 'openid', 'http://127.0.0.1:9/cb');
