@@ -116,4 +116,21 @@ describe('When a client names itself and asks a person for access', () => {
       expect(textOf(html, 'destination')).to.include('an app on this device (127.0.0.1:9)');
     }
   });
+
+  it('names a private-use scheme as the app that opens its links', async () => {
+    // README: the pages show "the claimed scheme for private-use URIs"
+    const redirect = 'com.example.app:/cb';
+    const config = await registerClient(h.base, { redirectUri: redirect });
+    const { url } = await startAuthorization(config, h.base, 'openid', redirect);
+    const pages: string[] = [];
+    await authorizeOverHttp({
+      authUrl: url,
+      base: h.base,
+      email: 'scheme@example.com',
+      mailboxPath: h.mailboxPath,
+      onPage: (html) => pages.push(html),
+    });
+    const signIn = pages.find((html) => html.includes('/email"')) ?? '';
+    expect(textOf(signIn, 'destination')).to.include('the app that opens com.example.app: links');
+  });
 });
