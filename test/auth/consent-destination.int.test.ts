@@ -81,35 +81,32 @@ describe('When a client names itself and asks a person for access', () => {
     }
   });
 
-  it('names the port too when the redirect URI has one', async () => {
-    // README: the pages "show where the code will be sent (the redirect URI's host ...)": on
-    // another port of that host another server may be listening
-    const redirect = 'https://assistant.example.com:8443/cb';
-    const config = await registerClient(h.base, { redirectUri: redirect });
-    const { url } = await startAuthorization(config, h.base, 'openid', redirect);
+  /** Every page a sign-in through a client with this redirect URI shows, in order. */
+  async function pagesSeen(redirectUri: string, email: string): Promise<string[]> {
+    const config = await registerClient(h.base, { redirectUri });
+    const { url } = await startAuthorization(config, h.base, 'openid', redirectUri);
     const pages: string[] = [];
     await authorizeOverHttp({
       authUrl: url,
       base: h.base,
-      email: 'port@example.com',
+      email,
       mailboxPath: h.mailboxPath,
       onPage: (html) => pages.push(html),
     });
+    return pages;
+  }
+
+  it('names the port too when the redirect URI has one', async () => {
+    // README: the pages "show where the code will be sent (the redirect URI's host ...)": on
+    // another port of that host another server may be listening
+    const redirect = 'https://assistant.example.com:8443/cb';
+    const pages = await pagesSeen(redirect, 'port@example.com');
     const signIn = pages.find((html) => html.includes('/email"')) ?? '';
     expect(textOf(signIn, 'destination')).to.include('assistant.example.com:8443.');
   });
 
   it('names a loopback redirect as an app on this device', async () => {
-    const config = await registerClient(h.base, { redirectUri: 'http://127.0.0.1:9/cb' });
-    const { url } = await startAuthorization(config, h.base, 'openid', 'http://127.0.0.1:9/cb');
-    const pages: string[] = [];
-    await authorizeOverHttp({
-      authUrl: url,
-      base: h.base,
-      email: 'native@example.com',
-      mailboxPath: h.mailboxPath,
-      onPage: (html) => pages.push(html),
-    });
+    const pages = await pagesSeen('http://127.0.0.1:9/cb', 'native@example.com');
     const decisive = pages.filter((html) => html.includes('/email"') || html.includes('/confirm"'));
     expect(decisive).to.have.length(2);
     for (const html of decisive) {
@@ -120,16 +117,7 @@ describe('When a client names itself and asks a person for access', () => {
   it('names a private-use scheme as the app that opens its links', async () => {
     // README: the pages show "the claimed scheme for private-use URIs"
     const redirect = 'com.example.app:/cb';
-    const config = await registerClient(h.base, { redirectUri: redirect });
-    const { url } = await startAuthorization(config, h.base, 'openid', redirect);
-    const pages: string[] = [];
-    await authorizeOverHttp({
-      authUrl: url,
-      base: h.base,
-      email: 'scheme@example.com',
-      mailboxPath: h.mailboxPath,
-      onPage: (html) => pages.push(html),
-    });
+    const pages = await pagesSeen(redirect, 'scheme@example.com');
     const signIn = pages.find((html) => html.includes('/email"')) ?? '';
     expect(textOf(signIn, 'destination')).to.include('the app that opens com.example.app: links');
   });
