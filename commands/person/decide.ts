@@ -2,6 +2,7 @@ import { InvalidArgument } from '../shared/errors.js';
 import { tidyName } from '../shared/text.js';
 import type { PersonEvent, PersonTier, PersonUpdated } from './events.js';
 import type { PersonState } from './state.js';
+import { emailKey } from '../shared/email.js';
 
 /**
  * Create the person or bring what we know up to date (upsert): submitting twice with the same
@@ -34,7 +35,7 @@ export function decidePerson(command: PersonCommand, state: PersonState): Person
       const data = {
         ...given,
         displayName: tidyName(given.displayName),
-        email: given.email?.trim().toLowerCase() || null,
+        email: (given.email && emailKey(given.email)) || null,
       };
       if (data.tier !== 'anonymous' && !data.email) {
         throw new InvalidArgument(`a ${data.tier} person needs an e-mail address`);

@@ -2,6 +2,7 @@ import type { ItemStatus, ParticipantRole } from '../../commands/item/index.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 import { type ItemDoc, itemDocId, itemsOf } from '../items/document.js';
 import { type PersonDoc, peopleOf, personItemsOf } from './projector.js';
+import { emailKey } from '../../commands/shared/email.js';
 
 /** Spec "Person summary". */
 export interface PersonSummary {
@@ -34,7 +35,7 @@ export async function listPeople(
 export function personByEmail(store: ReadStore, query: { workspaceId: string; email: string }) {
   return peopleOf(store).findOne({
     _ws: query.workspaceId,
-    email: query.email.trim().toLowerCase(),
+    email: emailKey(query.email),
   });
 }
 

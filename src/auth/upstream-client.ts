@@ -8,6 +8,7 @@
 import * as oidc from 'openid-client';
 import type { Doc, ReadStore } from '../readstore/types.js';
 import type { UpstreamIdpOptions } from './options.js';
+import { emailKey } from '../../commands/shared/email.js';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -115,7 +116,7 @@ export function createUpstreamClient(deps: {
           expectedNonce: state.nonce,
         });
         const claims = await identityClaims(cfg, tokens);
-        const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+        const email = typeof claims.email === 'string' ? emailKey(claims.email) : null;
         if (!email || claims.email_verified !== true) return { ok: false, reason: 'unverified' };
         return { ok: true, email, name: typeof claims.name === 'string' ? claims.name : null };
       } catch (err) {

@@ -14,6 +14,7 @@ import type { AccountsPort } from '../auth/index.js';
 import type { CommandHandler } from '../write/command-handler.js';
 import type { ReadStore } from '../readstore/types.js';
 import { createUser } from './actions/index.js';
+import { emailKey } from '../../commands/shared/email.js';
 
 export interface AccountsDeps {
   commandHandler: CommandHandler;
@@ -23,7 +24,7 @@ export interface AccountsDeps {
 }
 
 export function userIdForEmail(email: string): string {
-  const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  const digest = createHash('sha256').update(emailKey(email)).digest('hex');
   return `u_${digest.slice(0, 24)}`;
 }
 
@@ -40,7 +41,7 @@ export function displayNameFrom(email: string, given?: string | null): string {
 export function createAccountsPort(deps: AccountsDeps): AccountsPort {
   return {
     async findOrCreateByEmail(email, profile, { correlationId }) {
-      const normalized = email.trim().toLowerCase();
+      const normalized = emailKey(email);
       const known = await userByEmail(deps.readStore, normalized);
       if (known) return { id: known.userId };
       const userId = userIdForEmail(normalized);

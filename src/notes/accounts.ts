@@ -11,6 +11,7 @@
 import type { AccountsPort } from '../auth/index.js';
 import { type EventStore, WrongExpectedRevisionError } from '../eventstore/types.js';
 import { derivedId } from './actions/deps.js';
+import { emailKey } from '../../commands/shared/email.js';
 
 export const accountStreamPrefix = 'notesaccount-';
 const OPENED = 'NotesAccountOpened';
@@ -20,10 +21,8 @@ interface AccountOpened {
   email: string;
 }
 
-const normalise = (email: string) => email.trim().toLowerCase();
-
 export function notesUserIdFor(email: string): string {
-  return derivedId('notes-account', normalise(email));
+  return derivedId('notes-account', emailKey(email));
 }
 
 function isAccountOpened(data: unknown): data is AccountOpened {
@@ -52,7 +51,7 @@ export function createNotesAccounts(
           [
             {
               type: OPENED,
-              data: { userId, email: normalise(email) } satisfies AccountOpened,
+              data: { userId, email: emailKey(email) } satisfies AccountOpened,
               metadata: {
                 actor: userId,
                 via: 'sign-in',

@@ -13,6 +13,7 @@ import type { CliCommand } from '../command.js';
 import { requireUser, requireWorkspace } from '../lookups.js';
 import { withSession } from '../session.js';
 import { EmailFlag, NameFlag, RoleFlag, SlugFlag } from '../values.js';
+import { emailKey } from '../../../commands/shared/email.js';
 
 export const createUserCommand: CliCommand = {
   name: 'create-user',
@@ -21,7 +22,7 @@ export const createUserCommand: CliCommand = {
   flags: ['email', 'name'],
   async run(flags, env) {
     const input = checkFlags(z.object({ email: EmailFlag, name: NameFlag.optional() }), flags);
-    const email = input.email.toLowerCase();
+    const email = emailKey(input.email);
     const displayName = input.name ?? email.slice(0, email.indexOf('@'));
     await withSession(env.config(), async ({ deps, context }) => {
       const { userId } = await createUser(deps, context(), { email, displayName });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type PersonTier, personDecider, personStreamId } from '../../../commands/person/index.js';
 import { type CommandContext, type CommandDeps, idFor, withoutKey } from './deps.js';
+import { emailKey } from '../../../commands/shared/email.js';
 
 /** Who is filing or reacting, as the capture surface knows them. */
 export interface Requester {
@@ -30,7 +31,7 @@ export function personIdFor(
   requester: Requester,
   context: CommandContext,
 ): string {
-  const email = requester.email?.trim().toLowerCase();
+  const email = requester.email && emailKey(requester.email);
   const basis = email
     ? requester.unprovenBy
       ? `unproven:${requester.unprovenBy}:${email}`

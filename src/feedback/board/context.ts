@@ -18,6 +18,7 @@ import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
 import type { ProductLookup } from './queries.js';
 import type { BoardTokens, Visitor } from './tokens.js';
+import { emailKey } from '../../../commands/shared/email.js';
 
 export const VISITOR_COOKIE = 'board_visitor';
 
@@ -99,7 +100,7 @@ export function requesterOf(
   if (visitor.email) {
     return { email: visitor.email, displayName, ...(visitor.upstream ? { tier: 'google' } : {}) };
   }
-  const typed = given.email?.trim().toLowerCase();
+  const typed = given.email && emailKey(given.email);
   if (typed) return { email: typed, unprovenBy: `visitor:${visitor.id}`, displayName };
   return { anonymousId: `visitor:${visitor.id}`, displayName };
 }

@@ -19,6 +19,7 @@ import type { Visitor } from './tokens.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 import { CodeForm, EmailForm } from './views/identity.js';
 import { documentOf } from './views/layout.js';
+import { emailKey } from '../../../commands/shared/email.js';
 
 /** where the upstream provider sends the visitor back (register it there with this path) */
 export const UPSTREAM_CALLBACK = '/_board/upstream/callback';
@@ -115,7 +116,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       });
       if (!form) return;
       const visitor = visitorFor(deps, req, res, form.csrf);
-      const email = form.email.trim().toLowerCase();
+      const email = emailKey(form.email);
       const wait = await deps.throttle.beforeIssue(email, ipOf(deps, req));
       if (wait !== null) throw tooMany('codes', wait);
       const perVisitor = await deps.guard.codes.take(visitor.id);

@@ -47,6 +47,7 @@ import {
   type FeedbackOperation,
 } from '../types.js';
 import { contextOf } from './shared.js';
+import { emailKey } from '../../../../commands/shared/email.js';
 
 const SubmitFeedbackBody = z
   .object({
@@ -90,8 +91,8 @@ export function submitOperation(
     given: { email?: string | null; displayName?: string | null },
   ): Promise<Requester> {
     const user = await userById(deps.readStore, caller.userId);
-    const own = user?.email.toLowerCase();
-    const email = given.email?.trim().toLowerCase();
+    const own = user && emailKey(user.email);
+    const email = given.email && emailKey(given.email);
     if (!email || email === own) {
       if (user) return { email: user.email, displayName: given.displayName ?? user.displayName };
       return { anonymousId: `user:${caller.userId}`, displayName: given.displayName ?? null };
