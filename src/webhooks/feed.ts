@@ -8,8 +8,11 @@
  * empty, before the end"). Every page looks at one event at least: its cursor always moves on.
  * The head is fixed before reading and the read models are awaited up to it, so names are known
  * and the cursor never passes an event that was not looked at: paging while events arrive
- * yields each message exactly once.
+ * yields each message exactly once. A first page (no cursor) starts at the workspace's creation:
+ * nothing of it comes before, so a new workspace in an old log is not made to page through
+ * the log's whole past.
  */
+import { workspaceStreamId } from '../../commands/workspace/index.js';
 import type { EventStore } from '../eventstore/types.js';
 import type { Composer } from './messages/compose.js';
 import { type FeedEventType, messageSourceOf } from './messages/event-types.js';
@@ -49,7 +52,8 @@ export async function readFeed(deps: FeedDeps, query: FeedQuery): Promise<FeedPa
   if (head <= query.after) return { messages: [], next: query.after };
   await deps.waitFor(head);
   const messages: Message[] = [];
-  let cursor = query.after;
+  let cursor =
+    query.after > 0n ? query.after : await creationOf(deps.eventStore, query.workspaceId);
   let scanned = 0;
   const late = () => scanned > 0 && performance.now() >= deadline;
   while (scanned < SCAN_LIMIT && !late()) {
@@ -69,4 +73,10 @@ export async function readFeed(deps: FeedDeps, query: FeedQuery): Promise<FeedPa
     if (events.length < CHUNK || cursor >= head) break;
   }
   return { messages, next: cursor };
+}
+
+/** The position of the workspace's first event (its creation), or 0n when it has none. */
+async function creationOf(eventStore: EventStore, workspaceId: string): Promise<bigint> {
+  const [created] = await eventStore.readStream(workspaceStreamId(workspaceId), { maxCount: 1 });
+  return created?.position ?? 0n;
 }

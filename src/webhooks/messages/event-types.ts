@@ -93,8 +93,3 @@ export function messageSourceOf(event: { streamId: string; type: string }): Mess
   }
   return null;
 }
-
-/** The stream prefixes of one workspace's messages (list_events scans for them). */
-export function workspaceStreamPrefixes(workspaceId: string): string[] {
-  return [`item-${workspaceId}.`, `changelog-${workspaceId}.`];
-}
