@@ -1,6 +1,6 @@
 /**
  * What one client IP may make the authorization endpoint keep. Every authorization request
- * (`/oauth/authorize`, query or form, and `/oauth/par`) stores its parameters for an hour in an
+ * (`/oauth/authorize` and `/oauth/par`) stores its parameters for an hour in an
  * interaction record, unauthenticated: MCP audit F6 stored ~13 KB per request (a 12,000-character
  * `state`) at ~390 requests/s from one client. Two bounds, checked before oidc-provider sees the
  * request:
@@ -91,6 +91,5 @@ export function mountAuthorizationLimits(
       ),
   });
   router.get('/oauth/authorize', bounded, limited);
-  router.post('/oauth/authorize', bounded, limited);
   router.post(PAR_PATH, bounded, limited);
 }

@@ -1,6 +1,7 @@
 /**
  * Authorization requests as the provider should see them, whether they arrive at
- * /oauth/authorize (query or form) or are pushed to /oauth/par (RFC 9126):
+ * /oauth/authorize (a query: oidc-provider serves no POST there, `enableHttpPostMethods` is off)
+ * or are pushed to /oauth/par (RFC 9126):
  *
  *  - no scope, or an empty one, asks for the service's default: feedback "default (no scope) =
  *    full maker surface" (issue 10 item 9; oidc-provider refuses a request that grants no scope
@@ -71,6 +72,5 @@ export function mountRequestDefaults(router: Router, defaults: ScopeDefaults): v
   // oidc-provider's own limit for request bodies
   const form = express.urlencoded({ extended: false, limit: '56kb' });
   router.get('/oauth/authorize', inQuery);
-  router.post('/oauth/authorize', form, inForm);
   router.post('/oauth/par', form, inForm);
 }

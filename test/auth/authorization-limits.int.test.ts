@@ -108,6 +108,26 @@ describe('When one address sends more authorization requests than its limit', ()
     for (let i = 0; i < 3; i++) await authorize(h, clientId, {}, '203.0.113.80');
     expect((await authorize(h, clientId, {}, '::ffff:203.0.113.80')).status).to.equal(429);
   });
+
+  // oidc-provider serves the authorization endpoint by GET only (its `enableHttpPostMethods` is
+  // off): a POST there is no authorization request, stores nothing, and is not counted
+  it('answers a POST to /oauth/authorize as no endpoint, without counting it against the address', async () => {
+    const ip = '203.0.113.90';
+    const stored = await interactions(h);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const posted = await fetch(`${h.base}/oauth/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
+        body: requestOf(h, clientId, {}),
+      });
+      statuses.push(posted.status);
+    }
+    expect(statuses).to.deep.equal([404, 404, 404, 404]);
+    expect(await interactions(h)).to.equal(stored);
+    expect((await authorize(h, clientId, {}, ip)).status).to.equal(303);
+  });
 });
 
 describe('When a client signs people in at the default authorization limit', () => {
