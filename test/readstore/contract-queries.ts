@@ -7,7 +7,6 @@ import {
   type OpenHarness,
   type ReadStoreHarness,
   ids,
-  rejection,
   seedItems,
   sortedIds,
 } from './contract-fixtures.js';
@@ -73,36 +72,6 @@ export function queryContract(open: OpenHarness): void {
     it('returns null from findOne when nothing matches', async () => {
       expect(await items().findOne({ workspaceId: 'nope' })).to.equal(null);
     });
-
-    // MongoDB: "$or/$and/$nor entries need to be full objects" — refused, never read as "match all"
-    for (const op of ['$or', '$and', '$nor']) {
-      it(`refuses a ${op} entry that is not a document, as MongoDB does`, async () => {
-        for (const entry of [null, 5]) {
-          const filter = { [op]: [{ status: 'open' }, entry] };
-          expect(await rejection(items().find(filter))).to.be.instanceOf(Error);
-          expect(await rejection(items().countDocuments(filter))).to.be.instanceOf(Error);
-        }
-      });
-
-      // MongoDB: "$and/$or/$nor must be a nonempty array" (BadValue) — never "matches nothing"
-      // ($or) or "matches everything" ($and, $nor), nested or beside an _id, on any collection
-      it(`refuses an empty ${op}, deleting nothing, as MongoDB does`, async () => {
-        const empty = store.collection<Item>('nothing-here');
-        for (const filter of [
-          { [op]: [] },
-          { _id: 'a', [op]: [] },
-          { $and: [{ workspaceId: 'w1' }, { [op]: [] }] },
-        ]) {
-          const what = JSON.stringify(filter);
-          expect(await rejection(items().find(filter)), what).to.be.instanceOf(Error);
-          expect(await rejection(items().countDocuments(filter)), what).to.be.instanceOf(Error);
-          expect(await rejection(items().deleteMany(filter)), what).to.be.instanceOf(Error);
-          expect(await rejection(empty.find(filter)), what).to.be.instanceOf(Error);
-        }
-        expect(await rejection(empty.find({ [op]: [null] }))).to.be.instanceOf(Error);
-        expect(await items().countDocuments()).to.equal(ITEMS.length);
-      });
-    }
   });
 
   describe('When sorting, skipping, limiting and projecting', () => {

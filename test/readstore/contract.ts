@@ -6,6 +6,7 @@ import { indexContract } from './contract-indexes.js';
 import type { OpenHarness } from './contract-fixtures.js';
 import { persistenceContract } from './contract-persistence.js';
 import { queryContract } from './contract-queries.js';
+import { refusedFilterContract } from './contract-refused-filters.js';
 import { updatePathContract } from './contract-update-paths.js';
 import { writeContract } from './contract-writes.js';
 
@@ -18,6 +19,7 @@ export function readStoreContract(
 ): void {
   describe(`Read store contract: ${name}`, () => {
     describe('querying', () => queryContract(open));
+    describe('refused filters', () => refusedFilterContract(open));
     describe('writing', () => writeContract(open));
     describe('update paths', () => updatePathContract(open));
     describe('indexes', () => indexContract(open, options.propertyRuns ?? 100));

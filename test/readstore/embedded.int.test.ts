@@ -94,7 +94,15 @@ describe('Embedded read store: filters MongoDB refuses', () => {
   describe('When a filter has an empty $or or an operator mingo does not know', () => {
     it('refuses it with InvalidFilterError', async () => {
       const items = store.collection('items');
-      for (const filter of [{ $or: [] }, { $nor: [] }, { status: { $nope: 1 } }]) {
+      for (const filter of [
+        { $or: [] },
+        { $nor: [] },
+        { status: { $nope: 1 } },
+        { tags: { $elemMatch: { $or: [] } } },
+        { status: { $not: { $or: [] } } },
+        // mingo would fail on it with a TypeError, and only once a document reaches it
+        { status: { $in: 'open' } },
+      ]) {
         expect(await rejection(items.find(filter)), JSON.stringify(filter)).to.be.instanceOf(
           InvalidFilterError,
         );

@@ -18,7 +18,8 @@ import { cloneJson, copyStored } from './clone.js';
 import { upsertSeed } from './constraints.js';
 import { InvalidDocumentError, InvalidUpdateError } from './errors.js';
 import { interpretFilter } from './interpret.js';
-import { compileFilter, definedFilter, flatEqualityKeys, refuseMalformedLogic } from './matcher.js';
+import { definedFilter, refuseMalformedFilter } from './filter-shape.js';
+import { compileFilter, flatEqualityKeys } from './matcher.js';
 import { present, window } from './ordering.js';
 import type { CollectionState } from './state.js';
 import { applyUpdate, validateUpdate } from './updater.js';
@@ -170,7 +171,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     const filter = definedFilter(given);
     const flat = flatEqualityKeys(filter);
     if (flat !== null) return this.state.match(filter, compileFilter(filter, flat), limit, flat);
-    refuseMalformedLogic(filter);
+    refuseMalformedFilter(filter);
     // Pinned by _id (projectors' guarded updates): one candidate, not worth compiling for.
     const matcher =
       (Object.hasOwn(filter, '_id') && interpretFilter(filter)) || compileFilter(filter);

@@ -39,60 +39,6 @@ export function compileFilter(filter: Filter, flat?: readonly string[] | null): 
   };
 }
 
-/**
- * A filter as the MongoDB client sends it (ignoreUndefined, mongodb/client.ts): a field set to
- * undefined is left out, an undefined array item is null. The filter itself when it holds no
- * undefined, which is nearly always; only plain objects and arrays are looked into.
- */
-export function definedFilter<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    let items: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const defined = value[i] === undefined ? null : definedFilter(value[i]);
-      if (defined === value[i]) continue;
-      if (items === null) items = value.slice();
-      items[i] = defined;
-    }
-    return (items ?? value) as T;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  const fields = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const key of Object.keys(fields)) {
-    const defined = fields[key] === undefined ? undefined : definedFilter(fields[key]);
-    if (defined === fields[key] && defined !== undefined) continue;
-    if (out === null) out = { ...fields };
-    if (defined === undefined) delete out[key];
-    else out[key] = defined;
-  }
-  return (out ?? value) as T;
-}
-
-/**
- * Refuse the $and/$or/$nor that MongoDB's parser refuses before it matches anything ("$and/$or/$nor
- * must be a nonempty array", "$or/$and/$nor entries need to be full objects"). mingo would read
- * `$or: []` as matching nothing and `$and: []` as everything, and meets a bad entry only when a
- * document reaches it (never on an empty collection).
- */
-export function refuseMalformedLogic(filter: Filter): void {
-  for (const key of Object.keys(filter)) {
-    if (key !== '$and' && key !== '$or' && key !== '$nor') continue;
-    const branches = filter[key];
-    if (!Array.isArray(branches)) throw new InvalidFilterError(`${key} must be an array`);
-    if (branches.length === 0) {
-      throw new InvalidFilterError(`${key} must be a nonempty array, as MongoDB requires`);
-    }
-    for (const branch of branches) {
-      if (branch === null || typeof branch !== 'object' || Array.isArray(branch)) {
-        throw new InvalidFilterError(`${key} entries need to be full objects`);
-      }
-      refuseMalformedLogic(branch as Filter);
-    }
-  }
-}
-
 /** mingo's Query; a filter mingo refuses (an unknown operator, ...) is an InvalidFilterError. */
 export function mingoQuery(filter: Filter): Query {
   try {

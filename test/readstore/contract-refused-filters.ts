@@ -1,0 +1,105 @@
+/**
+ * Contract: filters MongoDB's parser refuses before it matches anything (mongo
+ * src/mongo/db/matcher/expression_parser.cpp, BadValue). Every way of reading or deleting refuses
+ * them, whatever the collection holds: never a silent "matches nothing" or "matches everything".
+ */
+import { expect } from 'chai';
+import type { ReadStore } from '../../src/readstore/types.js';
+import {
+  type Item,
+  ITEMS,
+  type OpenHarness,
+  type ReadStoreHarness,
+  rejection,
+  seedItems,
+} from './contract-fixtures.js';
+
+const LOGICAL = ['$or', '$and', '$nor'] as const;
+
+export function refusedFilterContract(open: OpenHarness): void {
+  let harness: ReadStoreHarness;
+  let store: ReadStore;
+  beforeEach(async () => {
+    harness = await open();
+    store = harness.store;
+    await seedItems(store);
+  });
+  afterEach(async () => harness.cleanup());
+
+  const items = () => store.collection<Item>('items');
+
+  /** Each filter is refused by find, countDocuments and deleteMany; nothing is deleted. */
+  async function expectRefused(filters: Record<string, unknown>[]): Promise<void> {
+    for (const filter of filters) {
+      const what = JSON.stringify(filter);
+      expect(await rejection(items().find(filter)), what).to.be.instanceOf(Error);
+      expect(await rejection(items().countDocuments(filter)), what).to.be.instanceOf(Error);
+      expect(await rejection(items().deleteMany(filter)), what).to.be.instanceOf(Error);
+    }
+    expect(await items().countDocuments()).to.equal(ITEMS.length);
+  }
+
+  for (const op of LOGICAL) {
+    // MongoDB: "$or/$and/$nor entries need to be full objects" — refused, never read as "match all"
+    it(`refuses a ${op} entry that is not a document, as MongoDB does`, async () => {
+      for (const entry of [null, 5]) {
+        const filter = { [op]: [{ status: 'open' }, entry] };
+        expect(await rejection(items().find(filter))).to.be.instanceOf(Error);
+        expect(await rejection(items().countDocuments(filter))).to.be.instanceOf(Error);
+      }
+    });
+
+    // MongoDB: "$and/$or/$nor must be a nonempty array" (BadValue) — never "matches nothing"
+    // ($or) or "matches everything" ($and, $nor), nested or beside an _id, on any collection
+    it(`refuses an empty ${op}, deleting nothing, as MongoDB does`, async () => {
+      const empty = store.collection<Item>('nothing-here');
+      for (const filter of [
+        { [op]: [] },
+        { _id: 'a', [op]: [] },
+        { $and: [{ workspaceId: 'w1' }, { [op]: [] }] },
+      ]) {
+        const what = JSON.stringify(filter);
+        expect(await rejection(items().find(filter)), what).to.be.instanceOf(Error);
+        expect(await rejection(items().countDocuments(filter)), what).to.be.instanceOf(Error);
+        expect(await rejection(items().deleteMany(filter)), what).to.be.instanceOf(Error);
+        expect(await rejection(empty.find(filter)), what).to.be.instanceOf(Error);
+      }
+      expect(await rejection(empty.find({ [op]: [null] }))).to.be.instanceOf(Error);
+      expect(await items().countDocuments()).to.equal(ITEMS.length);
+    });
+
+    // MongoDB parses an $elemMatch whose first key is $and/$or/$nor as a query of its own
+    // (parseElemMatch: "Children of these logical operators are initialized with field
+    // names"), so the same "must be a nonempty array" holds there, under $not too
+    it(`refuses an empty ${op} inside $elemMatch, as MongoDB does`, async () => {
+      await expectRefused([
+        { tags: { $elemMatch: { [op]: [] } } },
+        { tags: { $elemMatch: { [op]: [{ $and: [] }] } } },
+        { tags: { $elemMatch: { $and: [{ [op]: [] }] } } },
+        { tags: { $not: { $elemMatch: { [op]: [] } } } },
+        { $or: [{ tags: { $elemMatch: { [op]: [] } } }] },
+        { _id: 'zz', tags: { $elemMatch: { [op]: [] } } },
+      ]);
+    });
+
+    // MongoDB: $and/$or/$nor are not operators on a field ("unknown operator: $or", BadValue
+    // from parseSubField), nor inside a field's $not
+    it(`refuses ${op} used as an operator on a field, as MongoDB does`, async () => {
+      await expectRefused([
+        { votes: { [op]: [{ $gt: 1 }] } },
+        { votes: { $not: { [op]: [] } } },
+        { votes: { $not: { [op]: [{ $gt: 1 }] } } },
+      ]);
+    });
+  }
+
+  // MongoDB: "$in needs an array", "$nin needs an array" (BadValue, parse time)
+  it('refuses $in or $nin without an array, on any collection, as MongoDB does', async () => {
+    await expectRefused([
+      { status: { $in: 'open' } },
+      { status: { $nin: 'open' } },
+      { _id: 'zz', status: { $in: 'open' } },
+      { tags: { $elemMatch: { $in: 'ui' } } },
+    ]);
+  });
+}
