@@ -93,6 +93,34 @@ export function refusedFilterContract(open: OpenHarness): void {
     });
   }
 
+  // MongoDB refuses an operator it does not know when it parses the filter ("unknown operator:
+  // $bogus", "unknown top level operator: $bogus", BadValue), so also where no document would
+  // reach it: an emptied collection, or a filter pinned to an _id that is not there
+  it('refuses an unknown operator whatever the collection holds, as MongoDB does', async () => {
+    const emptied = store.collection<Item>('emptied');
+    await emptied.insertOne({ ...ITEMS[0]! });
+    await emptied.deleteOne({ _id: ITEMS[0]!._id });
+    const unknown = [
+      { votes: { $bogus: 1 } },
+      { $bogus: 1 },
+      { votes: { $gt: 1, $bogus: 1 } },
+      { votes: { $not: { $bogus: 1 } } },
+      { tags: { $elemMatch: { $bogus: 1 } } },
+      { $or: [{ status: 'open' }, { votes: { $bogus: 1 } }] },
+    ];
+    for (const filter of unknown) {
+      const what = JSON.stringify(filter);
+      expect(await rejection(emptied.find(filter)), what).to.be.instanceOf(Error);
+      expect(await rejection(emptied.countDocuments(filter)), what).to.be.instanceOf(Error);
+      expect(await rejection(emptied.deleteMany(filter)), what).to.be.instanceOf(Error);
+      expect(
+        await rejection(emptied.updateMany(filter, { $set: { votes: 1 } })),
+        what,
+      ).to.be.instanceOf(Error);
+    }
+    await expectRefused(unknown.map((filter) => ({ _id: 'zz', ...filter })));
+  });
+
   // MongoDB: "$in needs an array", "$nin needs an array" (BadValue, parse time)
   it('refuses $in or $nin without an array, on any collection, as MongoDB does', async () => {
     await expectRefused([

@@ -4,7 +4,9 @@
  * range operators on numbers/strings, $exists, $and/$or/$nor) is compiled to plain closures that
  * give exactly mingo's answer on non-array values (checked by a property test against mingo).
  * Anything else — other operators, literal objects/arrays, array values in a document — goes
- * to mingo, compiled lazily once per filter.
+ * to mingo, compiled once per filter: at once when the filter itself needs it (so an operator
+ * mingo does not know is refused even if no document is looked at), lazily when only a
+ * document's arrays do.
  */
 import { Query } from 'mingo';
 import type { Doc, Filter } from '../types.js';
@@ -23,14 +25,15 @@ export function compileFilter(filter: Filter, flat?: readonly string[] | null): 
   const keys = flat === undefined ? flatEqualityKeys(filter) : flat;
   if (keys !== null) return flatMatcher(filter, keys);
   // No named closures here: under tsx each one costs a defineProperty (keepNames) per query.
-  let mingo: Query | undefined;
   const check = compileAnd(filter);
   if (check === null) {
-    return (doc) => {
-      mingo ??= mingoQuery(filter);
-      return mingo.test(doc);
-    };
+    // Compiled now, not when a document first reaches it: MongoDB refuses an operator it does
+    // not know when it parses the filter, whether or not anything would be matched.
+    const mingo = mingoQuery(filter);
+    return (doc) => mingo.test(doc);
   }
+  // Every operator is one compileAnd knows: mingo is needed only for what a document holds.
+  let mingo: Query | undefined;
   return (doc) => {
     const verdict = check(doc);
     if (verdict !== 2) return verdict === 1;
