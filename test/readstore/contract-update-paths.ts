@@ -81,6 +81,58 @@ export function updatePathContract(open: OpenHarness): void {
     });
   });
 
+  // MongoDB: "Updating the path 'a.b' would create a conflict at 'a'" (ConflictingUpdateOperators,
+  // code 40, mongo src/mongo/db/update/update_object_node.cpp parseAndMerge): no two paths of one
+  // update may be equal or one inside the other, across operators or within one, a $rename's
+  // source and destination included (conflict_placeholder_node.h). It is refused when the
+  // update is parsed: whatever the document holds, and when nothing matches too.
+  describe('When two paths of one update are the same, or one lies inside the other', () => {
+    const conflicting = [
+      { $set: { fresh: 5 }, $pull: { 'fresh.b': 1 } },
+      { $set: { votes: 1 }, $inc: { votes: 1 } },
+      { $set: { 'fresh.x': 2, fresh: 1 } },
+      { $set: { 'author.name': 'X' }, $unset: { author: '' } },
+      { $push: { tags: 'x' }, $pull: { tags: 'ui' } },
+      { $setOnInsert: { votes: 1 }, $set: { votes: 2 } },
+      { $rename: { votes: 'score' }, $set: { score: 1 } },
+      { $rename: { votes: 'score' }, $inc: { votes: 1 } },
+    ];
+
+    it('refuses the update, leaving the document unchanged', async () => {
+      await expectRefused(conflicting);
+    });
+
+    it('refuses it when no document matches, upserting or not', async () => {
+      for (const update of conflicting) {
+        const what = JSON.stringify(update);
+        const missing = { _id: 'zz' };
+        expect(await rejection(items().updateOne(missing, update)), what).to.be.instanceOf(Error);
+        expect(await rejection(items().updateMany(missing, update)), what).to.be.instanceOf(Error);
+        expect(
+          await rejection(items().updateOne(missing, update, { upsert: true })),
+          what,
+        ).to.be.instanceOf(Error);
+      }
+      expect(await items().findOne({ _id: 'zz' })).to.equal(null);
+    });
+
+    it('applies paths that merely share a beginning (author.name and authorName)', async () => {
+      const result = await items().updateOne(
+        { _id: 'a' },
+        {
+          $set: { 'author.name': 'N', 'author.email': 'n@x.io', authorName: 'N' },
+          $inc: { votes: 1 },
+        },
+      );
+      expect(result.modifiedCount).to.equal(1);
+      expect(await items().findOne({ _id: 'a' })).to.deep.include({
+        author: { name: 'N', email: 'n@x.io' },
+        authorName: 'N',
+        votes: 6,
+      });
+    });
+  });
+
   describe('When $unset meets a number, a string, a null or an array on its path', () => {
     /** $unset `paths` on item 'a': nothing changes and nothing is reported modified */
     async function expectNoOp(paths: Record<string, ''>): Promise<void> {

@@ -22,7 +22,8 @@ import { definedFilter, refuseMalformedFilter } from './filter-shape.js';
 import { compileFilter, flatEqualityKeys } from './matcher.js';
 import { present, window } from './ordering.js';
 import type { CollectionState } from './state.js';
-import { applyUpdate, validateUpdate } from './updater.js';
+import { validateUpdate } from './update-shape.js';
+import { applyUpdate } from './updater.js';
 
 /** Stages that never mutate their input documents, so mingo may read stored objects directly. */
 const READ_ONLY_STAGES = new Set([

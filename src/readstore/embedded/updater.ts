@@ -30,21 +30,6 @@ const NATIVE = new Set([
 /** Signals that this update on this document needs mingo's full semantics. */
 class NeedsMingo extends Error {}
 
-/** Reject what MongoDB rejects before touching anything: no operators, or a plain document. */
-export function validateUpdate(update: Update): void {
-  const keys = Object.keys(update);
-  if (keys.length === 0) throw new InvalidUpdateError('update document is empty');
-  for (const key of keys) {
-    if (!key.startsWith('$')) {
-      throw new InvalidUpdateError(`update document requires operators; found field '${key}'`);
-    }
-    const operand = update[key];
-    if (operand === null || typeof operand !== 'object' || Array.isArray(operand)) {
-      throw new InvalidUpdateError(`${key} expects a document of field paths`);
-    }
-  }
-}
-
 export interface UpdateOutcome {
   doc: Obj;
   changed: boolean;
@@ -279,7 +264,8 @@ function parentOf(
       return undefined;
     } else {
       // refuseNonViablePaths passed the stored document, so this update's own write put the
-      // value here ({$set: {a: 5, 'a.b': 1}}), which MongoDB refuses as a conflict: refused too
+      // value here ({$set: {a: 5, 'a.b': 1}}), which MongoDB refuses as a conflict (as
+      // update-shape.ts does first, for a whole update): refused too
       throw cannotCreate(segments, { at: i + 1, holder: next });
     }
   }

@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { update as mingoUpdate } from 'mingo';
 import { InvalidUpdateError } from '../../../src/readstore/embedded/errors.js';
-import { applyUpdate, validateUpdate } from '../../../src/readstore/embedded/updater.js';
+import { validateUpdate } from '../../../src/readstore/embedded/update-shape.js';
+import { applyUpdate } from '../../../src/readstore/embedded/updater.js';
 
 const scalar = fc.oneof(fc.constantFrom('a', 'b', 0, 1, 5, true), fc.constant(null));
 const value: fc.Arbitrary<unknown> = fc.oneof(
