@@ -66,12 +66,13 @@ export function sortedIds(docs: { _id: string }[]): string[] {
   return ids(docs).sort();
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
+/** The error a promise rejects with (fails the test, naming `what`, when it resolves). */
+export async function rejection(promise: Promise<unknown>, what?: string): Promise<Error> {
   try {
     await promise;
   } catch (error) {
     return error as Error;
   }
-  throw new Error('expected the operation to be rejected, but it succeeded');
+  const named = what === undefined ? '' : `: ${what}`;
+  throw new Error(`expected the operation to be rejected, but it succeeded${named}`);
 }
