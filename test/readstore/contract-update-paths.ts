@@ -34,10 +34,10 @@ export function updatePathContract(open: OpenHarness): void {
   async function expectRefused(updates: Record<string, unknown>[]): Promise<void> {
     const before = await items().findOne({ _id: 'a' });
     for (const update of updates) {
-      expect(
-        await rejection(items().updateOne({ _id: 'a' }, update)),
-        JSON.stringify(update),
-      ).to.be.instanceOf(Error);
+      const what = JSON.stringify(update);
+      expect(await rejection(items().updateOne({ _id: 'a' }, update), what)).to.be.instanceOf(
+        Error,
+      );
     }
     expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
   }
@@ -81,6 +81,68 @@ export function updatePathContract(open: OpenHarness): void {
     });
   });
 
+  // MongoDB: "Cannot apply $pull to a non-array value" (BadValue, array_culling_node.cpp, for
+  // $pullAll too), "Path 'votes' contains an element of non-array type 'int'" ($pop, TypeMismatch,
+  // pop_node.cpp), "The field 'votes' must be an array but is of type int" ($push,
+  // push_node.cpp), "Cannot apply $addToSet to non-array field" (addtoset_node.cpp)
+  describe('When an array operator meets a value that is not an array', () => {
+    it('refuses the update, leaving the document unchanged', async () => {
+      await expectRefused([
+        { $pull: { votes: 1 } },
+        { $pull: { status: { $in: ['open'] } } },
+        { $pull: { closedAt: 1 } },
+        { $pull: { author: { name: 'Ann' } } },
+        { $pull: { 'author.name': 'Ann' } },
+        { $pullAll: { votes: [5] } },
+        { $pop: { votes: 1 } },
+        { $pop: { 'author.name': -1 } },
+        { $push: { votes: { $each: [1], $sort: 1 } } },
+        { $push: { status: { $each: ['x'], $position: 0 } } },
+        { $addToSet: { votes: 1 }, $mul: { fresh: 2 } },
+      ]);
+    });
+
+    it('leaves a missing field alone for $pull, $pullAll and $pop', async () => {
+      const result = await items().updateOne(
+        { _id: 'a' },
+        { $pull: { gone: 1 }, $pullAll: { 'author.gone': [1] }, $pop: { 'deep.gone': 1 } },
+      );
+      expect(result).to.deep.equal({ matchedCount: 1, modifiedCount: 0, upsertedCount: 0 });
+    });
+  });
+
+  // MongoDB: each item of `$[]` is walked as a field part would be, so an item that is a value
+  // blocks the rest of the path (PathNotViable: "Cannot create field 'x' in element {0: \"ui\"}");
+  // `$[]` itself needs an array that is there ("Cannot apply array updates to non-array element",
+  // "The path 'gone' must exist in the document in order to apply array updates", BadValue,
+  // update_array_node.cpp). The positional `$` needs a matched item that is a document alike.
+  describe('When an all-items path ($[]) or a positional one ($) runs through items that are values', () => {
+    it('refuses the update, leaving the document unchanged', async () => {
+      // tags is ['ui', 'bug']
+      await expectRefused([
+        { $set: { 'tags.$[].x': 1 } },
+        { $inc: { 'tags.$[].count': 1 } },
+        { $pull: { 'tags.$[].x': 1 } },
+        { $push: { 'tags.$[]': 1 } },
+        { $set: { 'votes.$[].x': 1 } },
+        { $set: { 'votes.$[]': 1 } },
+        { $set: { 'gone.$[].x': 1 } },
+      ]);
+      const before = await items().findOne({ _id: 'a' });
+      const positional = await rejection(
+        items().updateOne({ _id: 'a', tags: 'ui' }, { $set: { 'tags.$.x': 1 } }),
+      );
+      expect(positional).to.be.instanceOf(Error);
+      expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+    });
+
+    it('applies $[] over items that are documents', async () => {
+      await items().updateOne({ _id: 'a' }, { $set: { links: [{ n: 1 }, { n: 2 }] } });
+      await items().updateOne({ _id: 'a' }, { $inc: { 'links.$[].n': 10 } });
+      expect((await items().findOne({ _id: 'a' }))?.links).to.deep.equal([{ n: 11 }, { n: 12 }]);
+    });
+  });
+
   // MongoDB: "Updating the path 'a.b' would create a conflict at 'a'" (ConflictingUpdateOperators,
   // code 40, mongo src/mongo/db/update/update_object_node.cpp parseAndMerge): no two paths of one
   // update may be equal or one inside the other, across operators or within one, a $rename's
@@ -106,12 +168,10 @@ export function updatePathContract(open: OpenHarness): void {
       for (const update of conflicting) {
         const what = JSON.stringify(update);
         const missing = { _id: 'zz' };
-        expect(await rejection(items().updateOne(missing, update)), what).to.be.instanceOf(Error);
-        expect(await rejection(items().updateMany(missing, update)), what).to.be.instanceOf(Error);
-        expect(
-          await rejection(items().updateOne(missing, update, { upsert: true })),
-          what,
-        ).to.be.instanceOf(Error);
+        expect(await rejection(items().updateOne(missing, update), what)).to.be.instanceOf(Error);
+        expect(await rejection(items().updateMany(missing, update), what)).to.be.instanceOf(Error);
+        const upsert = items().updateOne(missing, update, { upsert: true });
+        expect(await rejection(upsert, what)).to.be.instanceOf(Error);
       }
       expect(await items().findOne({ _id: 'zz' })).to.equal(null);
     });

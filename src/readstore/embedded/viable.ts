@@ -1,13 +1,20 @@
 /**
- * MongoDB's rule for an update path through a value that is not a document. A path is viable
- * when each of its parts can be walked or created: a part of an embedded document, a numeric
- * part of an array, or a part that is not there yet (mongo src/mongo/db/update/path_support.h).
- * Every operator refuses a path that is not viable (PathNotViable, code 28): those that write
- * cannot create the field ("Cannot create field 'x' in element {a: 1}"), and $pull, $pullAll,
- * $pop and $rename's source refuse it although they create nothing (update_leaf_node.cpp,
- * rename_node.cpp). Only $unset leaves such a path alone (allowNonViablePath), and $setOnInsert
- * does nothing at all unless it inserts. mingo instead does nothing, silently ($rename even
- * drops its source), so the rule is checked here, once, before either updater runs.
+ * MongoDB's rules for an update path on a given document, checked here, once, before either
+ * updater runs, because mingo instead does nothing, silently ($rename even drops its source).
+ *
+ * A path is viable when each of its parts can be walked or created: a part of an embedded
+ * document, a numeric part of an array, or a part that is not there yet (mongo
+ * src/mongo/db/update/path_support.h). Every operator refuses a path that is not viable
+ * (PathNotViable, code 28): those that write cannot create the field ("Cannot create field 'x' in
+ * element {a: 1}"), and $pull, $pullAll, $pop and $rename's source refuse it although they create
+ * nothing (update_leaf_node.cpp, rename_node.cpp). Only $unset leaves such a path alone
+ * (allowNonViablePath), and $setOnInsert does nothing at all unless it inserts.
+ *
+ * `$[]` stands for every item of an array that is there (update_array_node.cpp: "The path 'a'
+ * must exist in the document in order to apply array updates", "Cannot apply array updates to
+ * non-array element"), and the rest of the path is walked from each item, so an item that is a
+ * value blocks it. Array operators need an array where the path ends (array_culling_node.cpp,
+ * pop_node.cpp, push_node.cpp, addtoset_node.cpp).
  */
 import type { Update } from '../types.js';
 import { InvalidUpdateError } from './errors.js';
@@ -19,8 +26,20 @@ interface Blocked {
   holder: unknown;
 }
 
+/** Where a path leads in one document; `segments` name `$[]`'s items by their index. */
+type Reached =
+  | { kind: 'missing' }
+  | { kind: 'found'; value: unknown }
+  | ({ kind: 'blocked' } & Blocked)
+  | ({ kind: 'not-an-array' } & Blocked);
+
 /** Operators that create nothing but still refuse a path they cannot walk. */
 const TRAVERSING = new Set(['$pull', '$pullAll', '$pop', '$rename']);
+
+/** Operators that need an array where their path ends, when something is there. */
+const ON_ARRAYS = new Set(['$pull', '$pullAll', '$pop', '$push', '$addToSet']);
+
+const MISSING: Reached = { kind: 'missing' };
 
 /** Refuse `operands` (an update's operators) where MongoDB refuses them on `doc`. */
 export function refuseNonViablePaths(
@@ -32,19 +51,23 @@ export function refuseNonViablePaths(
     if (op === '$unset' || (op === '$setOnInsert' && !inserting)) continue;
     const fields = operands[op] as Record<string, unknown>;
     for (const path of Object.keys(fields)) {
-      // a top-level field sits in the document itself: always viable
-      if (op !== '$rename' && path.indexOf('.') === -1) continue;
-      const segments = splitPath(path);
-      const walked = walk(doc, segments);
-      if (walked === 'missing') continue;
-      if (walked !== 'found') throw notViable(op, path, segments, walked);
-      const to = fields[path];
-      // $rename writes its source's value at the destination: only then is that path walked
-      if (op === '$rename' && typeof to === 'string') {
-        const target = splitPath(to);
-        const blocked = walk(doc, target);
-        if (typeof blocked === 'object') throw notViable('$set', to, target, blocked);
-      }
+      // a top-level field sits in the document itself: always viable, only its value matters
+      if (path.indexOf('.') === -1 && !ON_ARRAYS.has(op) && op !== '$rename') continue;
+      walk(doc, splitPath(path), 0, (reached, segments) => {
+        if (reached.kind === 'missing') return;
+        if (reached.kind === 'blocked') throw notViable(op, segments, reached);
+        if (reached.kind === 'not-an-array') throw notArrayHolder(segments, reached);
+        if (ON_ARRAYS.has(op) && !Array.isArray(reached.value)) {
+          throw notAnArray(op, segments, reached.value);
+        }
+        const to = fields[path];
+        // $rename writes its source's value at the destination: only then is that path walked
+        if (op === '$rename' && typeof to === 'string') {
+          walk(doc, splitPath(to), 0, (target, toSegments) => {
+            if (target.kind === 'blocked') throw notViable('$set', toSegments, target);
+          });
+        }
+      });
     }
   }
 }
@@ -57,40 +80,99 @@ export function cannotCreate(segments: readonly string[], blocked: Blocked): Inv
   );
 }
 
-function notViable(
-  op: string,
-  path: string,
-  segments: readonly string[],
-  blocked: Blocked,
-): InvalidUpdateError {
+function notViable(op: string, segments: readonly string[], blocked: Blocked): InvalidUpdateError {
   if (!TRAVERSING.has(op)) return cannotCreate(segments, blocked);
   const { at, holder } = blocked;
   return new InvalidUpdateError(
-    `${op}: cannot use the part (${segments[at]}) of (${path}) to traverse the element ({${segments[at - 1]}: ${JSON.stringify(holder)}})`,
+    `${op}: cannot use the part (${segments[at]}) of (${segments.join('.')}) to traverse the element ({${segments[at - 1]}: ${JSON.stringify(holder)}})`,
   );
 }
 
+function notArrayHolder(segments: readonly string[], { at, holder }: Blocked): InvalidUpdateError {
+  if (holder === undefined) {
+    return new InvalidUpdateError(
+      `The path '${segments.slice(0, at).join('.')}' must exist in the document in order to apply array updates.`,
+    );
+  }
+  return new InvalidUpdateError(
+    `Cannot apply array updates to non-array element ${segments[at - 1]}: ${JSON.stringify(holder)}`,
+  );
+}
+
+function notAnArray(op: string, segments: readonly string[], value: unknown): InvalidUpdateError {
+  const path = segments.join('.');
+  const type = value === null ? 'null' : typeof value;
+  switch (op) {
+    case '$pull':
+    case '$pullAll':
+      return new InvalidUpdateError('Cannot apply $pull to a non-array value');
+    case '$pop':
+      return new InvalidUpdateError(
+        `Path '${path}' contains an element of non-array type '${type}'`,
+      );
+    case '$push':
+      return new InvalidUpdateError(`The field '${path}' must be an array but is of type ${type}`);
+    default:
+      return new InvalidUpdateError(
+        `Cannot apply ${op} to non-array field. Field named '${segments[segments.length - 1]}' has non-array type ${type}`,
+      );
+  }
+}
+
 /**
- * Walk `segments` from `doc`: 'found' when the whole path is there, 'missing' when a part is not
- * (it would be created) or is positional ($, $[], $[id]: mingo resolves those against arrays),
- * or where it is blocked by a number, a string, a boolean, a null or an array read by name.
+ * Walk `segments` from `holder` (the value at part `from`), calling `reached` once for each place
+ * the path leads: once, or once per item of each `$[]`. 'missing' when a part is not there (it
+ * would be created) or is `$` or `$[id]` (mingo resolves, or refuses, those), 'blocked' by a
+ * number, a string, a boolean, a null or an array read by name.
  */
-function walk(doc: unknown, segments: readonly string[]): 'found' | 'missing' | Blocked {
-  let holder = doc;
-  for (let at = 0; at < segments.length; at++) {
+function walk(
+  holder: unknown,
+  segments: readonly string[],
+  from: number,
+  reached: (where: Reached, segments: readonly string[]) => void,
+): void {
+  for (let at = from; at < segments.length; at++) {
     const part = segments[at]!;
-    if (part === '$' || (part.startsWith('$[') && part.endsWith(']'))) return 'missing';
+    if (part === '$[]') {
+      if (!Array.isArray(holder)) {
+        reached({ kind: 'not-an-array', at, holder }, segments);
+        return;
+      }
+      holder.forEach((item, index) => {
+        const named = [...segments];
+        named[at] = String(index);
+        walk(item, named, at + 1, reached);
+      });
+      return;
+    }
+    if (part === '$' || (part.startsWith('$[') && part.endsWith(']'))) {
+      reached(MISSING, segments);
+      return;
+    }
     let next: unknown;
     if (Array.isArray(holder)) {
-      if (!/^\d+$/.test(part)) return { at, holder };
+      if (!/^\d+$/.test(part)) {
+        reached({ kind: 'blocked', at, holder }, segments);
+        return;
+      }
       next = holder[Number(part)];
     } else if (holder !== null && typeof holder === 'object') {
       next = Object.hasOwn(holder, part) ? (holder as Record<string, unknown>)[part] : undefined;
     } else {
-      return { at, holder };
+      reached({ kind: 'blocked', at, holder }, segments);
+      return;
     }
-    if (next === undefined) return 'missing';
+    if (next === undefined) {
+      // `$[]` further on needs the array it names to be there
+      const all = segments.indexOf('$[]', at + 1);
+      if (all !== -1) {
+        reached({ kind: 'not-an-array', at: all, holder: undefined }, segments);
+        return;
+      }
+      reached(MISSING, segments);
+      return;
+    }
     holder = next;
   }
-  return 'found';
+  reached({ kind: 'found', value: holder }, segments);
 }

@@ -4,7 +4,7 @@
  * which the projectors' guards rely: "applied twice changes nothing").
  * Two places where mingo 7.2.7 departs from MongoDB follow MongoDB instead, and the property
  * steers around them: $addToSet de-duplicates an array that already held duplicates, and
- * $inc/$push on a field of the wrong type is silently ignored (MongoDB refuses the update), and
+ * $inc/$push/$pull on a field of the wrong type is silently ignored (MongoDB refuses the update), and
  * $addToSet.$each with repeated items on a missing field keeps the repeats.
  */
 import { expect } from 'chai';
@@ -86,7 +86,7 @@ function native(
   }
 }
 
-/** MongoDB refuses $inc on a non-number and $push/$addToSet on a non-array (mingo ignores them). */
+/** MongoDB refuses $inc on a non-number and $push/$addToSet/$pull on a non-array (mingo ignores them). */
 function wrongType(
   doc: Record<string, unknown>,
   update: Record<string, Record<string, unknown>>,
@@ -98,7 +98,8 @@ function wrongType(
   return (
     bad('$inc', (v) => typeof v !== 'number') ||
     bad('$push', (v) => !Array.isArray(v)) ||
-    bad('$addToSet', (v) => !Array.isArray(v))
+    bad('$addToSet', (v) => !Array.isArray(v)) ||
+    bad('$pull', (v) => !Array.isArray(v))
   );
 }
 
