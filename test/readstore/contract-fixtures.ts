@@ -1,5 +1,6 @@
 /** Shared fixtures of the read-store contract. */
-import type { ReadStore } from '../../src/readstore/types.js';
+import { expect } from 'chai';
+import type { Collection, ReadStore } from '../../src/readstore/types.js';
 
 export interface ReadStoreHarness {
   store: ReadStore;
@@ -75,4 +76,17 @@ export async function rejection(promise: Promise<unknown>, what?: string): Promi
   }
   const named = what === undefined ? '' : `: ${what}`;
   throw new Error(`expected the operation to be rejected, but it succeeded${named}`);
+}
+
+/** Each update of item 'a' is refused (naming the one that was not), and 'a' is as it was. */
+export async function expectUpdatesRefused(
+  items: Collection<Item>,
+  updates: Record<string, unknown>[],
+): Promise<void> {
+  const before = await items.findOne({ _id: 'a' });
+  for (const update of updates) {
+    const what = JSON.stringify(update);
+    expect(await rejection(items.updateOne({ _id: 'a' }, update), what)).to.be.instanceOf(Error);
+  }
+  expect(await items.findOne({ _id: 'a' })).to.deep.equal(before);
 }

@@ -8,6 +8,7 @@ import { persistenceContract } from './contract-persistence.js';
 import { queryContract } from './contract-queries.js';
 import { refusedFilterContract } from './contract-refused-filters.js';
 import { updatePathContract } from './contract-update-paths.js';
+import { updateTargetContract } from './contract-update-targets.js';
 import { writeContract } from './contract-writes.js';
 
 export type { OpenHarness, ReadStoreHarness } from './contract-fixtures.js';
@@ -22,6 +23,7 @@ export function readStoreContract(
     describe('refused filters', () => refusedFilterContract(open));
     describe('writing', () => writeContract(open));
     describe('update paths', () => updatePathContract(open));
+    describe('update targets', () => updateTargetContract(open));
     describe('indexes', () => indexContract(open, options.propertyRuns ?? 100));
     describe('persistence', () => persistenceContract(open));
   });

@@ -14,7 +14,8 @@
  * must exist in the document in order to apply array updates", "Cannot apply array updates to
  * non-array element"), and the rest of the path is walked from each item, so an item that is a
  * value blocks it. Array operators need an array where the path ends (array_culling_node.cpp,
- * pop_node.cpp, push_node.cpp, addtoset_node.cpp).
+ * pop_node.cpp, push_node.cpp, addtoset_node.cpp), $inc and $mul a number (arithmetic_node.cpp),
+ * $bit an integer (bit_node.cpp).
  */
 import type { Update } from '../types.js';
 import { InvalidUpdateError } from './errors.js';
@@ -39,6 +40,9 @@ const TRAVERSING = new Set(['$pull', '$pullAll', '$pop', '$rename']);
 /** Operators that need an array where their path ends, when something is there. */
 const ON_ARRAYS = new Set(['$pull', '$pullAll', '$pop', '$push', '$addToSet']);
 
+/** Operators that need a number (an integer for $bit) where their path ends, likewise. */
+const ON_NUMBERS = new Set(['$inc', '$mul', '$bit']);
+
 const MISSING: Reached = { kind: 'missing' };
 
 /** Refuse `operands` (an update's operators) where MongoDB refuses them on `doc`. */
@@ -52,13 +56,17 @@ export function refuseNonViablePaths(
     const fields = operands[op] as Record<string, unknown>;
     for (const path of Object.keys(fields)) {
       // a top-level field sits in the document itself: always viable, only its value matters
-      if (path.indexOf('.') === -1 && !ON_ARRAYS.has(op) && op !== '$rename') continue;
+      const typed = ON_ARRAYS.has(op) || ON_NUMBERS.has(op);
+      if (path.indexOf('.') === -1 && !typed && op !== '$rename') continue;
       walk(doc, splitPath(path), 0, (reached, segments) => {
         if (reached.kind === 'missing') return;
         if (reached.kind === 'blocked') throw notViable(op, segments, reached);
         if (reached.kind === 'not-an-array') throw notArrayHolder(segments, reached);
         if (ON_ARRAYS.has(op) && !Array.isArray(reached.value)) {
           throw notAnArray(op, segments, reached.value);
+        }
+        if (ON_NUMBERS.has(op) && !isNumber(op, reached.value)) {
+          throw notANumber(op, segments, reached.value);
         }
         const to = fields[path];
         // $rename writes its source's value at the destination: only then is that path walked
@@ -117,6 +125,19 @@ function notAnArray(op: string, segments: readonly string[], value: unknown): In
         `Cannot apply ${op} to non-array field. Field named '${segments[segments.length - 1]}' has non-array type ${type}`,
       );
   }
+}
+
+function isNumber(op: string, value: unknown): boolean {
+  return op === '$bit' ? Number.isInteger(value) : typeof value === 'number';
+}
+
+function notANumber(op: string, segments: readonly string[], value: unknown): InvalidUpdateError {
+  const field = segments[segments.length - 1];
+  const type = value === null ? 'null' : typeof value;
+  const kind = op === '$bit' ? 'non-integral' : 'non-numeric';
+  return new InvalidUpdateError(
+    `Cannot apply ${op} to a value of ${kind} type: the field '${field}' is of type ${type}`,
+  );
 }
 
 /**
