@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { InvalidFilterError } from '../../src/readstore/embedded/errors.js';
+import { InvalidFilterError, InvalidUpdateError } from '../../src/readstore/embedded/errors.js';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
 import { type ReadStore, ReadStoreUnavailableError } from '../../src/readstore/types.js';
 import { readStoreContract } from './contract.js';
@@ -76,13 +76,13 @@ describe('Embedded read store: damaged files', () => {
   });
 });
 
-describe('Embedded read store: filters MongoDB refuses', () => {
+describe('Embedded read store: filters and updates MongoDB refuses', () => {
   let dir: string;
   let store: ReadStore;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'readstore-filters-'));
     store = await openEmbeddedReadStore({ path: join(dir, 'store.sqlite') });
-    await store.collection('items').insertOne({ _id: 'a', status: 'open' });
+    await store.collection('items').insertOne({ _id: 'a', status: 'open', tags: ['ui'] });
   });
   afterEach(async () => {
     await store.close();
@@ -106,6 +106,24 @@ describe('Embedded read store: filters MongoDB refuses', () => {
         expect(await rejection(items.find(filter)), JSON.stringify(filter)).to.be.instanceOf(
           InvalidFilterError,
         );
+      }
+    });
+  });
+
+  // MongoDB: "Updating the path 'status' would create a conflict at 'status'" (code 40), "Cannot
+  // apply $pull to a non-array value", PathNotViable through $[], TypeMismatch for $mul
+  describe('When an update has conflicting paths or meets a value of the wrong type', () => {
+    it('refuses it with InvalidUpdateError', async () => {
+      const items = store.collection('items');
+      for (const update of [
+        { $set: { status: 'done' }, $unset: { status: '' } },
+        { $pull: { status: 'open' } },
+        { $set: { 'tags.$[].x': 1 } },
+        { $mul: { status: 2 } },
+      ]) {
+        expect(
+          await rejection(items.updateOne({ _id: 'a' }, update), JSON.stringify(update)),
+        ).to.be.instanceOf(InvalidUpdateError);
       }
     });
   });
