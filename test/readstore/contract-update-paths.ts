@@ -5,7 +5,7 @@
  * $pull, $pullAll, $pop and $rename refuse it too although they create nothing:
  * mongo src/mongo/db/update/update_leaf_node.cpp, rename_node.cpp). $unset of such a path does
  * nothing ("If the field does not exist, then $unset does nothing", unset_node.h:
- * allowNonViablePath).
+ * allowNonViablePath). Also: `$[]` walked into every item, and paths of one update that conflict.
  */
 import { expect } from 'chai';
 import type { ReadStore } from '../../src/readstore/types.js';
