@@ -89,6 +89,11 @@ export function updatePathContract(open: OpenHarness): void {
         { $set: { 'votes.$[].x': 1 } },
         { $set: { 'votes.$[]': 1 } },
         { $set: { 'gone.$[].x': 1 } },
+        { $set: { 'votes.x.$[].y': 1 } },
+        // $unset too: the array `$[]` names must be there (update_object_node.cpp applyChild
+        // reaches the array node whatever the operator)
+        { $unset: { 'gone.$[].x': '' } },
+        { $unset: { 'votes.$[]': '' } },
       ]);
       const before = await items().findOne({ _id: 'a' });
       const positional = await rejection(
@@ -120,6 +125,8 @@ export function updatePathContract(open: OpenHarness): void {
       { $setOnInsert: { votes: 1 }, $set: { votes: 2 } },
       { $rename: { votes: 'score' }, $set: { score: 1 } },
       { $rename: { votes: 'score' }, $inc: { votes: 1 } },
+      // one path makes 'tags' an array node ($[]), the other a document node
+      { $set: { 'tags.1': 'x', 'tags.$[]': 'y' } },
     ];
 
     it('refuses the update, leaving the document unchanged', async () => {
@@ -161,6 +168,8 @@ export function updatePathContract(open: OpenHarness): void {
       const before = await items().findOne({ _id: 'a' });
       const result = await items().updateOne({ _id: 'a' }, { $unset: paths });
       expect(result).to.deep.equal({ matchedCount: 1, modifiedCount: 0, upsertedCount: 0 });
+      const throughItems = await items().updateOne({ _id: 'a' }, { $unset: { 'tags.$[].x': '' } });
+      expect(throughItems).to.deep.equal({ matchedCount: 1, modifiedCount: 0, upsertedCount: 0 });
       expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
     }
 

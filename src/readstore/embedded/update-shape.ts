@@ -5,6 +5,7 @@
  */
 import type { Update } from '../types.js';
 import { InvalidUpdateError } from './errors.js';
+import { splitPath } from './paths.js';
 
 /**
  * Reject what MongoDB rejects before touching anything: no operators, a plain document, or two
@@ -28,12 +29,13 @@ export function validateUpdate(update: Update): void {
 /**
  * MongoDB builds one tree of an update's paths and refuses a path that is already in it, or
  * that has a path of it inside it or around it: "Updating the path 'a.b' would create a
- * conflict at 'a'" (ConflictingUpdateOperators). A $rename holds both its source and its
- * destination (conflict_placeholder_node.h). mingo would apply such operators one after the
- * other; the native updater too.
+ * conflict at 'a'" (ConflictingUpdateOperators). A part followed by `$[]` or `$[id]` is an array
+ * node, by anything else a document node, so 'a.$[].b' and 'a.0' conflict at 'a' too. A
+ * $rename holds both its source and its destination (conflict_placeholder_node.h). mingo would
+ * apply such operators one after the other; the native updater too.
  */
 function refuseConflictingPaths(update: Update): void {
-  const taken: string[] = [];
+  const taken: (readonly string[])[] = [];
   for (const op of Object.keys(update)) {
     const fields = update[op] as Record<string, unknown>;
     for (const path of Object.keys(fields)) {
@@ -44,17 +46,29 @@ function refuseConflictingPaths(update: Update): void {
   }
 }
 
-function take(taken: string[], path: string): void {
+function take(taken: (readonly string[])[], path: string): void {
+  const segments = splitPath(path);
   for (const other of taken) {
-    const [shorter, longer] = other.length <= path.length ? [other, path] : [path, other];
-    if (
-      longer === shorter ||
-      (longer.startsWith(shorter) && longer.charCodeAt(shorter.length) === 46) /* . */
-    ) {
+    const shared = conflictAt(segments, other);
+    if (shared !== 0) {
       throw new InvalidUpdateError(
-        `Updating the path '${path}' would create a conflict at '${shorter}'`,
+        `Updating the path '${path}' would create a conflict at '${segments.slice(0, shared).join('.')}'`,
       );
     }
   }
-  taken.push(path);
+  taken.push(segments);
+}
+
+/** How many leading parts two paths conflict at, or 0 when they do not. */
+function conflictAt(a: readonly string[], b: readonly string[]): number {
+  const length = Math.min(a.length, b.length);
+  let shared = 0;
+  while (shared < length && a[shared] === b[shared]) shared++;
+  if (shared === length) return shared;
+  if (shared > 0 && isArrayNode(a[shared]!) !== isArrayNode(b[shared]!)) return shared;
+  return 0;
+}
+
+function isArrayNode(part: string): boolean {
+  return part.startsWith('$[') && part.endsWith(']');
 }

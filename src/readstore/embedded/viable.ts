@@ -8,7 +8,8 @@
  * (PathNotViable, code 28): those that write cannot create the field ("Cannot create field 'x' in
  * element {a: 1}"), and $pull, $pullAll, $pop and $rename's source refuse it although they create
  * nothing (update_leaf_node.cpp, rename_node.cpp). Only $unset leaves such a path alone
- * (allowNonViablePath), and $setOnInsert does nothing at all unless it inserts.
+ * (allowNonViablePath) — though not a missing array named by `$[]`, below — and $setOnInsert
+ * does nothing at all unless it inserts.
  *
  * `$[]` stands for every item of an array that is there (update_array_node.cpp: "The path 'a'
  * must exist in the document in order to apply array updates", "Cannot apply array updates to
@@ -52,8 +53,12 @@ export function refuseNonViablePaths(
   inserting: boolean,
 ): void {
   for (const op of Object.keys(operands)) {
-    if (op === '$unset' || (op === '$setOnInsert' && !inserting)) continue;
+    if (op === '$setOnInsert' && !inserting) continue;
     const fields = operands[op] as Record<string, unknown>;
+    if (op === '$unset') {
+      for (const path of Object.keys(fields)) refuseMissingArrays(doc, path);
+      continue;
+    }
     for (const path of Object.keys(fields)) {
       // a top-level field sits in the document itself: always viable, only its value matters
       const typed = ON_ARRAYS.has(op) || ON_NUMBERS.has(op);
@@ -78,6 +83,17 @@ export function refuseNonViablePaths(
       });
     }
   }
+}
+
+/**
+ * $unset leaves a path it cannot walk alone, but not the array a `$[]` names: MongoDB reaches
+ * the array node whatever the operator (update_object_node.cpp applyChild).
+ */
+function refuseMissingArrays(doc: Record<string, unknown>, path: string): void {
+  if (path.indexOf('$[]') === -1) return;
+  walk(doc, splitPath(path), 0, (reached, segments) => {
+    if (reached.kind === 'not-an-array') throw notArrayHolder(segments, reached);
+  });
 }
 
 /** MongoDB's message, for the native updater meeting a value its own writes put in the path. */
@@ -173,27 +189,30 @@ function walk(
     let next: unknown;
     if (Array.isArray(holder)) {
       if (!/^\d+$/.test(part)) {
-        reached({ kind: 'blocked', at, holder }, segments);
+        reached(arrayMissing(segments, at) ?? { kind: 'blocked', at, holder }, segments);
         return;
       }
       next = holder[Number(part)];
     } else if (holder !== null && typeof holder === 'object') {
       next = Object.hasOwn(holder, part) ? (holder as Record<string, unknown>)[part] : undefined;
     } else {
-      reached({ kind: 'blocked', at, holder }, segments);
+      reached(arrayMissing(segments, at) ?? { kind: 'blocked', at, holder }, segments);
       return;
     }
     if (next === undefined) {
-      // `$[]` further on needs the array it names to be there
-      const all = segments.indexOf('$[]', at + 1);
-      if (all !== -1) {
-        reached({ kind: 'not-an-array', at: all, holder: undefined }, segments);
-        return;
-      }
-      reached(MISSING, segments);
+      reached(arrayMissing(segments, at) ?? MISSING, segments);
       return;
     }
     holder = next;
   }
   reached({ kind: 'found', value: holder }, segments);
+}
+
+/**
+ * Part `at` is not there or cannot be walked: a `$[]` further on names an array that is not
+ * there ("The path 'a.b' must exist in the document in order to apply array updates").
+ */
+function arrayMissing(segments: readonly string[], at: number): Reached | null {
+  const all = segments.indexOf('$[]', at + 1);
+  return all === -1 ? null : { kind: 'not-an-array', at: all, holder: undefined };
 }
