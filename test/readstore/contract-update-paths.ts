@@ -162,6 +162,34 @@ export function updatePathContract(open: OpenHarness): void {
     });
   });
 
+  // MongoDB refuses these paths when it parses the update (BadValue; update_object_node.cpp
+  // parseAndMerge, field_checker.cpp isUpdatable): "No array filter found for identifier 't'"
+  // (this port passes no arrayFilters), "Cannot have positional (i.e. '$') element in the first
+  // position", "Too many positional (i.e. '$') elements found", "The 'to' field for $rename must
+  // be a string", "An empty update path is not valid", "... contains an empty field name"
+  describe('When a path is malformed', () => {
+    it('refuses the update whether or not a document matches', async () => {
+      for (const update of [
+        { $set: { 'tags.$[t]': 1 } },
+        { $set: { '$.x': 1 } },
+        { $set: { '$[].x': 1 } },
+        { $set: { 'tags.$.x.$': 1 } },
+        { $rename: { votes: 5 } },
+        { $set: { 'author..name': 1 } },
+        { $set: { '': 1 } },
+      ]) {
+        const what = JSON.stringify(update);
+        for (const filter of [{ _id: 'a' }, { _id: 'zz' }]) {
+          expect(await rejection(items().updateOne(filter, update), what)).to.be.instanceOf(Error);
+        }
+      }
+      expect(await items().findOne({ _id: 'a' })).to.deep.include({
+        votes: 5,
+        tags: ['ui', 'bug'],
+      });
+    });
+  });
+
   describe('When $unset meets a number, a string, a null or an array on its path', () => {
     /** $unset `paths` on item 'a': nothing changes and nothing is reported modified */
     async function expectNoOp(paths: Record<string, ''>): Promise<void> {

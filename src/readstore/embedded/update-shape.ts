@@ -8,8 +8,8 @@ import { InvalidUpdateError } from './errors.js';
 import { splitPath } from './paths.js';
 
 /**
- * Reject what MongoDB rejects before touching anything: no operators, a plain document, or two
- * paths in conflict.
+ * Reject what MongoDB rejects before touching anything: no operators, a plain document, a
+ * malformed path, or two paths in conflict.
  */
 export function validateUpdate(update: Update): void {
   const keys = Object.keys(update);
@@ -23,7 +23,54 @@ export function validateUpdate(update: Update): void {
       throw new InvalidUpdateError(`${key} expects a document of field paths`);
     }
   }
+  for (const key of keys) {
+    const fields = update[key] as Record<string, unknown>;
+    for (const path of Object.keys(fields)) {
+      refuseMalformedPath(path);
+      if (key === '$rename') {
+        const to = fields[path];
+        if (typeof to !== 'string') {
+          throw new InvalidUpdateError(`The 'to' field for $rename must be a string: ${path}`);
+        }
+        refuseMalformedPath(to);
+      }
+    }
+  }
   refuseConflictingPaths(update);
+}
+
+/**
+ * The paths MongoDB refuses whatever the document (field_checker.cpp isUpdatable,
+ * update_object_node.cpp parseAndMerge): an empty part, `$` or `$[..]` first, two `$`, and
+ * `$[id]`, which needs an array filter this port never passes.
+ */
+function refuseMalformedPath(path: string): void {
+  if (path === '') throw new InvalidUpdateError('An empty update path is not valid.');
+  const segments = splitPath(path);
+  let positional = 0;
+  for (let at = 0; at < segments.length; at++) {
+    const part = segments[at]!;
+    if (part === '') {
+      throw new InvalidUpdateError(
+        `The update path '${path}' contains an empty field name, which is not allowed.`,
+      );
+    }
+    if (part === '$') positional++;
+    const all = isArrayNode(part);
+    if (at === 0 && (part === '$' || all)) {
+      throw new InvalidUpdateError(
+        `Cannot have a positional element ('${part}') in the first position in path '${path}'`,
+      );
+    }
+    if (all && part !== '$[]') {
+      throw new InvalidUpdateError(
+        `No array filter found for identifier '${part.slice(2, -1)}' in path '${path}'`,
+      );
+    }
+  }
+  if (positional > 1) {
+    throw new InvalidUpdateError(`Too many positional (i.e. '$') elements found in path '${path}'`);
+  }
 }
 
 /**
