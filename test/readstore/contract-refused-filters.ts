@@ -9,6 +9,7 @@ import {
   type Item,
   ITEMS,
   type OpenHarness,
+  onlyWhereParsedLikeMongoDB,
   type ReadStoreHarness,
   rejection,
   seedItems,
@@ -78,8 +79,16 @@ export function refusedFilterContract(open: OpenHarness): void {
         { tags: { $elemMatch: { $and: [{ [op]: [] }] } } },
         { tags: { $not: { $elemMatch: { [op]: [] } } } },
         { $or: [{ tags: { $elemMatch: { [op]: [] } } }] },
-        { _id: 'zz', tags: { $elemMatch: { [op]: [] } } },
       ]);
+    });
+
+    it(`refuses an empty ${op} inside $elemMatch when no document would reach it, as MongoDB does`, async function () {
+      onlyWhereParsedLikeMongoDB(
+        this,
+        harness,
+        `it takes an empty ${op} in $elemMatch on no document`,
+      );
+      await expectRefused([{ _id: 'zz', tags: { $elemMatch: { [op]: [] } } }]);
     });
 
     // MongoDB: $and/$or/$nor are not operators on a field ("unknown operator: $or", BadValue
@@ -97,17 +106,26 @@ export function refusedFilterContract(open: OpenHarness): void {
   // $bogus", "unknown top level operator: $bogus", BadValue), so also where no document would
   // reach it: an emptied collection, or a filter pinned to an _id that is not there
   it('refuses an unknown operator whatever the collection holds, as MongoDB does', async () => {
-    const emptied = store.collection<Item>('emptied');
-    await emptied.insertOne({ ...ITEMS[0]! });
-    await emptied.deleteOne({ _id: ITEMS[0]!._id });
     const unknown = [
       { votes: { $bogus: 1 } },
       { $bogus: 1 },
       { votes: { $gt: 1, $bogus: 1 } },
       { votes: { $not: { $bogus: 1 } } },
-      { tags: { $elemMatch: { $bogus: 1 } } },
       { $or: [{ status: 'open' }, { votes: { $bogus: 1 } }] },
     ];
+    await expectRefusedEverywhere(unknown);
+  });
+
+  it('refuses an unknown operator inside $elemMatch whatever the collection holds, as MongoDB does', async function () {
+    onlyWhereParsedLikeMongoDB(this, harness, 'it takes $elemMatch: {$bogus} on no document');
+    await expectRefusedEverywhere([{ tags: { $elemMatch: { $bogus: 1 } } }]);
+  });
+
+  /** Refused on an emptied collection, by every way of reading or writing, and pinned to no _id. */
+  async function expectRefusedEverywhere(unknown: Record<string, unknown>[]): Promise<void> {
+    const emptied = store.collection<Item>('emptied');
+    await emptied.insertOne({ ...ITEMS[0]! });
+    await emptied.deleteOne({ _id: ITEMS[0]!._id });
     for (const filter of unknown) {
       const what = JSON.stringify(filter);
       expect(await rejection(emptied.find(filter), what)).to.be.instanceOf(Error);
@@ -118,7 +136,7 @@ export function refusedFilterContract(open: OpenHarness): void {
       ).to.be.instanceOf(Error);
     }
     await expectRefused(unknown.map((filter) => ({ _id: 'zz', ...filter })));
-  });
+  }
 
   // MongoDB: "$in needs an array", "$nin needs an array" (BadValue, parse time)
   it('refuses $in or $nin without an array, on any collection, as MongoDB does', async () => {

@@ -23,6 +23,7 @@ readStoreContract('embedded', async () => {
       return current;
     },
     flushMakesDurable: true,
+    parsesLikeMongoDB: true,
     async reopen() {
       await current.close();
       current = await openEmbeddedReadStore({ path });

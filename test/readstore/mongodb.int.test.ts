@@ -20,9 +20,21 @@ if (!url) {
     });
   });
 } else {
+  // MongoDB's buildInfo always names the commit it was built from; the engines' stand-in does not
+  let parsedLikeMongoDB: Promise<boolean> | undefined;
+  const isMongoDBItself = async (): Promise<boolean> => {
+    const client = new MongoClient(url);
+    try {
+      const info = await client.db('admin').command({ buildInfo: 1 });
+      return typeof info.gitVersion === 'string';
+    } finally {
+      await client.close();
+    }
+  };
   readStoreContract(
     'mongodb',
     async () => {
+      parsedLikeMongoDB ??= isMongoDBItself();
       const database = `readstore_contract_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
       let current: ReadStore = await openMongoReadStore({ url, database });
       return {
@@ -30,6 +42,7 @@ if (!url) {
           return current;
         },
         flushMakesDurable: false,
+        parsesLikeMongoDB: await parsedLikeMongoDB,
         async reopen() {
           await current.close();
           current = await openMongoReadStore({ url, database });
