@@ -138,6 +138,8 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       await createWidget({ name: 'b', color: 'red' });
       const r = await call('GET', '/v1/shops/acme/widgets?reverse=true', { headers: MEMBER });
       expect(r.json.items.map((w: { name: string }) => w.name)).to.deep.equal(['b', 'a']);
+      const f = await call('GET', '/v1/shops/acme/widgets?reverse=false', { headers: MEMBER });
+      expect(f.json.items.map((w: { name: string }) => w.name)).to.deep.equal(['a', 'b']);
     });
     it('rejects a path parameter that does not match its format', async () => {
       const r = await call('GET', '/v1/shops/ACME!/widgets', { headers: MEMBER });
