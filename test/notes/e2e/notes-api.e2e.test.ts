@@ -532,6 +532,24 @@ describe('Notes API over HTTP', function () {
       });
     }
 
+    it('names the field at fault, also inside metadata and tags', async () => {
+      // the message is what a client acts on: a nested object is not "the request body", an
+      // element of a list is named by its index, a rule across fields says where it applies
+      const cases: [unknown, string][] = [
+        [{ content: 'x', metadata: 'Pixel 8' }, 'metadata must be an object, not a string'],
+        [
+          { content: 'x', metadata: { latitude: 1 } },
+          'metadata: latitude and longitude must be given together',
+        ],
+        [{ content: 'x', tags: ['ok', ' '] }, 'tags[1] must not be empty'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await api('POST', '/v1/notes', body);
+        expect(res.status, res.text).to.equal(400);
+        expect(res.body, JSON.stringify(body)).to.deep.equal({ error: message });
+      }
+    });
+
     it('accepts every bound at its edge', async () => {
       const edge = await api('POST', '/v1/notes', {
         title: 't'.repeat(500),
