@@ -135,13 +135,16 @@ describe('merge_items (e2e)', () => {
 
     it('refuses an empty list, 51 keys and malformed keys (400)', async () => {
       // spec Limits: "mergedKeys: 1 to 50 entries"; item key regex `^[A-Z]{3,5}-[1-9]\d*$`
-      expect400(await merge('APP-4', []));
-      expect400(
-        await merge(
-          'APP-4',
-          Array.from({ length: 51 }, (_, i) => `APP-${i + 10}`),
-        ),
+      const empty = await merge('APP-4', []);
+      expect400(empty);
+      // a list's bound is counted in entries, as the refusal says
+      expect(empty.body.error).to.equal('mergedKeys must have at least 1 entries');
+      const many = await merge(
+        'APP-4',
+        Array.from({ length: 51 }, (_, i) => `APP-${i + 10}`),
       );
+      expect400(many);
+      expect(many.body.error).to.equal('mergedKeys must have at most 50 entries');
       expect400(await merge('APP-4', ['app-5']));
       expect400(await merge('APP-4', ['APP-05']));
       expect400(await api.post(`${item('APP-4')}/merge`, {}));
