@@ -16,7 +16,8 @@ describe('Cursor codec', () => {
     it('decodes to the encoded value within its scope', () => {
       const codec = createCursorCodec(SECRET);
       const cursor = codec.encode({ rank: 'a0', id: 'ABC-7' }, { scope: 'items:acme/ABC' });
-      expect(cursor).to.match(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      // src/http/pagination.ts: "an HMAC-SHA256 (truncated to 128 bits)": 22 base64url characters
+      expect(cursor).to.match(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
       expect(
         codec.decodeAs(cursor, z.object({ rank: z.string(), id: z.string() }), {
           scope: 'items:acme/ABC',
@@ -58,6 +59,9 @@ describe('Cursor codec', () => {
     });
     it('refuses a short secret', () => {
       expect(() => createCursorCodec('short')).to.throw(TypeError);
+      // "cursor secret must be at least 16 bytes"
+      expect(() => createCursorCodec('x'.repeat(15))).to.throw(TypeError);
+      expect(() => createCursorCodec('x'.repeat(16))).not.to.throw();
     });
   });
 });

@@ -90,6 +90,11 @@ describe('Validation messages over HTTP (feedback envelope)', () => {
       );
     });
 
+    it('refuses an empty cursor instead of starting again at the first page', async () => {
+      // spec 000 list_items: "`cursor` (string, min 1)"
+      expect(await refusal(`${widgets}?cursor=`)).to.equal('cursor must not be empty');
+    });
+
     it('tells a parameter given twice that it is taken once', async () => {
       expect(await refusal(`${widgets}?pageSize=1&pageSize=2`)).to.equal(
         'pageSize must be given only once',
