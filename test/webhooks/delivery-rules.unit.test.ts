@@ -76,8 +76,18 @@ describe('When a target address is classified', () => {
       ['fd00:ec2::254', 'metadata'],
       ['100.100.100.200', 'metadata'],
       ['0.0.0.0', 'unspecified'],
-      ['64:ff9b::7f00:1', 'rfc6052'],
-      ['2002:7f00:1::', '6to4'],
+      // README: "nor to an IPv6 form embedding an IPv4 one unless that one is public (mapped,
+      // NAT64, 6to4, Teredo …)": the range is the embedded address's
+      ['64:ff9b::7f00:1', 'loopback'],
+      ['64:ff9b::a9fe:a9fe', 'metadata'],
+      ['64:ff9b::808:808', 'public'],
+      ['64:ff9b:1::808:808', 'rfc6052'], // the local-use prefix has no fixed layout
+      ['2002:7f00:1::', 'loopback'],
+      ['2002:a00:1::1', 'private'],
+      ['2002:808:808::1', 'public'],
+      ['2001:0:808:808::f7f7:f7f7', 'public'], // Teredo: server 8.8.8.8, client ~f7f7:f7f7
+      ['2001:0:808:808::80ff:fffe', 'loopback'], // client 127.0.0.1
+      ['2001:0:a00:1::f7f7:f7f7', 'private'], // server 10.0.0.1
       // the deprecated IPv4-compatible ::/96 (`[::127.0.0.1]` is `::7f00:1` once URL-parsed)
       ['::7f00:1', 'ipv4Compatible'],
       ['::a00:1', 'ipv4Compatible'],

@@ -4,9 +4,9 @@
  * the host resolves to must be a public unicast address: loopback, private (RFC 1918, unique
  * local), link-local, CGNAT, multicast, broadcast, unspecified, reserved and documentation ranges,
  * and the cloud metadata addresses (169.254.169.254, fd00:ec2::254, 100.100.100.200) are refused,
- * as are IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4, Teredo) unless the embedded
- * address is itself public. The deprecated IPv4-compatible range ::/96 (RFC 4291 §2.5.5.1) is
- * refused whole: ipaddr.js calls `::7f00:1` (`[::127.0.0.1]` once URL-parsed) plain unicast.
+ * as are IPv6 forms that embed an IPv4 address (mapped, NAT64's 64:ff9b::/96, 6to4, Teredo's
+ * server and client) unless the embedded address is itself public. The deprecated
+ * IPv4-compatible range ::/96 (RFC 4291 §2.5.5.1) is refused whole: ipaddr.js calls `::7f00:1` (`[::127.0.0.1]` once URL-parsed) plain unicast.
  * The check runs at creation and again before every attempt, and the attempt connects to the
  * address that was checked, so DNS rebinding cannot switch it.
  */
@@ -34,11 +34,37 @@ export class RefusedTarget extends Error {
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192']);
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
+const TEREDO = ipaddr.parseCIDR('2001::/32');
+
+/**
+ * The IPv4 addresses an IPv6 form routes to: NAT64's well-known prefix (RFC 6052) and 6to4
+ * (RFC 3056) carry one, Teredo (RFC 4380) its server's and, inverted, its client's. Null for
+ * any other address. (The local-use NAT64 prefix 64:ff9b:1::/48 has no fixed layout: refused.)
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const p = address.parts;
+  const v4 = (high: number, low: number) =>
+    new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  if (address.match(NAT64)) return [v4(p[6]!, p[7]!)];
+  if (address.match(SIX_TO_FOUR)) return [v4(p[1]!, p[2]!)];
+  if (address.match(TEREDO)) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  return null;
+}
+
 /** `public`, or the name of the range that makes the address unsafe. */
 export function addressRange(address: string): string {
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  if (parsed.kind() === 'ipv6') {
+    const inside = embeddedIPv4(parsed as ipaddr.IPv6);
+    if (inside) {
+      const unsafe = inside.map((v4) => addressRange(v4.toString())).find((r) => r !== 'public');
+      return unsafe ?? 'public';
+    }
   }
   if (METADATA.has(parsed.toString())) return 'metadata';
   const range = parsed.range();

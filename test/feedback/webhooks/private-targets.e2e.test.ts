@@ -125,6 +125,29 @@ describe('Webhook targets (e2e)', () => {
       await api.del(hook(id));
     });
 
+    it('accepts an IPv6 form of a public IPv4 address (NAT64, 6to4), refuses one of a private address', async () => {
+      // README: "nor to an IPv6 form embedding an IPv4 one unless that one is public (mapped,
+      // NAT64, 6to4, Teredo …)"; behind DNS64 every IPv4-only receiver resolves into 64:ff9b::/96
+      names.set('dns64.example.test', ['64:ff9b::5db8:d822']); // 93.184.216.34
+      const api = world.fb.api(world.owner.token);
+      const accepted = [
+        'https://dns64.example.test/hooks',
+        'https://[64:ff9b::808:808]/hooks',
+        'https://[2002:808:808::1]/hooks',
+      ];
+      for (const url of accepted) {
+        const created = await api.post(hooks(), { url });
+        expect(created.status, `${url}: ${JSON.stringify(created.body)}`).to.equal(200);
+        await api.del(hook(created.body.webhook.id)); // nothing is ever sent there
+      }
+      const refused = await api.post(hooks(), { url: 'https://[64:ff9b::7f00:1]/hooks' });
+      expectError(refused, 400, 'invalid-argument');
+      expect(refused.body.error).to.match(/loopback/);
+      const sixToFour = await api.post(hooks(), { url: 'https://[2002:a00:1::1]/hooks' });
+      expectError(sixToFour, 400, 'invalid-argument');
+      expect(sixToFour.body.error).to.match(/private/);
+    });
+
     it('checks again at delivery: a name that now resolves to 127.0.0.1 gets nothing', async () => {
       names.set('rebinding.example.test', ['93.184.216.34']);
       const api = world.fb.api(world.owner.token);
