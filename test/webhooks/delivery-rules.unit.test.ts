@@ -75,6 +75,12 @@ describe('When a target address is classified', () => {
       ['169.254.169.254', 'metadata'],
       ['fd00:ec2::254', 'metadata'],
       ['100.100.100.200', 'metadata'],
+      ['192.0.0.192', 'metadata'], // Oracle Cloud's
+      // "reserved and documentation ranges" (target.ts)
+      ['240.0.0.1', 'reserved'],
+      ['192.0.2.1', 'reserved'],
+      ['2001:db8::1', 'reserved'],
+      ['255.255.255.255', 'broadcast'],
       ['0.0.0.0', 'unspecified'],
       // README: "nor to an IPv6 form embedding an IPv4 one unless that one is public (mapped,
       // NAT64, 6to4, Teredo …)": the range is the embedded address's
@@ -99,8 +105,22 @@ describe('When a target address is classified', () => {
   });
 
   it('refuses before resolving anything: other schemes, credentials, http without the setting', async () => {
-    const policy = { allowPrivate: false, resolve: async () => ['8.8.8.8'] };
-    for (const url of ['ftp://a.example/x', 'https://u:p@a.example/', 'http://a.example/']) {
+    const asked: string[] = [];
+    const policy = {
+      allowPrivate: false,
+      resolve: async (host: string) => {
+        asked.push(host);
+        return ['8.8.8.8'];
+      },
+    };
+    const urls = [
+      'ftp://a.example/x',
+      'https://u:p@a.example/',
+      'https://u@a.example/',
+      'https://:p@a.example/',
+      'http://a.example/',
+    ];
+    for (const url of urls) {
       let error: unknown;
       try {
         await checkTarget(url, policy);
@@ -109,6 +129,7 @@ describe('When a target address is classified', () => {
       }
       expect(error, url).to.be.instanceOf(RefusedTarget);
     }
+    expect(asked, 'names resolved').to.deep.equal([]);
     const ok = await checkTarget('https://a.example:8443/in?x=1', policy);
     expect(ok).to.include({ address: '8.8.8.8', family: 4 });
   });
@@ -128,6 +149,14 @@ describe('When a target address is classified', () => {
     expect(await refusal('https://10.0.0.1/x')).to.equal(
       'url points to a private address: 10.0.0.1',
     );
+    // a name: the address that made it unsafe is shown beside it, whichever of its addresses
+    const mixed = await checkTarget('https://intranet.example/x', {
+      allowPrivate: false,
+      resolve: async () => ['93.184.216.34', '10.1.2.3'],
+    }).catch((e: Error) => e.message);
+    expect(mixed).to.equal('url points to a private address: intranet.example (10.1.2.3)');
+    // a resolver with no answer: refused like a name that does not resolve
+    expect(await refusal('https://empty.example/x')).to.equal('empty.example does not resolve');
   });
 });
 
