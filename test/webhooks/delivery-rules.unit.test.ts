@@ -38,6 +38,14 @@ describe('When a delivery attempt fails', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
     expect(parseRetryAfter('Wed, 01 Jan 2025 01:00:00 GMT', now)).to.equal(H);
     expect(parseRetryAfter('soon', now)).to.equal(null);
+    // RFC 9110's obsolete forms of an HTTP date count too
+    expect(parseRetryAfter('Wednesday, 01-Jan-25 01:00:00 GMT', now)).to.equal(H);
+    expect(parseRetryAfter('Wed Jan  1 01:00:00 2025', now)).to.equal(H);
+    // neither delay-seconds nor an HTTP date, though Date.parse reads each as a date (the years
+    // 3600, 2001, 2001, 2030): ignored, not a day's wait (or none)
+    for (const odd of ['3600.5', '1.5', '-5', '2030-01-01']) {
+      expect(parseRetryAfter(odd, now), odd).to.equal(null);
+    }
     expect(parseRetryAfter(undefined, now)).to.equal(null);
   });
   it('tells delivered, gone and failed apart; Retry-After counts on 429 and 503 only', () => {

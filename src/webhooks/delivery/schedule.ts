@@ -37,11 +37,25 @@ export function nextAttemptAt(
   return now + Math.max(planned, Math.min(retryAfterMs ?? 0, RETRY_AFTER_CAP_MS));
 }
 
+/**
+ * The three forms of an HTTP-date a recipient must accept (RFC 9110 §5.6.7): IMF-fixdate, the
+ * obsolete RFC 850 and asctime forms. Date.parse alone reads far more: "3600.5" is the year 3600.
+ */
+const WEEKDAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+const HTTP_DATE = new RegExp(
+  `^(?:${WEEKDAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT` +
+    `|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT` +
+    `|${WEEKDAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
 /** RFC 9110 Retry-After: delay-seconds or an HTTP-date; anything else is ignored. */
 export function parseRetryAfter(value: string | undefined, now: number): number | null {
   if (!value) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * SECOND;
+  if (!HTTP_DATE.test(text)) return null;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
