@@ -84,6 +84,8 @@ describe('When a queued delivery comes up after its webhook changed', () => {
     const { result, sent } = await attemptWith({});
     expect(result.kind).to.equal('delivered');
     expect(sent).to.have.length(1);
+    // README: a failure is also "no answer within 15 seconds"
+    expect(sent[0]!.timeoutMs).to.equal(15_000);
   });
 
   it('sends nothing once the webhook is disabled', async () => {
