@@ -66,7 +66,8 @@ describe('Outbound webhooks to a receiver that verifies them (e2e)', () => {
         expect(request.headers['webhook-timestamp']).to.match(/^\d{10}$/);
         expect(request.headers['webhook-signature']).to.match(/^v1,[A-Za-z0-9+/]+=*$/);
         expect(request.headers['content-type']).to.equal('application/json');
-        expect(request.headers['user-agent']).to.match(/^FeedbackBoard-Webhooks\//);
+        // README: "`user-agent: FeedbackBoard-Webhooks/1.0`"
+        expect(request.headers['user-agent']).to.equal('FeedbackBoard-Webhooks/1.0');
       }
     });
 

@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 export interface Received {
+  method: string;
+  /** the request target: path and query as sent */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   /** webhook-id */
@@ -70,6 +73,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
         req.on('end', async () => {
           const request: Received = {
+            method: String(req.method),
+            path: String(req.url),
             headers: req.headers,
             body: Buffer.concat(chunks).toString('utf8'),
             id: String(req.headers['webhook-id']),
