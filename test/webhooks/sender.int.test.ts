@@ -49,13 +49,14 @@ describe('When one webhook attempt is sent (real HTTP)', () => {
 
   it('gives up when no answer comes within its time: no status, the reason as the error', async () => {
     handle = () => {}; // holds the request open, never answers
-    const answer = await send(1000);
+    const answer = await send(2000);
     expect(answer).to.include({
       status: null,
       excerpt: null,
-      error: 'no complete answer within 1 s',
+      error: 'no complete answer within 2 s',
     });
-    expect(answer.durationMs).to.be.within(900, 1900);
+    // not sooner, nor much later (room for a busy machine, not for twice the time)
+    expect(answer.durationMs).to.be.within(1900, 3900);
   });
 
   it('keeps the first kilobyte of a large answer, cut at a character, and stops reading at 64 KiB', async () => {
@@ -64,11 +65,11 @@ describe('When one webhook attempt is sent (real HTTP)', () => {
       // 120 kB of three-byte characters, and the answer is never ended
       res.write('€'.repeat(40_000));
     };
-    const answer = await send(5000);
+    const answer = await send(10_000);
     expect(answer).to.include({ status: 200, error: null });
     // 341 × 3 = 1023 bytes: the 342nd character does not fit whole into EXCERPT_BYTES
     expect(EXCERPT_BYTES).to.equal(1024);
     expect(answer.excerpt).to.equal('€'.repeat(341));
-    expect(answer.durationMs, 'answered without waiting for the time to run out').to.be.below(2500);
+    expect(answer.durationMs, 'answered without waiting for the time to run out').to.be.below(5000);
   });
 });
