@@ -36,10 +36,10 @@ describe('When one webhook attempt is sent (real HTTP)', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const send = async (timeoutMs: number) => {
+  const send = async (timeoutMs: number, by = sender) => {
     const { port } = server.address() as AddressInfo;
     const target = await checkTarget(`http://127.0.0.1:${port}/hooks`, { allowPrivate: true });
-    return sender.send({
+    return by.send({
       target,
       headers: { 'content-type': 'application/json' },
       body: '{}',
@@ -57,6 +57,25 @@ describe('When one webhook attempt is sent (real HTTP)', () => {
     });
     // not sooner, nor much later (room for a busy machine, not for twice the time)
     expect(answer.durationMs).to.be.within(1900, 3900);
+  });
+
+  it('on a stop, cuts the attempt in flight at once and sends nothing after: both answer "stopped"', async () => {
+    // sender.ts: "end the attempts in flight now; they, and any sent after, answer `stopped`"
+    let arrived = 0;
+    handle = () => {
+      arrived += 1; // and holds it open
+    };
+    const stopping = createSender();
+    const inFlight = send(15_000, stopping);
+    while (arrived === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    stopping.close();
+    const cut = await inFlight;
+    expect(cut).to.include({ status: null, stopped: true });
+    expect(cut.durationMs, 'cut by the stop, not by the time limit').to.be.below(5000);
+    const after = await send(15_000, stopping);
+    expect(after).to.include({ status: null, stopped: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(arrived, 'requests the receiver got').to.equal(1);
   });
 
   it('keeps the first kilobyte of a large answer, cut at a character, and stops reading at 64 KiB', async () => {
