@@ -17,7 +17,7 @@ import { policy, secrets } from './support/board.js';
 
 const HOOK = 'ws1.wh_1';
 
-async function attemptWith(hook: Partial<WebhookDoc>) {
+async function attemptWith(hook: Partial<WebhookDoc>, queued: Partial<DeliveryDoc> = {}) {
   const store = createMemoryReadStore();
   await webhooksOf(store).insertOne({
     _id: HOOK,
@@ -57,6 +57,7 @@ async function attemptWith(hook: Partial<WebhookDoc>) {
     _payload: '{}',
     _failures: 0,
     _attempts: [],
+    ...queued,
   } as unknown as DeliveryDoc;
   await deliveriesOf(store).insertOne(delivery);
   const sent: AttemptRequest[] = [];
@@ -76,7 +77,8 @@ async function attemptWith(hook: Partial<WebhookDoc>) {
     logger: silentLogger,
   });
   const result = await attempts.run(delivery, () => false);
-  return { result, sent };
+  const after = await deliveriesOf(store).findOne({ _id: 'dlv_1' });
+  return { result, sent, after };
 }
 
 describe('When a queued delivery comes up after its webhook changed', () => {
@@ -98,5 +100,22 @@ describe('When a queued delivery comes up after its webhook changed', () => {
     const { result, sent } = await attemptWith({ enabled: false, _deleted: true });
     expect(result).to.deep.equal({ kind: 'skipped' });
     expect(sent).to.deep.equal([]);
+  });
+});
+
+describe('When a delivery that has been attempted many times is attempted again', () => {
+  it('keeps its last 50 attempts, the oldest going first (records.ts: KEPT_ATTEMPTS)', async () => {
+    const old = Array.from({ length: 50 }, (_, i) => ({
+      at: i,
+      status: 'failed',
+      durationMs: 1,
+      responseStatus: 500,
+      responseBodyExcerpt: null,
+      error: null,
+    }));
+    const { after } = await attemptWith({}, { _attempts: old, attemptCount: 50 } as never);
+    expect(after!._attempts).to.have.length(50);
+    expect(after!._attempts[0]!.at).to.equal(1);
+    expect(after!._attempts.at(-1)).to.include({ at: 1000, status: 'succeeded' });
   });
 });
