@@ -107,3 +107,28 @@ export async function expectUpdatesRefused(
   }
   expect(await items.findOne({ _id: 'a' })).to.deep.equal(before);
 }
+
+/** What an update contract's cases use: the seeded items, item 'a' with `closedAt: null`. */
+export interface UpdateCases {
+  harness(): ReadStoreHarness;
+  items(): Collection<Item>;
+  /** each update of item 'a' is refused, and 'a' is as it was */
+  expectRefused(updates: Record<string, unknown>[]): Promise<void>;
+}
+
+/** Opens a store for each case, seeds the items (item 'a' with `closedAt: null`), runs `cases`. */
+export function updateContract(open: OpenHarness, cases: (t: UpdateCases) => void): void {
+  let harness: ReadStoreHarness;
+  const items = () => harness.store.collection<Item>('items');
+  beforeEach(async () => {
+    harness = await open();
+    await seedItems(harness.store);
+    await items().updateOne({ _id: 'a' }, { $set: { closedAt: null } });
+  });
+  afterEach(async () => harness.cleanup());
+  cases({
+    harness: () => harness,
+    items,
+    expectRefused: (updates) => expectUpdatesRefused(items(), updates),
+  });
+}
