@@ -108,27 +108,45 @@ export async function expectUpdatesRefused(
   expect(await items.findOne({ _id: 'a' })).to.deep.equal(before);
 }
 
-/** What an update contract's cases use: the seeded items, item 'a' with `closedAt: null`. */
-export interface UpdateCases {
+/** What a contract's cases use: for each case a store of its own. */
+export interface ContractCases {
   harness(): ReadStoreHarness;
+  store(): ReadStore;
+  /** the seeded items */
   items(): Collection<Item>;
+}
+
+/** Opens a store for each case, `seed`s it (the items unless told) and hands `cases` its parts. */
+export function contractCases(
+  open: OpenHarness,
+  cases: (t: ContractCases) => void,
+  seed: (store: ReadStore) => Promise<void> = seedItems,
+): void {
+  let harness: ReadStoreHarness;
+  const store = () => harness.store;
+  beforeEach(async () => {
+    harness = await open();
+    await seed(store());
+  });
+  afterEach(async () => harness.cleanup());
+  cases({ harness: () => harness, store, items: () => store().collection<Item>('items') });
+}
+
+/** What an update contract's cases use besides: item 'a' has `closedAt: null`. */
+export interface UpdateCases extends ContractCases {
   /** each update of item 'a' is refused, and 'a' is as it was */
   expectRefused(updates: Record<string, unknown>[]): Promise<void>;
 }
 
-/** Opens a store for each case, seeds the items (item 'a' with `closedAt: null`), runs `cases`. */
+/** contractCases with item 'a' given `closedAt: null`, and expectRefused. */
 export function updateContract(open: OpenHarness, cases: (t: UpdateCases) => void): void {
-  let harness: ReadStoreHarness;
-  const items = () => harness.store.collection<Item>('items');
-  beforeEach(async () => {
-    harness = await open();
-    await seedItems(harness.store);
-    await items().updateOne({ _id: 'a' }, { $set: { closedAt: null } });
-  });
-  afterEach(async () => harness.cleanup());
-  cases({
-    harness: () => harness,
-    items,
-    expectRefused: (updates) => expectUpdatesRefused(items(), updates),
-  });
+  const seed = async (store: ReadStore) => {
+    await seedItems(store);
+    await store.collection<Item>('items').updateOne({ _id: 'a' }, { $set: { closedAt: null } });
+  };
+  contractCases(
+    open,
+    (t) => cases({ ...t, expectRefused: (updates) => expectUpdatesRefused(t.items(), updates) }),
+    seed,
+  );
 }
