@@ -5,6 +5,7 @@
 import { indexContract } from './contract-indexes.js';
 import type { OpenHarness } from './contract-fixtures.js';
 import { persistenceContract } from './contract-persistence.js';
+import { positionalContract } from './contract-positional.js';
 import { queryContract } from './contract-queries.js';
 import { refusedFilterContract } from './contract-refused-filters.js';
 import { updatePathContract } from './contract-update-paths.js';
@@ -24,6 +25,7 @@ export function readStoreContract(
     describe('writing', () => writeContract(open));
     describe('update paths', () => updatePathContract(open));
     describe('update targets', () => updateTargetContract(open));
+    describe('positional updates', () => positionalContract(open));
     describe('indexes', () => indexContract(open, options.propertyRuns ?? 100));
     describe('persistence', () => persistenceContract(open));
   });

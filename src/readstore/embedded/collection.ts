@@ -21,6 +21,7 @@ import { interpretFilter } from './interpret.js';
 import { definedFilter, refuseMalformedFilter } from './filter-shape.js';
 import { compileFilter, flatEqualityKeys } from './matcher.js';
 import { present, window } from './ordering.js';
+import { refusePositionalInsert, resolvePositional } from './positional.js';
 import type { CollectionState } from './state.js';
 import { validateUpdate } from './update-shape.js';
 import { applyUpdate } from './updater.js';
@@ -122,10 +123,11 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     validateUpdate(update);
     const [current] = this.matching(filter, 1);
     if (current) {
-      const modified = this.modify(current, update);
+      const modified = this.modify(current, update, filter);
       return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
     }
     if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+    refusePositionalInsert(update);
     const seed = cloneJson(upsertSeed(filter));
     const { doc } = applyUpdate(seed, update, true);
     this.state.put(this.withId(doc), true);
@@ -136,7 +138,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     validateUpdate(update);
     const matched = this.matching(filter);
     let modifiedCount = 0;
-    for (const current of matched) if (this.modify(current, update)) modifiedCount++;
+    for (const current of matched) if (this.modify(current, update, filter)) modifiedCount++;
     return { matchedCount: matched.length, modifiedCount, upsertedCount: 0 };
   }
 
@@ -179,8 +181,10 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return this.state.match(filter, matcher, limit);
   }
 
-  private modify(current: Doc, update: Update): boolean {
-    const { doc, changed } = applyUpdate(current, update, false);
+  /** `filter` matched `current`: a positional `$` in `update` stands for the item it matched. */
+  private modify(current: Doc, update: Update, filter: Filter): boolean {
+    const resolved = resolvePositional(update, filter, current);
+    const { doc, changed } = applyUpdate(current, resolved, false);
     if (!changed) return false;
     if (doc._id !== current._id) {
       throw new InvalidUpdateError(
