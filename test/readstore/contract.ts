@@ -8,6 +8,7 @@ import { persistenceContract } from './contract-persistence.js';
 import { positionalContract } from './contract-positional.js';
 import { queryContract } from './contract-queries.js';
 import { refusedFilterContract } from './contract-refused-filters.js';
+import { refusedOperandContract } from './contract-refused-operands.js';
 import { updatePathContract } from './contract-update-paths.js';
 import { updateTargetContract } from './contract-update-targets.js';
 import { writeContract } from './contract-writes.js';
@@ -22,6 +23,7 @@ export function readStoreContract(
   describe(`Read store contract: ${name}`, () => {
     describe('querying', () => queryContract(open));
     describe('refused filters', () => refusedFilterContract(open));
+    describe('refused operands', () => refusedOperandContract(open));
     describe('writing', () => writeContract(open));
     describe('update paths', () => updatePathContract(open));
     describe('update targets', () => updateTargetContract(open));

@@ -20,6 +20,7 @@ import { InvalidDocumentError, InvalidUpdateError } from './errors.js';
 import { interpretFilter } from './interpret.js';
 import { definedFilter, refuseMalformedFilter } from './filter-shape.js';
 import { compileFilter, flatEqualityKeys } from './matcher.js';
+import { isPlainObject } from './objects.js';
 import { present, window } from './ordering.js';
 import { refusePositionalInsert, resolvePositional } from './positional.js';
 import type { CollectionState } from './state.js';
@@ -63,6 +64,11 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   async aggregate<R = Record<string, unknown>>(pipeline: Record<string, unknown>[]): Promise<R[]> {
+    // MongoDB parses the whole pipeline first: a $match it refuses is refused wherever it
+    // stands, whatever reaches it (mingo would build a later stage's query only for its input)
+    for (const stage of pipeline) {
+      if (isPlainObject(stage.$match)) refuseMalformedFilter(definedFilter(stage.$match));
+    }
     let input: Doc[];
     let rest = pipeline;
     const first = pipeline[0];

@@ -8,6 +8,8 @@
  */
 import type { Filter } from '../types.js';
 import { InvalidFilterError } from './errors.js';
+import { isOperatorDocument, isPlainObject } from './objects.js';
+import { refuseMalformedOperand, refuseUnknownExpressions } from './operand-shape.js';
 
 type Logical = '$and' | '$or' | '$nor';
 
@@ -61,12 +63,14 @@ export function definedFilter<T>(value: T): T {
 /**
  * Refuse a filter MongoDB's parser refuses: "$and/$or/$nor must be a nonempty array", "$or/$and/$nor
  * entries need to be full objects" — at the top, in their branches and in an $elemMatch that is a
- * query — "unknown operator: $or" on a field (under its $not too), "$in needs an array".
+ * query — "unknown operator: $or" on a field (under its $not too), "$in needs an array", and the
+ * operands operand-shape.ts refuses ($size, $type, $mod, $regex, $expr's expressions).
  */
 export function refuseMalformedFilter(filter: Filter): void {
   for (const key of Object.keys(filter)) {
     const operand = filter[key];
     if (isLogical(key)) refuseMalformedBranches(key, operand);
+    else if (key === '$expr') refuseUnknownExpressions(operand);
     else if (key.charCodeAt(0) !== 36 /* $ */) refuseMalformedCondition(operand);
   }
 }
@@ -93,6 +97,7 @@ function refuseMalformedCondition(condition: unknown): void {
     if ((op === '$in' || op === '$nin') && !Array.isArray(arg)) {
       throw new InvalidFilterError(`${op} needs an array`);
     }
+    refuseMalformedOperand(op, arg, condition);
     if (op === '$not') refuseMalformedCondition(arg);
     else if (op === '$elemMatch' && isPlainObject(arg)) {
       // {$elemMatch: {$gt: 1}} tests each item as a value; {$elemMatch: {x: 1}} or
@@ -103,16 +108,4 @@ function refuseMalformedCondition(condition: unknown): void {
       } else refuseMalformedFilter(arg);
     }
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function isOperatorDocument(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value)) return false;
-  for (const key in value) return key.charCodeAt(0) === 36;
-  return false;
 }
