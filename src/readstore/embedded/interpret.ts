@@ -8,6 +8,7 @@
 import type { Query } from 'mingo';
 import type { Doc, Filter } from '../types.js';
 import { isPrimitive, type Matcher, mingoQuery } from './matcher.js';
+import { isPlainObject } from './objects.js';
 import { BRANCHES, getPath, splitPath } from './paths.js';
 
 /** 1 = matches, 0 = does not, 2 = this document needs mingo. */
@@ -27,10 +28,6 @@ export function interpretFilter(filter: Filter): Matcher | null {
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function supportedAnd(filter: Filter): boolean {
   for (const key of Object.keys(filter)) {
     const operand = filter[key];
@@ -46,6 +43,7 @@ function supportedAnd(filter: Filter): boolean {
   return true;
 }
 
+/** A primitive, or operators this file knows; a Date, a RegExp or a literal document is mingo's. */
 function supportedCondition(operand: unknown): boolean {
   if (isPrimitive(operand)) return true;
   if (!isPlainObject(operand)) return false;

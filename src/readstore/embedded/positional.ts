@@ -16,6 +16,7 @@ import { Query } from 'mingo';
 import type { Filter, Update } from '../types.js';
 import { InvalidUpdateError } from './errors.js';
 import { definedFilter } from './filter-shape.js';
+import { isOperatorDocument, isPlainObject } from './objects.js';
 import { splitPath } from './paths.js';
 
 const NO_MATCH = 'The positional operator did not find the match needed from the query.';
@@ -120,24 +121,14 @@ function leafIndex(path: string, leaf: Record<string, unknown>, doc: object): nu
       const wrap = rest === '' && Object.hasOwn(leaf, '$elemMatch');
       const index = holder.findIndex((item) =>
         rest !== ''
-          ? isDocument(item) && query.test(item)
+          ? isPlainObject(item) && query.test(item)
           : query.test({ v: wrap ? [item] : item }),
       );
       return index === -1 ? undefined : index;
     }
-    if (at === segments.length || !isDocument(holder)) return undefined;
+    if (at === segments.length || !isPlainObject(holder)) return undefined;
     const part = segments[at]!;
     holder = Object.hasOwn(holder, part) ? holder[part] : undefined;
   }
   return undefined;
-}
-
-function isDocument(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isOperatorDocument(value: unknown): value is Record<string, unknown> {
-  if (!isDocument(value)) return false;
-  for (const key in value) return key.charCodeAt(0) === 36;
-  return false;
 }

@@ -130,6 +130,15 @@ describe('Embedded read store: filter fast path', () => {
       );
     });
 
+    // objects.ts: only a plain object is a document, as the MongoDB driver sends one; a Date
+    // operand is an equality on a date, mingo's, and a Date where an $or branch belongs is no
+    // branch at all (filter-shape.ts refuses it before a collection interprets anything)
+    it('declines a Date where a document or an operator document is expected', () => {
+      expect(interpretFilter({ _id: 'a', at: new Date(0) })).to.equal(null);
+      const branch = new Date(0) as unknown as Filter;
+      expect(interpretFilter({ _id: 'a', $or: [branch] })).to.equal(null);
+    });
+
     it('answers the guarded-update filter of the projectors as mingo does', () => {
       const guard = (key: string): Filter => ({
         _id: 'id',
