@@ -16,3 +16,24 @@ export function isOperatorDocument(value: unknown): value is Record<string, unkn
   for (const key in value) return key.charCodeAt(0) === 36 /* $ */;
   return false;
 }
+
+/**
+ * MongoDB's name for the type a value is stored as (its $type alias), as its messages give it:
+ * the driver sends a whole number that fits 32 bits as an int, any other number as a double.
+ */
+export function bsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) && (value | 0) === value && !Object.is(value, -0)
+        ? 'int'
+        : 'double';
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      return 'string';
+    default:
+      return value instanceof Date ? 'date' : 'object';
+  }
+}

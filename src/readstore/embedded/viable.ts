@@ -20,6 +20,7 @@
  */
 import type { Update } from '../types.js';
 import { InvalidUpdateError } from './errors.js';
+import { bsonTypeName } from './objects.js';
 import { splitPath } from './paths.js';
 
 /** The first part that cannot be walked, and the value at the part before it. */
@@ -125,7 +126,7 @@ function notArrayHolder(segments: readonly string[], { at, holder }: Blocked): I
 
 function notAnArray(op: string, segments: readonly string[], value: unknown): InvalidUpdateError {
   const path = segments.join('.');
-  const type = value === null ? 'null' : typeof value;
+  const type = bsonTypeName(value);
   switch (op) {
     case '$pull':
     case '$pullAll':
@@ -144,12 +145,13 @@ function notAnArray(op: string, segments: readonly string[], value: unknown): In
 }
 
 function isNumber(op: string, value: unknown): boolean {
-  return op === '$bit' ? Number.isInteger(value) : typeof value === 'number';
+  // $bit needs an int (or a long, which a JSON store never holds): 2 ** 40 is stored as a double
+  return op === '$bit' ? bsonTypeName(value) === 'int' : typeof value === 'number';
 }
 
 function notANumber(op: string, segments: readonly string[], value: unknown): InvalidUpdateError {
   const field = segments[segments.length - 1];
-  const type = value === null ? 'null' : typeof value;
+  const type = bsonTypeName(value);
   const kind = op === '$bit' ? 'non-integral' : 'non-numeric';
   return new InvalidUpdateError(
     `Cannot apply ${op} to a value of ${kind} type: the field '${field}' is of type ${type}`,

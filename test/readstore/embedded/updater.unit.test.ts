@@ -189,6 +189,31 @@ describe('Embedded read store: update fast path', () => {
     });
   });
 
+  // MongoDB names the stored type: "Path 'votes' contains an element of non-array type 'int'"
+  // ($pop, pop_node.cpp), "The field 'votes' must be an array but is of type int" ($push,
+  // push_node.cpp); the driver stores 5 as an int and 2.5 as a double, never a 'number'
+  describe('When an operator meets a value of the wrong type', () => {
+    const doc = { _id: 'x', count: 5, ratio: 2.5, big: 2 ** 40, on: true, list: [1] };
+    it("names it by MongoDB's type name", () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ $push: { count: 1 } }, 'is of type int'],
+        [{ $push: { ratio: 1 } }, 'is of type double'],
+        [{ $push: { big: 1 } }, 'is of type double'],
+        [{ $pop: { on: 1 } }, "non-array type 'bool'"],
+        [{ $addToSet: { count: 1 } }, 'non-array type int'],
+        [{ $inc: { list: 1 } }, 'is of type array'],
+        [{ $bit: { ratio: { and: 1 } } }, 'is of type double'],
+        [{ $bit: { big: { and: 1 } } }, 'is of type double'],
+      ];
+      for (const [update, message] of cases) {
+        expect(() => applyUpdate(doc, update, false), JSON.stringify(update)).to.throw(
+          InvalidUpdateError,
+          message,
+        );
+      }
+    });
+  });
+
   describe('When the update document is not made of operators', () => {
     it('is refused with InvalidUpdateError', () => {
       expect(() => validateUpdate({ status: 'open' })).to.throw(InvalidUpdateError);
