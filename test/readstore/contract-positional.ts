@@ -6,7 +6,9 @@
  * element from the array but rather sets it to null". With no such item — the query does not
  * match through the array, matches it only by a negation, or an upsert inserts — MongoDB refuses
  * the update: "The positional operator did not find the match needed from the query." (BadValue,
- * code 2; src/mongo/db/update/update_object_node.cpp, UpdateObjectNode::apply). The item is the
+ * code 2; src/mongo/db/update/update_object_node.cpp, UpdateObjectNode::apply; jstests updatel.js:
+ * "The collection is empty, forcing an upsert. In this case the query has no array position match
+ * to substitute for the positional operator", SERVER-4713). The item is the
  * one a leaf of the query matched through (expression_path.h: setElemMatchKey of the array
  * offset); $or's branches are matched without recording one (OrMatchExpression::matches passes
  * no MatchDetails), nor is a negation or $size, which tests the array as a whole.
@@ -47,11 +49,12 @@ export function positionalContract(open: OpenHarness): void {
           { _id: 'a', links: { $elemMatch: { id: 'c', n: { $gte: 3 } } } },
           { $inc: { 'links.$.n': 10 } },
         );
-        // tags is ['ui', 'bug']
+        // tags is ['ui', 'bug']; a regular expression as the condition (jstests updatel.js)
         await items().updateOne({ _id: 'a', tags: 'bug' }, { $set: { 'tags.$': 'defect' } });
+        await items().updateOne({ _id: 'a', 'links.id': /^a$/ }, { $set: { 'links.$.n': 0 } });
         expect(await items().findOne({ _id: 'a' })).to.deep.include({
           links: [
-            { id: 'a', n: 1 },
+            { id: 'a', n: 0 },
             { id: 'b', n: 2, done: true },
             { id: 'c', n: 13 },
           ],

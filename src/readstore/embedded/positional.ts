@@ -78,6 +78,7 @@ export function matchedIndex(filter: Filter, doc: object): number | undefined {
 
 /** A field's condition is one leaf per operator ({$gt: 1, $lt: 5} is two), $all one per item. */
 function fieldIndex(path: string, condition: unknown, doc: object): number | undefined {
+  if (condition instanceof RegExp) return leafIndex(path, { $regex: condition }, doc);
   if (!isOperatorDocument(condition)) return leafIndex(path, { $eq: condition }, doc);
   let found: number | undefined;
   for (const op of Object.keys(condition)) {
