@@ -11,6 +11,7 @@
  * code 168): "Unrecognized expression '$nosuch'", also nested in another expression.
  */
 import { expect } from 'chai';
+import type { Collection } from '../../src/readstore/types.js';
 import {
   contractCases,
   type Item,
@@ -45,11 +46,17 @@ const UNKNOWN_EXPRESSIONS: Record<string, unknown>[] = [
 
 export function refusedOperandContract(open: OpenHarness): void {
   contractCases(open, ({ store, items }) => {
-    /** Each filter is refused on the seeded items and on an emptied collection, nothing deleted. */
-    async function expectRefusedEverywhere(filters: Record<string, unknown>[]): Promise<void> {
+    /** A collection that held a document and holds none now: no document reaches a filter. */
+    async function emptiedCollection(): Promise<Collection<Item>> {
       const emptied = store().collection<Item>('emptied');
       await emptied.insertOne({ ...ITEMS[0]! });
       await emptied.deleteOne({ _id: ITEMS[0]!._id });
+      return emptied;
+    }
+
+    /** Each filter is refused on the seeded items and on an emptied collection, nothing deleted. */
+    async function expectRefusedEverywhere(filters: Record<string, unknown>[]): Promise<void> {
+      const emptied = await emptiedCollection();
       for (const filter of filters) {
         const what = JSON.stringify(filter);
         for (const collection of [items(), emptied]) {
@@ -86,7 +93,7 @@ export function refusedOperandContract(open: OpenHarness): void {
     });
 
     it('refuses a $match it would refuse first when it is a later stage of an aggregation', async () => {
-      const emptied = store().collection<Item>('never-filled');
+      const emptied = await emptiedCollection();
       for (const match of [{ $or: [] }, ...MALFORMED_OPERANDS, ...UNKNOWN_EXPRESSIONS]) {
         const pipeline = [{ $sort: { votes: 1 } }, { $match: match }, { $count: 'n' }];
         const what = JSON.stringify(match);
