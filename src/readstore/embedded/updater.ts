@@ -1,9 +1,10 @@
 /**
  * Update operators. Like filters, the frequent ones ($set, $unset, $inc, $push, $addToSet,
  * $pull by value, $max, $min, $setOnInsert) are applied natively, because mingo's `update`
- * costs ~100 µs a call and projectors issue one per event. Positional paths, arrays inside a
- * path, modifiers such as $push.$sort and the rarer operators go to mingo's updater. A property
- * test checks the native path against mingo.
+ * costs ~100 µs a call and projectors issue one per event. `$[]` paths, arrays inside a path
+ * (a positional `$` arrives here as the index it stands for: positional.ts), modifiers such as
+ * $push.$sort and the rarer operators go to mingo's updater. A property test checks the native
+ * path against mingo.
  */
 import { update as mingoUpdate } from 'mingo';
 import { compare, isEqual } from 'mingo/util';
