@@ -116,6 +116,29 @@ export function positionalContract(open: OpenHarness): void {
         expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
       });
 
+      // MongoDB merges 'links.$' with the path naming the item it stands for: "Update created a
+      // conflict at 'links.1.n'" (ConflictingUpdateOperators, update_node.cpp)
+      it('refuses a positional path that lands on another path of the update', async () => {
+        await withLinks(items());
+        const before = await items().findOne({ _id: 'a' });
+        for (const update of [
+          { $set: { 'links.$.n': 1, 'links.1.n': 2 } },
+          { $set: { 'links.$.n': 1 }, $inc: { 'links.1.n': 2 } },
+          { $set: { 'links.$': 1, 'links.1.n': 2 } },
+        ]) {
+          const what = JSON.stringify(update);
+          const error = await rejection(items().updateOne({ _id: 'a', 'links.id': 'b' }, update));
+          expect(error.message, what).to.include('conflict');
+        }
+        expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+        // two different fields of the one item merge
+        await items().updateOne(
+          { _id: 'a', 'links.id': 'b' },
+          { $set: { 'links.$.n': 1, 'links.1.done': true } },
+        );
+        expect(await linksOf(items(), 'a')).to.deep.include({ id: 'b', n: 1, done: true });
+      });
+
       it('refuses an upsert that would insert, inserting nothing', async () => {
         const upsert = items().updateOne(
           { _id: 'zz', 'links.id': 'b' },

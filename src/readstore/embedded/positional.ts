@@ -45,16 +45,43 @@ export function resolvePositional(update: Update, filter: Filter, doc: object): 
   const index = matchedIndex(definedFilter(filter), doc);
   if (index === undefined) throw new InvalidUpdateError(NO_MATCH);
   const resolved: Update = {};
+  const paths: { parts: readonly string[]; positional: boolean }[] = [];
   for (const op of Object.keys(update)) {
     const fields = update[op] as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const path of Object.keys(fields)) {
-      const parts = splitPath(path).map((part) => (part === '$' ? String(index) : part));
+      const given = splitPath(path);
+      const parts = given.map((part) => (part === '$' ? String(index) : part));
+      refuseMerged(paths, parts, given.includes('$'));
       out[parts.join('.')] = fields[path];
     }
     resolved[op] = out;
   }
   return resolved;
+}
+
+/**
+ * MongoDB merges the `$` path with the one naming the same item, and refuses a merge of two
+ * writes to one place or of a write around another: "Update created a conflict at 'links.1'"
+ * (ConflictingUpdateOperators, code 40; update_node.cpp createUpdateNodeByMerging). Paths without
+ * `$` were held to that when the update was parsed (update-shape.ts).
+ */
+function refuseMerged(
+  taken: { parts: readonly string[]; positional: boolean }[],
+  parts: readonly string[],
+  positional: boolean,
+): void {
+  for (const other of taken) {
+    if (!positional && !other.positional) continue;
+    const length = Math.min(parts.length, other.parts.length);
+    let shared = 0;
+    while (shared < length && parts[shared] === other.parts[shared]) shared++;
+    if (shared === length) {
+      const at = parts.slice(0, shared).join('.');
+      throw new InvalidUpdateError(`Update created a conflict at '${at}'`);
+    }
+  }
+  taken.push({ parts, positional });
 }
 
 /** The query's elemMatchKey in `doc`: the item index the last recording leaf matched. */
