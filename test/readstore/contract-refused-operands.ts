@@ -26,6 +26,8 @@ const MALFORMED_OPERANDS: Record<string, unknown>[] = [
   { tags: { $size: '1' } },
   { tags: { $not: { $size: -1 } } },
   { status: { $regex: 5 } },
+  // "Regular expression is invalid: missing closing parenthesis" (code 51091)
+  { status: { $regex: '(' } },
   { status: { $type: 'nosuch' } },
   { status: { $type: 99 } },
   { status: { $type: ['string', 'nosuch'] } },
