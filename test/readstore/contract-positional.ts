@@ -15,7 +15,13 @@
  */
 import { expect } from 'chai';
 import type { Collection } from '../../src/readstore/types.js';
-import { type Item, type OpenHarness, rejection, updateContract } from './contract-fixtures.js';
+import {
+  type Item,
+  type OpenHarness,
+  onlyWhereParsedLikeMongoDB,
+  rejection,
+  updateContract,
+} from './contract-fixtures.js';
 
 const LINKS = [
   { id: 'a', n: 1 },
@@ -36,7 +42,7 @@ async function linksOf(items: Collection<Item>, id: string): Promise<unknown> {
 }
 
 export function positionalContract(open: OpenHarness): void {
-  updateContract(open, ({ items }) => {
+  updateContract(open, ({ items, harness }) => {
     describe('When the query matched an item of the array', () => {
       it('updates that item: by a field of the item, by $elemMatch, by the value itself', async () => {
         await withLinks(items());
@@ -97,15 +103,45 @@ export function positionalContract(open: OpenHarness): void {
     });
 
     describe('When the query matched no item of the array', () => {
+      const UNMATCHED = [
+        { _id: 'a' },
+        { _id: 'a', links: { $size: 3 } },
+        { _id: 'a', $or: [{ 'links.id': 'b' }, { votes: 99 }] },
+      ];
+      /** MongoDB's docs: "If the query matches the array using a negation operator, such as $ne,
+       * $not, or $nin, then you cannot use the positional operator to update values from this array" */
+      const NEGATED = { _id: 'a', 'links.id': { $ne: 'zz' } };
+      const upsertInserting = () =>
+        items().updateOne(
+          { _id: 'zz', 'links.id': 'b' },
+          { $set: { 'links.$.done': true } },
+          { upsert: true },
+        );
+
       it('refuses the update, leaving the document unchanged', async () => {
         await withLinks(items());
         const before = await items().findOne({ _id: 'a' });
-        for (const filter of [
-          { _id: 'a' },
-          { _id: 'a', links: { $size: 3 } },
-          { _id: 'a', 'links.id': { $ne: 'zz' } },
-          { _id: 'a', $or: [{ 'links.id': 'b' }, { votes: 99 }] },
-        ]) {
+        for (const filter of UNMATCHED) {
+          const what = JSON.stringify(filter);
+          await rejection(items().updateOne(filter, { $set: { 'links.$.done': true } }), what);
+        }
+        expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
+      });
+
+      it('refuses an upsert that would insert, inserting nothing', async () => {
+        await rejection(upsertInserting());
+        expect(await items().findOne({ _id: 'zz' })).to.equal(null);
+      });
+
+      it("refuses it after a negation too, saying MongoDB's reason: the positional operator did not find the match", async function () {
+        onlyWhereParsedLikeMongoDB(
+          this,
+          harness(),
+          "its message is 'failed to locate …', and it takes a $ne's item",
+        );
+        await withLinks(items());
+        const before = await items().findOne({ _id: 'a' });
+        for (const filter of [...UNMATCHED, NEGATED]) {
           const what = JSON.stringify(filter);
           const error = await rejection(
             items().updateOne(filter, { $set: { 'links.$.done': true } }),
@@ -113,12 +149,15 @@ export function positionalContract(open: OpenHarness): void {
           );
           expect(error.message, what).to.include(NO_MATCH);
         }
+        expect((await rejection(upsertInserting())).message).to.include(NO_MATCH);
         expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
       });
+    });
 
+    describe('When a positional path meets another path of the update', () => {
       // MongoDB merges 'links.$' with the path naming the item it stands for: "Update created a
       // conflict at 'links.1.n'" (ConflictingUpdateOperators, update_node.cpp)
-      it('refuses a positional path that lands on another path of the update', async () => {
+      it('refuses it when both name the same field', async () => {
         await withLinks(items());
         const before = await items().findOne({ _id: 'a' });
         for (const update of [
@@ -131,22 +170,16 @@ export function positionalContract(open: OpenHarness): void {
           expect(error.message, what).to.include('conflict');
         }
         expect(await items().findOne({ _id: 'a' })).to.deep.equal(before);
-        // two different fields of the one item merge
+      });
+
+      it('merges them when they name two fields of the one item', async function () {
+        onlyWhereParsedLikeMongoDB(this, harness(), "it refuses 'links.$.n' beside 'links.1.done'");
+        await withLinks(items());
         await items().updateOne(
           { _id: 'a', 'links.id': 'b' },
           { $set: { 'links.$.n': 1, 'links.1.done': true } },
         );
         expect(await linksOf(items(), 'a')).to.deep.include({ id: 'b', n: 1, done: true });
-      });
-
-      it('refuses an upsert that would insert, inserting nothing', async () => {
-        const upsert = items().updateOne(
-          { _id: 'zz', 'links.id': 'b' },
-          { $set: { 'links.$.done': true } },
-          { upsert: true },
-        );
-        expect((await rejection(upsert)).message).to.include(NO_MATCH);
-        expect(await items().findOne({ _id: 'zz' })).to.equal(null);
       });
     });
   });
