@@ -108,6 +108,15 @@ describe('When a target address is classified', () => {
       ['::a9fe:a9fe', 'ipv4Compatible'],
       ['::808:808', 'ipv4Compatible'],
       ['::', 'unspecified'],
+      // target.ts: global unicast is 2000::/3; IANA has the rest "Reserved by IETF", which
+      // ipaddr.js calls plain unicast where it has no name for it (the rest of ::/8, 4000::/3 …)
+      ['::1:7f00:1', 'reservedByIetf'],
+      ['0:ff::1', 'reservedByIetf'],
+      ['100:1::1', 'reservedByIetf'],
+      ['4000::1', 'reservedByIetf'],
+      ['e000::1', 'reservedByIetf'],
+      ['2001:4860:4860::8888', 'public'],
+      ['3ffe:1::1', 'public'],
     ];
     for (const [address, range] of cases) expect(addressRange(address), address).to.equal(range);
   });
@@ -156,6 +165,9 @@ describe('When a target address is classified', () => {
     );
     expect(await refusal('https://10.0.0.1/x')).to.equal(
       'url points to a private address: 10.0.0.1',
+    );
+    expect(await refusal('https://[0:ff::1]/x')).to.equal(
+      'url points to an IETF-reserved IPv6 (outside global unicast 2000::/3) address: 0:ff::1',
     );
     // a name: the address that made it unsafe is shown beside it, whichever of its addresses
     const mixed = await checkTarget('https://intranet.example/x', {

@@ -6,7 +6,10 @@
  * and the cloud metadata addresses (169.254.169.254, fd00:ec2::254, 100.100.100.200) are refused,
  * as are IPv6 forms that embed an IPv4 address (mapped, NAT64's 64:ff9b::/96, 6to4, Teredo's
  * server and client) unless the embedded address is itself public. The deprecated
- * IPv4-compatible range ::/96 (RFC 4291 §2.5.5.1) is refused whole: ipaddr.js calls `::7f00:1` (`[::127.0.0.1]` once URL-parsed) plain unicast.
+ * IPv4-compatible range ::/96 (RFC 4291 §2.5.5.1) is refused whole: ipaddr.js calls `::7f00:1`
+ * (`[::127.0.0.1]` once URL-parsed) plain unicast. So it does every other IPv6 address outside
+ * 2000::/3 that it has no name for (`::1:7f00:1`, `::ff:1`, `4000::1`): IANA's IPv6 address space
+ * registry has global unicast in 2000::/3 only and the rest "Reserved by IETF", refused too.
  * The check runs at creation and again before every attempt, and the attempt connects to the
  * address that was checked, so DNS rebinding cannot switch it.
  */
@@ -33,6 +36,7 @@ export class RefusedTarget extends Error {
 
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192']);
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 
 const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
@@ -68,8 +72,11 @@ export function addressRange(address: string): string {
   }
   if (METADATA.has(parsed.toString())) return 'metadata';
   const range = parsed.range();
-  if (range === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) {
-    return 'ipv4Compatible';
+  // after ipaddr's own names (unspecified ::, loopback ::1, mapped, discard 100::/64, …): what it
+  // leaves as unicast outside 2000::/3 is reserved space, ::/96 named for the attack it carries
+  if (range === 'unicast' && parsed.kind() === 'ipv6') {
+    if (parsed.match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+    if (!parsed.match(GLOBAL_UNICAST)) return 'reservedByIetf';
   }
   return range === 'unicast' ? 'public' : range;
 }
@@ -140,6 +147,7 @@ const NAMES: Record<string, string> = {
   broadcast: 'broadcast',
   unspecified: 'unspecified',
   ipv4Compatible: 'deprecated IPv4-compatible IPv6 (::/96)',
+  reservedByIetf: 'IETF-reserved IPv6 (outside global unicast 2000::/3)',
   metadata: 'cloud metadata',
 };
 
