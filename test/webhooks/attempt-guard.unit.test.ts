@@ -6,79 +6,13 @@
  */
 import { expect } from 'chai';
 import type { WebhookDoc } from '../../projections/webhooks/document.js';
-import { webhooksOf } from '../../projections/webhooks/document.js';
-import { silentLogger } from '../../src/platform/logger.js';
-import { createMemoryReadStore } from '../../src/readstore/embedded/memory.js';
-import { createAttempts } from '../../src/webhooks/delivery/attempt.js';
 import { type DeliveryDoc, deliveriesOf } from '../../src/webhooks/delivery/records.js';
-import type { AttemptRequest } from '../../src/webhooks/delivery/sender.js';
-import { newSigningSecret } from '../../src/webhooks/secrets.js';
-import { policy, secrets } from './support/board.js';
-
-const HOOK = 'ws1.wh_1';
+import { attemptBench } from './support/attempts.js';
 
 async function attemptWith(hook: Partial<WebhookDoc>, queued: Partial<DeliveryDoc> = {}) {
-  const store = createMemoryReadStore();
-  await webhooksOf(store).insertOne({
-    _id: HOOK,
-    id: 'wh_1',
-    url: 'http://127.0.0.1:9/hook',
-    description: '',
-    eventTypes: null,
-    productKeys: null,
-    enabled: true,
-    disabledReason: null,
-    createdAt: 0,
-    createdBy: null,
-    updatedAt: 0,
-    _ws: 'ws1',
-    _createdPos: '0',
-    _deleted: false,
-    _secret: secrets.seal(newSigningSecret(), 'wh_1'),
-    _previousSecrets: [],
-    ...hook,
-  } as WebhookDoc);
-  const delivery = {
-    _id: 'dlv_1',
-    id: 'dlv_1',
-    webhookId: 'wh_1',
-    messageId: 'msg_1',
-    eventType: 'webhook.test',
-    status: 'pending',
-    attemptCount: 0,
-    lastAttemptAt: null,
-    nextAttemptAt: 0,
-    lastResponseStatus: null,
-    createdAt: 0,
-    _ws: 'ws1',
-    _hook: HOOK,
-    _order: '0',
-    _source: null,
-    _payload: '{}',
-    _failures: 0,
-    _attempts: [],
-    ...queued,
-  } as unknown as DeliveryDoc;
-  await deliveriesOf(store).insertOne(delivery);
-  const sent: AttemptRequest[] = [];
-  const attempts = createAttempts({
-    readStore: store,
-    clock: { now: () => 1000 },
-    sender: {
-      async send(request) {
-        sent.push(request);
-        return { status: 204, excerpt: null, error: null, stopped: false } as never;
-      },
-      close() {},
-    },
-    policy,
-    secrets,
-    payloadOf: async () => '{}',
-    logger: silentLogger,
-  });
-  const result = await attempts.run(delivery, () => false);
-  const after = await deliveriesOf(store).findOne({ _id: 'dlv_1' });
-  return { result, sent, after };
+  const bench = await attemptBench(hook, queued);
+  const result = await bench.run(bench.queued);
+  return { result, sent: bench.sent, after: await bench.stored() };
 }
 
 describe('When a queued delivery comes up after its webhook changed', () => {
@@ -117,5 +51,29 @@ describe('When a delivery that has been attempted many times is attempted again'
     expect(after!._attempts).to.have.length(50);
     expect(after!._attempts[0]!.at).to.equal(1);
     expect(after!._attempts.at(-1)).to.include({ at: 1000, status: 'succeeded' });
+  });
+});
+
+/**
+ * attempt.ts re-reads the delivery too: the dispatcher's queue holds the copy a scan read, and by
+ * the time it comes up the delivery may be done (an earlier run of the same copy delivered it, a
+ * scan raced a direct hand-over) or gone with its webhook. README: "a message counts as delivered
+ * only after your 2xx has been recorded" — and once recorded it is not sent again.
+ */
+describe('When the queued copy of a delivery is stale', () => {
+  it('sends nothing for a delivery the store already holds as delivered', async () => {
+    const bench = await attemptBench({});
+    expect((await bench.run(bench.queued)).kind).to.equal('delivered');
+    // the same queued copy, still saying pending, comes up again
+    expect(await bench.run(bench.queued)).to.deep.equal({ kind: 'skipped' });
+    expect(bench.sent, 'requests sent').to.have.length(1);
+    expect(await bench.stored()).to.include({ status: 'succeeded', attemptCount: 1 });
+  });
+
+  it('sends nothing for a delivery deleted with its webhook meanwhile', async () => {
+    const bench = await attemptBench({});
+    await deliveriesOf(bench.store).deleteOne({ _id: bench.queued._id });
+    expect(await bench.run(bench.queued)).to.deep.equal({ kind: 'skipped' });
+    expect(bench.sent).to.deep.equal([]);
   });
 });
