@@ -3,7 +3,12 @@
  * them". Two limiter sets over one store stand in for two processes.
  */
 import { expect } from 'chai';
-import { createLimits, LIMITS_COLLECTION, type Policy } from '../../src/limits/index.js';
+import {
+  createLimits,
+  LIMITS_COLLECTION,
+  longestWait,
+  type Policy,
+} from '../../src/limits/index.js';
 import { heldReads } from '../support/held-reads.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
@@ -92,5 +97,16 @@ describe('When two processes share the limits in one store', () => {
     const limits = createLimits({ readStore: stores.readStore, now: () => now });
     limits.limiter('codes', WINDOW);
     expect(() => limits.limiter('codes', WINDOW)).to.throw(/two limiters are named codes/);
+  });
+});
+
+// store.ts: "The longest wait among refusals, or null when every verdict allows" — a client told
+// the shorter wait of two refusing limits is refused again when it comes back
+describe('When several limits answer one request', () => {
+  it('answers the longest wait among the refusals, or null when all allow', () => {
+    const allowed = { allowed: true, remaining: 3 } as const;
+    const refused = (retryAfterSeconds: number) => ({ allowed: false, retryAfterSeconds }) as const;
+    expect(longestWait([refused(60), allowed, refused(900), refused(5)])).to.equal(900);
+    expect(longestWait([allowed, allowed])).to.equal(null);
   });
 });
