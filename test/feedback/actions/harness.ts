@@ -48,18 +48,7 @@ export async function withWorld(run: (world: World) => Promise<void>): Promise<v
       async caughtUp(position) {
         await engine.waitFor(position ?? (await events.headPosition()));
       },
-      crashingOn(streamId) {
-        let armed = true;
-        const crashing: EventStore = Object.create(events);
-        crashing.appendToStream = async (id, batch, options) => {
-          if (armed && id === streamId) {
-            armed = false;
-            throw new SimulatedCrash(`crash before appending to ${id}`);
-          }
-          return events.appendToStream(id, batch, options);
-        };
-        return createCommandHandler(crashing);
-      },
+      crashingOn: (streamId) => crashingHandler(events, streamId),
     });
   } finally {
     await engine.stop();
@@ -67,6 +56,20 @@ export async function withWorld(run: (world: World) => Promise<void>): Promise<v
     await events.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A fresh handler (as after a restart) over `events`, whose next append to `streamId` fails. */
+export function crashingHandler(events: EventStore, streamId: string) {
+  let armed = true;
+  const crashing: EventStore = Object.create(events);
+  crashing.appendToStream = async (id, batch, options) => {
+    if (armed && id === streamId) {
+      armed = false;
+      throw new SimulatedCrash(`crash before appending to ${id}`);
+    }
+    return events.appendToStream(id, batch, options);
+  };
+  return createCommandHandler(crashing);
 }
 
 let clock = 1_700_000_000_000;
