@@ -11,6 +11,10 @@
  * digest of the answer too (`"<version>.<digest>"`), so a conditional GET is not answered 304
  * with a stale view (RFC 9110 §8.8.1; DX audit). If-Match compares the version part only: it
  * guards the resource's own content, which another record's rename does not make stale.
+ *
+ * The version part is compared as text, never as a number (RFC 9110 §8.8.3.2: strong tags match
+ * "character-by-character"): `"03"` is not the `"3"` this module writes, so it matches nothing and
+ * is refused like any other tag that does not match.
  */
 import { createHash } from 'node:crypto';
 import { PreconditionFailed } from './errors.js';
@@ -22,8 +26,11 @@ const DIGEST_CHARS = 11;
 /** the optional digest part of a tag */
 const DIGEST = `(?:\\.[A-Za-z0-9_-]{${DIGEST_CHARS}})?`;
 const VERSIONED = new RegExp(`^"(.*?)${DIGEST}"$`);
+/** an integer version as `String(version)` writes it: no sign, no leading zero */
+const REVISION = '(?:0|[1-9]\\d{0,14})';
 /** one strong tag naming an integer version, quoted or not (see expectedRevisionFrom) */
-const ONE_REVISION = new RegExp(`^\\s*(?:"(\\d{1,15})${DIGEST}"|(\\d{1,15})${DIGEST})\\s*$`);
+const ONE_REVISION = new RegExp(`^\\s*(?:"(${REVISION})${DIGEST}"|(${REVISION})${DIGEST})\\s*$`);
+const ONLY_REVISION = new RegExp(`^${REVISION}$`);
 
 /** `"<version>"`, or `"<version>.<digest>"` of the JSON text answered with it */
 export function etagFor(version: Version, json?: string): string {
@@ -82,7 +89,7 @@ export function expectedRevisionFrom(ifMatch: string | undefined): number | unde
 export function revisionsNamed(ifMatch: string): number[] {
   return tagsOf(ifMatch)
     .map(versionOf)
-    .filter((version): version is string => version !== undefined && /^\d{1,15}$/.test(version))
+    .filter((version): version is string => version !== undefined && ONLY_REVISION.test(version))
     .map(Number);
 }
 
