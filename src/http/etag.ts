@@ -53,8 +53,34 @@ function tagsOf(header: string): string[] {
     .map((tag) => (tag === '*' || tag.startsWith('"') || tag.startsWith('W/') ? tag : `"${tag}"`));
 }
 
+/** Whether an If-Match lets a write through: `*` on an existing resource, or a tag naming `current`. */
+export function ifMatchHolds(ifMatch: string, current: Version | undefined): boolean {
+  if (current === undefined) return false;
+  const tags = tagsOf(ifMatch);
+  return tags.includes('*') || tags.some((given) => versionOf(given) === String(current));
+}
+
 /**
- * Passes when the header is absent, `*` (and the resource exists), or lists the current tag.
+ * The refusal of an If-Match that does not hold. `etag` is the current ETag exactly as a read of
+ * the resource sends it — with its digest where the answer carries one — so the client can see
+ * it is not the one it holds; undefined when the resource does not exist.
+ */
+export function ifMatchRefused(
+  ifMatch: string,
+  what: string,
+  etag: string | undefined,
+): PreconditionFailed {
+  if (etag === undefined) {
+    return new PreconditionFailed(`If-Match given but the ${what} does not exist`);
+  }
+  return new PreconditionFailed(
+    `the ${what} has changed since it was read (If-Match ${ifMatch}, current ETag ${etag}); read it again`,
+  );
+}
+
+/**
+ * Passes when the header is absent, `*` (and the resource exists), or lists the current tag, for
+ * a resource whose ETag is `etagFor(current)` (no digest: see ifMatchRefused otherwise).
  * `current` undefined means the resource does not exist.
  */
 export function assertIfMatch(
@@ -62,17 +88,8 @@ export function assertIfMatch(
   current: Version | undefined,
   what = 'resource',
 ): void {
-  if (ifMatch === undefined) return;
-  const tags = tagsOf(ifMatch);
-  if (current !== undefined) {
-    if (tags.includes('*')) return;
-    const tag = etagFor(current);
-    if (tags.some((given) => versionOf(given) === String(current))) return;
-    throw new PreconditionFailed(
-      `the ${what} has changed since it was read (If-Match ${ifMatch}, current ETag ${tag}); read it again`,
-    );
-  }
-  throw new PreconditionFailed(`If-Match given but the ${what} does not exist`);
+  if (ifMatch === undefined || ifMatchHolds(ifMatch, current)) return;
+  throw ifMatchRefused(ifMatch, what, current === undefined ? undefined : etagFor(current));
 }
 
 /**

@@ -85,8 +85,8 @@
  *    steps from validation on without HTTP (the MCP server, which authenticates on its own).
  *
  * Helpers: pagination.ts (pageSizeParam, limitParam, cursorParam, pageOf, createCursorCodec with
- * HMAC-signed opaque cursors -> tampering is 400), etag.ts (etagFor, assertIfMatch -> 412,
- * expectedRevisionFrom). Envelopes and the status chosen for each error kind: envelopes.ts.
+ * HMAC-signed opaque cursors -> tampering is 400), etag.ts (etagFor, assertIfMatch or
+ * ifMatchHolds/ifMatchRefused -> 412, expectedRevisionFrom). Envelopes and the status chosen for each error kind: envelopes.ts.
  */
 export {
   feedbackEnvelope,
@@ -101,7 +101,14 @@ export {
   withResponseHeaders,
   type ErrorKind,
 } from './errors.js';
-export { assertIfMatch, etagFor, expectedRevisionFrom, revisionsNamed } from './etag.js';
+export {
+  assertIfMatch,
+  etagFor,
+  expectedRevisionFrom,
+  ifMatchHolds,
+  ifMatchRefused,
+  revisionsNamed,
+} from './etag.js';
 export { memoizedJson, RawJson } from '../../projections/shared/raw-json.js';
 export type { LifecycleHooks, RawInput } from './lifecycle.js';
 export type { OpenApiDocument } from './openapi.js';

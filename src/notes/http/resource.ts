@@ -4,9 +4,10 @@
  * a create answers 201 with its Location, and a write honours If-Match.
  */
 import {
-  assertIfMatch,
   etagFor,
   expectedRevisionFrom,
+  ifMatchHolds,
+  ifMatchRefused,
   RawJson,
   revisionsNamed,
 } from '../../http/registry.js';
@@ -14,7 +15,7 @@ import {
 export interface ResourceAnswer<Body> {
   status: number;
   body: RawJson<Body>;
-  headers: Record<string, string>;
+  headers: Record<string, string> & { ETag: string };
 }
 
 /**
@@ -60,23 +61,27 @@ export function created<Body>(
  * it refuses a stale single tag (and a retry with the same Idempotency-Key is answered from its
  * first attempt instead). Such an If-Match is also kept as sent (`ifMatch`): a retry is compared
  * with its first attempt by what the client sent, and the revision `*` resolves to is the one
- * the first attempt's own write made.
+ * the first attempt's own write made. An If-Match naming no revision is refused here with 412,
+ * naming the ETag a read of the resource sends (`currentETag`, digest and all: a client comparing
+ * it with the one it holds should not see a tag no read ever answered).
  */
 export async function precondition(
   ifMatch: string | undefined,
   current: () => Promise<number | undefined>,
   what: string,
+  currentETag: () => Promise<string>,
 ): Promise<{ expectedRevision?: number; ifMatch?: string }> {
   if (ifMatch === undefined) return {};
   const exact = expectedRevisionFrom(ifMatch);
   if (exact !== undefined) return { expectedRevision: exact };
   const revision = await current();
-  try {
-    assertIfMatch(ifMatch, revision, what);
-    return { expectedRevision: revision, ifMatch };
-  } catch (error) {
-    const named = revisionsNamed(ifMatch)[0];
-    if (revision === undefined || named === undefined) throw error;
-    return { expectedRevision: named, ifMatch };
-  }
+  if (ifMatchHolds(ifMatch, revision)) return { expectedRevision: revision, ifMatch };
+  const named = revisionsNamed(ifMatch)[0];
+  if (revision !== undefined && named !== undefined) return { expectedRevision: named, ifMatch };
+  throw ifMatchRefused(ifMatch, what, revision === undefined ? undefined : await currentETag());
+}
+
+/** The ETag of an answer (resourceAnswer always sets it). */
+export async function etagOf(answer: Promise<ResourceAnswer<unknown>>): Promise<string> {
+  return (await answer).headers.ETag;
 }

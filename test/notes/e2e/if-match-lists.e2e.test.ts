@@ -3,7 +3,8 @@
  * compares the revision only (`"3"` works as well)", and "a retry with the same
  * `Idempotency-Key` answers the same, also when its `If-Match` named the revision before its
  * first attempt". A client that lists the ETags it holds sends them as reads answered them:
- * `"<revision>.<digest>"` (src/http/etag.ts).
+ * `"<revision>.<digest>"` (src/http/etag.ts). README: a 412 for an If-Match naming no current
+ * revision names "exactly the `ETag` header a GET of the resource sends at that moment".
  */
 import { expect } from 'chai';
 import { type Api, type NotesE2e, startNotesE2e } from './support.js';
@@ -40,19 +41,32 @@ describe('Notes writes whose If-Match lists ETags', function () {
   });
 
   describe('When no tag of the If-Match names a revision', () => {
-    it('answers 412 naming the tag sent and the current one, to read again', async () => {
-      const created = await api('POST', '/v1/notes', { content: 'draft' });
-      const res = await api(
-        'PUT',
-        `/v1/notes/${created.body.id}`,
-        { content: 'x' },
-        { 'if-match': '"draft", "v2"' },
-      );
+    it('answers 412 naming the tag sent and the ETag a read sends, to read again', async () => {
+      const created = await api('POST', '/v1/notes', { content: 'draft', tags: ['x'] });
+      const path = `/v1/notes/${created.body.id}`;
+      const res = await api('PUT', path, { content: 'x' }, { 'if-match': '"draft", "v2"' });
+      const etag = (await api('GET', path)).headers.get('etag');
+      expect(etag).to.match(/^"0\.[A-Za-z0-9_-]{11}"$/);
       expect(res.status).to.equal(412);
       expect(res.body).to.deep.equal({
-        error:
-          'the note has changed since it was read (If-Match "draft", "v2", current ETag "0"); read it again',
+        error: `the note has changed since it was read (If-Match "draft", "v2", current ETag ${etag}); read it again`,
       });
+    });
+
+    it('names the ETag a read sends for a tag and a device too', async () => {
+      const tag = await api('POST', '/v1/tags', { name: `t-${key()}` });
+      const device = await api('POST', '/v1/devices', { name: `d-${key()}`, platform: 'web' });
+      for (const [what, path, body] of [
+        ['tag', `/v1/tags/${tag.body.id}`, { name: `u-${key()}` }],
+        ['device', `/v1/devices/${device.body.id}`, { platform: 'ios' }],
+      ] as const) {
+        const res = await api('PUT', path, body, { 'if-match': '"v2"' });
+        const etag = (await api('GET', path)).headers.get('etag');
+        expect(res.status, `${what}: ${res.text}`).to.equal(412);
+        expect(res.body, what).to.deep.equal({
+          error: `the ${what} has changed since it was read (If-Match "v2", current ETag ${etag}); read it again`,
+        });
+      }
     });
   });
 });

@@ -1,6 +1,6 @@
 /** register_device and update_device (e.g. a rename). Names are unique per user, case ignored. */
 import { registerDevice, updateDevice } from '../../actions/index.js';
-import { created, precondition } from '../resource.js';
+import { created, etagOf, precondition } from '../resource.js';
 import { Device, DeviceCreateBody, DeviceUpdateBody, IdParam } from '../schemas.js';
 import {
   commandContext,
@@ -62,7 +62,8 @@ export function updateDeviceOperation(deps: NotesHttpDeps): NotesOperation {
       const { userId } = ctx.principal;
       const deviceId = ctx.params.id;
       const current = async () => (await deps.queries.getDevice(userId, deviceId)).revision;
-      const asked = await precondition(ctx.ifMatch, current, 'device');
+      const etag = () => etagOf(deviceAnswer(deps, userId, deviceId));
+      const asked = await precondition(ctx.ifMatch, current, 'device', etag);
       const context = commandContext(deps, ctx.principal, ctx);
       const { position, device } = await updateDevice(deps, context, {
         userId,

@@ -1,5 +1,5 @@
 /** What the note operations share: the note as answered, and the note a write addresses. */
-import { answerAt, precondition } from '../resource.js';
+import { answerAt, etagOf, precondition } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The note with its tags and device by name, and its ETag; a write's answer at its `revision`. */
@@ -25,5 +25,6 @@ export async function noteRef(
   const { userId } = ctx.principal;
   const noteId = ctx.params.id;
   const current = async () => (await deps.queries.getNote(userId, noteId)).revision;
-  return { userId, noteId, ...(await precondition(ctx.ifMatch, current, 'note')) };
+  const etag = () => etagOf(noteAnswer(deps, userId, noteId));
+  return { userId, noteId, ...(await precondition(ctx.ifMatch, current, 'note', etag)) };
 }

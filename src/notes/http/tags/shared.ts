@@ -1,6 +1,6 @@
 /** What the tag operations share: the tag as answered, and the tag a write addresses. */
 import { presentTag } from '../present.js';
-import { answerAt, precondition } from '../resource.js';
+import { answerAt, etagOf, precondition } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The tag (also when soft-deleted) and its ETag; a write's answer at its `revision`. */
@@ -26,5 +26,6 @@ export async function tagRef(
   const { userId } = ctx.principal;
   const tagId = ctx.params.id;
   const current = async () => (await deps.queries.getTag(userId, tagId)).revision;
-  return { userId, tagId, ...(await precondition(ctx.ifMatch, current, 'tag')) };
+  const etag = () => etagOf(tagAnswer(deps, userId, tagId));
+  return { userId, tagId, ...(await precondition(ctx.ifMatch, current, 'tag', etag)) };
 }
