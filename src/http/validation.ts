@@ -233,10 +233,9 @@ function describeIssue(
         : `${name || 'it'} takes ${fields.length ? fields.join(', ') : 'none'}`;
       return `unknown field${plural} ${keys}${scope}; ${rule}`;
     }
-    case 'not_multiple_of':
-      return `${subject} must be a multiple of ${String(issue.divisor)}`;
-    case 'invalid_union':
-      return `${subject} is not any of the accepted shapes`;
+    // No request schema has a union or a multipleOf (unions are in answers only: SyncPage,
+    // WebhookMessage), so `invalid_union` and `not_multiple_of` do not arise; `custom` (a
+    // refine) and any code a future schema brings say zod's message under the field's name.
     default:
       return name ? `${name}: ${issue.message}` : issue.message;
   }
