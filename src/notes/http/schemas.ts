@@ -46,7 +46,10 @@ export const Note = z
     createdAt: time,
     updatedAt: time,
     deletedAt: time.nullable().meta({ description: 'set while the note is in the trash' }),
-    revision: z.number().int().meta({ description: 'the ETag of the note is "<revision>"' }),
+    revision: z.number().int().meta({
+      description:
+        'the first part of the note\'s ETag ("<revision>.<digest>"); If-Match may name it alone ("<revision>")',
+    }),
   })
   .meta({ id: 'Note' });
 
