@@ -78,6 +78,27 @@ export function ifMatchRefused(
   );
 }
 
+/** how much of a refused If-Match a message repeats: enough to recognise, not a whole header */
+const SHOWN_IF_MATCH = 64;
+
+/**
+ * For a resource that carries no ETag (an operation not `versioned`): RFC 9110 §13.1.1 says an
+ * If-Match holds when "any of the listed tags match the entity tag of the selected
+ * representation", and such a representation has none, so only `*` can hold (and the handler
+ * answers 404 when the resource is missing, which takes precedence, §13.2.1). Undefined when the
+ * header is absent or `*`; otherwise the refusal, naming what was sent (cut to a readable length).
+ */
+export function ifMatchWithoutETag(ifMatch: string | undefined): PreconditionFailed | undefined {
+  if (ifMatch === undefined || tagsOf(ifMatch).includes('*')) return undefined;
+  // by code points: an MCP `_meta.ifMatch` may hold any text, and half an emoji is not JSON-safe
+  const chars = Array.from(ifMatch.trim());
+  const shown =
+    chars.length > SHOWN_IF_MATCH ? `${chars.slice(0, SHOWN_IF_MATCH).join('')}…` : chars.join('');
+  return new PreconditionFailed(
+    `this resource carries no ETag, so If-Match ${shown} cannot match (RFC 9110 §13.1.1); send the request without If-Match`,
+  );
+}
+
 /**
  * Passes when the header is absent, `*` (and the resource exists), or lists the current tag, for
  * a resource whose ETag is `etagFor(current)` (no digest: see ifMatchRefused otherwise).

@@ -4,7 +4,7 @@
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
  *   authenticate → checkIdempotencyKey → readBody → validate → authorize → throttle
- *     → handle → awaitReadModels → checkResponse → answer
+ *     → checkIfMatch → handle → awaitReadModels → checkResponse → answer
  *
  * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
  * reached (and, when it answers the changed resource, `readBack` to build that answer); the
@@ -27,7 +27,7 @@ import type {
   RequestFacts,
   ServiceTypes,
 } from './operation.js';
-import { notModified } from './etag.js';
+import { ifMatchWithoutETag, notModified } from './etag.js';
 import { sendJson } from './respond.js';
 import { describeIssues, queryCoercer } from './validation.js';
 
@@ -181,6 +181,20 @@ export const throttle: Step = (x, hooks) => {
   if (budget && hooks.throttle) return hooks.throttle(budget, x.facts.principal);
 };
 
+/**
+ * RFC 9110 §13.1.1: an origin server "MUST NOT perform the requested method if a received If-Match
+ * condition evaluates to false". A `versioned` operation's handler compares If-Match with its
+ * resource's revision; any other operation's resource carries no ETag, so no listed tag can match
+ * and only `*` lets it through: refused here, before the handler, for every method (the RFC
+ * evaluates the condition for GET too). Placed after the steps that can refuse the request
+ * without it (401, 400, 403/404, 429), which take precedence over preconditions (§13.2.1).
+ */
+export const checkIfMatch: Step = (x) => {
+  if (x.prepared.op.versioned) return;
+  const refused = ifMatchWithoutETag(x.facts.ifMatch);
+  if (refused) throw refused;
+};
+
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
 export const handle: Step = async (x) => {
   const { op } = x.prepared;
@@ -253,6 +267,7 @@ export const HTTP_STEPS: readonly Step[] = [
   validate,
   authorize,
   throttle,
+  checkIfMatch,
   handle,
   awaitReadModels,
   checkResponse,
@@ -268,6 +283,7 @@ export const CORE_STEPS: readonly Step[] = [
   validate,
   authorize,
   throttle,
+  checkIfMatch,
   handle,
   awaitReadModels,
   checkResponse,

@@ -42,7 +42,7 @@ export interface NotesApp {
   auth: AuthorizationServer;
 }
 
-const DESCRIPTION = `A user's notes, tags and devices. Every /v1 route needs \`Authorization: Bearer <access token>\` from this service's OAuth 2.0 server (authorization code + PKCE, scope \`notes\`; add \`offline_access\` for a refresh token). Discovery: \`/.well-known/oauth-authorization-server\`. Access is strictly per user: another user's note, tag or device answers exactly like a missing one (404). Errors are \`{"error": "<message>"}\` with the matching status. Writes accept \`Idempotency-Key\`; note, tag and device reads carry an \`ETag\` and their writes honour \`If-Match\` (412 on a lost update).`;
+const DESCRIPTION = `A user's notes, tags and devices. Every /v1 route needs \`Authorization: Bearer <access token>\` from this service's OAuth 2.0 server (authorization code + PKCE, scope \`notes\`; add \`offline_access\` for a refresh token). Discovery: \`/.well-known/oauth-authorization-server\`. Access is strictly per user: another user's note, tag or device answers exactly like a missing one (404). Errors are \`{"error": "<message>"}\` with the matching status. Writes accept \`Idempotency-Key\`; note, tag and device reads carry an \`ETag\` and their writes honour \`If-Match\` (412 on a lost update). The other operations (lists, search, sync, history) carry no ETag: an \`If-Match\` other than \`*\` is refused with 412, as no tag can match.`;
 
 export async function createNotesApp(
   ctx: ServiceContext,

@@ -108,8 +108,11 @@ export function tinyOperations(world: TinyWorld) {
       return { body: widget, headers: { ETag: etagFor(world.revision) } };
     },
   });
+  // versioned: its If-Match names the shop's revision (an operation that is not versioned has
+  // no ETag, so the registry refuses any If-Match but `*` before the handler runs)
   const createWidget = defineOp({
     id: 'create_widget',
+    versioned: true,
     method: 'post',
     path: '/v1/shops/{shop}/widgets',
     summary: 'Create a widget',
@@ -125,7 +128,7 @@ export function tinyOperations(world: TinyWorld) {
     successStatus: 201,
     errors: [400, 401, 403, 404],
     auth: 'bearer',
-    async handler({ body, ifMatch }) {
+    async handler({ params, body, ifMatch }) {
       assertIfMatch(ifMatch, world.revision, 'shop');
       const widget = {
         id: `w${world.log.length + 1}`,
@@ -136,7 +139,11 @@ export function tinyOperations(world: TinyWorld) {
       const position = BigInt(world.log.length + 1);
       world.log.push({ position, widget });
       world.revision += 1;
-      return { body: { id: widget.id }, position };
+      const headers = {
+        ETag: etagFor(world.revision),
+        Location: `/v1/shops/${params.shop}/widgets/${widget.id}`,
+      };
+      return { body: { id: widget.id }, position, headers };
     },
   });
   const deleteShop = defineOp({
