@@ -37,7 +37,8 @@ export async function withSession<T>(
   config: Config,
   run: (session: Session) => Promise<T>,
 ): Promise<T> {
-  const stores = await openStores(config);
+  // a one-way migration of the data file is said on stderr; the answer stays stdout's
+  const stores = await openStores(config, { logger: { info: (line) => console.error(line) } });
   const log = engineLog();
   const engine = createProjectionEngine({
     eventStore: stores.eventStore,

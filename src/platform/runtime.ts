@@ -74,6 +74,7 @@ export async function startRuntime(options: {
   const stores = await openStores(config, {
     // what a second process would keep apart on the embedded read store: sign-ins and limits
     server: signsIn,
+    logger,
     onReadStoreClientReplaced: (reason) => {
       logger.warn(`MongoDB client replaced: ${reason}; its monitor had stopped`);
       metrics.readStoreClientReplacements.inc();

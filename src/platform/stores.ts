@@ -12,6 +12,7 @@ import type { EventStore } from '../eventstore/types.js';
 import { versionedEventStore } from '../eventstore/versioned.js';
 import { UnreadableDocumentsError } from '../readstore/embedded/errors.js';
 import type { ReadStore } from '../readstore/types.js';
+import type { Logger } from './logger.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { fileLeases } from './file-lease.js';
 import { type Lease, leaseIn } from './lease.js';
@@ -44,6 +45,8 @@ export interface OpenStoresOptions {
   server?: boolean;
   /** collections `rebuild` drops: the embedded read store opens without reading them */
   rebuilding?: readonly string[];
+  /** told when the embedded event log is migrated from an older schema at open (one-way) */
+  logger?: Pick<Logger, 'info'>;
 }
 
 export async function openStores(config: Config, options: OpenStoresOptions = {}): Promise<Stores> {
@@ -76,6 +79,7 @@ async function openBoth(
     : await (await import('../eventstore/embedded/index.js')).openEmbeddedEventStore({
         path: file,
         pollMs: config.EMBEDDED_POLL_MS,
+        logger: options.logger,
       });
   // SQLite creates its files by the umask: made private at once, also when the read store
   // then fails to open and the start is refused; later -wal/-shm copy the database file's mode

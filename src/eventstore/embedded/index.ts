@@ -16,6 +16,7 @@ import {
 import { assertCap, countsAbove, lowestOf } from '../count-behind.js';
 import type { ImportedRow } from './batch-plan.js';
 import { inspectDataFile, unavailable } from './data-file.js';
+import type { MigrationLog } from './migrate.js';
 import { createReader, type Reader, type StoredRow } from './reader.js';
 import { createRecentRows } from './recent-rows.js';
 import {
@@ -41,6 +42,8 @@ export interface EmbeddedEventStoreOptions {
    * chains every row then.
    */
   chain?: boolean;
+  /** told when the file is migrated from an older schema (migrate.ts); none: silent */
+  logger?: MigrationLog;
 }
 
 export type { ImportedRow } from './batch-plan.js';
@@ -85,7 +88,7 @@ export async function openEmbeddedEventStore(
   }
   try {
     applyPragmas(db);
-    verifyOrCreateSchema(db, path, options.integrityCheck ?? 'quick');
+    verifyOrCreateSchema(db, path, options.integrityCheck ?? 'quick', options.logger);
   } catch (error) {
     db.close();
     throw error instanceof Error && error.name === 'EventStoreUnavailableError'

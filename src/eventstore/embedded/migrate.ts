@@ -17,10 +17,17 @@
  * `verify` prints it.
  *
  * Processes of an older build should be stopped first (they refuse version 4 at their next open).
+ * One-way, so the operator is told: a line when it starts (file, versions, that older builds
+ * will refuse the file) and one when it ends (how long, how many events).
  */
 import type Database from 'better-sqlite3';
 import { CHAIN_TABLE_SQL, createChainTable, UNCHAINED } from './chain-table.js';
 import { unavailable } from './data-file.js';
+
+/** where the migration says what it does; optional, so tests and tools may pass none */
+export interface MigrationLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+}
 
 const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata';
 const CHUNK = 5_000;
@@ -30,6 +37,7 @@ export function migrate(
   path: string,
   from: '1' | '2' | '3',
   createEventsTable: (name: string) => string,
+  log?: MigrationLog,
 ): void {
   try {
     db.exec('BEGIN IMMEDIATE');
@@ -39,6 +47,9 @@ export function migrate(
         .prepare("SELECT value FROM es_meta WHERE key = 'schema_version'")
         .pluck()
         .get();
+      const migrating = version === '1' || version === '2' || version === '3';
+      const started = performance.now();
+      if (migrating) announce(log, path, version);
       if (version === '1' || version === '2') {
         db.exec(createEventsTable('es_events_new'));
         db.exec(
@@ -65,10 +76,16 @@ export function migrate(
         moveHashes(db);
         db.exec('ALTER TABLE es_events DROP COLUMN hash');
       }
-      if (version === '1' || version === '2' || version === '3') {
-        db.exec("UPDATE es_meta SET value = '4' WHERE key = 'schema_version'");
-      }
+      if (migrating) db.exec("UPDATE es_meta SET value = '4' WHERE key = 'schema_version'");
       db.exec('COMMIT');
+      if (migrating) {
+        const events = db.prepare('SELECT count(*) FROM es_events').pluck().get() as number;
+        const durationMs = Math.round(performance.now() - started);
+        log?.info(
+          `event log ${path} migrated to schema version 4 in ${durationMs} ms (${events} events)`,
+          { file: path, toVersion: 4, durationMs, events },
+        );
+      }
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       throw error;
@@ -80,6 +97,14 @@ export function migrate(
       error,
     );
   }
+}
+
+function announce(log: MigrationLog | undefined, path: string, version: string): void {
+  log?.info(
+    `event log ${path}: migrating from schema version ${version} to 4; one-way: ` +
+      'builds older than this one will refuse the file',
+    { file: path, fromVersion: Number(version), toVersion: 4, oneWay: true },
+  );
 }
 
 /**

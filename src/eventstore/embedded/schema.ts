@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { unavailable } from './data-file.js';
 import { CHAIN_TABLE_SQL } from './chain-table.js';
-import { migrate } from './migrate.js';
+import { type MigrationLog, migrate } from './migrate.js';
 
 /**
  * Version 2 dropped the SQLite index on (stream_id, revision): uniqueness is enforced by the
@@ -128,6 +128,7 @@ export function verifyOrCreateSchema(
   db: Database.Database,
   path: string,
   check: IntegrityCheck,
+  log?: MigrationLog,
 ): void {
   try {
     db.prepare('SELECT count(*) FROM sqlite_master').get();
@@ -175,7 +176,7 @@ export function verifyOrCreateSchema(
     .pluck()
     .get();
   if (version === '1' || version === '2' || version === '3') {
-    migrate(db, path, version, eventsTableSql);
+    migrate(db, path, version, eventsTableSql, log);
   } else if (version !== SCHEMA_VERSION) {
     throw unavailable(
       path,
