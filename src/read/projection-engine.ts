@@ -31,7 +31,7 @@ import {
   type ProjectorCheckpoint,
   projectorLags,
 } from './projector-lag.js';
-import { dropOtherVersion } from './projector-versions.js';
+import { dropOtherVersion, sayWhenRebuilt } from './projector-versions.js';
 import { ProjectionTimeout, WaiterList } from './waiters.js';
 
 const RETRY_FIRST_MS = 250;
@@ -96,6 +96,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   const flushIntervalMs =
     options.flushIntervalMs ?? (readStore.adapter === 'embedded' ? EMBEDDED_FLUSH_INTERVAL_MS : 0);
   let unflushed = 0;
+  // events applied and handed to a flush: counted per flush, not per event (+ unflushed: all)
+  let handedToFlush = 0;
   let lastFlushAt = Number.NEGATIVE_INFINITY;
   let quietFlush: { timer: NodeJS.Immediate | NodeJS.Timeout; immediate: boolean } | undefined;
   // the quiet flush under way: stop() waits for it, or the stores close beneath it
@@ -119,6 +121,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     if (unflushed === 0) return;
     const pending = unflushed;
     unflushed = 0;
+    handedToFlush += pending;
     lastFlushAt = performance.now();
     const mine = (async () => readStore.flush(new Map(checkpoints)))();
     flushing = mine;
@@ -127,6 +130,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       flushFailure = null;
     } catch (error) {
       unflushed += pending; // flushed with the next one
+      handedToFlush -= pending;
       if (unreachable(error)) flushFailure = (error as Error).message;
       throw error;
     } finally {
@@ -236,12 +240,27 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
   return {
     async start(): Promise<void> {
+      const startedAt = performance.now();
       const stored = await readStore.checkpoints();
+      const rebuilt: string[] = [];
       for (const p of projectors) {
         const at = stored.get(idOf(p));
         if (at !== undefined) checkpoints.set(idOf(p), at);
-        else await dropOtherVersion(readStore, p, stored, logger);
+        else if (await dropOtherVersion(readStore, p, stored, logger)) rebuilt.push(idOf(p));
         await p.setup?.(readStore);
+      }
+      if (rebuilt.length > 0) {
+        // a rebuilt read model starts at 0, so the replay begins there: it has caught up when
+        // every projector has reached the head found now (a waiter: no cost per event)
+        const head = await eventStore.headPosition();
+        const appliedBefore = handedToFlush + unflushed;
+        sayWhenRebuilt(logger, {
+          ids: rebuilt,
+          head,
+          startedAt,
+          reached: head > 0n ? waiters.add(head) : Promise.resolve(),
+          replayed: () => handedToFlush + unflushed - appliedBefore,
+        });
       }
       await subscribe();
     },

@@ -7,6 +7,9 @@
  * Crash-safe either way: until the new version's first checkpoint is stored the old one (or
  * none) is there, and a start finds the same state again and drops again; once it is stored,
  * the replay resumes from it like any catch-up.
+ *
+ * Both ends are logged: the drop, and the moment the replay reaches the head the start found
+ * (README: "drops it and replays the log into it on start (logged)").
  */
 import {
   checkpointId,
@@ -34,4 +37,42 @@ export async function dropOtherVersion(
   for (const collection of projector.collections) await readStore.dropCollection(collection);
   for (const key of others) await readStore.deleteCheckpoint(key);
   return true;
+}
+
+export interface Rebuilt {
+  /** checkpoint ids (name@version) of the read models dropped at this start */
+  ids: readonly string[];
+  /** the log's head when they were dropped: the replay has caught up on reaching it */
+  head: bigint;
+  /** performance.now() when the start began */
+  startedAt: number;
+  /** resolves when every projector has applied the log up to `head`; rejects on stop */
+  reached: Promise<void>;
+  /** events the engine applied since the drop */
+  replayed(): number;
+}
+
+/** One line per rebuilt read model when its replay has caught up, or why it did not. */
+export function sayWhenRebuilt(logger: Pick<Console, 'info'>, rebuilt: Rebuilt): void {
+  const { ids, head } = rebuilt;
+  rebuilt.reached.then(
+    () => {
+      const events = rebuilt.replayed();
+      const durationMs = Math.round(performance.now() - rebuilt.startedAt);
+      for (const projector of ids) {
+        logger.info(
+          `projector ${projector}: rebuilt, replayed ${events} events up to position ${head} in ${durationMs} ms`,
+          { projector, events, head: Number(head), durationMs },
+        );
+      }
+    },
+    (error: Error) => {
+      for (const projector of ids) {
+        logger.info(
+          `projector ${projector}: rebuild stopped before position ${head} (${error.message}); the next start goes on with it`,
+          { projector, head: Number(head) },
+        );
+      }
+    },
+  );
 }

@@ -11,26 +11,30 @@ export interface Waiter {
   position: bigint;
   resolve(): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export class WaiterList {
   private waiters: Waiter[] = [];
 
-  add(position: bigint, timeoutMs: number): Promise<void> {
+  /** no `timeoutMs`: waits until released or rejected (a rebuild's end, however long it takes) */
+  add(position: bigint, timeoutMs?: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         position,
         resolve,
         reject,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          reject(
-            new ProjectionTimeout(
-              `the read models did not reach position ${position} within ${timeoutMs} ms`,
-            ),
-          );
-        }, timeoutMs),
+        timer:
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                this.waiters = this.waiters.filter((w) => w !== waiter);
+                reject(
+                  new ProjectionTimeout(
+                    `the read models did not reach position ${position} within ${timeoutMs} ms`,
+                  ),
+                );
+              }, timeoutMs),
       };
       this.waiters.push(waiter);
     });

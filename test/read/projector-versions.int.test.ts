@@ -8,6 +8,7 @@ import type { Projector } from '../../projections/shared/projector.js';
 import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { counter, counterProjector } from '../support/counter.js';
+import { type LogLines, logLines } from '../support/log-lines.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
 describe('When a projector starts with a version other than the one that built its read model', () => {
@@ -26,12 +27,12 @@ describe('When a projector starts with a version other than the one that built i
     ...counterProjector('counters', applied),
     ...(version === undefined ? {} : { version }),
   });
-  async function run(projector: Projector): Promise<void> {
+  async function run(projector: Projector, log?: LogLines): Promise<void> {
     engine = createProjectionEngine({
       eventStore: stores.eventStore,
       readStore: stores.readStore,
       projectors: [projector],
-      logger: { info() {}, error() {} },
+      logger: log?.logger ?? { info() {}, error() {} },
     });
     await engine.start();
     await engine.waitFor(await stores.eventStore.headPosition());
@@ -82,5 +83,26 @@ describe('When a projector starts with a version other than the one that built i
     const replayed: string[] = [];
     await run(versioned(undefined, replayed));
     expect(replayed).to.deep.equal([]);
+  });
+
+  // README: "A process that finds a read model built by another version drops it and replays
+  // the log into it on start (logged)": the operator sees it begin and end
+  it('logs the rebuild when it has caught up: projector id and version, events, duration', async () => {
+    await increment('counter-1', 2);
+    await increment('counter-2', 3);
+    await increment('counter-1', 4);
+    await run(versioned(undefined, []));
+    const log = logLines();
+    await run(versioned(2, []), log);
+    const end = await log.find((line) => String(line.msg).includes('rebuilt'));
+    expect(end, JSON.stringify(log.lines)).to.deep.include({
+      projector: 'counters@2',
+      events: 3,
+      head: 3,
+    });
+    expect(end?.durationMs).to.be.a('number');
+    expect(end?.msg).to.match(
+      /^projector counters@2: rebuilt, replayed 3 events up to position 3 in \d+ ms$/,
+    );
   });
 });
