@@ -18,6 +18,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { forkModule } from '../platform/threads.js';
 import type { FromBulkChild, ToBulkChild } from './embedder-child.js';
+import { untilAborted } from './embedder.js';
 import { ENERGETIC_CHUNK } from './energetic-embedder.js';
 
 /** the smallest batch worth splitting: a full indexer batch (indexer.ts: 32) */
@@ -78,8 +79,16 @@ function hold(child: ChildProcess, held: boolean): void {
   }
 }
 
-/** Embeds `texts` in the helper process (the bundled encoder); rejects if it cannot. */
-export async function embedOnHelper(texts: string[]): Promise<Float32Array[]> {
+/**
+ * Embeds `texts` in the helper process (the bundled encoder); rejects if it cannot. An abort
+ * stops the wait at once (a stopping indexer): the helper may still be starting, which took
+ * ~10 s on 2 busy cores, and its answer is then dropped unseen.
+ */
+export async function embedOnHelper(
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<Float32Array[]> {
+  signal?.throwIfAborted();
   if (performance.now() - failedAt < COOL_OFF_MS) {
     throw new Error('the bulk embedder failed recently; the embedder thread takes the batch');
   }
@@ -90,7 +99,7 @@ export async function embedOnHelper(texts: string[]): Promise<Float32Array[]> {
     running ??= start(); // fork can throw (no processes left): then this batch stays home
     child = running.child;
     hold(child, true);
-    return await running.request(texts);
+    return await untilAborted(running.request(texts), signal);
   } finally {
     busy--;
     if (busy === 0) {

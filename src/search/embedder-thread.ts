@@ -25,7 +25,13 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleThread } from '../platform/threads.js';
 import type { CreateEmbedderOptions } from './create-embedder.js';
-import { type EmbedOptions, type Embedder, embeddablePrefix, MAX_EMBED_CHARS } from './embedder.js';
+import {
+  type EmbedOptions,
+  type Embedder,
+  embeddablePrefix,
+  MAX_EMBED_CHARS,
+  untilAborted,
+} from './embedder.js';
 import type { FromEmbedder, ToEmbedder } from './embedder-protocol.js';
 import { embedOnHelper, SPLIT_MIN, splitPoint } from './bulk-helper.js';
 import { ENERGETIC_PROVIDER } from './energetic-embedder.js';
@@ -76,8 +82,13 @@ interface Queued {
 
 interface SharedThread {
   request(message: ToEmbedder & { id: number }): Promise<FromEmbedder>;
-  /** embeds through the queue, unit by unit, queries first */
-  embed(key: number, texts: string[], priority: Priority): Promise<Float32Array[]>;
+  /** embeds through the queue, unit by unit, queries first; an abort drops the queued units */
+  embed(
+    key: number,
+    texts: string[],
+    priority: Priority,
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]>;
   post(message: ToEmbedder): void;
   loggers: Map<number, Logger>;
 }
@@ -136,8 +147,9 @@ function thread(): SharedThread {
       if (gone) return Promise.reject(gone);
       return new Promise<FromEmbedder>((resolve, reject) => send(message, { resolve, reject }));
     },
-    async embed(key, texts, priority) {
+    async embed(key, texts, priority, signal) {
       if (gone) throw gone;
+      signal?.throwIfAborted();
       const call = {};
       const drop = () => {
         for (const queue of Object.values(waiting)) {
@@ -158,7 +170,7 @@ function thread(): SharedThread {
       });
       settleRef();
       pump();
-      try {
+      const collect = async () => {
         const vectors: Float32Array[] = [];
         for (const answer of answers) {
           const message = await answer;
@@ -167,6 +179,11 @@ function thread(): SharedThread {
           vectors.push(...message.vectors);
         }
         return vectors;
+      };
+      try {
+        // aborted (a stopping indexer): the caller stops waiting at once and the thread is not
+        // kept busy with units nobody waits for; only the unit it is running ends, unseen
+        return await untilAborted(collect(), signal);
       } catch (error) {
         drop();
         throw error;
@@ -229,9 +246,10 @@ export function startEmbedderThread(options: CreateEmbedderOptions): EmbedderThr
           if (closed) throw new Error('the embedder is closed');
           if (whole.length === 0) return [];
           const priority = embedOptions?.priority ?? 'background';
+          const signal = embedOptions?.signal;
           // cut here too: a 100 KB text is not copied to the thread only to be cut there
           const texts = whole.map((text) => embeddablePrefix(text, maxChars));
-          const here = (part: string[]) => host.embed(key, part, priority);
+          const here = (part: string[]) => host.embed(key, part, priority, signal);
           // a backlog's batch: half of it on a second core (bulk-helper.ts)
           if (loaded.provider !== ENERGETIC_PROVIDER || texts.length < SPLIT_MIN)
             return here(texts);
@@ -239,7 +257,10 @@ export function startEmbedderThread(options: CreateEmbedderOptions): EmbedderThr
           const tail = texts.slice(cut);
           const [first, second] = await Promise.all([
             here(texts.slice(0, cut)),
-            embedOnHelper(tail).catch(() => here(tail)),
+            embedOnHelper(tail, signal).catch((error) => {
+              if (signal?.aborted) throw error;
+              return here(tail);
+            }),
           ]);
           return [...first, ...second];
         },

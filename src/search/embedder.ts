@@ -30,6 +30,26 @@ export interface Embedder {
 export interface EmbedOptions {
   /** `background` (default): indexing; `query`: a search waiting for its answer */
   priority?: 'query' | 'background';
+  /**
+   * aborted: the caller no longer wants the vectors (a stopping indexer). The embedder thread
+   * drops the call's units it has not started and stops waiting for the bulk helper; an adapter
+   * that cannot drop work may ignore it (`untilAborted` stops the caller waiting anyway).
+   */
+  signal?: AbortSignal;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts: the caller stops waiting, the work goes on unseen. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /**

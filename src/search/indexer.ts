@@ -70,6 +70,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  // aborts the embedding in flight at stop: a stop does not wait for it (see stop())
+  let aborting = new AbortController();
   let staged = 0;
   let stagesInFlight = 0;
   let idleWaiters: (() => void)[] = [];
@@ -116,11 +118,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
           again = false;
           for (let taken = batchSize; !stopped && taken === batchSize; ) {
             const started = performance.now();
-            taken = await index.embedPending(batchSize);
+            taken = await index.embedPending(batchSize, aborting.signal);
             if (taken > 0) embedded(started, taken);
           }
         } while (again && !stopped);
       } catch (error) {
+        if (stopped) return; // the stop aborted it: the batch stays pending for the next start
         logger?.warn('search indexer could not embed; will retry', {
           index: index.name,
           error: (error as Error).message,
@@ -158,14 +161,23 @@ export function createIndexer(options: IndexerOptions): Indexer {
     },
     start() {
       stopped = false;
+      if (aborting.signal.aborted) aborting = new AbortController();
       schedule(true);
     },
     whenIdle() {
       if (idle()) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
+    /**
+     * Does not wait for the backlog, nor for the batch in flight: its embedding is aborted and
+     * it stays pending in the store, like every text not embedded yet, for the next start. A
+     * batch could take seconds — behind the other indexers' units in the shared embedder
+     * thread, and half of it on a bulk helper still starting (embedder-thread.ts) — and a
+     * SIGTERM during the first start after an upgrade waited 4.8 s for one.
+     */
     async stop() {
       stopped = true;
+      aborting.abort(new Error('the search indexer stopped'));
       clearTimeout(timer);
       timer = undefined;
       await running;

@@ -25,7 +25,7 @@ import { searchCollection } from '../../projections/search-indexes.js';
 import { encoderReads } from './encoder-scripts.js';
 import type { Logger } from '../platform/logger.js';
 import type { Doc, ReadStore } from '../readstore/types.js';
-import { type Embedder, embeddablePrefix } from './embedder.js';
+import { type Embedder, embeddablePrefix, untilAborted } from './embedder.js';
 import { fuse, type SearchMode } from './hybrid.js';
 import type { IdFilter, SearchHit } from './scope-arena.js';
 import { type CachedText, createScopeCaches, type ScopeCacheBounds } from './scope-caches.js';
@@ -93,7 +93,11 @@ export interface VectorIndex {
   upsert(id: string, scope: string, text: string): Promise<void>;
   remove(id: string): Promise<void>;
   /** embed up to `limit` pending documents; resolves how many it took from the queue */
-  embedPending(limit: number): Promise<number>;
+  /**
+   * embeds up to `limit` pending texts; `signal` aborted: stops waiting for the embedder and
+   * writes nothing, so the batch stays pending (the next start embeds it)
+   */
+  embedPending(limit: number, signal?: AbortSignal): Promise<number>;
   search(scope: string, query: string, options?: SearchOptions): Promise<SearchHit[]>;
   status(): Promise<VectorIndexStatus>;
   /** forget in-memory state (after the collection was dropped or rebuilt elsewhere) */
@@ -173,9 +177,10 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
     return run;
   }
 
-  async function embedDocs(batch: VectorDoc[]): Promise<void> {
-    const embedder = await open();
-    const vectors = await embedder.embed(batch.map((doc) => doc.text));
+  async function embedDocs(batch: VectorDoc[], signal?: AbortSignal): Promise<void> {
+    const embedder = await untilAborted(open(), signal);
+    const texts = batch.map((doc) => doc.text);
+    const vectors = await untilAborted(embedder.embed(texts, { signal }), signal);
     await exclusive(async () => {
       for (const [i, doc] of batch.entries()) {
         // guarded by hash and scope: a text edited or moved meanwhile stays pending for the next batch
@@ -257,10 +262,10 @@ export function createVectorIndex(options: VectorIndexOptions): VectorIndex {
       if (doc) await embedDocs([doc]);
     },
     remove,
-    async embedPending(limit) {
-      await open();
+    async embedPending(limit, signal) {
+      await untilAborted(open(), signal);
       const batch = await docs().find({ pending: true }, { limit });
-      if (batch.length > 0) await embedDocs(batch);
+      if (batch.length > 0) await embedDocs(batch, signal);
       return batch.length;
     },
     async search(scope, query, searchOptions = {}) {

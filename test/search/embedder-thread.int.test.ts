@@ -115,4 +115,40 @@ describe('Embedder thread', () => {
       }
     });
   });
+
+  describe('When an indexing embed is aborted (a stopping indexer)', () => {
+    // src/search/embedder.ts EmbedOptions.signal: "the embedder thread drops the call's units it
+    // has not started": the thread is not kept busy with a batch nobody waits for
+    it('rejects at once and the work queued after it waits for one unit, not for the aborted batch', async () => {
+      writeTinyBertModel(dir, DEFAULT_TRANSFORMERS_MODEL, 8);
+      const handle = startEmbedder({ modelDir: dir, logger: quiet });
+      try {
+        const embedder = await handle.get();
+        const backlog = Array.from({ length: 200 }, () => TEXTS)
+          .flat()
+          .slice(0, 1_600);
+        let started = performance.now();
+        await embedder.embed(backlog);
+        const wholeBacklogMs = performance.now() - started;
+
+        const aborting = new AbortController();
+        const abandoned = embedder.embed(backlog, { signal: aborting.signal });
+        const next = embedder.embed(TEXTS.slice(0, 4));
+        started = performance.now();
+        aborting.abort(new Error('stopped'));
+        const outcome = await abandoned.then(
+          () => 'resolved',
+          (error: Error) => error.message,
+        );
+        expect(outcome).to.equal('stopped');
+        await next;
+        const nextMs = performance.now() - started;
+        expect(nextMs, `the whole backlog took ${Math.round(wholeBacklogMs)} ms`).to.be.below(
+          wholeBacklogMs / 4,
+        );
+      } finally {
+        await handle.close();
+      }
+    });
+  });
 });
