@@ -12,7 +12,17 @@ export type FromBulkChild = { id: number; vectors: Float32Array[] } | { id: numb
 
 const loading = loadEnergeticEmbedder();
 loading.catch(() => {}); // answered per request below
-const send = (message: FromBulkChild) => process.send?.(message);
+/**
+ * A parent that stopped during a batch (its indexer abandons the batch, bulk-helper.ts) has gone
+ * when the answer is ready: the child ends quietly, instead of dying of EPIPE with a stack trace
+ * on the stderr it shares with the stopped server.
+ */
+const send = (message: FromBulkChild) => {
+  if (!process.connected) return process.exit(0);
+  process.send?.(message, undefined, {}, (error) => {
+    if (error) process.exit(0);
+  });
+};
 
 let queue: Promise<void> = Promise.resolve();
 process.on('message', (message: ToBulkChild) => {

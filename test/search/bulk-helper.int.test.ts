@@ -6,6 +6,7 @@
  * the helper starts only for such batches and only for the bundled encoder, and that its
  * process exits when it is let go.
  */
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +123,25 @@ describe('Bulk embedding on a second core', function () {
       } finally {
         await handle.close();
       }
+    });
+  });
+
+  describe('When its parent stops while it embeds a batch (the indexer abandons the batch)', () => {
+    // src/search/embedder-child.ts: "the child ends quietly, instead of dying of EPIPE with a
+    // stack trace on the stderr it shares with the stopped server"
+    it('ends without a word on the stderr it shares with the parent', async () => {
+      const parent = spawn(
+        process.execPath,
+        ['--import', 'tsx', new URL('./support/abandoning-parent.ts', import.meta.url).pathname],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      parent.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      // the pipe closes when the helper, which inherited it, has ended too
+      await once(parent.stderr, 'close');
+      expect(stderr).to.equal('');
     });
   });
 });
