@@ -105,4 +105,34 @@ describe('When a projector starts with a version other than the one that built i
       /^projector counters@2: rebuilt, replayed 3 events up to position 3 in \d+ ms$/,
     );
   });
+
+  it('logs that the rebuild stopped before it caught up when the engine stops first', async () => {
+    await increment('counter-1', 2);
+    await increment('counter-2', 3);
+    await run(versioned(undefined, []));
+    const log = logLines();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const projector = versioned(2, []);
+    const apply = projector.apply;
+    projector.apply = async (event, store) => {
+      await gate; // the replay is slow: the stop comes first
+      return apply(event, store);
+    };
+    const stopping = createProjectionEngine({
+      eventStore: stores.eventStore,
+      readStore: stores.readStore,
+      projectors: [projector],
+      logger: log.logger,
+    });
+    await stopping.start();
+    const stopped = stopping.stop();
+    release();
+    await stopped;
+    const line = await log.find((l) => String(l.msg).includes('rebuild stopped'));
+    expect(line, JSON.stringify(log.lines)).to.deep.include({ projector: 'counters@2', head: 2 });
+    expect(log.lines.filter((l) => String(l.msg).includes('rebuilt,'))).to.deep.equal([]);
+  });
 });
