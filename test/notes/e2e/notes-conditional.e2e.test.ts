@@ -3,18 +3,11 @@
  * the ETag each of many concurrent replaces answers with.
  */
 import { expect } from 'chai';
-import { type Api, etagAt, type NotesE2e, revisionIn, startNotesE2e } from './support.js';
+import { etagAt, revisionIn, signedInNotesApi } from './support.js';
 
 describe('Notes API over HTTP', function () {
   this.timeout(30_000);
-  let e: NotesE2e;
-  let api: Api;
-
-  before(async () => {
-    e = await startNotesE2e();
-    api = e.api((await e.signIn('ada@example.com')).token);
-  });
-  after(async () => e.stop());
+  const api = signedInNotesApi();
 
   describe('When two clients edit the same note', () => {
     it('refuses the stale If-Match with 412 and accepts the current one', async () => {

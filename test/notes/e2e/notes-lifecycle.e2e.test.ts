@@ -3,18 +3,11 @@
  * retried create, replaced versions and their history pages, delete and restore.
  */
 import { expect } from 'chai';
-import { type Api, etagAt, type NotesE2e, startNotesE2e, type Json } from './support.js';
+import { etagAt, type Json, type Api, signedInNotesApi } from './support.js';
 
 describe('Notes API over HTTP', function () {
   this.timeout(30_000);
-  let e: NotesE2e;
-  let api: Api;
-
-  before(async () => {
-    e = await startNotesE2e();
-    api = e.api((await e.signIn('ada@example.com')).token);
-  });
-  after(async () => e.stop());
+  const api = signedInNotesApi();
 
   describe('When a note is created with tags and capture context', () => {
     let created: Json;

@@ -3,18 +3,11 @@
  * error envelope.
  */
 import { expect } from 'chai';
-import { type Api, type NotesE2e, startNotesE2e } from './support.js';
+import { signedInNotesApi } from './support.js';
 
 describe('Notes API over HTTP', function () {
   this.timeout(30_000);
-  let e: NotesE2e;
-  let api: Api;
-
-  before(async () => {
-    e = await startNotesE2e();
-    api = e.api((await e.signIn('ada@example.com')).token);
-  });
-  after(async () => e.stop());
+  const api = signedInNotesApi();
 
   describe('When a request is malformed', () => {
     const cases: [string, string, string, unknown?, number?][] = [

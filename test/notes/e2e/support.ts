@@ -158,3 +158,18 @@ export const etagAt = (revision: number | string): RegExp =>
 /** The revision an ETag names. */
 export const revisionIn = (etag: string | null): string =>
   (etag ?? '').replace(/^"|(\.[^"]*)?"$/g, '');
+
+/**
+ * The usual file setup: the notes app started before the file's tests with `email` signed in,
+ * stopped after them. The answer calls that account's client once `before` has run.
+ */
+export function signedInNotesApi(email = 'ada@example.com'): Api {
+  let e: NotesE2e | undefined;
+  let api: Api | undefined;
+  before(async () => {
+    e = await startNotesE2e();
+    api = e.api((await e.signIn(email)).token);
+  });
+  after(async () => e?.stop());
+  return (...args) => api!(...args);
+}

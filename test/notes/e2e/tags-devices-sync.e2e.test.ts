@@ -2,18 +2,11 @@
  * The notes API end to end over real HTTP: tags on notes, tags, devices and the sync feed.
  */
 import { expect } from 'chai';
-import { type Api, type NotesE2e, startNotesE2e, type Json } from './support.js';
+import { type Json, signedInNotesApi } from './support.js';
 
 describe('Notes API over HTTP', function () {
   this.timeout(30_000);
-  let e: NotesE2e;
-  let api: Api;
-
-  before(async () => {
-    e = await startNotesE2e();
-    api = e.api((await e.signIn('ada@example.com')).token);
-  });
-  after(async () => e.stop());
+  const api = signedInNotesApi();
 
   describe('When tags are added to and removed from a note', () => {
     it('adds an existing tag, removes it with 204, and 404s an unknown tag', async () => {
