@@ -3,6 +3,7 @@
  * digest of the answer) as ETag,
  * a create answers 201 with its Location, and a write honours If-Match.
  */
+import { RevisionMismatch } from '../../../commands/shared/revision.js';
 import {
   etagFor,
   expectedRevisionFrom,
@@ -79,6 +80,26 @@ export async function precondition(
   const named = revisionsNamed(ifMatch)[0];
   if (revision !== undefined && named !== undefined) return { expectedRevision: named, ifMatch };
   throw ifMatchRefused(ifMatch, what, revision === undefined ? undefined : await currentETag());
+}
+
+/**
+ * Runs a write given what its If-Match asked (precondition). When the command finds another
+ * revision than the one expected — the If-Match was stale, or a writer came in between — its
+ * RevisionMismatch is answered as every other 412 of a resource with an ETag: naming the current
+ * ETag exactly as a read sends it (ifMatchRefused, one message for all of them).
+ */
+export async function refusingStale<T>(
+  ifMatch: string | undefined,
+  what: string,
+  currentETag: () => Promise<string>,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof RevisionMismatch) || ifMatch === undefined) throw error;
+    throw ifMatchRefused(ifMatch, what, await currentETag());
+  }
 }
 
 /** The ETag of an answer (resourceAnswer always sets it). */

@@ -4,7 +4,8 @@
  * "is true if any of the listed tags match the entity tag of the selected representation", and
  * "An origin server MUST NOT perform the requested method if a received If-Match condition
  * evaluates to false": a list has no entity tag, so only `*` holds. README: "Any other operation
- * (…) carries no ETag: an `If-Match` other than `*` is refused with 412 before the operation runs".
+ * (…) carries no ETag: an `If-Match` other than `*` cannot hold (…) and the request is refused
+ * with 412".
  */
 import { expect } from 'chai';
 import { type Api, type NotesE2e, startNotesE2e } from './support.js';
@@ -49,6 +50,8 @@ describe('When a notes request without an ETag carries If-Match', function () {
     expect(edited.status, edited.text).to.equal(200);
     const stale = await api('PUT', path, { content: 'fourth' }, { 'if-match': etag });
     expect(stale.status).to.equal(412);
-    expect(stale.body.error).to.contain('revision 1, expected 0');
+    expect(stale.body.error).to.contain(
+      `current ETag ${(await api('GET', path)).headers.get('etag')}`,
+    );
   });
 });

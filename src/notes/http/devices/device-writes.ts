@@ -1,6 +1,6 @@
 /** register_device and update_device (e.g. a rename). Names are unique per user, case ignored. */
 import { registerDevice, updateDevice } from '../../actions/index.js';
-import { created, etagOf, precondition } from '../resource.js';
+import { created, etagOf, precondition, refusingStale } from '../resource.js';
 import { Device, DeviceCreateBody, DeviceUpdateBody, IdParam } from '../schemas.js';
 import {
   commandContext,
@@ -65,12 +65,9 @@ export function updateDeviceOperation(deps: NotesHttpDeps): NotesOperation {
       const etag = () => etagOf(deviceAnswer(deps, userId, deviceId));
       const asked = await precondition(ctx.ifMatch, current, 'device', etag);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position, device } = await updateDevice(deps, context, {
-        userId,
-        deviceId,
-        ...asked,
-        ...ctx.body,
-      });
+      const { position, device } = await refusingStale(ctx.ifMatch, 'device', etag, () =>
+        updateDevice(deps, context, { userId, deviceId, ...asked, ...ctx.body }),
+      );
       return { position, readBack: () => deviceAnswer(deps, userId, deviceId, device.revision) };
     },
   });

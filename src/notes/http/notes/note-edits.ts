@@ -10,7 +10,7 @@ import {
   type NotesHttpDeps,
   type NotesOperation,
 } from '../types.js';
-import { noteAnswer, noteRef } from './shared.js';
+import { noteAnswer, noteWrite } from './shared.js';
 
 export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
   const updateNoteOp = defineNotesOp({
@@ -28,12 +28,13 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     extraDescription:
       'title, content and metadata are replaced as a whole (absent title = "", absent metadata = none); tags, when sent, replace the whole tag set, else they are kept. Send If-Match: "<revision>" to refuse a lost update (412). A note in the trash must be restored first (409).',
     async handler(ctx) {
-      const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position, note: left } = await updateNote(deps, context, { ...note, ...ctx.body });
+      const { position, note: left } = await noteWrite(deps, ctx, (note) =>
+        updateNote(deps, context, { ...note, ...ctx.body }),
+      );
       return {
         position,
-        readBack: () => noteAnswer(deps, note.userId, note.noteId, left.revision),
+        readBack: () => noteAnswer(deps, ctx.principal.userId, ctx.params.id, left.revision),
       };
     },
   });
@@ -53,9 +54,8 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     extraDescription:
       'Soft delete: the note keeps its history and can be restored (POST /v1/notes/{id}/restore). Trashing a trashed note changes nothing. Honours If-Match.',
     async handler(ctx) {
-      const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await trashNote(deps, context, note);
+      const { position } = await noteWrite(deps, ctx, (note) => trashNote(deps, context, note));
       return { position };
     },
   });
@@ -75,12 +75,13 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     extraDescription:
       'Beyond the spec. Restoring an active note changes nothing. Honours If-Match. The note is searchable again shortly after.',
     async handler(ctx) {
-      const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position, note: left } = await restoreNote(deps, context, note);
+      const { position, note: left } = await noteWrite(deps, ctx, (note) =>
+        restoreNote(deps, context, note),
+      );
       return {
         position,
-        readBack: () => noteAnswer(deps, note.userId, note.noteId, left.revision),
+        readBack: () => noteAnswer(deps, ctx.principal.userId, ctx.params.id, left.revision),
       };
     },
   });

@@ -7,7 +7,7 @@ import {
   type NotesHttpDeps,
   type NotesOperation,
 } from '../types.js';
-import { noteAnswer, noteRef } from './shared.js';
+import { noteAnswer, noteWrite } from './shared.js';
 
 export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
   const addNoteTag = defineNotesOp({
@@ -25,12 +25,13 @@ export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
     extraDescription:
       'The tag must be one of your tags (404 otherwise) and not deleted (409). Adding a tag the note has changes nothing. Honours If-Match.',
     async handler(ctx) {
-      const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const added = await addTagToNote(deps, context, { ...note, tagId: ctx.params.tagId });
+      const added = await noteWrite(deps, ctx, (note) =>
+        addTagToNote(deps, context, { ...note, tagId: ctx.params.tagId }),
+      );
       return {
         position: added.position,
-        readBack: () => noteAnswer(deps, note.userId, note.noteId, added.note.revision),
+        readBack: () => noteAnswer(deps, ctx.principal.userId, ctx.params.id, added.note.revision),
       };
     },
   });
@@ -49,10 +50,11 @@ export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
     auth: 'bearer',
     extraDescription: 'Also removes a tag deleted since it was added. Honours If-Match.',
     async handler(ctx) {
-      const note = await noteRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
       const tagId = ctx.params.tagId;
-      const { position } = await removeTagFromNote(deps, context, { ...note, tagId });
+      const { position } = await noteWrite(deps, ctx, (note) =>
+        removeTagFromNote(deps, context, { ...note, tagId }),
+      );
       return { position };
     },
   });

@@ -1,5 +1,5 @@
 /** What the note operations share: the note as answered, and the note a write addresses. */
-import { answerAt, etagOf, precondition } from '../resource.js';
+import { answerAt, etagOf, precondition, refusingStale } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
 /** The note with its tags and device by name, and its ETag; a write's answer at its `revision`. */
@@ -17,14 +17,30 @@ export async function noteAnswer(
   );
 }
 
-/** The caller's note at `{id}`, with what its If-Match asks for (resource.ts precondition). */
-export async function noteRef(
+type WriteContext = {
+  principal: NotesPrincipal;
+  params: { id: string };
+  ifMatch: string | undefined;
+};
+
+/**
+ * A write to the caller's note at `{id}`: `write` gets the note with what its If-Match asks for
+ * (resource.ts precondition); a stale one is refused naming the current ETag (refusingStale).
+ */
+export async function noteWrite<T>(
   deps: NotesHttpDeps,
-  ctx: { principal: NotesPrincipal; params: { id: string }; ifMatch: string | undefined },
-) {
+  ctx: WriteContext,
+  write: (note: {
+    userId: string;
+    noteId: string;
+    expectedRevision?: number;
+    ifMatch?: string;
+  }) => Promise<T>,
+): Promise<T> {
   const { userId } = ctx.principal;
   const noteId = ctx.params.id;
   const current = async () => (await deps.queries.getNote(userId, noteId)).revision;
   const etag = () => etagOf(noteAnswer(deps, userId, noteId));
-  return { userId, noteId, ...(await precondition(ctx.ifMatch, current, 'note', etag)) };
+  const asked = await precondition(ctx.ifMatch, current, 'note', etag);
+  return refusingStale(ctx.ifMatch, 'note', etag, () => write({ userId, noteId, ...asked }));
 }

@@ -7,7 +7,7 @@ import {
   type NotesHttpDeps,
   type NotesOperation,
 } from '../types.js';
-import { tagAnswer, tagRef } from './shared.js';
+import { tagAnswer, tagWrite } from './shared.js';
 
 export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
   const updateTagOp = defineNotesOp({
@@ -25,10 +25,12 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     extraDescription:
       'Absent fields keep their value. Moving a tag under one of its own descendants is refused (400). Honours If-Match.',
     async handler(ctx) {
-      const tag = await tagRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position, tag: left } = await updateTag(deps, context, { ...tag, ...ctx.body });
-      return { position, readBack: () => tagAnswer(deps, tag.userId, tag.tagId, left.revision) };
+      const { position, tag: left } = await tagWrite(deps, ctx, (tag) =>
+        updateTag(deps, context, { ...tag, ...ctx.body }),
+      );
+      const { userId } = ctx.principal;
+      return { position, readBack: () => tagAnswer(deps, userId, ctx.params.id, left.revision) };
     },
   });
 
@@ -47,9 +49,8 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     extraDescription:
       'Notes that carry the tag keep it (existing associations are left alone). Honours If-Match.',
     async handler(ctx) {
-      const tag = await tagRef(deps, ctx);
       const context = commandContext(deps, ctx.principal, ctx);
-      const { position } = await deleteTag(deps, context, tag);
+      const { position } = await tagWrite(deps, ctx, (tag) => deleteTag(deps, context, tag));
       return { position };
     },
   });
