@@ -61,7 +61,19 @@ export function ifMatchHolds(ifMatch: string, current: Version | undefined): boo
 }
 
 /**
- * The refusal of an If-Match that does not hold. `etag` is the current ETag exactly as a read of
+ * Whether an If-Match holds for an answer that carries `etag` (a read): `*`, or a strong tag whose
+ * version part is the answer's (strong comparison, RFC 9110 §8.8.3.2: a weak tag never matches).
+ */
+export function ifMatchHoldsFor(ifMatch: string, etag: string): boolean {
+  const current = versionOf(etag);
+  const tags = tagsOf(ifMatch);
+  if (tags.includes('*')) return true;
+  return current !== undefined && tags.some((given) => versionOf(given) === current);
+}
+
+/**
+ * The refusal of an If-Match that does not hold: the one message of every 412 for a resource
+ * that carries an ETag (a read's, the handler's own check, a command that found a later revision). `etag` is the current ETag exactly as a read of
  * the resource sends it — with its digest where the answer carries one — so the client can see
  * it is not the one it holds; undefined when the resource does not exist.
  */

@@ -4,7 +4,7 @@
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
  *   authenticate → checkIdempotencyKey → readBody → validate → authorize → throttle
- *     → checkIfMatch → handle → awaitReadModels → checkResponse → answer
+ *     → checkIfMatch → handle → ifMatchAnswered → awaitReadModels → checkResponse → answer
  *
  * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
  * reached (and, when it answers the changed resource, `readBack` to build that answer); the
@@ -27,7 +27,7 @@ import type {
   RequestFacts,
   ServiceTypes,
 } from './operation.js';
-import { ifMatchWithoutETag, notModified } from './etag.js';
+import { ifMatchHoldsFor, ifMatchRefused, ifMatchWithoutETag, notModified } from './etag.js';
 import { sendJson } from './respond.js';
 import { describeIssues, queryCoercer } from './validation.js';
 
@@ -48,8 +48,15 @@ export interface LifecycleHooks<S extends ServiceTypes> {
     principal: S['principal'] | undefined,
     ctx: ErasedContext<S>,
   ) => Promise<S['access'] | undefined>;
-  /** take one call from the caller's `budget`; throw ResourceExhausted when it is spent */
-  throttle?: (budget: 'searches', principal: S['principal'] | undefined) => Promise<void>;
+  /**
+   * take one call from the caller's `budget` (`peek`: count nothing, only check one is left);
+   * throw ResourceExhausted when it is spent
+   */
+  throttle?: (
+    budget: 'searches',
+    principal: S['principal'] | undefined,
+    mode: 'take' | 'peek',
+  ) => Promise<void>;
   /** resolves once the read models reflect `position` (read-your-writes) */
   waitFor?: (position: bigint) => Promise<void>;
   /** reads and parses a JSON body (the service's size limit) */
@@ -174,26 +181,64 @@ export const authorize: Step = async (x, hooks) => {
     x.ctx!.access = await hooks.authorize(x.prepared.op, x.facts.principal, x.ctx!);
 };
 
-/** An operation drawing on a per-caller budget takes one call from it (authorized calls only). */
+/**
+ * An operation drawing on a per-caller budget takes one call from it (authorized calls only). A
+ * request its If-Match refuses (checkIfMatch, next) only checks that a call is left: the 412
+ * spends nothing, while a spent budget still answers 429 whatever the If-Match says, so the
+ * caller learns nothing it would not have learnt without it.
+ */
 export const throttle: Step = (x, hooks) => {
   const budget = x.prepared.op.throttled;
+  if (!budget || !hooks.throttle) return;
   // synchronous for every other operation: a returned promise would cost each one a turn
-  if (budget && hooks.throttle) return hooks.throttle(budget, x.facts.principal);
+  const mode = unmetIfMatch(x) ? 'peek' : 'take';
+  return hooks.throttle(budget, x.facts.principal, mode);
 };
 
 /**
  * RFC 9110 §13.1.1: an origin server "MUST NOT perform the requested method if a received If-Match
- * condition evaluates to false". A `versioned` operation's handler compares If-Match with its
- * resource's revision; any other operation's resource carries no ETag, so no listed tag can match
- * and only `*` lets it through: refused here, before the handler, for every method (the RFC
- * evaluates the condition for GET too). Placed after the steps that can refuse the request
- * without it (401, 400, 403/404, 429), which take precedence over preconditions (§13.2.1).
+ * condition evaluates to false" — for every method, GET included. An operation that is not
+ * `versioned` answers a resource without ETag, so no listed tag can match and only `*` holds.
+ * §13.2.1: the server "MUST ignore all received preconditions if its response to the same
+ * request without those conditions ... would have been a status code other than a 2xx ... or
+ * 412", so the refusal waits for the handler (a missing resource answers 404): it is kept in
+ * `unmetIfMatch`, which the command handler honours after deciding, before appending, and
+ * answered once the handler returns (ifMatchAnswered). A `throttled` operation is refused here
+ * instead, before its costly handler runs (the 401, 400, 403/404 and 429 of the earlier steps
+ * still come first): running it for a 412 would let a caller spend the server's work for free.
+ * A `versioned` write's handler compares If-Match with its resource's revision itself.
  */
 export const checkIfMatch: Step = (x) => {
-  if (x.prepared.op.versioned) return;
-  const refused = ifMatchWithoutETag(x.facts.ifMatch);
-  if (refused) throw refused;
+  const refused = unmetIfMatch(x);
+  if (!refused) return;
+  if (x.prepared.op.throttled) throw refused;
+  x.ctx!.unmetIfMatch = refused;
 };
+
+/**
+ * After the handler found the resource and answered 2xx: a deferred refusal (checkIfMatch) is
+ * answered now, and a `versioned` read compares If-Match with the ETag it answers (strong
+ * comparison: a weak tag never matches), naming that ETag as a write's 412 does.
+ */
+export const ifMatchAnswered: Step = (x) => {
+  const ifMatch = x.facts.ifMatch;
+  if (ifMatch === undefined) return;
+  if (x.ctx!.unmetIfMatch) throw x.ctx!.unmetIfMatch;
+  const { op } = x.prepared;
+  const etag = x.result!.headers?.ETag;
+  if (
+    op.versioned &&
+    op.method === 'get' &&
+    etag !== undefined &&
+    !ifMatchHoldsFor(ifMatch, etag)
+  ) {
+    throw ifMatchRefused(ifMatch, 'resource', etag);
+  }
+};
+
+function unmetIfMatch<S extends ServiceTypes>(x: Exchange<S>) {
+  return x.prepared.op.versioned ? undefined : ifMatchWithoutETag(x.facts.ifMatch);
+}
 
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
 export const handle: Step = async (x) => {
@@ -269,6 +314,7 @@ export const HTTP_STEPS: readonly Step[] = [
   throttle,
   checkIfMatch,
   handle,
+  ifMatchAnswered,
   awaitReadModels,
   checkResponse,
   answer,
@@ -285,6 +331,7 @@ export const CORE_STEPS: readonly Step[] = [
   throttle,
   checkIfMatch,
   handle,
+  ifMatchAnswered,
   awaitReadModels,
   checkResponse,
 ];

@@ -94,6 +94,14 @@ const IF_MATCH = z.object({
       'Refuses the write (412) unless the resource is still at the revision of this ETag; the revision part is compared, so `"3"` works as well as the full tag.',
     ),
 });
+const IF_MATCH_ON_READ = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .describe(
+      'Answers 412 instead of the resource unless it is still at the revision of this ETag (`*`: any revision; a weak tag never matches). Evaluated before If-None-Match.',
+    ),
+});
 const IF_NONE_MATCH = z.object({
   'if-none-match': z
     .string()
@@ -130,7 +138,8 @@ function errorHeaders(status: number) {
 }
 
 function requestHeaders(op: { method: string; versioned?: true }) {
-  if (op.method === 'get') return op.versioned ? IF_NONE_MATCH : undefined;
+  if (op.method === 'get')
+    return op.versioned ? IF_MATCH_ON_READ.extend(IF_NONE_MATCH.shape) : undefined;
   return op.versioned ? IDEMPOTENCY_HEADER.extend(IF_MATCH.shape) : IDEMPOTENCY_HEADER;
 }
 

@@ -35,6 +35,14 @@ export interface RequestFacts<S extends ServiceTypes> {
   idempotencyKey: string | undefined;
   /** the raw `If-Match` header; check it with `assertIfMatch` from src/http/etag.ts */
   ifMatch: string | undefined;
+  /**
+   * Set by the lifecycle when the If-Match of an operation whose resource carries no ETag cannot
+   * hold: the 412 to answer once the request is otherwise answerable (RFC 9110 §13.2.1: a 404 or
+   * 400 comes first). Pass it on in the command context (`unmetPrecondition`): the command
+   * handler refuses the command after deciding it, so nothing is written; a handler that writes
+   * outside the event log throws it before writing.
+   */
+  unmetIfMatch?: Error;
   /** present when the operation runs over HTTP; absent when the MCP server invokes it */
   req?: IncomingMessage;
   res?: ServerResponse;

@@ -11,7 +11,8 @@ import type { ReadStore } from '../readstore/types.js';
 import { createLimits } from './store.js';
 
 /**
- * The `throttle` hook of a service (lifecycle.ts): one call from the caller's budget, or 429.
+ * The `throttle` hook of a service (lifecycle.ts): one call from the caller's budget, or 429
+ * (`peek`: 429 when it is spent, counting nothing).
  * The caller is the account (`userId`): its tokens and apps share one budget.
  */
 export function callerBudgets(deps: {
@@ -19,7 +20,11 @@ export function callerBudgets(deps: {
   now: () => number;
   config: Pick<Config, 'SEARCHES_PER_CALLER_BURST' | 'SEARCHES_PER_CALLER_PER_HOUR'>;
   service: string;
-}): (budget: 'searches', caller: { userId: string } | undefined) => Promise<void> {
+}): (
+  budget: 'searches',
+  caller: { userId: string } | undefined,
+  mode: 'take' | 'peek',
+) => Promise<void> {
   const { config } = deps;
   const limits = createLimits({ readStore: deps.readStore, now: deps.now });
   const searches = limits.limiter(`${deps.service}:searches-caller`, {
@@ -27,9 +32,9 @@ export function callerBudgets(deps: {
     capacity: config.SEARCHES_PER_CALLER_BURST,
     refillEverySeconds: 3600 / config.SEARCHES_PER_CALLER_PER_HOUR,
   });
-  return async (_budget, caller) => {
+  return async (_budget, caller, mode) => {
     if (!caller) return; // an operation without a caller is not one an account can flood
-    const verdict = await searches.take(caller.userId);
+    const verdict = await (mode === 'peek' ? searches.peek : searches.take)(caller.userId);
     if (!verdict.allowed) {
       const wait = verdict.retryAfterSeconds;
       throw new ResourceExhausted(`too many searches; try again in ${wait} s`, wait);

@@ -25,6 +25,12 @@ export interface CommandContext {
    * Default: the whole command.
    */
   requestHash?: string;
+  /**
+   * A precondition the request failed (an If-Match on a resource without ETag, RFC 9110
+   * §13.1.1): the command is decided — its own refusals, such as not found, answer first
+   * (§13.2.1) — then refused with this error instead of appending anything.
+   */
+  unmetPrecondition?: Error;
 }
 
 export interface Queued<Command> {
@@ -137,6 +143,7 @@ export function decideBatch<State, Command, Event extends DomainEvent>(
     let decided: Event[];
     try {
       decided = decider.decide(command, state);
+      if (context.unmetPrecondition) throw context.unmetPrecondition;
     } catch (error) {
       outcomes.push({ kind: 'refused', error });
       continue;

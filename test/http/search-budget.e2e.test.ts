@@ -76,6 +76,24 @@ describe('Per-caller search budgets (e2e)', function () {
       clock.advance(1);
       expect((await search()).status).to.equal(200);
     });
+
+    it('takes nothing for a search refused 412 for its If-Match; a spent budget still answers 429 first', async () => {
+      const member = await fb.createMaker('member@acme.io', 'cli');
+      const ws = await fb.createWorkspace(member, { slug: 'beta-co', name: 'Beta' });
+      await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
+      const search = (headers: Record<string, string> = {}) =>
+        fb.api(member.token).get('/v1/workspaces/beta-co/products/APP/items/search?q=dark', {
+          headers,
+        });
+      for (let i = 0; i < 3; i++) {
+        const refused = await search({ 'if-match': '"abc"' });
+        expect(refused.status, JSON.stringify(refused.body)).to.equal(412);
+      }
+      expect((await search()).status).to.equal(200);
+      const spent = await search({ 'if-match': '"abc"' });
+      expect(spent.status, JSON.stringify(spent.body)).to.equal(429);
+      expect(spent.body.code).to.equal('resource-exhausted');
+    });
   });
 
   describe('On the notes service', () => {
@@ -95,6 +113,21 @@ describe('Per-caller search budgets (e2e)', function () {
       expect(refused.status).to.equal(429);
       expect(Number(refused.headers.get('retry-after'))).to.be.at.least(1);
       expect((await bob('GET', '/v1/notes/search?q=groceries')).status).to.equal(200);
+    });
+
+    // RFC 9110 §13.1.1: a false If-Match means the server "MUST NOT perform the requested
+    // method": a search refused 412 did not run, so it costs nothing; a spent budget answers 429
+    // whatever the If-Match, as it would without it (§13.2.1)
+    it('takes nothing for a search refused 412 for its If-Match, and answers 429 before 412 once spent', async () => {
+      const carol = e.api((await e.signIn('carol@example.com')).token);
+      const search = (headers?: Record<string, string>) =>
+        carol('GET', '/v1/notes/search?q=groceries', undefined, headers);
+      for (let i = 0; i < 5; i++)
+        expect((await search({ 'if-match': '"1"' })).status).to.equal(412);
+      for (let i = 0; i < 3; i++) expect((await search()).status).to.equal(200);
+      const spent = await search({ 'if-match': '"1"' });
+      expect(spent.status, spent.text).to.equal(429);
+      expect(spent.body.error).to.contain('too many searches');
     });
   });
 });

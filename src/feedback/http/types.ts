@@ -74,7 +74,7 @@ export interface FeedbackHttpDeps {
 export function commandContext(
   deps: Pick<FeedbackHttpDeps, 'now'>,
   caller: Caller,
-  facts: { correlationId?: string; idempotencyKey?: string },
+  facts: { correlationId?: string; idempotencyKey?: string; unmetIfMatch?: Error },
 ): CommandContext {
   return {
     actor: caller.userId,
@@ -82,5 +82,6 @@ export function commandContext(
     now: deps.now(),
     correlationId: facts.correlationId,
     idempotencyKey: facts.idempotencyKey,
+    ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
   };
 }

@@ -50,7 +50,7 @@ export interface NotesHttpDeps extends NotesDeps {
 export function commandContext(
   deps: Pick<NotesHttpDeps, 'now'>,
   caller: NotesPrincipal,
-  facts: { correlationId: string; idempotencyKey: string | undefined },
+  facts: { correlationId: string; idempotencyKey: string | undefined; unmetIfMatch?: Error },
 ): CommandContext {
   return {
     actor: caller.userId,
@@ -58,5 +58,6 @@ export function commandContext(
     now: deps.now(),
     correlationId: facts.correlationId,
     ...(facts.idempotencyKey ? { idempotencyKey: facts.idempotencyKey } : {}),
+    ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
   };
 }

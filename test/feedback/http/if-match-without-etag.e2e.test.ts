@@ -4,9 +4,9 @@
  * listed tags match the entity tag of the selected representation", and "An origin server MUST
  * NOT perform the requested method if a received If-Match condition evaluates to false". A
  * resource without an entity tag matches no listed tag: only `*` holds. README: "Any other
- * operation (…) carries no ETag: an `If-Match` other than `*` is refused with 412 before the
- * operation runs, for reads as for writes", "and `*` is let through, so a missing resource still
- * answers 404".
+ * operation (…) carries no ETag: an `If-Match` other than `*` cannot hold (…) and the request is
+ * refused with 412, for reads as for writes, but only when it would otherwise have succeeded"
+ * (which answer wins when it would not: if-match-precedence.e2e.test.ts).
  */
 import { expect } from 'chai';
 import { type FeedbackHarness, type Maker, startFeedback } from '../support/harness.js';

@@ -58,6 +58,9 @@ export function connectedAppOperations(
       const app = (await apps.listConnectedApps(grant.userId)).find(
         (connected) => connected.clientId === grant.clientId,
       );
+      // revoked outside the event log: a failed If-Match is answered before (lifecycle.ts)
+      if (ctx.unmetIfMatch)
+        throw app ? ctx.unmetIfMatch : new NotFound('no connected app with this client id');
       const revoked = await apps.revokeConnectedApp(grant.userId, grant.clientId);
       // after the revocation, so the app cannot resume a webhook in between; a retry after a
       // crash here finds the grant gone but still disables what it left (hence the count).

@@ -87,6 +87,8 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         payload: JSON.stringify(message),
         correlationId: ctx.correlationId,
       });
+      // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
+      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
       try {
         await deliveriesOf(deps.readStore).insertOne(doc);
       } catch (error) {
@@ -180,6 +182,14 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       const { deliveryId } = ctx.params;
+      // written outside the event log: a failed If-Match is answered before, once the delivery
+      // is found (lifecycle.ts checkIfMatch)
+      if (ctx.unmetIfMatch) {
+        if (!(await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId }))) {
+          throw new NotFound('delivery not found');
+        }
+        throw ctx.unmetIfMatch;
+      }
       if (!(await requeueDelivery(deps.readStore, { hookKey: hook._id, deliveryId, now: now() }))) {
         throw new NotFound('delivery not found');
       }
@@ -207,6 +217,8 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
+      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
       const queued = await requeueFailedSince(deps.readStore, {
         hookKey: hook._id,
         since: ctx.body.since,

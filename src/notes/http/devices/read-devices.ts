@@ -31,7 +31,7 @@ export function getDeviceOperation(deps: NotesHttpDeps): NotesOperation {
     tags: ['Devices'],
     params: IdParam,
     response: Device,
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 412],
     auth: 'bearer',
     // of the device operations the hosted MCP server has list_devices only
     meta: { hostedMcp: false },

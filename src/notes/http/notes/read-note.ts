@@ -16,7 +16,7 @@ export function getNoteOperation(deps: NotesHttpDeps): NotesOperation {
     params: IdParam,
     response: Note,
     responseDescription: 'The note (also when trashed: deletedAt is set); ETag header = revision',
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 412],
     auth: 'bearer',
     handler: async (ctx) => noteAnswer(deps, ctx.principal.userId, ctx.params.id),
   });

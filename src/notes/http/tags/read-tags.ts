@@ -42,7 +42,7 @@ export function getTagOperation(deps: NotesHttpDeps): NotesOperation {
     params: IdParam,
     response: Tag,
     responseDescription: 'The tag (also when soft-deleted: deletedAt is set); ETag header',
-    errors: [401, 403, 404],
+    errors: [401, 403, 404, 412],
     auth: 'bearer',
     handler: async (ctx) => tagAnswer(deps, ctx.principal.userId, ctx.params.id),
   });

@@ -1,0 +1,89 @@
+/**
+ * If-Match over MCP (`_meta.ifMatch`) where a result carries an ETag, and where the call would
+ * fail without the precondition, with the official SDK client over real HTTP. README: "Per-call
+ * `_meta` carries what REST takes in headers", a failed call's "`_meta.status` the HTTP status
+ * REST answers". RFC 9110 §13.1.1: "An origin server MUST NOT perform the requested method if a
+ * received If-Match condition evaluates to false" (GET included); §13.2.1: preconditions are
+ * ignored when the answer without them "would have been a status code other than a 2xx ... or 412".
+ */
+import { expect } from 'chai';
+import { type FeedbackHarness, type Maker, startFeedback } from '../feedback/support/harness.js';
+import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
+import { callTool, type Connected, connectMcp, envelopeOf } from './support.js';
+
+describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', function () {
+  this.timeout(120_000);
+
+  describe('on the hosted feedback server', () => {
+    let fb: FeedbackHarness;
+    let owner: Maker;
+    let mcp: Connected;
+    let args: Record<string, string>;
+    before(async () => {
+      fb = await startFeedback();
+      owner = await fb.createMaker('max@acme.io');
+      await fb.createProduct(owner.home, { key: 'APP', name: 'App', visibility: 'public' });
+      const { itemKey } = await fb.submit(owner.home, 'APP', { body: 'Dark mode please' });
+      args = { slug: owner.home.slug, key: 'APP', itemKey };
+      mcp = await connectMcp(`${fb.url}/mcp`, { token: owner.token });
+    });
+    after(async () => {
+      await mcp?.close();
+      await fb?.stop();
+    });
+
+    it('answers update_item_status on a missing item _meta.status 404, not 412', async () => {
+      const missing = { ...args, itemKey: 'APP-999', status: 'planned' };
+      const res = await callTool(mcp, 'update_item_status', missing, { ifMatch: '"abc"' });
+      expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
+      expect(envelopeOf(res).code).to.equal('not-found');
+    });
+
+    it('answers it on the existing item 412 and writes nothing', async () => {
+      const set = { ...args, status: 'planned' };
+      const res = await callTool(mcp, 'update_item_status', set, { ifMatch: '"abc"' });
+      expect(res._meta?.status).to.equal(412);
+      const item = await callTool(mcp, 'get_item', args);
+      expect((item.structuredContent as { item: { status: string } }).item.status).to.equal('new');
+    });
+  });
+
+  describe('on the hosted notes server', () => {
+    let notes: NotesE2e;
+    let mcp: Connected;
+    let id: string;
+    before(async () => {
+      notes = await startNotesE2e();
+      const { token } = await notes.signIn('ann@example.com');
+      id = (await notes.api(token)('POST', '/v1/notes', { content: 'read me' })).body.id;
+      mcp = await connectMcp(`${notes.base}/mcp`, { token });
+    });
+    after(async () => {
+      await mcp?.close();
+      await notes?.stop();
+    });
+
+    it('answers get_note 412 for an ifMatch that does not match, naming the ETag, and the result for its own', async () => {
+      const read = await callTool(mcp, 'get_note', { id });
+      const etag = read._meta?.etag as string;
+      expect(etag).to.match(/^"0\./);
+      const refused = await callTool(mcp, 'get_note', { id }, { ifMatch: '"999"' });
+      expect(refused._meta?.status).to.equal(412);
+      expect(envelopeOf(refused)).to.deep.equal({
+        error: `the resource has changed since it was read (If-Match "999", current ETag ${etag}); read it again`,
+      });
+      const matched = await callTool(mcp, 'get_note', { id }, { ifMatch: etag });
+      expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);
+    });
+
+    it('answers get_note_history of a missing note 404 under an ifMatch that cannot hold', async () => {
+      const res = await callTool(
+        mcp,
+        'get_note_history',
+        { id: 'nt0missing' },
+        { ifMatch: '"abc"' },
+      );
+      expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
+    });
+  });
+});
