@@ -15,6 +15,7 @@ import {
   hooks,
   item,
   type Receiver,
+  settle,
   startWorldWith,
   stopWorld,
   type World,
@@ -95,12 +96,16 @@ describe('When a feedback request whose If-Match cannot hold would be refused wi
     it('answers a redelivery of a missing delivery 404 and of an existing one 412', async () => {
       const unknown = `${deliveries()}/dlv_aaaaaaaaaaaaaaaaaaaaaaaa/redeliver`;
       expectError(await api().post(unknown, undefined, { headers: NOT_A_TAG }), 404, 'not-found');
+      await settle(world, webhookId);
+      const before = (await api().get(`${deliveries()}/${delivery}`)).body;
       const known = `${deliveries()}/${delivery}/redeliver`;
       expectError(
         await api().post(known, undefined, { headers: NOT_A_TAG }),
         412,
         'failed-precondition',
       );
+      // not queued again: the delivery (its status, next attempt, attempts) is as it was
+      expect((await api().get(`${deliveries()}/${delivery}`)).body).to.deep.equal(before);
     });
 
     it('answers a test message to a missing webhook 404 and to an existing one 412, queuing nothing', async () => {
