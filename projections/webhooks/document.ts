@@ -31,7 +31,15 @@ export type WebhookDoc = Doc &
     _previousSecrets: PreviousSecret[];
     /** the OAuth app's grant that set the URL; null (or absent, projected earlier): the maker's */
     _grant?: OAuthGrant | null;
+    /** the app that set the URL before events carried its grant (projector.ts legacyApp) */
+    _legacyApp?: LegacyApp | null;
   };
+
+/** An OAuth app known only by its client name and the user it acted for (no client id). */
+export interface LegacyApp {
+  userId: string;
+  clientName: string;
+}
 
 export const WEBHOOKS = 'webhooks';
 export const webhooksOf = (s: ReadStore): Collection<WebhookDoc> => s.collection(WEBHOOKS);

@@ -2,17 +2,18 @@ import { previousSecretsAfterRotation, type WebhookEvent } from '../../commands/
 import { guardedUpdate, positionKey } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded } from '../shared/recorded.js';
-import { WEBHOOKS, webhooksOf } from './document.js';
+import { type LegacyApp, WEBHOOKS, webhooksOf } from './document.js';
 
 /**
  * Webhook configuration, one document per webhook (stream `webhook-<ws>.<id>`). Version 2 records
- * `createdBy`: a data folder projected by version 1 is replayed into it on its next start
- * (src/read/projector-versions.ts), so webhooks made before it name their maker too.
+ * `createdBy`; version 3 `_legacyApp` (below). A data folder projected by an earlier version is
+ * replayed into it on its next start (src/read/projector-versions.ts), so webhooks made before
+ * either name their maker and the app that set their URL too.
  */
 export function webhooksProjector(): Projector {
   return {
     name: 'webhooks',
-    version: 2,
+    version: 3,
     collections: [WEBHOOKS],
     filter: { streamPrefixes: ['webhook-'] },
     async setup(store) {
@@ -42,20 +43,25 @@ export function webhooksProjector(): Projector {
             _secret: secret,
             _previousSecrets: [],
             _grant: grant ?? null,
+            _legacyApp: grant === undefined ? legacyApp(event.metadata) : null,
           };
           await guardedUpdate(webhooks, id, event.position, { $set: doc }, { upsert: true });
           return;
         }
         case 'WebhookUpdated': {
           const { grant, ...fields } = event.data;
-          await set(grant === undefined ? fields : { ...fields, _grant: grant });
+          if (grant !== undefined) await set({ ...fields, _grant: grant, _legacyApp: null });
+          else if (fields.url !== undefined)
+            await set({ ...fields, _legacyApp: legacyApp(event.metadata) });
+          else await set(fields);
           return;
         }
         case 'WebhookDisabled':
           await set({ enabled: false, disabledReason: event.data.reason });
           return;
         case 'WebhookEnabled':
-          await set({ enabled: true, disabledReason: null });
+          // resuming takes the webhook over (README, Security), as the grant's decider does
+          await set({ enabled: true, disabledReason: null, _legacyApp: null });
           return;
         case 'WebhookSecretRotated': {
           const doc = await webhooks.findOne({ _id: id });
@@ -79,3 +85,17 @@ export function webhooksProjector(): Projector {
     },
   };
 }
+
+/**
+ * The app that set a webhook's URL, read from an event recorded before events carried its grant
+ * (`grant` absent): such an event names the app only in its attribution label, `api:<client
+ * name>`, beside the user it acted for. Without it a webhook an app set before that upgrade would
+ * outlive the app's disconnection. A later event always carries the grant when an app sets the
+ * URL, so a label without one is an earlier version's; any other label is the maker's own.
+ */
+function legacyApp(metadata: { actor: string | null; via?: string }): LegacyApp | null {
+  const { actor, via } = metadata;
+  if (actor === null || !via?.startsWith(API_LABEL)) return null;
+  return { userId: actor, clientName: via.slice(API_LABEL.length) };
+}
+const API_LABEL = 'api:';

@@ -21,18 +21,26 @@ export async function findWebhook(
   return doc && !doc._deleted ? doc : null;
 }
 
-/** The enabled webhooks, in any workspace, whose URL an OAuth app set under this grant. */
-export function enabledWebhooksUnderGrant(
+/**
+ * The enabled webhooks, in any workspace, whose URL an OAuth app set under this grant — and,
+ * given the app's client name, those it set for the same user before events carried the grant
+ * (document.ts LegacyApp: known by that name only, so every app of that name for the user).
+ */
+export async function enabledWebhooksUnderGrant(
   store: ReadStore,
   grant: OAuthGrant,
+  clientName?: string,
 ): Promise<WebhookDoc[]> {
-  return webhooksOf(store).find(
-    {
-      '_grant.userId': grant.userId,
-      '_grant.clientId': grant.clientId,
-      enabled: true,
-      _deleted: false,
-    },
-    { sort: { createdAt: 1, _id: 1 } },
+  const live = { enabled: true, _deleted: false };
+  const sort = { sort: { createdAt: 1, _id: 1 } } as const;
+  const underGrant = await webhooksOf(store).find(
+    { '_grant.userId': grant.userId, '_grant.clientId': grant.clientId, ...live },
+    sort,
   );
+  if (clientName === undefined) return underGrant;
+  const legacy = await webhooksOf(store).find(
+    { '_legacyApp.userId': grant.userId, '_legacyApp.clientName': clientName, ...live },
+    sort,
+  );
+  return [...underGrant, ...legacy];
 }

@@ -215,11 +215,11 @@ export async function deleteWebhook(
 export async function disableWebhooksOfGrant(
   deps: Pick<WebhookDeps, 'commandHandler' | 'readStore'>,
   context: CommandContext,
-  input: { grant: OAuthGrant; appName: string },
+  input: { grant: OAuthGrant; appName: string; clientName?: string },
 ): Promise<{ disabled: number; position: bigint | null }> {
   const reason = `the OAuth app ${input.appName} that set its URL was disconnected`;
   let position: bigint | null = null;
-  const docs = await enabledWebhooksUnderGrant(deps.readStore, input.grant);
+  const docs = await enabledWebhooksUnderGrant(deps.readStore, input.grant, input.clientName);
   for (const doc of docs) {
     const result = await deps.commandHandler.handle(
       webhookStreamId(doc._ws, doc.id),

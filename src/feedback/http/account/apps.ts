@@ -71,6 +71,8 @@ export function connectedAppOperations(
       const { disabled, position } = await disableWebhooksOfGrant(deps, contextOf(deps, ctx), {
         grant,
         appName: app ? `"${app.clientName}"` : `(client ${grant.clientId})`,
+        // webhooks it set before events carried its grant know it by this name only
+        ...(app ? { clientName: app.clientName } : {}),
       });
       if (!revoked && disabled === 0) throw new NotFound('no connected app with this client id');
       return { position };
