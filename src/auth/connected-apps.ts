@@ -30,16 +30,31 @@ function liveGrants(userId: string, now: number, clientId?: string) {
 /**
  * Whether the user still holds a live grant for the client, read from the grants collection of
  * an authorization server (`<collectionPrefix>_Grant`) by a process that need not run one (the
- * webhook worker).
+ * webhook worker). A client known only by its name (a webhook an app set before events carried
+ * its grant) holds it while any live grant of the user is to a live client of that name.
  */
 export function grantHolder(
   readStore: ReadStore,
   collectionPrefix: string,
   now: () => number = Date.now,
-): (grant: { userId: string; clientId: string }) => Promise<boolean> {
+): (
+  grant: { userId: string; clientId: string } | { userId: string; clientName: string },
+) => Promise<boolean> {
   const grants = readStore.collection<StoredArtifact>(`${collectionPrefix}_Grant`);
-  return async ({ userId, clientId }) =>
-    (await grants.findOne(liveGrants(userId, now(), clientId))) !== null;
+  const clients = readStore.collection<StoredArtifact>(`${collectionPrefix}_Client`);
+  const namedAs = async (clientId: string | undefined, name: string) => {
+    const client = clientId ? await clients.findOne({ _id: clientId }) : null;
+    if (!client || (client.expiresAt !== null && client.expiresAt <= now())) return false;
+    return (JSON.parse(client.payload) as { client_name?: string }).client_name === name;
+  };
+  return async (grant) => {
+    if ('clientId' in grant)
+      return (await grants.findOne(liveGrants(grant.userId, now(), grant.clientId))) !== null;
+    for (const live of await grants.find(liveGrants(grant.userId, now()))) {
+      if (await namedAs(live.clientId, grant.clientName)) return true;
+    }
+    return false;
+  };
 }
 
 export function createConnectedApps(deps: {

@@ -3,7 +3,7 @@
  * target policy, the event feed, a nudge for the worker) and the worker itself. Built once per
  * runtime, shared by the HTTP app and the worker when both run in the same process.
  */
-import type { OAuthGrant } from '../../commands/webhook/index.js';
+import type { AppConsent } from './delivery/attempt.js';
 import type { ServiceContext } from '../platform/service.js';
 import { systemClock, type WebhookClock } from './clock.js';
 import type { TargetPolicy } from './delivery/target.js';
@@ -20,7 +20,7 @@ export interface WebhooksOptions {
   /** worker lease timings, real milliseconds */
   lease?: { leaseMs: number; renewMs: number };
   /** whether an OAuth app still holds the user's grant (delivery/attempt.ts `consentHeld`) */
-  consentHeld?: (grant: OAuthGrant) => Promise<boolean>;
+  consentHeld?: (consent: AppConsent) => Promise<boolean>;
   /** the origins of the messages' `links` (messages/compose.ts); none: no links */
   linkBases?: () => LinkBases | null;
 }
@@ -30,7 +30,7 @@ export interface Webhooks {
   secrets: SecretBox;
   policy: TargetPolicy;
   /** whether an OAuth app still holds the user's grant; absent: no app sets webhooks here */
-  consentHeld?: (grant: OAuthGrant) => Promise<boolean>;
+  consentHeld?: (consent: AppConsent) => Promise<boolean>;
   composer: Composer;
   feed(query: FeedQuery): Promise<FeedPage>;
   /** tell the worker, when it runs in this process, to look for due deliveries now */

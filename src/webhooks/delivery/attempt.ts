@@ -5,7 +5,7 @@
  * the schedule (or failed for good), or the receiver gone. The dispatcher acts on the result.
  */
 import type { OAuthGrant } from '../../../commands/webhook/index.js';
-import type { WebhookDoc } from '../../../projections/webhooks/document.js';
+import type { LegacyApp, WebhookDoc } from '../../../projections/webhooks/document.js';
 import { webhooksOf } from '../../../projections/webhooks/document.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -17,6 +17,9 @@ import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, type Verdict, verdictOf } from './sc
 import type { AttemptResponse, Sender } from './sender.js';
 import { signedHeaders } from './signer.js';
 import { checkTarget, type TargetPolicy } from './target.js';
+
+/** The OAuth app that set a webhook's URL: by its grant, or by name before events carried it. */
+export type AppConsent = OAuthGrant | LegacyApp;
 
 export interface AttemptDeps {
   readStore: ReadStore;
@@ -34,7 +37,7 @@ export interface AttemptDeps {
    * app may end its grant itself (RFC 7009 revocation, a reused refresh token, expiry) without
    * the user disconnecting it, and its receiver must not outlive that consent
    */
-  consentHeld?(grant: OAuthGrant): Promise<boolean>;
+  consentHeld?(consent: AppConsent): Promise<boolean>;
 }
 
 export type AttemptResult =
@@ -182,12 +185,15 @@ export function createAttempts(deps: AttemptDeps) {
       if (doc?.status !== 'pending' || paused(doc._hook)) return { kind: 'skipped' };
       const hook = await webhooksOf(readStore).findOne({ _id: doc._hook });
       if (!hook || hook._deleted || !hook.enabled) return { kind: 'skipped' };
-      if (hook._grant && deps.consentHeld && !(await deps.consentHeld(hook._grant))) {
+      const consent = hook._grant ?? hook._legacyApp ?? null;
+      if (consent && deps.consentHeld && !(await deps.consentHeld(consent))) {
         // nothing is sent; like a 410 the message stays queued for an admin who resumes it
+        const app =
+          'clientId' in consent ? `(client ${consent.clientId})` : `"${consent.clientName}"`;
         return {
           kind: 'gone',
           hook,
-          disable: `the OAuth app (client ${hook._grant.clientId}) that set its URL no longer holds the user's consent`,
+          disable: `the OAuth app ${app} that set its URL no longer holds the user's consent`,
         };
       }
       const at = clock.now();

@@ -10,10 +10,19 @@
 import { expect } from 'chai';
 import { webhookStreamId } from '../../../commands/webhook/index.js';
 import { createSecretBox } from '../../../src/webhooks/secrets.js';
-import { connectClient } from '../support/oauth.js';
-import { hook, type Receiver, startWorldWith, stopWorld, type World } from './support/world.js';
+import { connectClient, oidc } from '../support/oauth.js';
+import {
+  eventually,
+  hook,
+  type Receiver,
+  settle,
+  startWorldWith,
+  stopWorld,
+  submit,
+  type World,
+} from './support/world.js';
 
-describe('When an app connected before the upgrade set a webhook and is disconnected after it (e2e)', function () {
+describe('When an OAuth app set a webhook before the upgrade, in events without its grant (e2e)', function () {
   this.timeout(60_000);
   let world: World;
   let receiver: Receiver;
@@ -24,16 +33,16 @@ describe('When an app connected before the upgrade set a webhook and is disconne
   after(() => stopWorld(world, receiver));
 
   /** A WebhookCreated as a version before `grant` wrote it, straight into the log. */
-  async function storeOldWebhookCreated(webhookId: string, via: string) {
-    const { stores } = world.fb.runtime.runtime;
+  async function storeOldWebhookCreated(webhookId: string, via: string, path = '') {
+    const { stores, context } = world.fb.runtime.runtime;
     const data = {
       webhookId,
       workspaceId: world.ws.workspaceId,
-      url: receiver.url,
+      url: `${receiver.url}${path}`,
       description: via,
       eventTypes: null,
       productKeys: null,
-      secret: createSecretBox('an-older-version-secret-0123456789').seal('whsec_x', webhookId),
+      secret: createSecretBox(context.secret).seal(`whsec_${'x'.repeat(32)}`, webhookId),
     };
     const metadata = {
       actor: world.owner.userId,
@@ -71,5 +80,35 @@ describe('When an app connected before the upgrade set a webhook and is disconne
     for (const id of [SET_BY_THE_MAKER, SET_BY_ANOTHER_APP]) {
       expect(await webhook(id), id).to.include({ enabled: true, disabledReason: null });
     }
+  });
+
+  it('stops the webhook of an app that ended its own grant, and keeps delivering for one that holds it', async () => {
+    // README, Security: "the webhook worker stops one whose app no longer holds your grant however
+    // the grant ended"; before the upgrade the app is known by its name only
+    const sly = await connectClient(world.fb, { email: world.owner.email, name: 'Sly Old' });
+    await connectClient(world.fb, { email: world.owner.email, name: 'Kept Old' });
+    const slyHook = `wh_${'d'.repeat(32)}`;
+    const keptHook = `wh_${'e'.repeat(32)}`;
+    await storeOldWebhookCreated(slyHook, 'api:Sly Old', '/sly');
+    await storeOldWebhookCreated(keptHook, 'api:Kept Old', '/kept');
+    await world.fb.caughtUp();
+    await oidc.tokenRevocation(sly.config, sly.refreshToken);
+
+    await submit(world, 'Dark mode for the reports page');
+    await eventually(
+      async () => receiver.received.some((r) => r.path.endsWith('/kept')),
+      'the webhook of the app that holds its grant to deliver',
+    );
+    const owner = world.fb.api(world.owner.token);
+    const stopped = await eventually(async () => {
+      const now = (await owner.get(hook(slyHook))).body.webhook;
+      return now.enabled === false && now;
+    }, 'the webhook of the app that ended its grant to be disabled');
+    expect(stopped.disabledReason).to.equal(
+      `the OAuth app "Sly Old" that set its URL no longer holds the user's consent`,
+    );
+    await settle(world, slyHook);
+    expect(receiver.received.filter((r) => r.path.endsWith('/sly'))).to.deep.equal([]);
+    expect((await owner.get(hook(keptHook))).body.webhook).to.include({ enabled: true });
   });
 });
