@@ -15,12 +15,15 @@ import { Browser, startUpstream, type Upstream, upstreamAction } from './support
 describe('When a maker signs in with the upstream identity provider', () => {
   let upstream: Upstream;
   let h: Harness;
+  /** how far our service's clock runs ahead of the upstream's */
+  let offset = 0;
 
   before(async () => {
     upstream = await startUpstream();
     h = await startHarness({
       ...feedbackAuthPreset,
       serviceName: 'Feedback',
+      now: () => Date.now() + offset,
       upstream: {
         name: 'Upstream Co',
         issuer: upstream.base,
@@ -40,7 +43,11 @@ describe('When a maker signs in with the upstream identity provider', () => {
    * From our authorization URL through the upstream and back: returns the last page (or the
    * redirect to the client) and everything the flow passed.
    */
-  async function signInUpstream(login: string, authUrl: string) {
+  async function signInUpstream(
+    login: string,
+    authUrl: string,
+    stop: (url: URL) => boolean = () => false,
+  ) {
     const browser = new Browser();
     let { res, url } = await browser.follow(await browser.go(authUrl), authUrl);
     const html = await res.text();
@@ -54,7 +61,7 @@ describe('When a maker signs in with the upstream identity provider', () => {
       const form: Record<string, string> = page.includes('name="login"')
         ? { prompt: 'login', login, password: 'any' }
         : { prompt: 'consent' };
-      ({ res, url } = await browser.follow(await browser.go(action, form), url));
+      ({ res, url } = await browser.follow(await browser.go(action, form), url, stop));
     }
     return { browser, res, url };
   }
@@ -85,6 +92,60 @@ describe('When a maker signs in with the upstream identity provider', () => {
     expect(res.status).to.equal(502);
     expect(await res.text()).to.include('did not share a verified e-mail address');
     expect(h.accounts.byEmail.has('eve@upstream.test')).to.equal(false);
+  });
+
+  it('refuses an upstream account that does not say its e-mail is verified (no email_verified claim)', async () => {
+    // config (UPSTREAM_ISSUER): "it must share a verified e-mail (email_verified true)"; OpenID
+    // Connect Core §5.1: email_verified is "true if the End-User's e-mail address has been
+    // verified" — an address the provider does not vouch for is not one
+    const config = await registerClient(h.base);
+    const pending = await startAuthorization(config, h.base, 'openid email');
+    const { res, url } = await signInUpstream('mal', pending.url);
+    expect(new URL(url).pathname).to.not.equal('/cb');
+    expect(res.status).to.equal(502);
+    expect(await res.text()).to.include('did not share a verified e-mail address');
+    expect(h.accounts.byEmail.has('mal@upstream.test')).to.equal(false);
+  });
+
+  it("does not finish another browser's sign-in with the upstream's answer to this one (login CSRF)", async () => {
+    // RFC 6749 §10.12: the client must bind the callback "to the user-agent's authenticated
+    // state"; the upstream state names the interaction that started it, and only that one
+    const config = await registerClient(h.base);
+    const attacker = await startAuthorization(config, h.base, 'openid email');
+    const callback = (url: URL) => url.pathname === '/oauth/upstream/callback';
+    const { url: answer } = await signInUpstream('ada', attacker.url, callback);
+    expect(new URL(answer).pathname, 'the upstream answered our callback').to.equal(
+      '/oauth/upstream/callback',
+    );
+    // the victim's own sign-in page, then the attacker's code and state under the victim's uid
+    const victim = new Browser();
+    const started = await startAuthorization(config, h.base, 'openid email');
+    const { url: page } = await victim.follow(await victim.go(started.url), started.url);
+    const uid = new URL(page).pathname.split('/')[3];
+    const planted = `${h.base}/oauth/interaction/${uid}/upstream-done${new URL(answer).search}`;
+    const res = await victim.go(planted);
+    expect(res.status, res.headers.get('location') ?? '').to.equal(502);
+    expect(await res.text()).to.include('The sign-in took too long');
+  });
+
+  it('refuses an upstream answer that comes back after the sign-in state expired (10 minutes)', async () => {
+    // src/auth/upstream-client.ts: "state and nonce kept in the store for ten minutes"; the
+    // answer is taken only while its state lives, whichever URL it comes back to
+    const config = await registerClient(h.base);
+    const pending = await startAuthorization(config, h.base, 'openid email');
+    const callback = (url: URL) => url.pathname === '/oauth/upstream/callback';
+    const { browser, url: answer } = await signInUpstream('ada', pending.url, callback);
+    const upstreamDone = await browser.follow(await browser.go(answer), answer, (url) =>
+      url.pathname.endsWith('/upstream-done'),
+    );
+    offset = 10 * 60_000 + 1000;
+    try {
+      const res = await browser.go(upstreamDone.url);
+      expect(res.status, res.headers.get('location') ?? '').to.equal(502);
+      expect(await res.text()).to.include('The sign-in took too long');
+    } finally {
+      offset = 0;
+    }
   });
 
   it('answers 503 with Retry-After when the store cannot keep the account, not "not accepted"', async () => {

@@ -12,10 +12,12 @@ import { CookieJar, request } from './browserless.js';
 /** The upstream's users: `login` on its dev login page is the account id. */
 export const UPSTREAM_USERS: Record<
   string,
-  { email: string; email_verified: boolean; name: string }
+  { email: string; email_verified?: boolean; name: string }
 > = {
   ada: { email: 'Ada@Upstream.test', email_verified: true, name: 'Ada Lovelace' },
   eve: { email: 'eve@upstream.test', email_verified: false, name: 'Eve' },
+  /** says nothing of verification: no `email_verified` claim at all */
+  mal: { email: 'mal@upstream.test', name: 'Mal' },
 };
 
 export interface Upstream {
@@ -86,13 +88,20 @@ export class Browser {
     }
     return request(jar, url, form);
   }
-  /** follows redirects until a page, or until the redirect to the client's `/cb` */
-  async follow(res: Response, from: string): Promise<{ res: Response; url: string }> {
+  /**
+   * follows redirects until a page, or until the redirect to the client's `/cb` (or to a URL
+   * `stop` picks: `url` is then where the redirect points, not followed)
+   */
+  async follow(
+    res: Response,
+    from: string,
+    stop: (url: URL) => boolean = () => false,
+  ): Promise<{ res: Response; url: string }> {
     let current = res;
     let url = from;
     for (let hops = 0; hops < 12 && current.status >= 300 && current.status < 400; hops++) {
       url = new URL(current.headers.get('location') ?? '', url).href;
-      if (new URL(url).pathname === '/cb') return { res: current, url };
+      if (new URL(url).pathname === '/cb' || stop(new URL(url))) return { res: current, url };
       current = await this.go(url);
     }
     return { res: current, url };
