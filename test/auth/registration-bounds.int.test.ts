@@ -82,6 +82,8 @@ for (const [service, preset] of [
         'redirect_uris[1] is longer than 2048',
       );
       await expectAccepted(await register(h, { redirect_uris: many.slice(0, 10) }));
+      // README: "each entry of a list at most 2,048 characters": 2,048 is within the bound
+      await expectAccepted(await register(h, { redirect_uris: [`${h.base}/cb`, https(2048)] }));
     });
 
     it('refuses more than 10 contacts, or a longer one', async () => {
