@@ -236,5 +236,13 @@ for (const [service, preset, algorithm] of [
         error_description: 'state is longer than 2048 characters',
       });
     });
+
+    it('counts characters, not UTF-16 units: a pushed state of 2,048 emoji is taken', async () => {
+      // README: "a parameter longer than 2,048 characters" — an emoji is one character, as the
+      // registration bounds count it, though two UTF-16 units (too long for a URL: pushed here)
+      const res = await push(h, clientId, { state: '\u{1F600}'.repeat(2048) });
+      expect(res.status, await res.clone().text()).to.equal(201);
+      expect(((await res.json()) as { request_uri?: string }).request_uri).to.be.a('string');
+    });
   });
 }
