@@ -99,7 +99,7 @@ describe('When a client binds its tokens with DPoP (feedback, e2e)', () => {
     await expectRefused(await call({ authorization: `DPoP ${token}` }), 'invalid_dpop_proof');
   });
 
-  it('refuses proofs for another method, another URL, an old iat, another token or another key, of another type or without jti', async () => {
+  it('refuses proofs for another method, another URL or path, an old iat, another token or another key, of another type or without jti', async () => {
     const other = await oidc.randomDPoPKeyPair('ES256');
     const bad = {
       htm: await proof(keys, { htm: 'POST', htu: url, token }),
@@ -108,6 +108,9 @@ describe('When a client binds its tokens with DPoP (feedback, e2e)', () => {
         htu: 'http://evil.example/v1/workspaces/acme-co/products',
         token,
       }),
+      // RFC 9449 §4.3: "the htu claim matches the HTTP URI value for the HTTP request in which
+      // the JWT was received, ignoring any query and fragment parts" — the path included
+      htuPath: await proof(keys, { htm: 'GET', htu: `${fb.url}/v1/me/apps`, token }),
       iat: await proof(keys, {
         htm: 'GET',
         htu: url,
