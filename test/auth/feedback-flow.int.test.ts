@@ -98,6 +98,13 @@ describe('When a client connects to the feedback service over OAuth', () => {
       .refreshTokenGrant(config, tokens.refresh_token as string)
       .catch((e: unknown) => e);
     expect((refresh as oidc.ResponseBodyError).error).to.equal('invalid_grant');
+    // src/auth/connected-apps.ts: "its grants go, with every refresh token and code hanging off
+    // them" — none is left in the store to wait for its 90 days
+    const grantId = decodeJwt(tokens.access_token).grant_id;
+    for (const kind of ['RefreshToken', 'AuthorizationCode']) {
+      const left = await h.readStore().collection(`oauth_${kind}`).countDocuments({ grantId });
+      expect(left, kind).to.equal(0);
+    }
   });
 
   it('revokes an access token at /oauth/revoke', async () => {
