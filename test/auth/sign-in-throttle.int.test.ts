@@ -106,4 +106,16 @@ describe('When somebody tries to guess sign-in codes', () => {
     offset += 15 * MINUTE + 1000;
     expect((await askForCode('busy@example.com')).codeForm).not.to.equal(null);
   });
+
+  it('counts an address as one however its letters are cased', async () => {
+    // commands/shared/email.ts: "`Ana@Example.com ` and `ana@example.com` are one person" —
+    // so they are one address for "at most 5 codes per address per 15 minutes" too
+    const spellings = ['busy@example.com', 'Busy@example.com', 'BUSY@example.com'];
+    for (const email of [...spellings, 'busy@EXAMPLE.com', ' Busy@Example.Com ']) {
+      expect((await askForCode(email)).codeForm, email).not.to.equal(null);
+    }
+    const { refused } = await askForCode('bUsY@example.com');
+    expect(refused?.status).to.equal(429);
+    expect(mails()).to.equal(5);
+  });
 });
