@@ -7,7 +7,6 @@
  */
 import { feedbackProjectors } from '../../projections/feedback.js';
 import type { ServiceContext, ServiceModule } from '../platform/service.js';
-import { ProjectionTimeout } from '../read/waiters.js';
 import { completePendingMerges, completePendingUnmerges } from './actions/index.js';
 import { createFeedbackApp, type FeedbackApp } from './app.js';
 import { announceFirstRun } from './first-run.js';
@@ -76,11 +75,8 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
         },
         async startWorkers(ctx) {
           const indexing = await startFeedbackSearch(ctx, search);
-          let stopRecovery!: () => void;
-          const stopped = new Promise<void>((resolve) => {
-            stopRecovery = resolve;
-          });
-          const recovery = recoverMerges(ctx, now, stopped);
+          const stopRecovery = new AbortController();
+          const recovery = recoverMerges(ctx, now, stopRecovery.signal);
           // here, not in the API: one process sweeps a store several API processes share
           const clients = startClientSweep({
             readStore: ctx.stores.readStore,
@@ -92,7 +88,7 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
           return {
             async stop() {
               await clients.stop();
-              stopRecovery();
+              stopRecovery.abort();
               await recovery;
               await indexing.stop();
             },
@@ -104,53 +100,33 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
   };
 }
 
-/** Runs in the background: start-up does not wait for the read models to catch up. */
+/**
+ * Runs in the background: start-up does not wait for the read models to catch up. It waits for
+ * them however long past PROJECTION_WAIT_MS that takes (`caughtUpTo`, no request's timed wait):
+ * the first start after an upgrade rebuilds read models for longer than a request waits, and
+ * giving up then left interrupted merges undone until another restart. A stop ends the wait.
+ */
 async function recoverMerges(
   ctx: ServiceContext,
   now: () => number,
-  stopped: Promise<void>,
+  stopped: AbortSignal,
 ): Promise<void> {
+  const caughtUp = (position: bigint) => ctx.caughtUpTo(position, stopped);
   try {
-    if (!(await caughtUp(ctx, await ctx.stores.eventStore.headPosition(), stopped))) return;
+    if (!(await caughtUp(await ctx.stores.eventStore.headPosition()))) return;
     const deps = { commandHandler: ctx.commandHandler, readStore: ctx.stores.readStore };
     const merges = await completePendingMerges(deps, { actor: null, now: now() });
-    if (merges.position !== null && !(await caughtUp(ctx, merges.position, stopped))) return;
+    if (merges.position !== null && !(await caughtUp(merges.position))) return;
     if (merges.completed > 0)
       ctx.logger.info('completed interrupted merges', { completed: merges.completed });
     const unmerges = await completePendingUnmerges(deps, { actor: null, now: now() });
-    if (unmerges.position !== null && !(await caughtUp(ctx, unmerges.position, stopped))) return;
+    if (unmerges.position !== null && !(await caughtUp(unmerges.position))) return;
     if (unmerges.completed > 0)
       ctx.logger.info('completed interrupted unmerges', { completed: unmerges.completed });
   } catch (error) {
     ctx.logger.error('merge recovery failed; it runs again at the next start', {
       error: (error as Error).message,
     });
-  }
-}
-
-/**
- * True once the read models reach `position`, however long past PROJECTION_WAIT_MS that takes: the
- * first start after an upgrade rebuilds read models for longer than a request waits, and giving up
- * then left interrupted merges undone until another restart. False if the service stops first.
- */
-async function caughtUp(
-  ctx: ServiceContext,
-  position: bigint,
-  stopped: Promise<void>,
-): Promise<boolean> {
-  for (;;) {
-    const waited = ctx.waitFor(position).then(
-      () => 'reached' as const,
-      // still behind after PROJECTION_WAIT_MS: wait again (each round takes that long)
-      (error: unknown) => {
-        if (error instanceof ProjectionTimeout) return 'again' as const;
-        throw error;
-      },
-    );
-    const outcome = await Promise.race([waited, stopped.then(() => 'stopped' as const)]);
-    if (outcome === 'again') continue;
-    if (outcome === 'stopped') void waited.catch(() => {});
-    return outcome === 'reached';
   }
 }
 

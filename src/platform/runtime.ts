@@ -86,6 +86,8 @@ export async function startRuntime(options: {
    * stop accepting on every port at once, let requests in flight finish, then the workers, the
    * projections, the lease, the embedder and the stores: each step whatever the others did
    */
+  // ends the waits without a timeout (context.caughtUpTo) before anything they wait on stops
+  const stopping = new AbortController();
   const stopSteps = (): StopStep[] => [
     {
       name: 'HTTP servers',
@@ -117,6 +119,7 @@ export async function startRuntime(options: {
   let engine: ProjectionEngine | undefined;
   let lease: HeldLease | undefined;
   let waitFor: (position: bigint) => Promise<void>;
+  let caughtUpTo: (position: bigint, signal: AbortSignal) => Promise<boolean>;
   const reporter = createHealthReporter({
     role,
     stores,
@@ -150,6 +153,7 @@ export async function startRuntime(options: {
       timeoutMs: config.PROJECTION_WAIT_MS,
     });
     waitFor = (position) => waiter.waitFor(position);
+    caughtUpTo = (position, signal) => waiter.caughtUpTo(position, signal);
   } else {
     const projectorLease = stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID);
     if (role === 'projector') {
@@ -181,6 +185,7 @@ export async function startRuntime(options: {
     await engine.start();
     const running = engine;
     waitFor = (position) => running.waitFor(position);
+    caughtUpTo = (position, signal) => running.caughtUpTo(position, signal);
   }
 
   const adapter = { adapter: stores.eventStore.adapter };
@@ -208,6 +213,8 @@ export async function startRuntime(options: {
       quietKeys: quietKeysIn(stores.readStore),
     }),
     waitFor: timed,
+    caughtUpTo: (position, signal) =>
+      caughtUpTo(position, AbortSignal.any([signal, stopping.signal])),
     catchUp,
     readVersion: readVersionFor(engine, stores.readStore, catchUp),
     health,
@@ -260,6 +267,7 @@ export async function startRuntime(options: {
     }
   } catch (error) {
     // the start's error is the one line the operator gets (src/processes/boot.ts)
+    stopping.abort();
     await runStopSteps(stopSteps(), silentLogger);
     throw error;
   }
@@ -271,6 +279,9 @@ export async function startRuntime(options: {
     engine,
     context,
     urls,
-    stop: () => runStopSteps(stopSteps(), logger),
+    stop: () => {
+      stopping.abort();
+      return runStopSteps(stopSteps(), logger);
+    },
   };
 }

@@ -29,8 +29,17 @@ export interface ServiceContext {
   config: Config;
   stores: Stores;
   commandHandler: CommandHandler;
-  /** resolves once the read models include the log up to `position` (read-your-writes) */
+  /**
+   * resolves once the read models include the log up to `position` (read-your-writes): timed by
+   * PROJECTION_WAIT_MS, counted and, when it runs out, logged (platform/read-your-writes.ts)
+   */
   waitFor(position: bigint): Promise<void>;
+  /**
+   * For work that is no request's (a worker at start-up): true once the read models include the
+   * log up to `position`, however long a rebuild takes; false once `signal` aborts or the
+   * process stops first. No timeout, and nothing in the read-your-writes metrics or warnings.
+   */
+  caughtUpTo(position: bigint, signal: AbortSignal): Promise<boolean>;
   /**
    * Resolves once this process's read models include every event in the log at the time of the
    * call, appended by any process (the admin CLI included). Authentication awaits it so a

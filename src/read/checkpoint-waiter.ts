@@ -4,13 +4,18 @@
  * process reads the checkpoints for every waiting request — a single query every `pollMs` while
  * anyone waits, however many wait — instead of one poll loop per request (issue 13 item 3).
  * Bounded: past its timeout a waiter gets ProjectionTimeout (the HTTP layer answers 503).
+ * `caughtUpTo` is the same watch without a deadline, for work that must wait however long a
+ * rebuild takes (the merge recovery); its signal ends it, and no poll runs for it after that.
  */
 import type { ReadStore } from '../readstore/types.js';
 import { ProjectionTimeout } from './waiters.js';
 
 interface Waiter {
   position: bigint;
-  /** on the monotonic clock: a step of the wall clock neither cuts a wait short nor stretches it */
+  /**
+   * on the monotonic clock: a step of the wall clock neither cuts a wait short nor stretches it;
+   * Infinity for `caughtUpTo`
+   */
   deadline: number;
   timeoutMs: number;
   resolve(): void;
@@ -84,6 +89,31 @@ export function createCheckpointWaiter(
           resolve,
           reject,
         });
+        void watch();
+      });
+    },
+
+    /** true once every projector reached `position`, however long that takes; false on abort */
+    caughtUpTo(position: bigint, signal?: AbortSignal): Promise<boolean> {
+      if (reached >= position) return Promise.resolve(true);
+      if (signal?.aborted) return Promise.resolve(false);
+      return new Promise<boolean>((resolve, reject) => {
+        const aborted = () => {
+          waiting.delete(waiter);
+          resolve(false);
+        };
+        const waiter: Waiter = {
+          position,
+          deadline: Number.POSITIVE_INFINITY,
+          timeoutMs: Number.POSITIVE_INFINITY,
+          resolve: () => {
+            signal?.removeEventListener('abort', aborted);
+            resolve(true);
+          },
+          reject,
+        };
+        signal?.addEventListener('abort', aborted, { once: true });
+        waiting.add(waiter);
         void watch();
       });
     },

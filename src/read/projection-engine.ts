@@ -103,6 +103,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   // the quiet flush under way: stop() waits for it, or the stores close beneath it
   let quietFlushing: Promise<void> | undefined;
   let failure: Error | undefined;
+  // stop() ran: the waits without a timeout end (false) rather than fail
+  let stopped = false;
   const current = (): ProjectorCheckpoint[] =>
     projectors.map((p) => ({ name: p.name, checkpoint: checkpoints.get(idOf(p)) ?? 0n }));
 
@@ -240,6 +242,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
   return {
     async start(): Promise<void> {
+      stopped = false;
       const startedAt = performance.now();
       const stored = await readStore.checkpoints();
       const rebuilt: string[] = [];
@@ -269,7 +272,25 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
     waitFor(position: bigint, timeoutMs = options.waitTimeoutMs ?? 10_000): Promise<void> {
       if (failure) return Promise.reject(failure);
       if (position <= seen) return Promise.resolve();
-      return waiters.add(position, timeoutMs);
+      return waiters.add(position, { timeoutMs });
+    },
+
+    /**
+     * True once every projector has applied the log up to `position`, however long that takes
+     * (the rebuild after an upgrade outlasts any request's wait); false once `signal` aborts or
+     * the engine stops first. Not read-your-writes: nothing times out, nothing is counted.
+     */
+    async caughtUpTo(position: bigint, signal?: AbortSignal): Promise<boolean> {
+      if (failure) throw failure;
+      if (position <= seen) return true;
+      if (stopped || signal?.aborted) return false;
+      try {
+        await waiters.add(position, { signal });
+        return true;
+      } catch (error) {
+        if (stopped || signal?.aborted) return false;
+        throw error;
+      }
     },
 
     /**
@@ -306,6 +327,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
     async stop(): Promise<void> {
       await unsubscribe();
+      stopped = true;
       waiters.rejectAll(new ProjectionTimeout('projection engine stopped'));
     },
   };

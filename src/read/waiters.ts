@@ -11,30 +11,51 @@ export interface Waiter {
   position: bigint;
   resolve(): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout | undefined;
+  /** undoes the timer and the abort listener: called once the waiter leaves the list */
+  done(): void;
+}
+
+export interface WaitOptions {
+  /** absent: waits until released or rejected (a rebuild's end, however long it takes) */
+  timeoutMs?: number;
+  /** an abort takes the waiter off the list and rejects it with the signal's reason */
+  signal?: AbortSignal;
 }
 
 export class WaiterList {
   private waiters: Waiter[] = [];
 
-  /** no `timeoutMs`: waits until released or rejected (a rebuild's end, however long it takes) */
-  add(position: bigint, timeoutMs?: number): Promise<void> {
+  add(position: bigint, options: WaitOptions = {}): Promise<void> {
+    const { timeoutMs, signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
+      const leave = (error: Error) => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        waiter.done();
+        reject(error);
+      };
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () =>
+                leave(
+                  new ProjectionTimeout(
+                    `the read models did not reach position ${position} within ${timeoutMs} ms`,
+                  ),
+                ),
+              timeoutMs,
+            );
+      const aborted = () => leave(signal!.reason as Error);
+      signal?.addEventListener('abort', aborted, { once: true });
       const waiter: Waiter = {
         position,
         resolve,
         reject,
-        timer:
-          timeoutMs === undefined
-            ? undefined
-            : setTimeout(() => {
-                this.waiters = this.waiters.filter((w) => w !== waiter);
-                reject(
-                  new ProjectionTimeout(
-                    `the read models did not reach position ${position} within ${timeoutMs} ms`,
-                  ),
-                );
-              }, timeoutMs),
+        done() {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', aborted);
+        },
       };
       this.waiters.push(waiter);
     });
@@ -45,7 +66,7 @@ export class WaiterList {
     const keep: Waiter[] = [];
     for (const waiter of this.waiters) {
       if (waiter.position <= reached) {
-        clearTimeout(waiter.timer);
+        waiter.done();
         waiter.resolve();
       } else keep.push(waiter);
     }
@@ -54,7 +75,7 @@ export class WaiterList {
 
   rejectAll(error: Error): void {
     for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
+      waiter.done();
       waiter.reject(error);
     }
     this.waiters = [];

@@ -6,6 +6,11 @@
  * for 30,000 events on 2 cores, measured upgrading 2026-11-26's DATA_DIR): the recovery gave up
  * then, logging "merge recovery failed; it runs again at the next start", and left the merge
  * undone until another restart.
+ *
+ * That wait is no request's: README (Logs, metrics) counts in `read_your_writes_timeouts_total`
+ * the requests answered 503 because the read models did not catch up, and warns "read models
+ * did not catch up within PROJECTION_WAIT_MS" for them. The recovery waited in rounds of the
+ * requests' timed wait, so a long rebuild raised both although no request waited.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
@@ -14,6 +19,7 @@ import type { Projector } from '../../../projections/shared/projector.js';
 import { mergeItems } from '../../../src/feedback/actions/index.js';
 import { createFeedbackService } from '../../../src/feedback/service.js';
 import type { ServiceModule } from '../../../src/platform/service.js';
+import { type LogLines, logLines } from '../../support/log-lines.js';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime.js';
 import { countEvents, crashingHandler, ctx, SimulatedCrash, type World } from './harness.js';
 import { seedBoard, submitAs } from './seed.js';
@@ -61,10 +67,14 @@ async function eventually(check: () => Promise<boolean>, withinMs: number): Prom
 describe('When the first start after an upgrade replays a read model for longer than PROJECTION_WAIT_MS', () => {
   const upgrade = { version: 1, msPerEvent: 0 };
   let rt: TestRuntime;
+  let log: LogLines;
   before(async () => {
-    rt = await startTestRuntime([withUpgradedReadModel(createFeedbackService(), upgrade)], {
-      PROJECTION_WAIT_MS: '100',
-    });
+    log = logLines('info');
+    rt = await startTestRuntime(
+      [withUpgradedReadModel(createFeedbackService(), upgrade)],
+      { PROJECTION_WAIT_MS: '100' },
+      log.logger,
+    );
   });
   after(() => rt.stop());
 
@@ -87,9 +97,20 @@ describe('When the first start after an upgrade replays a read model for longer 
     // the new version's read model: replaying ~30 events takes ~600 ms, six times the wait
     upgrade.version = 2;
     upgrade.msPerEvent = 20;
+    const linesBefore = log.lines.length;
     await rt.restart();
     const merged = () => countEvents(rt.runtime.stores.eventStore, 'ItemsMerged');
     await eventually(async () => (await merged()) === 1, 5_000);
     expect(await merged(), 'ItemsMerged appended by the recovery').to.equal(1);
+
+    // "read_your_writes_timeouts_total: requests answered 503 because the read models did not
+    // catch up in time" — no request was answered at all since the restart
+    const metrics = await (await fetch(`${rt.url('feedback')}/metrics`)).text();
+    const timeouts = Number(/^read_your_writes_timeouts_total (\d+)/m.exec(metrics)?.[1]);
+    expect(timeouts, 'read_your_writes_timeouts_total after the recovery').to.equal(0);
+    const warned = log.lines
+      .slice(linesBefore)
+      .filter((l) => l.msg === 'read models did not catch up within PROJECTION_WAIT_MS');
+    expect(warned, 'warnings that read models did not catch up').to.deep.equal([]);
   });
 });
