@@ -39,6 +39,29 @@ export async function dropOtherVersion(
   return true;
 }
 
+/**
+ * Sets each projector's stored checkpoint in `checkpoints`, or drops its read model when another
+ * version built it (then it has none: the replay starts at 0), and runs its setup after; returns
+ * the checkpoint ids of the read models dropped.
+ */
+export async function restoreCheckpoints(
+  readStore: ReadStore,
+  projectors: readonly Projector[],
+  checkpoints: Map<string, bigint>,
+  logger: Pick<Console, 'info'>,
+): Promise<string[]> {
+  const stored = await readStore.checkpoints();
+  const rebuilt: string[] = [];
+  for (const p of projectors) {
+    const id = checkpointId(p);
+    const at = stored.get(id);
+    if (at !== undefined) checkpoints.set(id, at);
+    else if (await dropOtherVersion(readStore, p, stored, logger)) rebuilt.push(id);
+    await p.setup?.(readStore);
+  }
+  return rebuilt;
+}
+
 export interface Rebuilt {
   /** checkpoint ids (name@version) of the read models dropped at this start */
   ids: readonly string[];

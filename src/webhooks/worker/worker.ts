@@ -67,7 +67,7 @@ const STREAMS = { streamPrefixes: ['item-', 'changelog-', 'webhook-'] };
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /**
  * How soon the worker's state is saved (`persist`). Deliveries wait a quarter of a second, like
- * the projection engine's flushes on the embedded store (src/read/projection-engine.ts): a save
+ * the projection engine's flushes on the embedded store (src/read/engine-flush.ts): a save
  * flushes every document changed since the last one, on the thread that answers requests.
  * Alternating runs of update_item_status with one webhook subscribed (6 rounds): 1,000 req/s
  * saving within 20 ms, 1,203 within 250 ms, every round higher.
