@@ -3,8 +3,8 @@
  * oidc-provider's endpoints). The HTTP middleware runs every step; the MCP server brings its own
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
- *   authenticate → checkIdempotencyKey → readBody → validate → authorize → throttle
- *     → checkIfMatch → handle → ifMatchAnswered → awaitReadModels → checkResponse → answer
+ *   authenticate → checkIdempotencyKey → readBody → validate → authorize → findScope
+ *     → throttle → checkIfMatch → handle → ifMatchAnswered → awaitReadModels → checkResponse → answer
  *
  * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
  * reached (and, when it answers the changed resource, `readBack` to build that answer); the
@@ -182,6 +182,17 @@ export const authorize: Step = async (x, hooks) => {
 };
 
 /**
+ * What the path names beyond the workspace (a product) must exist before the budget or the
+ * If-Match are looked at: a search of a missing product answers 404, as it would without
+ * If-Match (RFC 9110 §13.2.1), and spends none of the caller's budget — only this cheap read ran.
+ */
+export const findScope: Step = (x) => {
+  const scope = x.prepared.op.scope;
+  // synchronous for every other operation: a returned promise would cost each one a turn
+  if (scope) return scope(x.ctx!);
+};
+
+/**
  * An operation drawing on a per-caller budget takes one call from it (authorized calls only). A
  * request its If-Match refuses (checkIfMatch, next) only checks that a call is left: the 412
  * spends nothing, while a spent budget still answers 429 whatever the If-Match says, so the
@@ -204,8 +215,8 @@ export const throttle: Step = (x, hooks) => {
  * 412", so the refusal waits for the handler (a missing resource answers 404): it is kept in
  * `unmetIfMatch`, which the command handler honours after deciding, before appending, and
  * answered once the handler returns (ifMatchAnswered). A `throttled` operation is refused here
- * instead, before its costly handler runs (the 401, 400, 403/404 and 429 of the earlier steps
- * still come first): running it for a 412 would let a caller spend the server's work for free.
+ * instead, before its costly handler runs (the 401, 400, 403/404 — its `scope` included — and 429
+ * of the earlier steps still come first): running it for a 412 would let a caller spend the server's work for free.
  * A `versioned` write's handler compares If-Match with its resource's revision itself.
  */
 export const checkIfMatch: Step = (x) => {
@@ -311,6 +322,7 @@ export const HTTP_STEPS: readonly Step[] = [
   readBody,
   validate,
   authorize,
+  findScope,
   throttle,
   checkIfMatch,
   handle,
@@ -328,6 +340,7 @@ export const CORE_STEPS: readonly Step[] = [
   checkIdempotencyKey,
   validate,
   authorize,
+  findScope,
   throttle,
   checkIfMatch,
   handle,

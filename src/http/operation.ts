@@ -121,6 +121,14 @@ export interface OperationSpec<
    */
   throttled?: 'searches';
   /**
+   * checks that what the path names beyond what `authorize` checks (a product) exists; throws
+   * NotFound. Runs before the throttle and the If-Match check (lifecycle `findScope`), so a
+   * missing scope answers 404 — not 429, not 412 (RFC 9110 §13.2.1) — and spends no budget.
+   * A `throttled` operation with such a parameter must declare it (test/architecture): its
+   * handler runs only after those steps.
+   */
+  scope?(ctx: OperationContext<S, A, P, Q, B>): Promise<void>;
+  /**
    * a resource with an `ETag`: answers carrying a body carry it (a create also its `Location`),
    * a GET honours If-None-Match (304), a write If-Match (412); OpenAPI declares those headers
    */
@@ -160,6 +168,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly responseDescription?: string;
   readonly idempotent?: true;
   readonly throttled?: 'searches';
+  readonly scope?: (ctx: ErasedContext<S>) => Promise<void>;
   readonly versioned?: true;
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
@@ -195,12 +204,14 @@ export function operationsFor<S extends ServiceTypes>() {
         `operation ${spec.id}: response schema missing (or set successStatus 204)`,
       );
     }
+    const { scope, ...rest } = spec;
     return {
-      ...spec,
+      ...rest,
       bodyRequired: spec.body ? (spec.bodyRequired ?? true) : false,
       successStatus: spec.successStatus ?? 200,
       meta: (spec.meta ?? {}) as S['meta'],
       handler: spec.handler as unknown as Operation<S>['handler'],
+      ...(scope ? { scope: scope as unknown as Operation<S>['scope'] } : {}),
     };
   };
 }

@@ -46,16 +46,34 @@ describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', f
       const item = await callTool(mcp, 'get_item', args);
       expect((item.structuredContent as { item: { status: string } }).item.status).to.equal('new');
     });
+
+    it('answers search_items of a missing product _meta.status 404, not 412', async () => {
+      const search = { slug: owner.home.slug, key: 'NOPE', q: 'dark' };
+      const res = await callTool(mcp, 'search_items', search, { ifMatch: '"abc"' });
+      expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
+      expect(envelopeOf(res)).to.deep.equal({ error: 'product not found', code: 'not-found' });
+    });
+
+    it('answers merge_items with one missing duplicate _meta.status 404, merging nothing', async () => {
+      const { itemKey: other } = await fb.submit(owner.home, 'APP', { body: 'Night theme' });
+      const merge = { ...args, mergedKeys: [other, 'APP-999'] };
+      const res = await callTool(mcp, 'merge_items', merge, { ifMatch: '"abc"' });
+      expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
+      const read = await callTool(mcp, 'get_item', { ...args, itemKey: other });
+      expect((read.structuredContent as { item: { status: string } }).item.status).to.equal('new');
+    });
   });
 
   describe('on the hosted notes server', () => {
     let notes: NotesE2e;
     let mcp: Connected;
     let id: string;
+    let tagId: string;
     before(async () => {
       notes = await startNotesE2e();
       const { token } = await notes.signIn('ann@example.com');
       id = (await notes.api(token)('POST', '/v1/notes', { content: 'read me' })).body.id;
+      tagId = (await notes.api(token)('POST', '/v1/tags', { name: 'work' })).body.id;
       mcp = await connectMcp(`${notes.base}/mcp`, { token });
     });
     after(async () => {
@@ -73,6 +91,19 @@ describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', f
         error: `the resource has changed since it was read (If-Match "999", current ETag ${etag}); read it again`,
       });
       const matched = await callTool(mcp, 'get_note', { id }, { ifMatch: etag });
+      expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);
+    });
+
+    it('answers get_tag 412 for an ifMatch that does not match, naming the ETag, and the tag for its own', async () => {
+      const read = await callTool(mcp, 'get_tag', { id: tagId });
+      const etag = read._meta?.etag as string;
+      expect(etag, JSON.stringify(read.content)).to.match(/^"\d+/);
+      const refused = await callTool(mcp, 'get_tag', { id: tagId }, { ifMatch: '"999"' });
+      expect(refused._meta?.status).to.equal(412);
+      expect(envelopeOf(refused)).to.deep.equal({
+        error: `the resource has changed since it was read (If-Match "999", current ETag ${etag}); read it again`,
+      });
+      const matched = await callTool(mcp, 'get_tag', { id: tagId }, { ifMatch: etag });
       expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);
     });
 

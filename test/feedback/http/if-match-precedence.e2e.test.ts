@@ -84,6 +84,19 @@ describe('When a feedback request whose If-Match cannot hold would be refused wi
     expectError(res, 400, 'invalid-argument');
   });
 
+  // merge_items writes several streams: every item is found before the first command, so a
+  // missing duplicate answers 404 even though the first mark would have been refused 412
+  it('answers a merge with a missing duplicate 404, and of existing items 412 merging nothing', async () => {
+    const survivor = (await world.fb.submit(world.ws, 'APP', { body: 'Offline mode' })).itemKey;
+    const other = (await world.fb.submit(world.ws, 'APP', { body: 'Work offline' })).itemKey;
+    const merge = (mergedKeys: string[]) =>
+      api().post(`${item(survivor)}/merge`, { mergedKeys }, { headers: NOT_A_TAG });
+    expectError(await merge([other, 'APP-999']), 404, 'not-found');
+    expectError(await merge([other]), 412, 'failed-precondition');
+    expect((await api().get(item(other))).body.item.status).to.equal('new');
+    expect((await api().get(item(survivor))).body.item.status).to.equal('new');
+  });
+
   describe('on writes outside the event log (webhook deliveries)', () => {
     let webhookId: string;
     let delivery: string;

@@ -40,10 +40,11 @@ export function synthesisOperations(
       'The service runs no summarization. The summarized set is exactly what list_items returns for the same `status` and `tag` (merged items excluded). With `q` it is narrowed to the items whose semantic score against `q` is at least the match threshold (0.40 on the bundled encoder, 0.30 on all-MiniLM-L6-v2) — every such item, not a top-k; items written in the last second may not be embedded yet.',
       `\`count\` is the size of the set; \`byStatus\` has every status (0 when absent); \`byTag\` counts the items of the set carrying each tag; \`topItems\` are up to ${TOP_ITEMS} items of the set with at least one +1, most first (ties: newest); \`items\` are the first \`limit\` (default ${SUMMARY_DEFAULT_LIMIT}) items of the set — newest first like list_items, or closest first with \`q\`.`,
     ].join('\n\n'),
+    scope: (ctx) =>
+      requireProduct(deps.readStore, accessOf(ctx.access).workspaceId, ctx.params.key),
     async handler(ctx) {
       const { workspaceId } = accessOf(ctx.access);
       const { key } = ctx.params;
-      await requireProduct(deps.readStore, workspaceId, key);
       const body = await summarizeFeedback(deps.readStore, search, {
         workspaceId,
         productKey: key,
@@ -72,10 +73,11 @@ export function synthesisOperations(
     meta: { workspace: true },
     extraDescription:
       'Hybrid ranking over each item\'s title and body: by meaning ("dark mode" finds "please add a night theme") and by its words (BM25 with English stemming, accent folding, a typo tolerated in longer words and the last word matched as a prefix), so an error code or a product term finds its item first. `score` is in [0, 1], higher is closer: 1 − (1 − semantic) · (1 − 0.7 · coverage³), where coverage is the share of the query\'s words the item holds. Best first; not paged. Items merged into another item are not returned. A new or edited item is found by its words as soon as its write has answered; by meaning once it is embedded in the background (about a second).',
+    scope: (ctx) =>
+      requireProduct(deps.readStore, accessOf(ctx.access).workspaceId, ctx.params.key),
     async handler(ctx) {
       const { workspaceId } = accessOf(ctx.access);
       const { key } = ctx.params;
-      await requireProduct(deps.readStore, workspaceId, key);
       const hits = await searchItems(deps.readStore, search, {
         workspaceId,
         productKey: key,
