@@ -214,7 +214,9 @@ export const throttle: Step = (x, hooks) => {
  * request without those conditions ... would have been a status code other than a 2xx ... or
  * 412", so the refusal waits for the handler (a missing resource answers 404): it is kept in
  * `unmetIfMatch`, which the command handler honours after deciding, before appending, and
- * answered once the handler returns (ifMatchAnswered). A `throttled` operation is refused here
+ * answered once the handler returns (ifMatchAnswered) — for a write only when it declares how it
+ * honours it (`honoursIfMatch`): any other write is refused here, so a handler that does not
+ * know of the precondition can never write under it. A `throttled` operation is refused here
  * instead, before its costly handler runs (the 401, 400, 403/404 — its `scope` included — and 429
  * of the earlier steps still come first): running it for a 412 would let a caller spend the server's work for free.
  * A `versioned` write's handler compares If-Match with its resource's revision itself.
@@ -222,7 +224,8 @@ export const throttle: Step = (x, hooks) => {
 export const checkIfMatch: Step = (x) => {
   const refused = unmetIfMatch(x);
   if (!refused) return;
-  if (x.prepared.op.throttled) throw refused;
+  const { op } = x.prepared;
+  if (op.throttled || (op.method !== 'get' && !op.honoursIfMatch)) throw refused;
   x.ctx!.unmetIfMatch = refused;
 };
 

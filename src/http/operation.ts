@@ -129,6 +129,19 @@ export interface OperationSpec<
    */
   scope?(ctx: OperationContext<S, A, P, Q, B>): Promise<void>;
   /**
+   * How a write whose resource carries no `ETag` (not `versioned`) honours an If-Match that cannot
+   * hold (RFC 9110 §13.1.1: the server "MUST NOT perform the requested method") while letting its
+   * own refusals — a missing resource's 404 — answer first (§13.2.1):
+   *  - `commands`: it writes only through the command handler, with the command context built
+   *    from ctx (`unmetPrecondition`: refused after deciding, before appending);
+   *  - `handler`: it writes elsewhere (the read store, the OAuth server) and throws
+   *    `ctx.unmetIfMatch` itself before writing, once it found its resource.
+   * Absent: the lifecycle refuses such a request before the handler (412, a missing resource
+   * too), so a handler that knows nothing of the precondition never runs under one. A GET writes
+   * nothing and needs no declaration. test/architecture lists who declares what.
+   */
+  honoursIfMatch?: 'commands' | 'handler';
+  /**
    * a resource with an `ETag`: answers carrying a body carry it (a create also its `Location`),
    * a GET honours If-None-Match (304), a write If-Match (412); OpenAPI declares those headers
    */
@@ -169,6 +182,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly idempotent?: true;
   readonly throttled?: 'searches';
   readonly scope?: (ctx: ErasedContext<S>) => Promise<void>;
+  readonly honoursIfMatch?: 'commands' | 'handler';
   readonly versioned?: true;
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;

@@ -34,6 +34,19 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       expect(r.text).to.equal('');
     });
 
+    // RFC 9110 §13.1.1: the server "MUST NOT perform the requested method if a received
+    // If-Match condition evaluates to false"; a write that does not declare how it honours the
+    // refusal (`honoursIfMatch`) is refused before its handler, so it can never write under one
+    it('refuses a write without ETag that declares no honoursIfMatch 412 before its handler runs', async () => {
+      const r = await call('DELETE', '/v1/shops/acme', {
+        headers: { ...ADMIN, 'if-match': '"abc"' },
+      });
+      expect(r.res.status, r.text).to.equal(412);
+      expect(world.deleted).to.deep.equal([]);
+      expect((await call('DELETE', '/v1/shops/acme', { headers: ADMIN })).res.status).to.equal(204);
+      expect(world.deleted).to.deep.equal(['acme']);
+    });
+
     it('matches a literal segment before a parameter (search is not an id)', async () => {
       const r = await call('GET', '/v1/shops/acme/widgets/search?q=bo', { headers: MEMBER });
       expect(r.res.status).to.equal(200);

@@ -17,7 +17,7 @@ describe('When a search names a product the workspace does not have (e2e)', func
   let get: (
     path: string,
     headers?: Record<string, string>,
-  ) => Promise<{ status: number; body: any }>;
+  ) => Promise<{ status: number; body: unknown }>;
   before(async () => {
     fb = await startFeedback({
       env: { SEARCHES_PER_CALLER_BURST: '2', SEARCHES_PER_CALLER_PER_HOUR: '1' },

@@ -45,6 +45,8 @@ export interface TinyWorld {
   hold?: Promise<void>;
   logged: { message: string; fields: Record<string, unknown> }[];
   revision: number;
+  /** shops delete_shop's handler was run for (it declares no `honoursIfMatch`) */
+  deleted: string[];
 }
 
 export function tinyOperations(world: TinyWorld) {
@@ -157,7 +159,8 @@ export function tinyOperations(world: TinyWorld) {
     errors: [401, 403, 404],
     auth: 'bearer',
     meta: { admin: true },
-    async handler() {
+    async handler(ctx) {
+      world.deleted.push(ctx.params.shop);
       return {};
     },
   });
@@ -190,7 +193,7 @@ export function tinyOperations(world: TinyWorld) {
 }
 
 export function newWorld(): TinyWorld {
-  return { log: [], readModel: [], waited: [], logged: [], revision: 0 };
+  return { log: [], readModel: [], waited: [], logged: [], revision: 0, deleted: [] };
 }
 
 export function tinyHttp(

@@ -42,6 +42,7 @@ export function connectedAppOperations(
 
   const revokeConnectedApp = defineFeedbackOp({
     id: 'revoke_connected_app',
+    honoursIfMatch: 'handler',
     method: 'delete',
     path: '/v1/me/apps/{clientId}',
     summary: 'Disconnect an app',

@@ -21,6 +21,7 @@ const TAGS = ['API tokens'];
 export function tokenOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
   const createApiToken = defineFeedbackOp({
     id: 'create_api_token',
+    honoursIfMatch: 'commands',
     method: 'post',
     path: '/v1/me/tokens',
     summary: 'Create a personal API token',
@@ -91,6 +92,7 @@ export function tokenOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
 
   const revokeApiToken = defineFeedbackOp({
     id: 'revoke_api_token',
+    honoursIfMatch: 'commands',
     method: 'delete',
     path: '/v1/me/tokens/{tokenId}',
     summary: 'Revoke a personal API token',

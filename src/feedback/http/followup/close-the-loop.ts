@@ -45,6 +45,7 @@ export function closeTheLoopOperations(deps: FeedbackHttpDeps): FeedbackOperatio
 
   const notify = defineFeedbackOp({
     id: 'notify_people',
+    honoursIfMatch: 'commands',
     method: 'post',
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/notify',
@@ -71,6 +72,7 @@ export function closeTheLoopOperations(deps: FeedbackHttpDeps): FeedbackOperatio
 
   const changelog = defineFeedbackOp({
     id: 'draft_changelog_entry',
+    honoursIfMatch: 'commands',
     method: 'post',
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/changelog',

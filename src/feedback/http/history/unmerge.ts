@@ -16,6 +16,7 @@ import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from 
 export function unmergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
   return defineFeedbackOp({
     id: 'unmerge_items',
+    honoursIfMatch: 'commands',
     method: 'post',
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/unmerge',

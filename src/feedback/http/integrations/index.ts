@@ -42,6 +42,7 @@ const Integration = z
 export function integrationOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
   const create = defineFeedbackOp({
     id: 'create_integration',
+    honoursIfMatch: 'commands',
     method: 'post',
     path: '/v1/workspaces/{slug}/integrations',
     summary: 'Create a workspace integration credential',
@@ -108,6 +109,7 @@ export function integrationOperations(deps: FeedbackHttpDeps): FeedbackOperation
 
   const revoke = defineFeedbackOp({
     id: 'revoke_integration',
+    honoursIfMatch: 'commands',
     method: 'delete',
     path: '/v1/workspaces/{slug}/integrations/{integrationId}',
     summary: 'Revoke a workspace integration credential',

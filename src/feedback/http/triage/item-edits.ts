@@ -19,6 +19,7 @@ export function itemEditOperations(
 ): FeedbackOperation[] {
   const updateItemOp = defineFeedbackOp({
     id: 'update_item',
+    honoursIfMatch: 'commands',
     method: 'patch',
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}',
     summary: "Edit an item's title, body or status",
@@ -78,6 +79,7 @@ export function itemEditOperations(
 
   const updateItemStatusOp = defineFeedbackOp({
     id: 'update_item_status',
+    honoursIfMatch: 'commands',
     method: 'post',
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/status',
@@ -106,6 +108,7 @@ export function itemEditOperations(
 
   const tagItemOp = defineFeedbackOp({
     id: 'tag_item',
+    honoursIfMatch: 'commands',
     method: 'post',
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/tags',

@@ -17,6 +17,7 @@ import { contextOf, REFUSED_AS_INVALID, workspaceOf } from './shared.js';
 export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
   return defineFeedbackOp({
     id: 'merge_items',
+    honoursIfMatch: 'commands',
     method: 'post',
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/merge',

@@ -38,6 +38,7 @@ export function productOperations(deps: FeedbackHttpDeps): FeedbackOperation[] {
 
   const updateProductOp = defineFeedbackOp({
     id: 'update_product',
+    honoursIfMatch: 'commands',
     method: 'patch',
     path: '/v1/workspaces/{slug}/products/{key}',
     summary: 'Rename a product or change its visibility',

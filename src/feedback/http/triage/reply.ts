@@ -44,6 +44,7 @@ export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
 
   return defineFeedbackOp({
     id: 'reply_to_item',
+    honoursIfMatch: 'commands',
     method: 'post',
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/replies',
     summary: 'Reply on an item (public immediately)',

@@ -104,6 +104,7 @@ export function submitOperation(
 
   return defineFeedbackOp({
     id: 'submit_feedback',
+    honoursIfMatch: 'commands',
     method: 'post',
     path: '/v1/public/{slug}/{key}/feedback',
     summary: 'File feedback on a public product',

@@ -36,6 +36,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const sendTest = defineFeedbackOp({
     id: 'send_test_webhook',
+    honoursIfMatch: 'handler',
     method: 'post',
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}/test',
     summary: 'Send a webhook.test message',
@@ -167,6 +168,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const redeliver = defineFeedbackOp({
     id: 'redeliver_webhook',
+    honoursIfMatch: 'handler',
     method: 'post',
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
     summary: 'Send a delivery’s message again',
@@ -200,6 +202,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const recover = defineFeedbackOp({
     id: 'recover_webhook',
+    honoursIfMatch: 'handler',
     method: 'post',
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}/recover',
     summary: 'Send again every failed message since a time',

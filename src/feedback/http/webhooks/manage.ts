@@ -43,6 +43,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const create = defineFeedbackOp({
     id: 'create_webhook',
+    honoursIfMatch: 'commands',
     method: 'post',
     path: '/v1/workspaces/{slug}/webhooks',
     summary: 'Create a webhook',
@@ -122,6 +123,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const update = defineFeedbackOp({
     id: 'update_webhook',
+    honoursIfMatch: 'commands',
     method: 'patch',
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}',
     summary: 'Change a webhook, or disable / enable it',
@@ -157,6 +159,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const remove = defineFeedbackOp({
     id: 'delete_webhook',
+    honoursIfMatch: 'commands',
     method: 'delete',
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}',
     summary: 'Delete a webhook',
@@ -179,6 +182,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
 
   const rotate = defineFeedbackOp({
     id: 'rotate_webhook_secret',
+    honoursIfMatch: 'commands',
     method: 'post',
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}/rotate-secret',
     summary: 'Replace a webhook’s signing secret',
