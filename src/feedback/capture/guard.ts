@@ -73,8 +73,11 @@ export interface CaptureGuard {
   readonly limits: CaptureLimits;
   /** throws InvalidArgument when the text breaks a content rule */
   checkContent(text: { title?: string | null; body: string }): void;
-  /** takes one submission from each bucket, or throws ResourceExhausted */
-  takeSubmission(asker: Asker): Promise<void>;
+  /**
+   * takes one submission from each bucket, or throws ResourceExhausted (`peek`: takes nothing,
+   * only throws when a bucket is spent)
+   */
+  takeSubmission(asker: Asker, mode?: 'take' | 'peek'): Promise<void>;
   /** one +1 toggle from the client IP's bucket, or throws ResourceExhausted */
   takePlusOne(ip: string): Promise<void>;
   /** one board search (a page's `q`, a suggestion) from the client IP's bucket */
@@ -133,7 +136,7 @@ export function createCaptureGuard(deps: {
         );
       }
     },
-    async takeSubmission(asker) {
+    async takeSubmission(asker, mode = 'take') {
       const pairs: [Limiter, string][] = [
         ...(asker.ip ? [[byIp, asker.ip] as [Limiter, string]] : []),
         [byPerson, asker.person],
@@ -141,6 +144,7 @@ export function createCaptureGuard(deps: {
       ];
       const wait = longestWait(await Promise.all(pairs.map(([l, key]) => l.peek(key))));
       if (wait !== null) throw tooMany('submissions', wait);
+      if (mode === 'peek') return;
       const taken = longestWait(await Promise.all(pairs.map(([l, key]) => l.take(key))));
       if (taken !== null) throw tooMany('submissions', taken);
     },
