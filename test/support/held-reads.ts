@@ -12,15 +12,22 @@ export interface HeldReads {
   open(): Promise<ReadStore>;
   /**
    * Holds the next `count` findOne on the collection named `collection`. Resolves once all are
-   * held, with what lets each go on, in the order they arrived.
+   * held, with what lets each go on, in the order they arrived. `answered`: each read is made
+   * when it arrives and only its answer is held, so it answers what the store held then (a read
+   * that crossed a slow network while another request wrote).
    */
-  hold(collection: string, count: number): Promise<(() => void)[]>;
+  hold(
+    collection: string,
+    count: number,
+    options?: { answered?: boolean },
+  ): Promise<(() => void)[]>;
   /** removes the store's file */
   remove(): void;
 }
 
 interface Hold {
   collection: string;
+  answered: boolean;
   count: number;
   held: (() => void)[];
   all: (releases: (() => void)[]) => void;
@@ -29,10 +36,8 @@ interface Hold {
 export function heldReads(): HeldReads {
   let hold: Hold | null = null;
 
-  /** resolves when the read of `collection` may go on */
-  function arrive(collection: string): Promise<void> | void {
-    const at = hold;
-    if (at?.collection !== collection) return;
+  /** resolves when the read held at `at` may go on (or answer) */
+  function arrive(at: Hold): Promise<void> {
     const waiting = new Promise<void>((resolve) => at.held.push(resolve));
     if (at.held.length === at.count) {
       hold = null;
@@ -43,16 +48,19 @@ export function heldReads(): HeldReads {
 
   const store = interceptedStore('held-reads-', (collection, method, proceed) => {
     if (method !== 'findOne') return proceed();
-    return (async () => {
-      await arrive(collection);
-      return proceed();
-    })();
+    const at = hold;
+    if (at?.collection !== collection) return proceed();
+    if (!at.answered) return arrive(at).then(proceed);
+    const answer = Promise.resolve(proceed());
+    answer.catch(() => undefined); // a failed read is answered once let go, not reported early
+    return arrive(at).then(() => answer);
   });
   return {
     open: store.open,
-    hold(collection, count) {
+    hold(collection, count, options = {}) {
       return new Promise((resolve) => {
-        hold = { collection, count, held: [], all: resolve };
+        const answered = options.answered ?? false;
+        hold = { collection, answered, count, held: [], all: resolve };
       });
     },
     remove: store.remove,

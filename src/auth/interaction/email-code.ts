@@ -60,20 +60,32 @@ export function createEmailCodes(deps: {
         ? doc.email
         : null;
     },
+    /**
+     * Counts the try before comparing, as one compare-and-set on the count read: guesses that
+     * arrive together (several API processes, a slow store) each take their own try, so no more
+     * than CODE_MAX_ATTEMPTS are ever compared. One that lost the race to another reads again.
+     */
     async check(uid: string, code: string): Promise<CodeCheck> {
-      const doc = await col.findOne({ _id: uid });
-      if (!doc || doc.expiresAt <= deps.now() || doc.attempts >= CODE_MAX_ATTEMPTS)
-        return { status: 'expired' };
-      const given = Buffer.from(hash(uid, code.trim()), 'hex');
-      if (timingSafeEqual(given, Buffer.from(doc.codeHash, 'hex'))) {
-        await col.deleteOne({ _id: uid });
+      for (;;) {
+        const doc = await col.findOne({ _id: uid });
+        if (!doc || doc.expiresAt <= deps.now() || doc.attempts >= CODE_MAX_ATTEMPTS)
+          return { status: 'expired' };
+        // the code hash too: a code issued again meanwhile is another code, with its own tries
+        const counted = await col.updateOne(
+          { _id: uid, codeHash: doc.codeHash, attempts: doc.attempts },
+          { $inc: { attempts: 1 } },
+        );
+        if (counted.matchedCount === 0) continue;
         await deps.readStore.flush();
-        return { status: 'ok', email: doc.email };
+        const given = Buffer.from(hash(uid, code.trim()), 'hex');
+        if (timingSafeEqual(given, Buffer.from(doc.codeHash, 'hex'))) {
+          await col.deleteOne({ _id: uid });
+          await deps.readStore.flush();
+          return { status: 'ok', email: doc.email };
+        }
+        const attemptsLeft = CODE_MAX_ATTEMPTS - doc.attempts - 1;
+        return { status: 'wrong', email: doc.email, attemptsLeft };
       }
-      await col.updateOne({ _id: uid }, { $inc: { attempts: 1 } });
-      await deps.readStore.flush();
-      const attemptsLeft = CODE_MAX_ATTEMPTS - doc.attempts - 1;
-      return { status: 'wrong', email: doc.email, attemptsLeft };
     },
   };
 }

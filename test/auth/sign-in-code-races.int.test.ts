@@ -1,0 +1,98 @@
+/**
+ * Guesses at one sign-in code that arrive together. README (Security, Sign-in throttles): "5 tries
+ * per code". Each try used to be read, compared, and only then counted: guesses whose reads
+ * crossed (several API processes over MongoDB, a slow round trip) were all compared against the
+ * count none of them had written yet. Here the store holds the reads of the codes collection so
+ * that they cross whatever the timing; everything else runs as in production.
+ */
+import { expect } from 'chai';
+import { feedbackAuthPreset } from '../../src/auth/index.js';
+import { type HeldReads, heldReads } from '../support/held-reads.js';
+import { request } from './support/browserless.js';
+import { registerClient } from './support/client.js';
+import { type Harness, startHarness } from './support/harness.js';
+import { askForCode, mailedCodes } from './support/sign-in.js';
+
+/** each submitted code reads it twice: is a code pending (the form to show), then the check */
+const CODES = 'oauth_email_codes';
+const TOO_OFTEN = 'That code has expired or was tried too often. Ask for a new one.';
+
+/** what a code page answered: where it went, or the sentence it showed */
+async function outcome(res: Response): Promise<string> {
+  if (res.status === 303) return `303 ${new URL(res.headers.get('location') ?? '').pathname}`;
+  const said = /That code [^.]*\.(?: [^<]*?left\.| Ask for a new one\.)?/.exec(await res.text());
+  return `${res.status} ${said?.[0] ?? '(no sentence)'}`;
+}
+
+/** all `submits` at once, each one's check answering what the store held before any was counted */
+async function crossing(held: HeldReads, submits: (() => Promise<Response>)[]) {
+  const pending = held.hold(CODES, submits.length);
+  const answers = Promise.all(submits.map((submit) => submit()));
+  const checks = pending.then((releases) => {
+    const met = held.hold(CODES, submits.length, { answered: true });
+    for (const release of releases) release();
+    return met;
+  });
+  for (const release of await checks) release();
+  return Promise.all((await answers).map(outcome));
+}
+
+describe('When guesses at one sign-in code arrive at the same moment', function () {
+  this.timeout(60_000);
+  const reads = heldReads();
+  let h: Harness;
+  let config: Awaited<ReturnType<typeof registerClient>>;
+  before(async () => {
+    h = await startHarness({ ...feedbackAuthPreset, openReadStore: reads.open });
+    config = await registerClient(h.base);
+  });
+  after(async () => {
+    await h?.close();
+    reads.remove();
+  });
+
+  async function codeSent(email: string) {
+    const sent = await askForCode(h, config, email);
+    const form = sent.codeForm as NonNullable<typeof sent.codeForm>;
+    const code = mailedCodes(h.mailboxPath).at(-1) as string;
+    const submit = (guess: string) => () =>
+      request(sent.jar, form.action, { ...form.fields, code: guess });
+    return { code, submit, wrong: code === '000000' ? '000001' : '000000' };
+  }
+
+  it('compares only 5 of 7 wrong guesses sent together, each told the tries truly left', async () => {
+    const { submit, wrong } = await codeSent('burst@a.io');
+
+    const answers = await crossing(
+      reads,
+      Array.from({ length: 7 }, () => submit(wrong)),
+    );
+
+    expect(answers.sort()).to.deep.equal([
+      `400 ${TOO_OFTEN}`,
+      `400 ${TOO_OFTEN}`,
+      `400 ${TOO_OFTEN}`,
+      '400 That code is not right. 1 attempt(s) left.',
+      '400 That code is not right. 2 attempt(s) left.',
+      '400 That code is not right. 3 attempt(s) left.',
+      '400 That code is not right. 4 attempt(s) left.',
+    ]);
+  });
+
+  it('refuses the right code whose check read the code before 5 wrong guesses were counted', async () => {
+    const { code, submit, wrong } = await codeSent('slow-right@a.io');
+    const pending = reads.hold(CODES, 1);
+    const right = submit(code)();
+    const checked = pending.then(([release]) => {
+      const met = reads.hold(CODES, 1, { answered: true });
+      release?.();
+      return met;
+    });
+    const [answer] = await checked;
+
+    for (let i = 0; i < 5; i++) expect((await submit(wrong)()).status).to.equal(400);
+    answer?.();
+
+    expect(await outcome(await right)).to.equal(`400 ${TOO_OFTEN}`);
+  });
+});
