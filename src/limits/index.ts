@@ -8,7 +8,9 @@
  *   if (!verdict.allowed) answer429(verdict.retryAfterSeconds);
  *
  * `take(key)` counts one event when allowed; `peek(key)` asks without counting (for example
- * "is this address locked out?" before a code is compared). See policies.ts for the rules.
+ * "is this address locked out?"). `reserve(key)` holds a place before the event is known to count
+ * and `settle(key, at, happened)` counts it or gives it back (reservations.ts): a wrong code's
+ * place is held before the code is compared. See policies.ts for the rules.
  */
 export {
   type LockoutPolicy,

@@ -44,6 +44,8 @@ export type Policy = SlidingWindowPolicy | TokenBucketPolicy;
 export interface LimitState {
   /** sliding window: times (ms) of the counted events inside the window, oldest first */
   hits?: number[];
+  /** sliding window: places held (ms) for events not yet known to count (reservations.ts) */
+  pending?: number[];
   /** lockout: until when (ms) every take is refused */
   lockedUntil?: number;
   /** lockout: how many lockouts this key has had (drives the growth) */
@@ -93,6 +95,7 @@ function slidingWindow(
   const keepStrikes = p.lockout && strikes > 0;
   const next: LimitState = {
     hits,
+    ...(state?.pending ? { pending: state.pending } : {}),
     ...(locked ? { lockedUntil: locked } : lockedUntil && keepStrikes ? { lockedUntil } : {}),
     ...(keepStrikes ? { strikes } : {}),
     expiresAt: Math.max(

@@ -12,7 +12,15 @@
  */
 import { createHash } from 'node:crypto';
 import { type Doc, isDuplicateKey, type ReadStore } from '../readstore/types.js';
-import { type LimitState, type Policy, step, type Verdict } from './policies.js';
+import {
+  type LimitState,
+  type Policy,
+  type SlidingWindowPolicy,
+  type Step,
+  step,
+  type Verdict,
+} from './policies.js';
+import { reserve, settle } from './reservations.js';
 
 export interface Limiter {
   readonly name: string;
@@ -21,6 +29,13 @@ export interface Limiter {
   take(key: string): Promise<Verdict>;
   /** what take would answer now, without counting */
   peek(key: string): Promise<Verdict>;
+  /**
+   * Sliding windows: holds a place for an event not yet known to count (reservations.ts), refused
+   * as a take would be with the places held counted. `at` names the place for settle.
+   */
+  reserve(key: string): Promise<{ verdict: Verdict; at: number | null }>;
+  /** gives up the place `at`, counting the event as a take would when it `happened` */
+  settle(key: string, at: number, happened: boolean): Promise<Verdict>;
 }
 
 export interface Limits {
@@ -30,6 +45,14 @@ export interface Limits {
 
 interface LimitDoc extends Doc, LimitState {
   rev: number;
+}
+
+type Decide = (state: LimitState | null, now: number) => Step;
+type Decided = { verdict: Verdict; now: number };
+
+function slidingWindowOf(policy: Policy, name: string): SlidingWindowPolicy {
+  if (policy.kind !== 'sliding-window') throw new Error(`${name} holds no places: not a window`);
+  return policy;
 }
 
 const RETRIES = 8;
@@ -58,10 +81,10 @@ export function createLimits(deps: {
   /** the last take or peek queued per stored key; dropped once it settles with none after it */
   const queued = new Map<string, Promise<unknown>>();
 
-  function run(name: string, policy: Policy, key: string, consume: boolean): Promise<Verdict> {
+  function run(name: string, key: string, decide: Decide): Promise<Decided> {
     const _id = `${name}:${createHash('sha256').update(key).digest('base64url')}`;
     const previous = queued.get(_id);
-    const attempt = () => settle(_id, policy, consume);
+    const attempt = () => write(_id, decide);
     const result = previous ? previous.then(attempt, attempt) : attempt();
     const tail = result.catch(() => undefined);
     queued.set(_id, tail);
@@ -71,13 +94,14 @@ export function createLimits(deps: {
     return result;
   }
 
-  async function settle(_id: string, policy: Policy, consume: boolean): Promise<Verdict> {
+  async function write(_id: string, decide: Decide): Promise<Decided> {
     for (let attempt = 0; attempt < RETRIES; attempt++) {
       const now = deps.now();
       const doc = await col.findOne({ _id });
-      const { next, verdict } = step(policy, doc, now, consume);
-      if (!next) return verdict;
-      const fresh: LimitDoc = { _id, rev: (doc?.rev ?? 0) + 1, ...next };
+      const { next, verdict } = decide(doc, now);
+      if (!next) return { verdict, now };
+      // the stored fields last: a state built from the document read carries its old rev
+      const fresh: LimitDoc = { ...next, _id, rev: (doc?.rev ?? 0) + 1 };
       if (doc) {
         const written = await col.replaceOne({ _id, rev: doc.rev }, fresh);
         if (written.matchedCount === 0) continue;
@@ -91,9 +115,9 @@ export function createLimits(deps: {
       }
       await deps.readStore.flush();
       await sweep(now);
-      return verdict;
+      return { verdict, now };
     }
-    return { allowed: false, retryAfterSeconds: 1 } satisfies Verdict;
+    return { verdict: { allowed: false, retryAfterSeconds: 1 }, now: deps.now() };
   }
 
   return {
@@ -103,8 +127,19 @@ export function createLimits(deps: {
       return {
         name,
         policy,
-        take: (key) => run(name, policy, key, true),
-        peek: (key) => run(name, policy, key, false),
+        take: async (key) => (await run(name, key, (s, now) => step(policy, s, now, true))).verdict,
+        peek: async (key) =>
+          (await run(name, key, (s, now) => step(policy, s, now, false))).verdict,
+        async reserve(key) {
+          const window = slidingWindowOf(policy, name);
+          const { verdict, now } = await run(name, key, (s, at) => reserve(window, s, at));
+          return verdict.allowed ? { verdict, at: now } : { verdict, at: null };
+        },
+        async settle(key, at, happened) {
+          const window = slidingWindowOf(policy, name);
+          const decide: Decide = (s, now) => settle(window, s, now, at, happened);
+          return (await run(name, key, decide)).verdict;
+        },
       };
     },
   };

@@ -23,6 +23,8 @@ import { renderCodeForm, renderConsent, renderEmailForm, renderErrorPage } from 
 /** a character of an address: no control or bidirectional control (it is shown and mailed as typed) */
 const C = `[^\\s@<>"\\p{Cc}${BIDI_CONTROL_RANGE}]`;
 const EMAIL = new RegExp(`^${C}{1,64}@${C}{1,255}\\.${C}{2,}$`, 'u');
+const TOO_OFTEN = 'That code has expired or was tried too often. Ask for a new one.';
+const WRONG_CODES = 'Too many wrong sign-in codes.';
 
 export function interactionRouter(
   ctx: InteractionContext,
@@ -174,32 +176,26 @@ export function interactionRouter(
       if (!details) return;
       const ip = ctx.clientNetwork(req);
       const pending = await ctx.codes.pendingEmail(details.uid);
-      const locked = pending ? await ctx.throttle.beforeCheck(pending, ip) : null;
+      if (!pending) return showSignIn(req, res, 400, TOO_OFTEN);
+      const place = await ctx.throttle.beforeCheck(pending, ip);
       // during a lockout no code is compared, so the right one is refused as well
-      if (locked !== null) return sendThrottled(res, 'Too many wrong sign-in codes.', locked);
+      if (place.status === 'throttled') return sendThrottled(res, WRONG_CODES, place.wait);
       const result = await ctx.codes.check(details.uid, String(req.body?.code ?? ''));
+      const lockout = await place.settle(result.status === 'wrong');
       switch (result.status) {
         case 'wrong': {
-          const lockout = await ctx.throttle.afterWrong(result.email, ip);
-          if (lockout !== null) {
-            return sendThrottled(res, 'Too many wrong sign-in codes.', lockout);
-          }
+          if (lockout !== null) return sendThrottled(res, WRONG_CODES, lockout);
           return showSignIn(
             req,
             res,
             400,
             result.attemptsLeft > 0
               ? `That code is not right. ${result.attemptsLeft} attempt(s) left.`
-              : 'That code has expired or was tried too often. Ask for a new one.',
+              : TOO_OFTEN,
           );
         }
         case 'expired':
-          return showSignIn(
-            req,
-            res,
-            400,
-            'That code has expired or was tried too often. Ask for a new one.',
-          );
+          return showSignIn(req, res, 400, TOO_OFTEN);
         case 'ok': {
           const account = await ctx.accounts.findOrCreateByEmail(
             result.email,

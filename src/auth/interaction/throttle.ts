@@ -8,19 +8,27 @@
  *    after a quiet day) during which no code is sent and no code — not even the right one — is
  *    accepted for that address or from that IP.
  *
- * Each method answers null (go on) or the seconds the caller must wait (a 429 page).
+ * A code's place among the wrong ones is held before it is compared and given back if it was
+ * right (src/limits/reservations.ts): codes submitted together cannot all be compared while none
+ * is counted yet. Waits are seconds the caller must wait (a 429 page).
  */
 import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { SignInLimits } from '../options.js';
 
+export type CheckPlace =
+  | { status: 'throttled'; wait: number }
+  | {
+      status: 'held';
+      /** after the comparison: counts a wrong code (non-null: now locked out), else gives the place back */
+      settle(wrong: boolean): Promise<number | null>;
+    };
+
 export interface SignInThrottle {
-  /** before a code is sent to `email` for a request from `ip` */
+  /** before a code is sent to `email` for a request from `ip`: null (go on) or the wait */
   beforeIssue(email: string, ip: string): Promise<number | null>;
-  /** before a submitted code is compared */
-  beforeCheck(email: string, ip: string): Promise<number | null>;
-  /** after a wrong code: counts it; non-null when it started a lockout */
-  afterWrong(email: string, ip: string): Promise<number | null>;
+  /** before a submitted code is compared: its place among the wrong codes, or the wait */
+  beforeCheck(email: string, ip: string): Promise<CheckPlace>;
 }
 
 export function createSignInThrottle(deps: {
@@ -60,10 +68,27 @@ export function createSignInThrottle(deps: {
       if (full !== null) return full;
       return longestWait(await Promise.all([codesByAddress.take(email), codesByIp.take(ip)]));
     },
-    beforeCheck: lockedOut,
-    async afterWrong(email, ip) {
-      await Promise.all([wrongByAddress.take(email), wrongByIp.take(ip)]);
-      return lockedOut(email, ip);
+    async beforeCheck(email, ip) {
+      const held = await Promise.all([wrongByAddress.reserve(email), wrongByIp.reserve(ip)]);
+      const settle = async (wrong: boolean) => {
+        const places: [Limiter, string, number | null][] = [
+          [wrongByAddress, email, held[0].at],
+          [wrongByIp, ip, held[1].at],
+        ];
+        await Promise.all(places.map(([l, key, at]) => at !== null && l.settle(key, at, wrong)));
+      };
+      const wait = longestWait(held.map((place) => place.verdict));
+      if (wait !== null) {
+        await settle(false);
+        return { status: 'throttled', wait };
+      }
+      return {
+        status: 'held',
+        async settle(wrong) {
+          await settle(wrong);
+          return wrong ? lockedOut(email, ip) : null;
+        },
+      };
     },
   };
 }

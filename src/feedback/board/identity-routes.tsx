@@ -146,9 +146,10 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       const expired = 'That code has expired. Ask for a new one.';
       if (!email) return formPage(res, 400, product, visitor, { error: expired });
       const ip = ipOf(deps, req);
-      const locked = await deps.throttle.beforeCheck(email, ip);
-      if (locked !== null) throw tooMany('wrong codes', locked);
+      const place = await deps.throttle.beforeCheck(email, ip);
+      if (place.status === 'throttled') throw tooMany('wrong codes', place.wait);
       const check = await deps.codes.check(codeUid(visitor), form.code);
+      const lockout = await place.settle(check.status === 'wrong');
       if (check.status === 'ok') {
         setVisitorCookie(deps, res, { id: visitor.id, email: check.email });
         res.redirect(303, navOf(deps, product, 'board').boardUrl);
@@ -156,7 +157,6 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       }
       if (check.status === 'expired')
         return formPage(res, 400, product, visitor, { error: expired });
-      const lockout = await deps.throttle.afterWrong(email, ip);
       if (lockout !== null) throw tooMany('wrong codes', lockout);
       const left = check.attemptsLeft;
       const error =

@@ -1,0 +1,65 @@
+/**
+ * Places held before an event is known to count (src/limits/reservations.ts), as the sign-in
+ * throttle holds one for each code before comparing it. README (Security, Sign-in throttles):
+ * "| wrong codes for one address | 10 per hour, then a lockout |" — 3 here.
+ */
+import { expect } from 'chai';
+import type { LimitState, SlidingWindowPolicy } from '../../src/limits/policies.js';
+import { reserve, settle } from '../../src/limits/reservations.js';
+
+const MIN = 60_000;
+const window: SlidingWindowPolicy = {
+  kind: 'sliding-window',
+  max: 3,
+  windowSeconds: 60 * 60,
+  lockout: { baseSeconds: 15 * 60, factor: 2, maxSeconds: 24 * 3600, forgetAfterSeconds: 86_400 },
+};
+
+/** holds places at the given times, returning the state and whether each was held */
+function held(times: number[], from: LimitState | null = null) {
+  let state = from;
+  const allowed = times.map((at) => {
+    const { next, verdict } = reserve(window, state, at);
+    if (next) state = next;
+    return verdict.allowed;
+  });
+  return { state, allowed };
+}
+
+describe('When places are held in a sliding window before the events are known', () => {
+  it('holds no more places than the window has room for, however many are asked at once', () => {
+    expect(held([1, 2, 3, 4, 5]).allowed).to.deep.equal([true, true, true, false, false]);
+  });
+
+  it('refuses with a one-second retry while the window is full only of places held', () => {
+    const { state } = held([1, 2, 3]);
+    const { verdict } = reserve(window, state, 4);
+    expect(verdict).to.deep.equal({ allowed: false, retryAfterSeconds: 1 });
+  });
+
+  it('gives a place back when the event did not happen, counting nothing', () => {
+    const { state } = held([1, 2, 3]);
+    const { next } = settle(window, state, 10, 2, false);
+    expect(next?.hits ?? []).to.deep.equal([]);
+    expect(next?.pending).to.deep.equal([1, 3]);
+    expect(reserve(window, next, 11).verdict.allowed).to.equal(true);
+  });
+
+  it('starts the lockout with the event that fills the window, once it is known to have happened', () => {
+    let { state } = held([1, 2, 3]);
+    for (const at of [1, 2]) state = settle(window, state, 10, at, true).next;
+    expect(state?.lockedUntil).to.equal(undefined);
+    const last = settle(window, state, 20, 3, true);
+    expect(last.next?.lockedUntil).to.equal(20 + 15 * MIN);
+    expect(reserve(window, last.next, 30).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 15 * 60,
+    });
+  });
+
+  it('counts a place never settled until it leaves the window', () => {
+    const { state } = held([0, 1, 2]);
+    expect(reserve(window, state, 60 * MIN - 1).verdict.allowed).to.equal(false);
+    expect(reserve(window, state, 60 * MIN + 1).verdict.allowed).to.equal(true);
+  });
+});
