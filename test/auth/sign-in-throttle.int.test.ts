@@ -118,4 +118,24 @@ describe('When somebody tries to guess sign-in codes', () => {
     expect(refused?.status).to.equal(429);
     expect(mails()).to.equal(5);
   });
+
+  it('counts no right code among the wrong ones: 9 wrong, a right one, then the 10th wrong starts the lockout', async () => {
+    // the place a code holds among the wrong ones while it is compared is given back if it was right
+    const wrongCodes = async (count: number) => {
+      const { jar, codeForm } = await askForCode('victim@example.com');
+      expect(codeForm, 'a code is sent: no lockout yet').not.to.equal(null);
+      const statuses: number[] = [];
+      for (let guess = 0; guess < count; guess++) {
+        const res = await request(jar, codeForm!.action, { ...codeForm!.fields, code: '000000' });
+        statuses.push(res.status);
+      }
+      return statuses;
+    };
+    expect([...(await wrongCodes(5)), ...(await wrongCodes(4))]).to.deep.equal(Array(9).fill(400));
+    const { jar, codeForm } = await askForCode('victim@example.com');
+    const right = latestCode(h.mailboxPath, 'victim@example.com');
+    const signedIn = await request(jar, codeForm!.action, { ...codeForm!.fields, code: right });
+    expect(signedIn.status).to.equal(303);
+    expect(await wrongCodes(1), 'the 10th wrong code').to.deep.equal([429]);
+  });
 });
