@@ -7,59 +7,49 @@
  * ignored when the answer without them "would have been a status code other than a 2xx ... or 412".
  */
 import { expect } from 'chai';
-import { type FeedbackHarness, type Maker, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
-import { callTool, type Connected, connectMcp, envelopeOf } from './support.js';
+import {
+  callTool,
+  type Connected,
+  connectMcp,
+  envelopeOf,
+  feedbackMcpWithItem,
+} from './support.js';
 
 describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', function () {
   this.timeout(120_000);
 
   describe('on the hosted feedback server', () => {
-    let fb: FeedbackHarness;
-    let owner: Maker;
-    let mcp: Connected;
-    let args: Record<string, string>;
-    before(async () => {
-      fb = await startFeedback();
-      owner = await fb.createMaker('max@acme.io');
-      await fb.createProduct(owner.home, { key: 'APP', name: 'App', visibility: 'public' });
-      const { itemKey } = await fb.submit(owner.home, 'APP', { body: 'Dark mode please' });
-      args = { slug: owner.home.slug, key: 'APP', itemKey };
-      mcp = await connectMcp(`${fb.url}/mcp`, { token: owner.token });
-    });
-    after(async () => {
-      await mcp?.close();
-      await fb?.stop();
-    });
+    const w = feedbackMcpWithItem();
 
     it('answers update_item_status on a missing item _meta.status 404, not 412', async () => {
-      const missing = { ...args, itemKey: 'APP-999', status: 'planned' };
-      const res = await callTool(mcp, 'update_item_status', missing, { ifMatch: '"abc"' });
+      const missing = { ...w.args, itemKey: 'APP-999', status: 'planned' };
+      const res = await callTool(w.mcp, 'update_item_status', missing, { ifMatch: '"abc"' });
       expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
       expect(envelopeOf(res).code).to.equal('not-found');
     });
 
     it('answers it on the existing item 412 and writes nothing', async () => {
-      const set = { ...args, status: 'planned' };
-      const res = await callTool(mcp, 'update_item_status', set, { ifMatch: '"abc"' });
+      const set = { ...w.args, status: 'planned' };
+      const res = await callTool(w.mcp, 'update_item_status', set, { ifMatch: '"abc"' });
       expect(res._meta?.status).to.equal(412);
-      const item = await callTool(mcp, 'get_item', args);
+      const item = await callTool(w.mcp, 'get_item', w.args);
       expect((item.structuredContent as { item: { status: string } }).item.status).to.equal('new');
     });
 
     it('answers search_items of a missing product _meta.status 404, not 412', async () => {
-      const search = { slug: owner.home.slug, key: 'NOPE', q: 'dark' };
-      const res = await callTool(mcp, 'search_items', search, { ifMatch: '"abc"' });
+      const search = { slug: w.owner.home.slug, key: 'NOPE', q: 'dark' };
+      const res = await callTool(w.mcp, 'search_items', search, { ifMatch: '"abc"' });
       expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
       expect(envelopeOf(res)).to.deep.equal({ error: 'product not found', code: 'not-found' });
     });
 
     it('answers merge_items with one missing duplicate _meta.status 404, merging nothing', async () => {
-      const { itemKey: other } = await fb.submit(owner.home, 'APP', { body: 'Night theme' });
-      const merge = { ...args, mergedKeys: [other, 'APP-999'] };
-      const res = await callTool(mcp, 'merge_items', merge, { ifMatch: '"abc"' });
+      const { itemKey: other } = await w.fb.submit(w.owner.home, 'APP', { body: 'Night theme' });
+      const merge = { ...w.args, mergedKeys: [other, 'APP-999'] };
+      const res = await callTool(w.mcp, 'merge_items', merge, { ifMatch: '"abc"' });
       expect(res._meta?.status, JSON.stringify(res.content)).to.equal(404);
-      const read = await callTool(mcp, 'get_item', { ...args, itemKey: other });
+      const read = await callTool(w.mcp, 'get_item', { ...w.args, itemKey: other });
       expect((read.structuredContent as { item: { status: string } }).item.status).to.equal('new');
     });
   });

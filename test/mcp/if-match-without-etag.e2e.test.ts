@@ -6,9 +6,14 @@
  * If-Match condition evaluates to false"; with no entity tag only `*` holds.
  */
 import { expect } from 'chai';
-import { type FeedbackHarness, type Maker, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
-import { callTool, type Connected, connectMcp, envelopeOf } from './support.js';
+import {
+  callTool,
+  type Connected,
+  connectMcp,
+  envelopeOf,
+  feedbackMcpWithItem,
+} from './support.js';
 
 const NO_ETAG =
   'this resource carries no ETag, so If-Match "999" cannot match (RFC 9110 §13.1.1); send the request without If-Match';
@@ -17,40 +22,27 @@ describe('When an MCP tool call without an ETag carries _meta.ifMatch', function
   this.timeout(120_000);
 
   describe('on the hosted feedback server', () => {
-    let fb: FeedbackHarness;
-    let owner: Maker;
-    let mcp: Connected;
-    let args: Record<string, string>;
-    before(async () => {
-      fb = await startFeedback();
-      owner = await fb.createMaker('max@acme.io');
-      await fb.createProduct(owner.home, { key: 'APP', name: 'App', visibility: 'public' });
-      const { itemKey } = await fb.submit(owner.home, 'APP', { body: 'Dark mode please' });
-      args = { slug: owner.home.slug, key: 'APP', itemKey };
-      mcp = await connectMcp(`${fb.url}/mcp`, { token: owner.token });
-    });
-    after(async () => {
-      await mcp?.close();
-      await fb?.stop();
-    });
+    const w = feedbackMcpWithItem();
 
     it('answers update_item_status an error result with _meta.status 412, as REST does, and writes nothing', async () => {
       const refused = await callTool(
-        mcp,
+        w.mcp,
         'update_item_status',
-        { ...args, status: 'planned' },
+        { ...w.args, status: 'planned' },
         { ifMatch: '"999"' },
       );
       expect(refused.isError).to.equal(true);
       expect(refused._meta?.status).to.equal(412);
       expect(envelopeOf(refused)).to.deep.equal({ error: NO_ETAG, code: 'failed-precondition' });
-      const item = await callTool(mcp, 'get_item', args);
+      const item = await callTool(w.mcp, 'get_item', w.args);
       expect((item.structuredContent as { item: { status: string } }).item.status).to.equal('new');
     });
 
     it('names a long ifMatch cut between characters, never in half of an emoji', async () => {
       // README: "whatever the service cuts … is cut between characters"
-      const refused = await callTool(mcp, 'get_item', args, { ifMatch: `"${'😀'.repeat(100)}"` });
+      const refused = await callTool(w.mcp, 'get_item', w.args, {
+        ifMatch: `"${'😀'.repeat(100)}"`,
+      });
       expect(refused._meta?.status).to.equal(412);
       const { error } = envelopeOf(refused);
       expect(/\p{Cs}/u.test(error!), JSON.stringify(error)).to.equal(false);
@@ -58,11 +50,11 @@ describe('When an MCP tool call without an ETag carries _meta.ifMatch', function
     });
 
     it('performs the call under ifMatch *', async () => {
-      const { itemKey } = await fb.submit(owner.home, 'APP', { body: 'Export to CSV' });
+      const { itemKey } = await w.fb.submit(w.owner.home, 'APP', { body: 'Export to CSV' });
       const set = await callTool(
-        mcp,
+        w.mcp,
         'update_item_status',
-        { ...args, itemKey, status: 'planned' },
+        { ...w.args, itemKey, status: 'planned' },
         { ifMatch: '*' },
       );
       expect(set.isError, JSON.stringify(set.content)).to.not.equal(true);

@@ -9,6 +9,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type FeedbackHarness, type Maker, startFeedback } from '../feedback/support/harness.js';
 
 export interface Connected {
   client: Client;
@@ -27,6 +28,37 @@ export async function connectMcp(
   const client = new Client({ name: 'mcp-test-client', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, close: () => client.close() };
+}
+
+/** What feedbackMcpWithItem gives its tests once `before` ran. */
+export interface FeedbackMcpWorld {
+  fb: FeedbackHarness;
+  owner: Maker;
+  mcp: Connected;
+  /** slug, key and itemKey of the one item */
+  args: Record<string, string>;
+}
+
+/**
+ * Registers mocha hooks: the feedback app with max's public product APP holding one item, and the
+ * SDK client on its hosted MCP endpoint with max's token; stopped after the suite.
+ */
+export function feedbackMcpWithItem(): FeedbackMcpWorld {
+  const world = {} as FeedbackMcpWorld;
+  before(async () => {
+    world.fb = await startFeedback();
+    world.owner = await world.fb.createMaker('max@acme.io');
+    const { home } = world.owner;
+    await world.fb.createProduct(home, { key: 'APP', name: 'App', visibility: 'public' });
+    const { itemKey } = await world.fb.submit(home, 'APP', { body: 'Dark mode please' });
+    world.args = { slug: home.slug, key: 'APP', itemKey };
+    world.mcp = await connectMcp(`${world.fb.url}/mcp`, { token: world.owner.token });
+  });
+  after(async () => {
+    await world.mcp?.close();
+    await world.fb?.stop();
+  });
+  return world;
 }
 
 /** Call a tool; returns the result as the SDK client checked it (outputSchema included). */
