@@ -7,41 +7,30 @@
  *    `all` holds the same lease while it is free, so `rebuild` refuses beside either;
  *  - `webhooks`: the outbound webhook worker only (it waits on the projector checkpoints).
  * The last two serve only /healthz, /readyz and /metrics, on OPS_PORT when set (ops-listener.ts).
+ * How each role's read-your-writes waits are served: projection-waits.ts; what the services are
+ * handed: service-context.ts; the stop's steps: stop-sequence.ts.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkpointId } from '../../projections/shared/projector.js';
-import { createCommandHandler } from '../write/command-handler.js';
 import { mailModeOf } from '../config/mail-mode.js';
 import type { Config } from '../config/schema.js';
-import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
-import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
-import { type Logger, silentLogger } from './logger.js';
+import type { ProjectionEngine } from '../read/projection-engine.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
-import { closeGracefully, connectionBounds, listenWhileBooting } from './http-server.js';
-import {
-  type HeldLease,
-  holdProjectorLease,
-  PROJECTOR_LEASE,
-  PROJECTOR_LEASE_ID,
-  shareProjectorLease,
-} from '../read/projector-lease.js';
-import { catchUpFor, readVersionFor } from './catch-up.js';
+import { checkpointStatus, createHealthReporter } from './health-report.js';
+import { connectionBounds, listenWhileBooting } from './http-server.js';
+import { type Logger, silentLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { quietKeysIn } from '../write/quiet-keys.js';
-import { timedWait } from './read-your-writes.js';
-import { loadSecret } from './secret.js';
-import type { ServiceContext, ServiceModule } from './service.js';
-import { checkpointStatus, createHealthReporter, storedCheckpoints } from './health-report.js';
 import { startOpsListener } from './ops-listener.js';
+import { type Projecting, startProjectionWaits } from './projection-waits.js';
+import type { Role } from './role.js';
+import type { ServiceContext, ServiceModule } from './service.js';
+import { buildServiceContext } from './service-context.js';
+import { stopSequence } from './stop-sequence.js';
 import { runStopSteps, type StopOutcome, type StopStep } from './stop-steps.js';
-import { clientErrorTelemetry, telemetryOf } from './telemetry.js';
 import { openStores, type Stores } from './stores.js';
+import { clientErrorTelemetry, telemetryOf } from './telemetry.js';
 
-export type Role = 'all' | 'api' | 'projector' | 'webhooks';
-
-/** how long a stopping server lets the requests in flight finish */
-const SHUTDOWN_GRACE_MS = 10_000;
+export type { Role } from './role.js';
 
 export interface Runtime {
   stores: Stores;
@@ -82,57 +71,33 @@ export async function startRuntime(options: {
   });
   const servers: Server[] = [];
   const stoppers: StopStep[] = [];
-  /**
-   * stop accepting on every port at once, let requests in flight finish, then the workers, the
-   * projections, the lease, the embedder and the stores: each step whatever the others did
-   */
   // ends the waits without a timeout (context.caughtUpTo) before anything they wait on stops
   const stopping = new AbortController();
-  const stopSteps = (): StopStep[] => [
-    {
-      name: 'HTTP servers',
-      run: async () => {
-        const cut = await Promise.all(servers.map((s) => closeGracefully(s, SHUTDOWN_GRACE_MS)));
-        const requests = cut.reduce((sum, n) => sum + n, 0);
-        if (requests > 0) {
-          logger.warn('shutdown grace ran out: requests in flight cut', {
-            requests,
-            graceMs: SHUTDOWN_GRACE_MS,
-          });
-        }
-      },
-    },
-    ...stoppers.reverse(),
-    // its last flush writes the read store's every unsaved change, not only the projections'
-    { name: 'projection engine', run: async () => engine?.stop(), flushes: true },
-    { name: 'projector lease', run: async () => lease?.release() },
-    { name: 'embedder', run: () => embedder.close() },
-    { name: 'stores', run: () => stores.close() },
-  ];
   const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
+  const projecting: Projecting = {};
+  const stopSteps = () => stopSequence({ servers, stoppers, projecting, embedder, stores, logger });
   const booted = services.map((service) => ({
     service,
     instance: service.boot({ config, logger, embedder }),
   }));
   const projectors = booted.flatMap(({ instance }) => instance.projectors);
 
-  let engine: ProjectionEngine | undefined;
-  let lease: HeldLease | undefined;
-  let waitFor: (position: bigint) => Promise<void>;
-  let caughtUpTo: (position: bigint, signal: AbortSignal) => Promise<boolean>;
   const reporter = createHealthReporter({
     role,
     stores,
     metrics,
     stallMs: config.PROJECTION_WAIT_MS,
     // until the engine runs (a standby projector), the checkpoints the applying one stored
-    projections: () => (engine ? engine.status() : checkpointStatus(stores, projectors)),
+    projections: () =>
+      projecting.engine ? projecting.engine.status() : checkpointStatus(stores, projectors),
   });
-  const { health, readiness } = reporter;
+  const { health } = reporter;
   if (role === 'projector') {
     // a standby is ready (it does its job: taking over); an unready one would stall rollouts
     reporter.report('projectorLease', () =>
-      lease ? { state: 'held', holder: lease.holder } : { state: 'standing by' },
+      projecting.lease
+        ? { state: 'held', holder: projecting.lease.holder }
+        : { state: 'standing by' },
     );
   }
   const urls = new Map<string, string>();
@@ -148,81 +113,23 @@ export async function startRuntime(options: {
     servers.push(ops.server);
     urls.set('ops', ops.url);
   }
-  if (role === 'api' || role === 'webhooks') {
-    const waiter = createCheckpointWaiter(stores.readStore, projectors.map(checkpointId), {
-      timeoutMs: config.PROJECTION_WAIT_MS,
-    });
-    waitFor = (position) => waiter.waitFor(position);
-    caughtUpTo = (position, signal) => waiter.caughtUpTo(position, signal);
-  } else {
-    const projectorLease = stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID);
-    if (role === 'projector') {
-      // one projector at a time over the shared read models; a second one stands by here
-      lease = await holdProjectorLease({
-        lease: projectorLease,
-        leaseMs: config.PROJECTOR_LEASE_MS,
-        logger,
-        onLost: () => {
-          void engine?.stop();
-          options.onLeaseLost?.();
-        },
-      });
-    } else {
-      // not to keep other servers out: so that `rebuild` sees this one projecting and refuses
-      lease = await shareProjectorLease({
-        lease: projectorLease,
-        leaseMs: config.PROJECTOR_LEASE_MS,
-        logger,
-      });
-    }
-    engine = createProjectionEngine({
-      eventStore: stores.eventStore,
-      readStore: stores.readStore,
-      projectors,
-      waitTimeoutMs: config.PROJECTION_WAIT_MS,
-      logger,
-    });
-    await engine.start();
-    const running = engine;
-    waitFor = (position) => running.waitFor(position);
-    caughtUpTo = (position, signal) => running.caughtUpTo(position, signal);
-  }
-
-  const adapter = { adapter: stores.eventStore.adapter };
-  // writes and the reads that catch up first wait alike: timed, and named when they run out
-  const timed = timedWait(waitFor, {
-    metrics,
-    logger,
-    checkpoints: () => (engine ? engine.checkpoints() : storedCheckpoints(stores, projectors)),
-  });
-  const projecting = engine;
-  const catchUp = catchUpFor(
-    stores,
-    projecting && { position: () => projecting.position(), waitFor: timed },
+  const waits = await startProjectionWaits(
+    role,
+    { config, stores, projectors, logger, onLeaseLost: options.onLeaseLost },
+    projecting,
   );
-  const context: ServiceContext = {
+  const { engine } = projecting;
+  const context = buildServiceContext({
     config,
     stores,
-    commandHandler: createCommandHandler(stores.eventStore, {
-      onAppend(seconds, events) {
-        readiness.appended();
-        metrics.appendDuration.observe(adapter, seconds);
-        metrics.appendEvents.observe(adapter, events);
-      },
-      onAppendFailed: (error) => readiness.appendFailed(error),
-      quietKeys: quietKeysIn(stores.readStore),
-    }),
-    waitFor: timed,
-    caughtUpTo: (position, signal) =>
-      caughtUpTo(position, AbortSignal.any([signal, stopping.signal])),
-    catchUp,
-    readVersion: readVersionFor(engine, stores.readStore, catchUp),
-    health,
-    secret: loadSecret(config),
-    logger,
+    engine,
+    projectors,
+    waits,
+    stopping: stopping.signal,
+    reporter,
     metrics,
-    reportHealth: reporter.report,
-  };
+    logger,
+  });
   try {
     if (role === 'all' || role === 'api') {
       // every port first: one another process holds (NOTES_PORT) stops the start before any

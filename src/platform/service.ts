@@ -48,7 +48,7 @@ export interface ServiceContext {
   catchUp(): Promise<void>;
   /**
    * The position the read models are at: equal values mean equal read models. This process's
-   * writes show at once, other processes' within 50 ms (runtime.ts). null where another process
+   * writes show at once, other processes' within 50 ms (catch-up.ts). null where another process
    * applies the events (MongoDB): nothing to cache on.
    */
   readVersion(): Promise<string | null>;

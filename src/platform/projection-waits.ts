@@ -1,0 +1,90 @@
+/**
+ * How a process's read-your-writes waits are served, by role: `api` and `webhooks` wait on the
+ * checkpoints the projector stores; `projector` and `all` run the projection engine in-process,
+ * under the projector lease, and wait on it.
+ */
+import { checkpointId, type Projector } from '../../projections/shared/projector.js';
+import type { Config } from '../config/schema.js';
+import { createCheckpointWaiter } from '../read/checkpoint-waiter.js';
+import { createProjectionEngine, type ProjectionEngine } from '../read/projection-engine.js';
+import {
+  type HeldLease,
+  holdProjectorLease,
+  PROJECTOR_LEASE,
+  PROJECTOR_LEASE_ID,
+  shareProjectorLease,
+} from '../read/projector-lease.js';
+import type { Logger } from './logger.js';
+import type { Role } from './role.js';
+import type { Stores } from './stores.js';
+
+/**
+ * What this process projects with, filled in as the start gets each: the health report and the
+ * stop read it meanwhile (a standby projector has neither while it waits for the lease).
+ */
+export interface Projecting {
+  engine?: ProjectionEngine;
+  lease?: HeldLease;
+}
+
+export interface ProjectionWaits {
+  waitFor(position: bigint): Promise<void>;
+  caughtUpTo(position: bigint, signal: AbortSignal): Promise<boolean>;
+}
+
+export async function startProjectionWaits(
+  role: Role,
+  deps: {
+    config: Config;
+    stores: Stores;
+    projectors: readonly Projector[];
+    logger: Logger;
+    /** a `projector` lost its lease to another (it was paused past it): the process should end */
+    onLeaseLost?: () => void;
+  },
+  projecting: Projecting,
+): Promise<ProjectionWaits> {
+  const { config, stores, projectors, logger } = deps;
+  if (role === 'api' || role === 'webhooks') {
+    const waiter = createCheckpointWaiter(stores.readStore, projectors.map(checkpointId), {
+      timeoutMs: config.PROJECTION_WAIT_MS,
+    });
+    return {
+      waitFor: (position) => waiter.waitFor(position),
+      caughtUpTo: (position, signal) => waiter.caughtUpTo(position, signal),
+    };
+  }
+  const projectorLease = stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID);
+  if (role === 'projector') {
+    // one projector at a time over the shared read models; a second one stands by here
+    projecting.lease = await holdProjectorLease({
+      lease: projectorLease,
+      leaseMs: config.PROJECTOR_LEASE_MS,
+      logger,
+      onLost: () => {
+        void projecting.engine?.stop();
+        deps.onLeaseLost?.();
+      },
+    });
+  } else {
+    // not to keep other servers out: so that `rebuild` sees this one projecting and refuses
+    projecting.lease = await shareProjectorLease({
+      lease: projectorLease,
+      leaseMs: config.PROJECTOR_LEASE_MS,
+      logger,
+    });
+  }
+  const engine = createProjectionEngine({
+    eventStore: stores.eventStore,
+    readStore: stores.readStore,
+    projectors,
+    waitTimeoutMs: config.PROJECTION_WAIT_MS,
+    logger,
+  });
+  projecting.engine = engine;
+  await engine.start();
+  return {
+    waitFor: (position) => engine.waitFor(position),
+    caughtUpTo: (position, signal) => engine.caughtUpTo(position, signal),
+  };
+}
