@@ -39,7 +39,8 @@ export function stopSequence(parts: {
         }
       },
     },
-    ...stoppers.reverse(),
+    // a copy: the list is built again for each stop, and reversing in place would flip it back
+    ...[...stoppers].reverse(),
     // its last flush writes the read store's every unsaved change, not only the projections'
     { name: 'projection engine', run: async () => projecting.engine?.stop(), flushes: true },
     { name: 'projector lease', run: async () => projecting.lease?.release() },
