@@ -64,7 +64,7 @@ export function createMetrics(): Metrics {
     }),
     readYourWritesTimeouts: new Counter({
       name: 'read_your_writes_timeouts_total',
-      help: 'requests answered 503 because the read models did not catch up in time',
+      help: "waits for the read models that ran out of PROJECTION_WAIT_MS: requests answered 503, and the webhook worker's (it tries again)",
       registers: [registry],
     }),
     readStoreClientReplacements: new Counter({

@@ -8,7 +8,7 @@
  * undone until another restart.
  *
  * That wait is no request's: README (Logs, metrics) counts in `read_your_writes_timeouts_total`
- * the requests answered 503 because the read models did not catch up, and warns "read models
+ * the waits that ran out (requests answered 503, the webhook worker's), and warns "read models
  * did not catch up within PROJECTION_WAIT_MS" for them. The recovery waited in rounds of the
  * requests' timed wait, so a long rebuild raised both although no request waited.
  */
@@ -103,8 +103,9 @@ describe('When the first start after an upgrade replays a read model for longer 
     await eventually(async () => (await merged()) === 1, 5_000);
     expect(await merged(), 'ItemsMerged appended by the recovery').to.equal(1);
 
-    // "read_your_writes_timeouts_total: requests answered 503 because the read models did not
-    // catch up in time" — no request was answered at all since the restart
+    // "read_your_writes_timeouts_total: waits for the read models that ran out of
+    // PROJECTION_WAIT_MS: requests answered 503, and the webhook worker's" — the recovery is
+    // neither, and no request was answered at all since the restart
     const metrics = await (await fetch(`${rt.url('feedback')}/metrics`)).text();
     const timeouts = Number(/^read_your_writes_timeouts_total (\d+)/m.exec(metrics)?.[1]);
     expect(timeouts, 'read_your_writes_timeouts_total after the recovery').to.equal(0);
