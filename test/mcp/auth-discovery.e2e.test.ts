@@ -17,7 +17,7 @@ import { authorizeOverHttp } from '../auth/support/browserless.js';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
 import { RecordingOAuthProvider, recordingFetch } from './oauth-client.js';
-import { callTool } from './support.js';
+import { callTool, postToolsList } from './support.js';
 
 /** Connect with no token, sign in when the SDK asks, finish, connect again; returns the client. */
 async function connectFromNothing(opts: {
@@ -150,16 +150,7 @@ describe('When an MCP client starts with no token', function () {
       // audience check and answered 200 while it kept working.
       const { provider } = await signedInAssistant('rev@acme.io', 'Revoked Assistant');
       const token = provider.tokens()!.access_token;
-      const list = () =>
-        fetch(`${fb.url}/mcp`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-        });
+      const list = () => postToolsList(`${fb.url}/mcp`, { authorization: `Bearer ${token}` });
       expect((await list()).status).to.equal(200);
       const revoked = await fetch(`${fb.url}/oauth/revoke`, {
         method: 'POST',
@@ -177,15 +168,7 @@ describe('When an MCP client starts with no token', function () {
     });
 
     it('answers a refused token with 401 and error="invalid_token" pointing at the metadata', async () => {
-      const res = await fetch(`${fb.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer not-a-token',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
+      const res = await postToolsList(`${fb.url}/mcp`, { authorization: 'Bearer not-a-token' });
       expect(res.status).to.equal(401);
       expect(res.headers.get('www-authenticate')).to.equal(
         `Bearer resource_metadata="${fb.url}/.well-known/oauth-protected-resource/mcp", error="invalid_token"`,

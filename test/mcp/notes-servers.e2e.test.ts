@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import { oidc } from '../auth/support/client.js';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
-import { callTool, connectLocal, connectMcp, envelopeOf } from './support.js';
+import { callTool, connectLocal, connectMcp, envelopeOf, postToolsList } from './support.js';
 
 const DEVICE_WRITES = ['register_device', 'update_device'];
 
@@ -72,14 +72,8 @@ describe('When assistants use the notes MCP servers', function () {
           })
         ).access_token,
       };
-      const res = await fetch(`${notes.base}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${narrow.token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      const res = await postToolsList(`${notes.base}/mcp`, {
+        authorization: `Bearer ${narrow.token}`,
       });
       expect(res.status).to.equal(403);
       expect(res.headers.get('www-authenticate')).to.equal(

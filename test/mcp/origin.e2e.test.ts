@@ -8,19 +8,12 @@
 import { expect } from 'chai';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
+import { postToolsList } from './support.js';
 
 const INSPECTOR = 'https://inspector.example';
 
 const listTools = (base: string, headers: Record<string, string>) =>
-  fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
+  postToolsList(`${base}/mcp`, headers);
 
 describe('The hosted MCP endpoints and the Origin header', function () {
   this.timeout(60_000);

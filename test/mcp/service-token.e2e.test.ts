@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { connectClient } from '../feedback/support/oauth.js';
+import { postToolsList } from './support.js';
 
 describe('When a client holding a token for the whole feedback service calls its MCP endpoint', function () {
   this.timeout(60_000);
@@ -22,14 +23,8 @@ describe('When a client holding a token for the whole feedback service calls its
     // resource: a token for the service is accepted at its endpoints too"
     const client = await connectClient(fb, { email: 'max@acme.io', name: 'REST Assistant' });
     expect(decodeJwt(client.accessToken).aud).to.equal(fb.url);
-    const res = await fetch(`${fb.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${client.accessToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    const res = await postToolsList(`${fb.url}/mcp`, {
+      authorization: `Bearer ${client.accessToken}`,
     });
     expect(res.status, await res.clone().text()).to.equal(200);
   });

@@ -61,6 +61,22 @@ export function feedbackMcpWithItem(): FeedbackMcpWorld {
   return world;
 }
 
+/**
+ * A raw `tools/list` POST to a hosted MCP endpoint, for what the SDK client hides (status codes,
+ * `WWW-Authenticate`, CORS headers): `headers` add to or replace the Streamable HTTP ones.
+ */
+export function postToolsList(mcpUrl: string, headers: Record<string, string> = {}) {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+}
+
 /** Call a tool; returns the result as the SDK client checked it (outputSchema included). */
 export async function callTool(
   c: Connected,
