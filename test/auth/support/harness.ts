@@ -53,6 +53,11 @@ type ServiceOptions = Omit<
   withFirstPartyClient?: boolean;
   /** the read store to keep the records in (default: the embedded one, in a temporary file) */
   openReadStore?: () => Promise<ReadStore>;
+  /**
+   * the address the service is known by (default: this harness's own): a second process behind
+   * one load balancer answers as the first, over the first's store
+   */
+  issuer?: string;
 };
 
 export interface Harness {
@@ -102,7 +107,7 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
       // many sign-ins per test file; the throttle tests pass the real figures
       signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, codesPerAddress: 1000, codesPerIp: 10000 },
       ...options,
-      issuer: base,
+      issuer: options.issuer ?? base,
       ...(options.withAltHost ? { altIssuers: [altBase] } : {}),
       ...(options.withFirstPartyClient
         ? {
