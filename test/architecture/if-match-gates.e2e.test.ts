@@ -8,7 +8,9 @@
  * The lifecycle refuses an undeclared write before its handler, so forgetting the declaration
  * cannot let a write through — it would answer 412 where a missing resource should answer 404,
  * which the first test catches. The writes outside the event log are listed here with what they
- * write: each must read `ctx.unmetIfMatch` itself, and a new one is a conscious addition.
+ * write: each must read `ctx.unmetIfMatch` itself, and a new one is a conscious addition. That
+ * the ones gated by their commands write nothing else is checked by running them
+ * (if-match-refusals.e2e.test.ts).
  */
 import { expect } from 'chai';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
