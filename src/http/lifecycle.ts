@@ -232,7 +232,8 @@ export const checkIfMatch: Step = (x) => {
 /**
  * After the handler found the resource and answered 2xx: a deferred refusal (checkIfMatch) is
  * answered now, and a `versioned` read compares If-Match with the ETag it answers (strong
- * comparison: a weak tag never matches), naming that ETag as a write's 412 does.
+ * comparison: a weak tag never matches), naming that ETag and its `resource` as a write's 412
+ * does.
  */
 export const ifMatchAnswered: Step = (x) => {
   const ifMatch = x.facts.ifMatch;
@@ -246,7 +247,7 @@ export const ifMatchAnswered: Step = (x) => {
     etag !== undefined &&
     !ifMatchHoldsFor(ifMatch, etag)
   ) {
-    throw ifMatchRefused(ifMatch, 'resource', etag);
+    throw ifMatchRefused(ifMatch, op.resource ?? 'resource', etag);
   }
 };
 

@@ -147,6 +147,11 @@ export interface OperationSpec<
    */
   versioned?: true;
   /**
+   * what a `versioned` read answers, in the words of its 412 (`note`: "the note has changed since
+   * it was read"), as its writes' own 412s name it; without it, "the resource"
+   */
+  resource?: string;
+  /**
    * declared error statuses, documented in OpenAPI with the service's envelope; the registry
    * adds what every operation of its kind can answer (401 with a bearer, 503 for a write, the
    * envelope's statuses for a bad body)
@@ -184,6 +189,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly scope?: (ctx: ErasedContext<S>) => Promise<void>;
   readonly honoursIfMatch?: 'commands' | 'handler';
   readonly versioned?: true;
+  readonly resource?: string;
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;
   readonly auth: AuthRequirement;

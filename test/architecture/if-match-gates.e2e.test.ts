@@ -37,6 +37,7 @@ describe('When the operations of both services are listed (If-Match gates and se
     throttled?: string;
     scope?: unknown;
     honoursIfMatch?: string;
+    resource?: string;
     handler: { toString(): string };
   }[];
   before(async () => {
@@ -81,6 +82,16 @@ describe('When the operations of both services are listed (If-Match gates and se
     expect(unchecked, 'declare scope (src/http/operation.ts)').to.deep.equal([]);
     const scoped = ops.filter((op) => op.scope).map((op) => op.id);
     expect(scoped).to.include.members(['search_items', 'summarize_feedback']);
+  });
+
+  // a read's 412 names what changed as the writes' 412s of that resource do ("the note has
+  // changed since it was read"), not "the resource"
+  it('has every read that answers an ETag name its resource, and nothing else name one', () => {
+    const versionedRead = (op: (typeof ops)[number]) => op.method === 'get' && op.versioned;
+    const unnamed = ops.filter((op) => versionedRead(op) && !op.resource).map((op) => op.id);
+    expect(unnamed, 'declare resource (src/http/operation.ts)').to.deep.equal([]);
+    const needless = ops.filter((op) => op.resource && !versionedRead(op)).map((op) => op.id);
+    expect(needless).to.deep.equal([]);
   });
 
   it('declares nothing on reads and versioned writes, which need no declaration', () => {

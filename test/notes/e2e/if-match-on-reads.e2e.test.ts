@@ -23,18 +23,25 @@ describe('When a notes read that answers an ETag carries If-Match (e2e)', functi
   const created = async (path: string, body: unknown) => (await api('POST', path, body)).body;
   const etagOf = async (path: string) => (await api('GET', path)).headers.get('etag')!;
 
-  /** the same checks on each versioned read: `path` answers an ETag at revision 0 */
-  function refusesWhatDoesNotMatch(what: string, pathOf: (api: Api) => Promise<string>) {
+  /**
+   * the same checks on each versioned read: `path` answers an ETag at revision 0; its 412 names
+   * the `noun` the write 412s of that resource name (the operation's `resource`)
+   */
+  function refusesWhatDoesNotMatch(
+    what: string,
+    noun: string,
+    pathOf: (api: Api) => Promise<string>,
+  ) {
     let path: string;
     before(async () => {
       path = await pathOf(api);
     });
 
-    it(`answers ${what} 412 for a tag that does not match, naming the current ETag`, async () => {
+    it(`answers ${what} 412 for a tag that does not match, naming the ${noun} and its current ETag`, async () => {
       const etag = await etagOf(path);
       const refused = await api('GET', path, undefined, { 'if-match': '"999"' });
       expect(refused.status, refused.text).to.equal(412);
-      expect(refused.body).to.deep.equal({ error: changed('resource', '"999"', etag) });
+      expect(refused.body).to.deep.equal({ error: changed(noun, '"999"', etag) });
     });
 
     it(`answers ${what} 200 for its current ETag, its revision alone, or *`, async () => {
@@ -70,21 +77,21 @@ describe('When a notes read that answers an ETag carries If-Match (e2e)', functi
   }
 
   describe('get_note', () => {
-    refusesWhatDoesNotMatch('get_note', async () => {
+    refusesWhatDoesNotMatch('get_note', 'note', async () => {
       const note = await created('/v1/notes', { content: 'read me' });
       return `/v1/notes/${note.id}`;
     });
   });
 
   describe('get_tag', () => {
-    refusesWhatDoesNotMatch('get_tag', async () => {
+    refusesWhatDoesNotMatch('get_tag', 'tag', async () => {
       const tag = await created('/v1/tags', { name: 'reading' });
       return `/v1/tags/${tag.id}`;
     });
   });
 
   describe('get_device', () => {
-    refusesWhatDoesNotMatch('get_device', async () => {
+    refusesWhatDoesNotMatch('get_device', 'device', async () => {
       const device = await created('/v1/devices', { name: 'Iris phone', platform: 'ios' });
       return `/v1/devices/${device.id}`;
     });

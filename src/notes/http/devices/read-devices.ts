@@ -25,6 +25,7 @@ export function getDeviceOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'get_device',
     versioned: true,
+    resource: 'device',
     method: 'get',
     path: '/v1/devices/{id}',
     summary: 'Read one device',

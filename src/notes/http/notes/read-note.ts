@@ -9,6 +9,7 @@ export function getNoteOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'get_note',
     versioned: true,
+    resource: 'note',
     method: 'get',
     path: '/v1/notes/{id}',
     summary: 'Read one note with its tags',

@@ -35,6 +35,7 @@ export function getTagOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'get_tag',
     versioned: true,
+    resource: 'tag',
     method: 'get',
     path: '/v1/tags/{id}',
     summary: 'Read one tag',
