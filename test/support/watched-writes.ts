@@ -11,7 +11,8 @@
  * it runs in that request's asynchronous context (node:diagnostics_channel tells when a request
  * starts): the projectors', the webhook worker's and the sweeps' own writes are not a
  * request's, however they interleave with it. A write a request only queues for a worker to
- * make later is the worker's, and not seen here.
+ * make later is the worker's, and not seen here; a timer a request starts keeps its context, so
+ * what that timer writes later counts as the request's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
