@@ -79,6 +79,26 @@ describe('When guesses at one sign-in code arrive at the same moment', function 
     ]);
   });
 
+  it('finishes the sign-in once when the right code is sent twice together', async () => {
+    // README (Sign-in throttles): "A code is used once: of two right codes submitted at the same
+    // moment, only the one that uses it up signs in, and the other is answered as a code already
+    // used." The first found right reaches the store late to use it up (its deleteOne is held):
+    // the other has meanwhile taken its try, found the code right and used it up.
+    const { code, submit } = await codeSent('twice-right@a.io');
+    const late = reads.hold(CODES, 1, { method: 'deleteOne' });
+    const answers = [submit(code)(), submit(code)()];
+    const [release] = await late;
+    await Promise.any(answers);
+    release?.();
+
+    const outcomes = await Promise.all(answers.map(async (answer) => outcome(await answer)));
+
+    expect(outcomes.map((said) => said.replace(/\/[^/]+$/, '/…')).sort()).to.deep.equal([
+      '303 /oauth/authorize/…',
+      `400 ${TOO_OFTEN}`,
+    ]);
+  });
+
   it('refuses the right code whose check read the code before 5 wrong guesses were counted', async () => {
     const { code, submit, wrong } = await codeSent('slow-right@a.io');
     const pending = reads.hold(CODES, 1);

@@ -14,12 +14,13 @@ export interface HeldReads {
    * Holds the next `count` findOne on the collection named `collection`. Resolves once all are
    * held, with what lets each go on, in the order they arrived. `answered`: each read is made
    * when it arrives and only its answer is held, so it answers what the store held then (a read
-   * that crossed a slow network while another request wrote).
+   * that crossed a slow network while another request wrote). `method`: another call of the
+   * collection to hold instead (a `deleteOne` that reaches the store late).
    */
   hold(
     collection: string,
     count: number,
-    options?: { answered?: boolean },
+    options?: { answered?: boolean; method?: string },
   ): Promise<(() => void)[]>;
   /** removes the store's file */
   remove(): void;
@@ -27,6 +28,7 @@ export interface HeldReads {
 
 interface Hold {
   collection: string;
+  method: string;
   answered: boolean;
   count: number;
   held: (() => void)[];
@@ -47,9 +49,8 @@ export function heldReads(): HeldReads {
   }
 
   const store = interceptedStore('held-reads-', (collection, method, proceed) => {
-    if (method !== 'findOne') return proceed();
     const at = hold;
-    if (at?.collection !== collection) return proceed();
+    if (at?.collection !== collection || at.method !== method) return proceed();
     if (!at.answered) return arrive(at).then(proceed);
     const answer = Promise.resolve(proceed());
     answer.catch(() => undefined); // a failed read is answered once let go, not reported early
@@ -60,7 +61,8 @@ export function heldReads(): HeldReads {
     hold(collection, count, options = {}) {
       return new Promise((resolve) => {
         const answered = options.answered ?? false;
-        hold = { collection, answered, count, held: [], all: resolve };
+        const method = options.method ?? 'findOne';
+        hold = { collection, method, answered, count, held: [], all: resolve };
       });
     },
     remove: store.remove,

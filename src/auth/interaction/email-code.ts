@@ -1,7 +1,7 @@
 /**
- * One-time sign-in codes: 6 digits, stored only as an HMAC, valid 10 minutes, 5 attempts, bound
- * to one interaction (so a code cannot finish somebody else's sign-in). A submitted code is
- * compared as HMACs of equal length with timingSafeEqual: constant time. The throttles across
+ * One-time sign-in codes: 6 digits, stored only as an HMAC, valid 10 minutes, 5 attempts, used
+ * once, bound to one interaction (so a code cannot finish somebody else's sign-in). A submitted
+ * code is compared as HMACs of equal length with timingSafeEqual: constant time. The throttles across
  * interactions (per address, per IP, lockout) are throttle.ts's.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
@@ -79,9 +79,13 @@ export function createEmailCodes(deps: {
         await deps.readStore.flush();
         const given = Buffer.from(hash(uid, code.trim()), 'hex');
         if (timingSafeEqual(given, Buffer.from(doc.codeHash, 'hex'))) {
-          await col.deleteOne({ _id: uid });
+          // used up as a compare-and-set too: of two right codes that both took a try, only the
+          // one that removes the code signs in; the other is answered as a code already used
+          const used = await col.deleteOne({ _id: uid, codeHash: doc.codeHash });
           await deps.readStore.flush();
-          return { status: 'ok', email: doc.email };
+          return used.deletedCount === 1
+            ? { status: 'ok', email: doc.email }
+            : { status: 'expired' };
         }
         const attemptsLeft = CODE_MAX_ATTEMPTS - doc.attempts - 1;
         return { status: 'wrong', email: doc.email, attemptsLeft };
