@@ -140,9 +140,9 @@ export function interactionRouter(
       if (!EMAIL.test(email)) return showSignIn(req, res, 400, 'Enter a valid e-mail address.');
       const details = await loadInteraction(ctx, req, res);
       if (!details) return;
-      const wait = await ctx.throttle.beforeIssue(email, ctx.clientNetwork(req));
-      if (wait !== null) {
-        return sendThrottled(res, 'Too many sign-in codes were asked for.', wait);
+      const place = await ctx.throttle.beforeIssue(email, ctx.clientNetwork(req));
+      if (place.status === 'throttled') {
+        return sendThrottled(res, 'Too many sign-in codes were asked for.', place.wait);
       }
       const code = await ctx.codes.issue(details.uid, email);
       try {
@@ -157,6 +157,7 @@ export function interactionRouter(
           `[auth] sign-in code not sent: ${err instanceof Error ? err.message : String(err)}`,
         );
         await ctx.codes.forget(details.uid);
+        await place.settle(false);
         return showSignIn(
           req,
           res,
@@ -164,6 +165,7 @@ export function interactionRouter(
           'The sign-in code could not be sent right now. Try again in a moment.',
         );
       }
+      await place.settle(true);
       res.redirect(303, base(details.uid));
     }),
   );

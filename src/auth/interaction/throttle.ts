@@ -10,7 +10,12 @@
  *
  * A code's place among the wrong ones is held before it is compared and given back if it was
  * right (src/limits/reservations.ts): codes submitted together cannot all be compared while none
- * is counted yet. Waits are seconds the caller must wait (a 429 page).
+ * is counted yet. Likewise a code's place among those sent to an address is held before it is
+ * sent and given back when the send failed: the limit bounds the mails an address receives, and
+ * a person told "could not be sent, try again" has received none. The IP's count is of requests
+ * (README: "codes requested from one IP"), so it is taken at once and kept: it also bounds how
+ * often one client makes the service knock on a failing mail server. Waits are seconds the
+ * caller must wait (a 429 page).
  */
 import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -24,9 +29,17 @@ export type CheckPlace =
       settle(wrong: boolean): Promise<number | null>;
     };
 
+export type IssuePlace =
+  | { status: 'throttled'; wait: number }
+  | {
+      status: 'held';
+      /** once the code was sent, or its send failed (`sent` false: the address's place is given back) */
+      settle(sent: boolean): Promise<void>;
+    };
+
 export interface SignInThrottle {
-  /** before a code is sent to `email` for a request from `ip`: null (go on) or the wait */
-  beforeIssue(email: string, ip: string): Promise<number | null>;
+  /** before a code is sent to `email` for a request from `ip`: its place, or the wait */
+  beforeIssue(email: string, ip: string): Promise<IssuePlace>;
   /** before a submitted code is compared: its place among the wrong codes, or the wait */
   beforeCheck(email: string, ip: string): Promise<CheckPlace>;
 }
@@ -63,10 +76,24 @@ export function createSignInThrottle(deps: {
   return {
     async beforeIssue(email, ip) {
       const locked = await lockedOut(email, ip);
-      if (locked !== null) return locked;
+      if (locked !== null) return { status: 'throttled', wait: locked };
       const full = longestWait(await Promise.all([codesByAddress.peek(email), codesByIp.peek(ip)]));
-      if (full !== null) return full;
-      return longestWait(await Promise.all([codesByAddress.take(email), codesByIp.take(ip)]));
+      if (full !== null) return { status: 'throttled', wait: full };
+      // counted before the send, each by one compare-and-set that refuses a full window itself:
+      // the peek above only spares a write, requests that all passed it are counted here
+      const [place, requested] = await Promise.all([
+        codesByAddress.reserve(email),
+        codesByIp.take(ip),
+      ]);
+      const settle = async (sent: boolean) => {
+        if (place.at !== null) await codesByAddress.settle(email, place.at, sent);
+      };
+      const wait = longestWait([place.verdict, requested]);
+      if (wait !== null) {
+        await settle(false);
+        return { status: 'throttled', wait };
+      }
+      return { status: 'held', settle };
     },
     async beforeCheck(email, ip) {
       const held = await Promise.all([wrongByAddress.reserve(email), wrongByIp.reserve(ip)]);

@@ -117,10 +117,13 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       if (!form) return;
       const visitor = visitorFor(deps, req, res, form.csrf);
       const email = emailKey(form.email);
-      const wait = await deps.throttle.beforeIssue(email, ipOf(deps, req));
-      if (wait !== null) throw tooMany('codes', wait);
+      const place = await deps.throttle.beforeIssue(email, ipOf(deps, req));
+      if (place.status === 'throttled') throw tooMany('codes', place.wait);
       const perVisitor = await deps.guard.codes.take(visitor.id);
-      if (!perVisitor.allowed) throw tooMany('codes', perVisitor.retryAfterSeconds);
+      if (!perVisitor.allowed) {
+        await place.settle(false);
+        throw tooMany('codes', perVisitor.retryAfterSeconds);
+      }
       const code = await deps.codes.issue(codeUid(visitor), email);
       try {
         await deps.mail.send({
@@ -130,9 +133,11 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         });
       } catch (error) {
         await deps.codes.forget(codeUid(visitor));
+        await place.settle(false);
         deps.logger.warn('a board confirmation code could not be sent', { error: String(error) });
         throw new Unavailable('the code could not be sent just now; try again in a minute', 60);
       }
+      await place.settle(true);
       res.redirect(303, identityAction(product));
     }),
   );
