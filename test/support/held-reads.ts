@@ -4,7 +4,7 @@
  * twin of the MongoDB proxy's holdUntil (mongo-proxy.ts). The store and everything above it run
  * as in production; only the moment a read answers moves.
  */
-import { interceptedStore } from './intercepted-store.js';
+import { type Interceptor, interceptedStore } from './intercepted-store.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 
 export interface HeldReads {
@@ -35,7 +35,8 @@ interface Hold {
   all: (releases: (() => void)[]) => void;
 }
 
-export function heldReads(): HeldReads {
+/** the holds and the interceptor that applies them, whichever way the calls are intercepted */
+function holds() {
   let hold: Hold | null = null;
 
   /** resolves when the read held at `at` may go on (or answer) */
@@ -48,23 +49,42 @@ export function heldReads(): HeldReads {
     return waiting;
   }
 
-  const store = interceptedStore('held-reads-', (collection, method, proceed) => {
+  const intercept: Interceptor = (collection, method, proceed) => {
     const at = hold;
     if (at?.collection !== collection || at.method !== method) return proceed();
     if (!at.answered) return arrive(at).then(proceed);
     const answer = Promise.resolve(proceed());
     answer.catch(() => undefined); // a failed read is answered once let go, not reported early
     return arrive(at).then(() => answer);
-  });
-  return {
-    open: store.open,
-    hold(collection, count, options = {}) {
-      return new Promise((resolve) => {
-        const answered = options.answered ?? false;
-        const method = options.method ?? 'findOne';
-        hold = { collection, method, answered, count, held: [], all: resolve };
-      });
-    },
-    remove: store.remove,
   };
+  const start: HeldReads['hold'] = (collection, count, options = {}) =>
+    new Promise((resolve) => {
+      const answered = options.answered ?? false;
+      const method = options.method ?? 'findOne';
+      hold = { collection, method, answered, count, held: [], all: resolve };
+    });
+  return { intercept, hold: start };
+}
+
+export function heldReads(): HeldReads {
+  const { intercept, hold } = holds();
+  const store = interceptedStore('held-reads-', intercept);
+  return { open: store.open, hold, remove: store.remove };
+}
+
+/**
+ * The same holds on the `collections` of a store already open (a whole runtime's, which opens
+ * its own): their handles are wrapped in place. The embedded store hands out one handle per
+ * collection, so this reaches code that took its handle before.
+ */
+export function heldReadsIn(store: ReadStore, collections: string[]): Pick<HeldReads, 'hold'> {
+  const { intercept, hold } = holds();
+  for (const name of collections) {
+    const handle = store.collection(name) as unknown as Record<string, unknown>;
+    for (const method of ['findOne', 'deleteOne']) {
+      const original = (handle[method] as (...args: unknown[]) => unknown).bind(handle);
+      handle[method] = (...args: unknown[]) => intercept(name, method, () => original(...args));
+    }
+  }
+  return { hold };
 }
