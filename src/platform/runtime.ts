@@ -8,7 +8,8 @@
  *  - `webhooks`: the outbound webhook worker only (it waits on the projector checkpoints).
  * The last two serve only /healthz, /readyz and /metrics, on OPS_PORT when set (ops-listener.ts).
  * How each role's read-your-writes waits are served: projection-waits.ts; what the services are
- * handed: service-context.ts; the stop's steps: stop-sequence.ts.
+ * handed: service-context.ts; the stop's steps: stop-sequence.ts, which also close what a start
+ * that fails part way had opened.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ import type { ProjectionEngine } from '../read/projection-engine.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
 import { checkpointStatus, createHealthReporter } from './health-report.js';
 import { connectionBounds, listenWhileBooting } from './http-server.js';
-import { type Logger, silentLogger } from './logger.js';
+import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { startOpsListener } from './ops-listener.js';
 import { type Projecting, startProjectionWaits } from './projection-waits.js';
@@ -76,61 +77,59 @@ export async function startRuntime(options: {
   const embedder = lazyEmbedder({ modelDir: config.MODEL_DIR, logger });
   const projecting: Projecting = {};
   const stopSteps = () => stopSequence({ servers, stoppers, projecting, embedder, stores, logger });
-  const booted = services.map((service) => ({
-    service,
-    instance: service.boot({ config, logger, embedder }),
-  }));
-  const projectors = booted.flatMap(({ instance }) => instance.projectors);
-
-  const reporter = createHealthReporter({
-    role,
-    stores,
-    metrics,
-    stallMs: config.PROJECTION_WAIT_MS,
-    // until the engine runs (a standby projector), the checkpoints the applying one stored
-    projections: () =>
-      projecting.engine ? projecting.engine.status() : checkpointStatus(stores, projectors),
-  });
-  const { health } = reporter;
-  if (role === 'projector') {
-    // a standby is ready (it does its job: taking over); an unready one would stall rollouts
-    reporter.report('projectorLease', () =>
-      projecting.lease
-        ? { state: 'held', holder: projecting.lease.holder }
-        : { state: 'standing by' },
-    );
-  }
+  const stop = () => {
+    stopping.abort();
+    return runStopSteps(stopSteps(), logger);
+  };
   const urls = new Map<string, string>();
-  // before a standby projector waits for its lease: liveness must answer during the wait
-  const ops = await startOpsListener(role, { config, logger, metrics, health }).catch(
-    async (error) => {
-      await embedder.close();
-      await stores.close();
-      throw error;
-    },
-  );
-  if (ops) {
-    servers.push(ops.server);
-    urls.set('ops', ops.url);
-  }
-  const waits = await startProjectionWaits(
-    role,
-    { config, stores, projectors, logger, onLeaseLost: options.onLeaseLost },
-    projecting,
-  );
-  const { engine } = projecting;
-  const context = buildServiceContext({
-    config,
-    stores,
-    engine,
-    projectors,
-    waits,
-    stopping: stopping.signal,
-    reporter,
-    metrics,
-    logger,
-  });
   try {
+    const booted = services.map((service) => ({
+      service,
+      instance: service.boot({ config, logger, embedder }),
+    }));
+    const projectors = booted.flatMap(({ instance }) => instance.projectors);
+
+    const reporter = createHealthReporter({
+      role,
+      stores,
+      metrics,
+      stallMs: config.PROJECTION_WAIT_MS,
+      // until the engine runs (a standby projector), the checkpoints the applying one stored
+      projections: () =>
+        projecting.engine ? projecting.engine.status() : checkpointStatus(stores, projectors),
+    });
+    const { health } = reporter;
+    if (role === 'projector') {
+      // a standby is ready (it does its job: taking over); an unready one would stall rollouts
+      reporter.report('projectorLease', () =>
+        projecting.lease
+          ? { state: 'held', holder: projecting.lease.holder }
+          : { state: 'standing by' },
+      );
+    }
+    // before a standby projector waits for its lease: liveness must answer during the wait
+    const ops = await startOpsListener(role, { config, logger, metrics, health });
+    if (ops) {
+      servers.push(ops.server);
+      urls.set('ops', ops.url);
+    }
+    const waits = await startProjectionWaits(
+      role,
+      { config, stores, projectors, logger, onLeaseLost: options.onLeaseLost },
+      projecting,
+    );
+    const { engine } = projecting;
+    const context = buildServiceContext({
+      config,
+      stores,
+      engine,
+      projectors,
+      waits,
+      stopping: stopping.signal,
+      reporter,
+      metrics,
+      logger,
+    });
     if (role === 'all' || role === 'api') {
       // every port first: one another process holds (NOTES_PORT) stops the start before any
       // service is built or says it listens
@@ -172,23 +171,16 @@ export async function startRuntime(options: {
         }
       }
     }
+    // one line an operator (or a supervisor's readiness check) can wait for, in every role
+    logger.info('started', { role });
+    return { stores, engine, context, urls, stop };
   } catch (error) {
-    // the start's error is the one line the operator gets (src/processes/boot.ts)
-    stopping.abort();
-    await runStopSteps(stopSteps(), silentLogger);
+    // whichever step threw, what the steps before it opened closes, the stop's way and order
+    // (stop-sequence.ts): otherwise the ports, the lease, the embedder's thread and the data
+    // directory's lock outlive the start, and a retry in this process finds them held. A step
+    // that fails there is its own line; the start's error is the one thrown, which the entry
+    // points print (src/processes/boot.ts)
+    await stop();
     throw error;
   }
-  // one line an operator (or a supervisor's readiness check) can wait for, in every role
-  logger.info('started', { role });
-
-  return {
-    stores,
-    engine,
-    context,
-    urls,
-    stop: () => {
-      stopping.abort();
-      return runStopSteps(stopSteps(), logger);
-    },
-  };
 }
