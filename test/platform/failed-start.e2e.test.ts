@@ -85,7 +85,8 @@ describe('When a start fails after it opened the stores (e2e)', function () {
     let env: Record<string, string>;
     let error: Error;
     before(async () => {
-      env = { DATA_DIR: dir(''), OPS_PORT: String(await freePort()) };
+      // a lease kept would hold the next start back a minute, not the default 5 s
+      env = { DATA_DIR: dir(''), OPS_PORT: String(await freePort()), PROJECTOR_LEASE_MS: '60000' };
       error = await failureOf(start('projector', env));
     });
 
