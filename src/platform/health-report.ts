@@ -18,6 +18,8 @@ export interface HealthReporter {
   readiness: Readiness;
   /** a component's report under `key`; several under one key are merged */
   report(key: string, value: () => unknown): void;
+  /** a component's reason the process is not ready (`reasons`, 503), undefined while it is */
+  unready(reason: () => string | undefined): void;
 }
 
 export function createHealthReporter(options: {
@@ -30,6 +32,7 @@ export function createHealthReporter(options: {
   const { role, stores, metrics } = options;
   const projections = boundedProjections(options.projections);
   const extras = new Map<string, (() => unknown)[]>();
+  const unready: (() => string | undefined)[] = [];
   const readiness = createReadiness({ stallMs: options.stallMs });
 
   async function extra(key: string): Promise<unknown> {
@@ -47,9 +50,15 @@ export function createHealthReporter(options: {
     report(key, value) {
       extras.set(key, [...(extras.get(key) ?? []), value]);
     },
+    unready(reason) {
+      unready.push(reason);
+    },
     async health() {
       const status = await projections();
-      const reasons = readiness.reasons(status);
+      const reasons = [
+        ...readiness.reasons(status),
+        ...unready.map((reason) => reason()).filter((reason) => reason !== undefined),
+      ];
       const report: HealthReport = {
         status: reasons.length === 0 ? 'ok' : 'degraded',
         ...(reasons.length > 0 ? { reasons } : {}),

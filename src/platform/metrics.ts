@@ -16,6 +16,8 @@ export interface Metrics {
   readonly readYourWritesTimeouts: Counter;
   /** MongoDB read store: clients replaced because the driver's server monitor wedged */
   readonly readStoreClientReplacements: Counter;
+  /** tries to take or renew the projector lease that its store failed (not: held by another) */
+  readonly projectorLeaseErrors: Counter;
   /** one per webhook delivery attempt sent: delivered (2xx), failed (to retry) or gone (410) */
   readonly webhookAttempts: Histogram<'outcome'>;
   /** a gauge read at scrape time, e.g. the embedder's queue or projector lag */
@@ -70,6 +72,11 @@ export function createMetrics(): Metrics {
     readStoreClientReplacements: new Counter({
       name: 'readstore_client_replacements_total',
       help: "MongoDB clients replaced because the driver's server monitor stopped checking",
+      registers: [registry],
+    }),
+    projectorLeaseErrors: new Counter({
+      name: 'projector_lease_errors_total',
+      help: 'tries to take or renew the projector lease that failed on an error of its store (MongoDB, the data file), not because another holds it',
       registers: [registry],
     }),
     webhookAttempts: new Histogram({

@@ -10,10 +10,12 @@ import { createProjectionEngine, type ProjectionEngine } from '../read/projectio
 import {
   type HeldLease,
   holdProjectorLease,
+  type LeaseWait,
   PROJECTOR_LEASE,
   PROJECTOR_LEASE_ID,
   shareProjectorLease,
 } from '../read/projector-lease.js';
+import type { HealthReporter } from './health-report.js';
 import type { Logger } from './logger.js';
 import type { Role } from './role.js';
 import type { Stores } from './stores.js';
@@ -25,6 +27,28 @@ import type { Stores } from './stores.js';
 export interface Projecting {
   engine?: ProjectionEngine;
   lease?: HeldLease;
+  /** a standby projector's last try for the lease, until it holds it */
+  leaseWait?: LeaseWait;
+}
+
+/**
+ * A projector's `projectorLease` in /readyz. A standby is ready (it does its job: taking over;
+ * an unready one would stall rollouts), but not one whose lease's store fails: it could not take
+ * over, and an operator must hear of the store rather than of another holder.
+ */
+export function reportProjectorLease(reporter: HealthReporter, projecting: Projecting): void {
+  const wait = () => (projecting.lease ? undefined : projecting.leaseWait);
+  reporter.report('projectorLease', () =>
+    projecting.lease
+      ? { state: 'held', holder: projecting.lease.holder }
+      : (wait() ?? { state: 'standing by' }),
+  );
+  reporter.unready(() => {
+    const now = wait();
+    return now?.state === 'unavailable'
+      ? `the projector lease could not be taken: ${now.error}`
+      : undefined;
+  });
 }
 
 export interface ProjectionWaits {
@@ -41,6 +65,10 @@ export async function startProjectionWaits(
     logger: Logger;
     /** a `projector` lost its lease to another (it was paused past it): the process should end */
     onLeaseLost?: () => void;
+    /** a try to take or renew the projector lease failed on an error of its store */
+    onLeaseError?: (error: unknown) => void;
+    /** gives up the wait for the lease (a standby's start): the start rejects */
+    signal?: AbortSignal;
   },
   projecting: Projecting,
 ): Promise<ProjectionWaits> {
@@ -65,6 +93,11 @@ export async function startProjectionWaits(
         void projecting.engine?.stop();
         deps.onLeaseLost?.();
       },
+      onWait: (wait) => {
+        projecting.leaseWait = wait;
+      },
+      onError: deps.onLeaseError,
+      signal: deps.signal,
     });
   } else {
     // not to keep other servers out: so that `rebuild` sees this one projecting and refuses
@@ -72,6 +105,8 @@ export async function startProjectionWaits(
       lease: projectorLease,
       leaseMs: config.PROJECTOR_LEASE_MS,
       logger,
+      onError: deps.onLeaseError,
+      signal: deps.signal,
     });
   }
   const engine = createProjectionEngine({

@@ -8,7 +8,9 @@
  *  - a projector behind the log has not moved for longer than writes wait for their read models
  *    (PROJECTION_WAIT_MS): writes answer 503 and reads are stale until it moves again;
  *  - the read store refuses the read models' writes (a full disk), or the projection engine
- *    stopped on an error it could not retry.
+ *    stopped on an error it could not retry;
+ *  - what a component reports through the health reporter's `unready`: a standby projector whose
+ *    lease's store fails (projection-waits.ts), which could not take over.
  * A projector that is merely behind (a burst, a rebuild) is moving, and so is ready.
  */
 import type { HealthReport } from './service.js';

@@ -22,7 +22,7 @@ import { connectionBounds, listenWhileBooting } from './http-server.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { startOpsListener } from './ops-listener.js';
-import { type Projecting, startProjectionWaits } from './projection-waits.js';
+import { type Projecting, reportProjectorLease, startProjectionWaits } from './projection-waits.js';
 import type { Role } from './role.js';
 import type { ServiceContext, ServiceModule } from './service.js';
 import { buildServiceContext } from './service-context.js';
@@ -50,6 +50,11 @@ export async function startRuntime(options: {
   logger: Logger;
   /** a `projector` lost its lease to another (it was paused past it): the process should end */
   onLeaseLost?: () => void;
+  /**
+   * gives the start up: a standby projector waits in it for the lease; aborted, the start closes
+   * what it opened and rejects with the signal's reason
+   */
+  signal?: AbortSignal;
 }): Promise<Runtime> {
   const { config, role, services, logger } = options;
   // before anything opens: an HTTP service without a way to send sign-in codes does not start
@@ -99,14 +104,7 @@ export async function startRuntime(options: {
         projecting.engine ? projecting.engine.status() : checkpointStatus(stores, projectors),
     });
     const { health } = reporter;
-    if (role === 'projector') {
-      // a standby is ready (it does its job: taking over); an unready one would stall rollouts
-      reporter.report('projectorLease', () =>
-        projecting.lease
-          ? { state: 'held', holder: projecting.lease.holder }
-          : { state: 'standing by' },
-      );
-    }
+    if (role === 'projector') reportProjectorLease(reporter, projecting);
     // before a standby projector waits for its lease: liveness must answer during the wait
     const ops = await startOpsListener(role, { config, logger, metrics, health });
     if (ops) {
@@ -115,9 +113,18 @@ export async function startRuntime(options: {
     }
     const waits = await startProjectionWaits(
       role,
-      { config, stores, projectors, logger, onLeaseLost: options.onLeaseLost },
+      {
+        config,
+        stores,
+        projectors,
+        logger,
+        onLeaseLost: options.onLeaseLost,
+        onLeaseError: () => metrics.projectorLeaseErrors.inc(),
+        signal: options.signal,
+      },
       projecting,
     );
+    options.signal?.throwIfAborted();
     const { engine } = projecting;
     const context = buildServiceContext({
       config,

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lease } from '../platform/lease.js';
 import type { Logger } from '../platform/logger.js';
 
@@ -25,6 +26,12 @@ export interface HeldLease {
   release(): Promise<void>;
 }
 
+/**
+ * Why a projector waiting for the lease does not hold it yet: another holds it, or its store
+ * failed (MongoDB unreachable, the data file refusing the write), which is no reason to stand by.
+ */
+export type LeaseWait = { state: 'standing by' } | { state: 'unavailable'; error: string };
+
 interface LeaseDeps {
   lease: Lease;
   leaseMs: number;
@@ -33,6 +40,12 @@ interface LeaseDeps {
   kind?: string;
   /** the lease was lost while held: stop applying */
   onLost(): void;
+  /** after each try that did not take it, why */
+  onWait?(wait: LeaseWait): void;
+  /** each try to take or renew it that failed on an error of its store */
+  onError?(error: unknown): void;
+  /** gives the wait up: it rejects with the signal's reason */
+  signal?: AbortSignal;
 }
 
 /** Unique per holder, and readable where `rebuild` names who holds the lease. */
@@ -42,19 +55,53 @@ export function holderName(kind: string): string {
 
 /** Waits (standing by) until the lease is this process's, then keeps it renewed. */
 export async function holdProjectorLease(deps: LeaseDeps): Promise<HeldLease> {
-  const { lease, leaseMs, logger } = deps;
+  const { lease, leaseMs, logger, signal } = deps;
   const holder = holderName(deps.kind ?? 'projector');
-  const period = periodOf(leaseMs);
-  let waiting = false;
+  const failures = storeFailures(deps);
+  let last: LeaseWait | undefined;
   for (;;) {
-    if (await lease.take(holder, Date.now(), leaseMs).catch(() => false)) break;
-    if (!waiting) {
-      logger.info('standing by: another projector holds the lease', { leaseMs });
-      waiting = true;
+    signal?.throwIfAborted();
+    let wait: LeaseWait;
+    try {
+      if (await lease.take(holder, Date.now(), leaseMs)) break;
+      failures.answered();
+      wait = { state: 'standing by' };
+      if (last?.state !== 'standing by') {
+        logger.info('standing by: another projector holds the lease', { leaseMs });
+      }
+    } catch (error) {
+      wait = { state: 'unavailable', error: failures.failed(error) };
     }
-    await new Promise((resolve) => setTimeout(resolve, period));
+    last = wait;
+    deps.onWait?.(wait);
+    await sleep(periodOf(leaseMs), undefined, { signal });
   }
   return keep(deps, holder);
+}
+
+/**
+ * The lease's store failing: a warning naming the error once per distinct error (a store down
+ * for an hour would log a line every period otherwise), again after the store has answered.
+ */
+function storeFailures(deps: Pick<LeaseDeps, 'logger' | 'onError'>) {
+  let logged: string | undefined;
+  return {
+    /** the error's message */
+    failed(error: unknown): string {
+      deps.onError?.(error);
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== logged) {
+        deps.logger.warn('projector lease could not be taken: its store failed; trying again', {
+          error: message,
+        });
+      }
+      logged = message;
+      return message;
+    },
+    answered() {
+      logged = undefined;
+    },
+  };
 }
 
 /**
@@ -89,6 +136,7 @@ function keep(deps: LeaseDeps, holder: string): HeldLease {
       deps.onLost();
     } catch (error) {
       // the store is unreachable: keep applying until the lease could have run out elsewhere
+      deps.onError?.(error);
       logger.warn('projector lease renewal failed', { error: (error as Error).message });
     } finally {
       renewing = false;
@@ -111,21 +159,32 @@ function keep(deps: LeaseDeps, holder: string): HeldLease {
  * read model it would otherwise write to half-built.
  */
 export async function shareProjectorLease(
-  deps: Omit<LeaseDeps, 'onLost' | 'kind'>,
+  deps: Omit<LeaseDeps, 'onLost' | 'kind' | 'onWait'>,
 ): Promise<HeldLease> {
-  const { lease, leaseMs, logger } = deps;
+  const { lease, leaseMs, logger, signal } = deps;
   const holder = holderName('server');
   const period = periodOf(leaseMs);
-  const take = () => lease.take(holder, Date.now(), leaseMs).catch(() => false);
+  const failures = storeFailures(deps);
+  const take = async () => {
+    try {
+      const taken = await lease.take(holder, Date.now(), leaseMs);
+      failures.answered();
+      return taken;
+    } catch (error) {
+      failures.failed(error);
+      return false;
+    }
+  };
   let waiting = false;
   while (!(await take())) {
+    signal?.throwIfAborted();
     const heldBy = await lease.holder(Date.now()).catch(() => undefined);
     if (!heldBy?.startsWith(`${REBUILD_KIND} `)) break;
     if (!waiting) {
       logger.info('standing by: a rebuild holds the projector lease', { heldBy });
       waiting = true;
     }
-    await new Promise((resolve) => setTimeout(resolve, period));
+    await sleep(period, undefined, { signal });
   }
   let renewing = false;
   const timer = setInterval(async () => {
