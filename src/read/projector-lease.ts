@@ -74,7 +74,7 @@ export async function holdProjectorLease(deps: LeaseDeps): Promise<HeldLease> {
     }
     last = wait;
     deps.onWait?.(wait);
-    await sleep(periodOf(leaseMs), undefined, { signal });
+    await pause(periodOf(leaseMs), signal);
   }
   return keep(deps, holder);
 }
@@ -115,6 +115,13 @@ export async function tryProjectorLease(
   if (await deps.lease.take(holder, Date.now(), deps.leaseMs)) return keep(deps, holder);
   return { heldBy: await deps.lease.holder(Date.now()).catch(() => undefined) };
 }
+
+/** until the next try; aborted, rejects with the signal's reason (the timer's is an AbortError) */
+const pause = (ms: number, signal: AbortSignal | undefined) =>
+  sleep(ms, undefined, { signal }).catch((error: unknown) => {
+    signal?.throwIfAborted();
+    throw error;
+  });
 
 const periodOf = (leaseMs: number) => Math.max(100, Math.floor(leaseMs / 3));
 
@@ -184,7 +191,7 @@ export async function shareProjectorLease(
       logger.info('standing by: a rebuild holds the projector lease', { heldBy });
       waiting = true;
     }
-    await sleep(period, undefined, { signal });
+    await pause(period, signal);
   }
   let renewing = false;
   const timer = setInterval(async () => {
