@@ -1,0 +1,61 @@
+/**
+ * src/read/projector-lease.ts: the lease's store failing is "a warning naming the error once per
+ * distinct error (a store down for an hour would log a line every period otherwise), again after
+ * the store has answered" — for a server (role `all`) too, which shares the lease without standing
+ * by for another server and used to ignore its store's errors without a word. Its projector-role
+ * twin runs over a whole runtime in test/platform/projector-lease-failing.e2e.test.ts.
+ */
+import { expect } from 'chai';
+import { leaseIn, type Lease } from '../../src/platform/lease.js';
+import { PROJECTOR_LEASE, shareProjectorLease } from '../../src/read/projector-lease.js';
+import { logLines } from '../support/log-lines.js';
+import { openTestStores, type TestStores } from '../support/stores.js';
+
+const WARNING = 'projector lease could not be taken: its store failed; trying again';
+
+describe('When the store of a server’s shared projector lease fails (integration)', () => {
+  let stores: TestStores;
+  beforeEach(async () => {
+    stores = await openTestStores();
+  });
+  afterEach(() => stores.cleanup());
+
+  it('starts anyway, warns once per distinct error, counts each, and takes it once the store answers', async () => {
+    let failure: string | undefined = 'store down: first';
+    const real = leaseIn(stores.readStore, PROJECTOR_LEASE);
+    // the edge: the store's answer to a take, an error while `failure` is set
+    const lease: Lease = {
+      ...real,
+      async take(...args) {
+        if (failure) throw new Error(failure);
+        return real.take(...args);
+      },
+    };
+    const log = logLines();
+    const errors: unknown[] = [];
+    const warnings = () =>
+      log.lines.filter((line) => line.msg === WARNING).map((line) => line.error);
+    // 1000 ms: a renewal every 333 ms
+    const held = await shareProjectorLease({
+      lease,
+      leaseMs: 1_000,
+      logger: log.logger,
+      onError: (error) => errors.push(error),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(warnings()).to.deep.equal(['store down: first']);
+    failure = 'store down: second';
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(warnings()).to.deep.equal(['store down: first', 'store down: second']);
+    expect(errors.length).to.be.within(5, 8);
+    failure = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await real.holder(Date.now())).to.equal(held.holder);
+    // failing again after it answered: a warning again
+    failure = 'store down: second';
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(warnings()).to.have.length(3);
+    failure = undefined;
+    await held.release();
+  });
+});
