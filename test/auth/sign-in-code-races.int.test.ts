@@ -6,23 +6,15 @@
  * that they cross whatever the timing; everything else runs as in production.
  */
 import { expect } from 'chai';
-import { feedbackAuthPreset } from '../../src/auth/index.js';
-import { type HeldReads, heldReads } from '../support/held-reads.js';
+import type { HeldReads } from '../support/held-reads.js';
 import { request } from './support/browserless.js';
 import { registerClient } from './support/client.js';
-import { type Harness, startHarness } from './support/harness.js';
-import { askForCode, mailedCodes } from './support/sign-in.js';
+import { harnessWithHeldReads } from './support/held-harness.js';
+import { askForCode, codeOutcome, mailedCodes } from './support/sign-in.js';
 
 /** each submitted code reads it twice: is a code pending (the form to show), then the check */
 const CODES = 'oauth_email_codes';
 const TOO_OFTEN = 'That code has expired or was tried too often. Ask for a new one.';
-
-/** what a code page answered: where it went, or the sentence it showed */
-async function outcome(res: Response): Promise<string> {
-  if (res.status === 303) return `303 ${new URL(res.headers.get('location') ?? '').pathname}`;
-  const said = /That code [^.]*\.(?: [^<]*?left\.| Ask for a new one\.)?/.exec(await res.text());
-  return `${res.status} ${said?.[0] ?? '(no sentence)'}`;
-}
 
 /** all `submits` at once, each one's check answering what the store held before any was counted */
 async function crossing(held: HeldReads, submits: (() => Promise<Response>)[]) {
@@ -34,27 +26,22 @@ async function crossing(held: HeldReads, submits: (() => Promise<Response>)[]) {
     return met;
   });
   for (const release of await checks) release();
-  return Promise.all((await answers).map(outcome));
+  return Promise.all((await answers).map(codeOutcome));
 }
 
 describe('When guesses at one sign-in code arrive at the same moment', function () {
   this.timeout(60_000);
-  const reads = heldReads();
-  let h: Harness;
+  const held = harnessWithHeldReads();
+  const { reads } = held;
   let config: Awaited<ReturnType<typeof registerClient>>;
   before(async () => {
-    h = await startHarness({ ...feedbackAuthPreset, openReadStore: reads.open });
-    config = await registerClient(h.base);
-  });
-  after(async () => {
-    await h?.close();
-    reads.remove();
+    config = await registerClient(held.h.base);
   });
 
   async function codeSent(email: string) {
-    const sent = await askForCode(h, config, email);
+    const sent = await askForCode(held.h, config, email);
     const form = sent.codeForm as NonNullable<typeof sent.codeForm>;
-    const code = mailedCodes(h.mailboxPath).at(-1) as string;
+    const code = mailedCodes(held.h.mailboxPath).at(-1) as string;
     const submit = (guess: string) => () =>
       request(sent.jar, form.action, { ...form.fields, code: guess });
     return { code, submit, wrong: code === '000000' ? '000001' : '000000' };
@@ -91,7 +78,7 @@ describe('When guesses at one sign-in code arrive at the same moment', function 
     await Promise.any(answers);
     release?.();
 
-    const outcomes = await Promise.all(answers.map(async (answer) => outcome(await answer)));
+    const outcomes = await Promise.all(answers.map(async (answer) => codeOutcome(await answer)));
 
     expect(outcomes.map((said) => said.replace(/\/[^/]+$/, '/…')).sort()).to.deep.equal([
       '303 /oauth/authorize/…',
@@ -113,6 +100,6 @@ describe('When guesses at one sign-in code arrive at the same moment', function 
     for (let i = 0; i < 5; i++) expect((await submit(wrong)()).status).to.equal(400);
     answer?.();
 
-    expect(await outcome(await right)).to.equal(`400 ${TOO_OFTEN}`);
+    expect(await codeOutcome(await right)).to.equal(`400 ${TOO_OFTEN}`);
   });
 });

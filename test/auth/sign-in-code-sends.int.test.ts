@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { DEFAULT_SIGN_IN_LIMITS, feedbackAuthPreset } from '../../src/auth/index.js';
-import { heldReads } from '../support/held-reads.js';
 import { request } from './support/browserless.js';
 import { registerClient } from './support/client.js';
+import { harnessWithHeldReads } from './support/held-harness.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { askForCode, atEmailForm, mailedCodes } from './support/sign-in.js';
 
@@ -21,26 +21,15 @@ const REQUESTS = 8;
 
 describe('When many codes for one address are asked for at the same moment', function () {
   this.timeout(60_000);
-  const reads = heldReads();
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({
-      ...feedbackAuthPreset,
-      signInLimits: DEFAULT_SIGN_IN_LIMITS,
-      openReadStore: reads.open,
-    });
-  });
-  after(async () => {
-    await h?.close();
-    reads.remove();
-  });
+  const held = harnessWithHeldReads({ signInLimits: DEFAULT_SIGN_IN_LIMITS });
+  const { reads } = held;
 
   // README: "A code's place among the address's is held before it is sent, so requests arriving
   // together do not all find room" (the peek before it only spares a write)
   it('sends no more than 5: the others are refused with 429', async () => {
-    const config = await registerClient(h.base);
+    const config = await registerClient(held.h.base);
     const forms = [];
-    for (let i = 0; i < REQUESTS; i++) forms.push(await atEmailForm(h, config));
+    for (let i = 0; i < REQUESTS; i++) forms.push(await atEmailForm(held.h, config));
 
     const met = reads.hold(INTERACTIONS, REQUESTS);
     const answers = Promise.all(
@@ -51,7 +40,7 @@ describe('When many codes for one address are asked for at the same moment', fun
     for (const release of await met) release();
     const statuses = (await answers).map((res) => res.status).sort();
 
-    expect(mailedCodes(h.mailboxPath), `statuses ${statuses.join(' ')}`).to.have.length(5);
+    expect(mailedCodes(held.h.mailboxPath), `statuses ${statuses.join(' ')}`).to.have.length(5);
     expect(statuses).to.deep.equal([303, 303, 303, 303, 303, 429, 429, 429]);
   });
 });

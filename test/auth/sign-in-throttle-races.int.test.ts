@@ -8,11 +8,10 @@
  * whatever the timing; everything else runs as in production.
  */
 import { expect } from 'chai';
-import { DEFAULT_SIGN_IN_LIMITS, feedbackAuthPreset } from '../../src/auth/index.js';
-import { heldReads } from '../support/held-reads.js';
+import { DEFAULT_SIGN_IN_LIMITS } from '../../src/auth/index.js';
 import { request } from './support/browserless.js';
 import { registerClient } from './support/client.js';
-import { type Harness, startHarness } from './support/harness.js';
+import { harnessWithHeldReads } from './support/held-harness.js';
 import { askForCode, mailedCodes } from './support/sign-in.js';
 
 const CODES = 'oauth_email_codes';
@@ -20,28 +19,17 @@ const EMAIL = 'together@example.com';
 
 describe('When wrong codes for one address arrive together from several sign-ins', function () {
   this.timeout(60_000);
-  const reads = heldReads();
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({
-      ...feedbackAuthPreset,
-      signInLimits: DEFAULT_SIGN_IN_LIMITS,
-      openReadStore: reads.open,
-    });
-  });
-  after(async () => {
-    await h?.close();
-    reads.remove();
-  });
+  const held = harnessWithHeldReads({ signInLimits: DEFAULT_SIGN_IN_LIMITS });
+  const { reads } = held;
 
   it('compares no more than 10 of them: the tries counted on the codes add up to 10', async () => {
-    const config = await registerClient(h.base);
+    const config = await registerClient(held.h.base);
     const submits: (() => Promise<Response>)[] = [];
     // three codes sent (5 per 15 minutes allowed), each with its 5 tries: 15 guesses in all
     for (let signIn = 0; signIn < 3; signIn++) {
-      const sent = await askForCode(h, config, EMAIL);
+      const sent = await askForCode(held.h, config, EMAIL);
       const form = sent.codeForm as NonNullable<typeof sent.codeForm>;
-      const code = mailedCodes(h.mailboxPath).at(-1) as string;
+      const code = mailedCodes(held.h.mailboxPath).at(-1) as string;
       const wrong = code === '000000' ? '000001' : '000000';
       for (let i = 0; i < 5; i++)
         submits.push(() => request(sent.jar, form.action, { ...form.fields, code: wrong }));
@@ -52,11 +40,11 @@ describe('When wrong codes for one address arrive together from several sign-ins
     for (const release of await met) release();
     const statuses = (await answers).map((res) => res.status);
 
-    const codes = await h.readStore().collection(CODES).find({});
+    const codes = await held.h.readStore().collection(CODES).find({});
     const compared = codes.reduce((sum, doc) => sum + Number(doc.attempts), 0);
     expect(compared, `statuses ${statuses.join(' ')}`).to.equal(10);
     // the 10th started the lockout: no code is sent to the address now
-    const after = await askForCode(h, config, EMAIL);
+    const after = await askForCode(held.h, config, EMAIL);
     expect(after.refused?.status).to.equal(429);
   });
 });

@@ -17,7 +17,7 @@ import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
 import { request } from '../auth/support/browserless.js';
 import { registerClient } from '../auth/support/client.js';
 import { type Harness, startHarness } from '../auth/support/harness.js';
-import { askForCode, mailedCodes } from '../auth/support/sign-in.js';
+import { askForCode, codeOutcome, mailedCodes } from '../auth/support/sign-in.js';
 import { type MongoProxy, startMongoProxy } from '../support/mongo-proxy.js';
 
 const mongoUrl = process.env.MONGODB_URL;
@@ -27,13 +27,6 @@ const GUESSES = 7;
 /** a try counted on a code: the only update of the codes collection once a code is sent */
 const codeCounted = (command: Document) =>
   typeof command.update === 'string' && command.update.endsWith('_email_codes');
-
-/** what a code page answered: where it went, or the sentence it showed */
-async function outcome(res: Response): Promise<string> {
-  if (res.status === 303) return `303 ${new URL(res.headers.get('location') ?? '').pathname}`;
-  const said = /That code [^.]*\.(?: [^<]*?left\.| Ask for a new one\.)?/.exec(await res.text());
-  return `${res.status} ${said?.[0] ?? '(no sentence)'}`;
-}
 
 if (!mongoUrl) {
   describe('Sign-in code tries across two processes over one MongoDB', () => {
@@ -87,7 +80,7 @@ if (!mongoUrl) {
       const answers = await Promise.all(Array.from({ length: GUESSES }, (_, i) => submit(i)));
       await met; // every guess had read the code before any try was counted
 
-      expect((await Promise.all(answers.map(outcome))).sort()).to.deep.equal([
+      expect((await Promise.all(answers.map(codeOutcome))).sort()).to.deep.equal([
         `400 ${TOO_OFTEN}`,
         `400 ${TOO_OFTEN}`,
         `400 ${TOO_OFTEN}`,

@@ -6,14 +6,16 @@
 import { interceptedStore } from './intercepted-store.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 
-const WRITES = new Set([
+/** the read store's methods that write documents */
+export const WRITE_METHODS = [
   'insertOne',
   'replaceOne',
   'updateOne',
   'updateMany',
   'deleteOne',
   'deleteMany',
-]);
+] as const;
+const WRITES = new Set<string>(WRITE_METHODS);
 
 export interface CountedWrites {
   /** opens the store (again after a restart: same file) */

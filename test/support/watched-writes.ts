@@ -19,16 +19,9 @@ import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import type { EventStore } from '../../src/eventstore/types.js';
 import { EmbeddedCollection } from '../../src/readstore/embedded/collection.js';
+import { WRITE_METHODS } from './counted-writes.js';
 
-const WRITES = [
-  'insertOne',
-  'replaceOne',
-  'updateOne',
-  'updateMany',
-  'deleteOne',
-  'deleteMany',
-  'createIndex',
-] as const;
+const WRITES = [...WRITE_METHODS, 'createIndex'] as const;
 
 export interface Written {
   /** `collection.method` of each read-store write, in order */

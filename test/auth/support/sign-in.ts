@@ -48,3 +48,10 @@ export function mailedCodes(mailboxPath: string): string[] {
     .map((line) => /sign-in code is (\S+)/.exec((JSON.parse(line) as { text: string }).text)?.[1])
     .filter((code): code is string => code !== undefined);
 }
+
+/** what a code page answered: where it went (a 303), or the sentence about the code it showed */
+export async function codeOutcome(res: Response): Promise<string> {
+  if (res.status === 303) return `303 ${new URL(res.headers.get('location') ?? '').pathname}`;
+  const said = /That code [^.]*\.(?: [^<]*?left\.| Ask for a new one\.)?/.exec(await res.text());
+  return `${res.status} ${said?.[0] ?? '(no sentence)'}`;
+}
