@@ -80,10 +80,14 @@ export async function holdProjectorLease(deps: LeaseDeps): Promise<HeldLease> {
 }
 
 /**
- * The lease's store failing: a warning naming the error once per distinct error (a store down
- * for an hour would log a line every period otherwise), again after the store has answered.
+ * The lease's store failing: the warning `said`, naming the error, once per distinct error (a
+ * store down for an hour would log a line every period otherwise), again after the store has
+ * answered; every failure reaches `onError` (the metric).
  */
-function storeFailures(deps: Pick<LeaseDeps, 'logger' | 'onError'>) {
+function storeFailures(
+  deps: Pick<LeaseDeps, 'logger' | 'onError'>,
+  said = 'projector lease could not be taken: its store failed; trying again',
+) {
   let logged: string | undefined;
   return {
     /** the error's message */
@@ -91,9 +95,7 @@ function storeFailures(deps: Pick<LeaseDeps, 'logger' | 'onError'>) {
       deps.onError?.(error);
       const message = error instanceof Error ? error.message : String(error);
       if (message !== logged) {
-        deps.logger.warn('projector lease could not be taken: its store failed; trying again', {
-          error: message,
-        });
+        deps.logger.warn(said, { error: message });
       }
       logged = message;
       return message;
@@ -128,6 +130,7 @@ const periodOf = (leaseMs: number) => Math.max(100, Math.floor(leaseMs / 3));
 function keep(deps: LeaseDeps, holder: string): HeldLease {
   const { lease, leaseMs, logger } = deps;
   logger.info('projector lease taken', { holder });
+  const failures = storeFailures(deps, 'projector lease renewal failed');
   let lost = false;
   /** one renewal at a time: against an unreachable store each waits for server selection, and
    * starting one per period would pile them up and send them all when the store comes back */
@@ -136,15 +139,17 @@ function keep(deps: LeaseDeps, holder: string): HeldLease {
     if (lost || renewing) return;
     renewing = true;
     try {
-      if (await lease.take(holder, Date.now(), leaseMs)) return;
+      const renewed = await lease.take(holder, Date.now(), leaseMs);
+      failures.answered();
+      if (renewed) return;
       lost = true;
       clearInterval(timer);
       logger.error('projector lost its lease to another; stopping');
       deps.onLost();
     } catch (error) {
-      // the store is unreachable: keep applying until the lease could have run out elsewhere
-      deps.onError?.(error);
-      logger.warn('projector lease renewal failed', { error: (error as Error).message });
+      // the store is unreachable: keep applying; nothing stops it when the lease could have run
+      // out meanwhile, but the first renewal the store answers, finding another holder, does
+      failures.failed(error);
     } finally {
       renewing = false;
     }

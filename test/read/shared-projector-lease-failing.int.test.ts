@@ -7,7 +7,11 @@
  */
 import { expect } from 'chai';
 import { leaseIn, type Lease } from '../../src/platform/lease.js';
-import { PROJECTOR_LEASE, shareProjectorLease } from '../../src/read/projector-lease.js';
+import {
+  holdProjectorLease,
+  PROJECTOR_LEASE,
+  shareProjectorLease,
+} from '../../src/read/projector-lease.js';
 import { logLines } from '../support/log-lines.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 
@@ -56,6 +60,46 @@ describe('When the store of a server’s shared projector lease fails (integrati
     failure = 'store down: second';
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(warnings()).to.have.length(3);
+    failure = undefined;
+    await held.release();
+  });
+
+  // the same rule for the renewals of a lease held: a line per period (every 333 ms here) while
+  // the store is down was the flood it names
+  it('renewing a held lease, warns once per distinct error, counts each, and again after the store answered', async () => {
+    let failure: string | undefined;
+    const real = leaseIn(stores.readStore, PROJECTOR_LEASE);
+    const lease: Lease = {
+      ...real,
+      async take(...args) {
+        if (failure) throw new Error(failure);
+        return real.take(...args);
+      },
+    };
+    const log = logLines();
+    const errors: unknown[] = [];
+    const renewalWarnings = () =>
+      log.lines
+        .filter((line) => line.msg === 'projector lease renewal failed')
+        .map((line) => line.error);
+    const held = await holdProjectorLease({
+      lease,
+      leaseMs: 1_000,
+      logger: log.logger,
+      onLost: () => expect.fail('the lease was not lost: its store failed'),
+      onError: (error) => errors.push(error),
+    });
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    failure = 'store down: first';
+    await pause(1_200);
+    expect(renewalWarnings()).to.deep.equal(['store down: first']);
+    // every failed renewal counted, not one per distinct error (a lower bound: timers run late)
+    expect(errors.length).to.be.at.least(2);
+    failure = undefined;
+    await pause(800);
+    failure = 'store down: first';
+    await pause(800);
+    expect(renewalWarnings()).to.deep.equal(['store down: first', 'store down: first']);
     failure = undefined;
     await held.release();
   });
