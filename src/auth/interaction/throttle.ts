@@ -33,7 +33,10 @@ export type IssuePlace =
   | { status: 'throttled'; wait: number }
   | {
       status: 'held';
-      /** once the code was sent, or its send failed (`sent` false: the address's place is given back) */
+      /**
+       * once the code was sent, or its send failed (`sent` false: the address's place is given
+       * back); never throws: a place the store fails to settle stays counted
+       */
       settle(sent: boolean): Promise<void>;
     };
 
@@ -86,7 +89,10 @@ export function createSignInThrottle(deps: {
         codesByIp.take(ip),
       ]);
       const settle = async (sent: boolean) => {
-        if (place.at !== null) await codesByAddress.settle(email, place.at, sent);
+        if (place.at === null) return;
+        // a place left held counts until it leaves the window, as a sent code's does: a store
+        // failing here costs the address one place at most, never the answer to a mailed code
+        await codesByAddress.settle(email, place.at, sent).catch(() => {});
       };
       const wait = longestWait([place.verdict, requested]);
       if (wait !== null) {
