@@ -17,6 +17,23 @@ import { openTestStores, type TestStores } from '../support/stores.js';
 
 const WARNING = 'projector lease could not be taken: its store failed; trying again';
 
+/** the edge: the store's answer to a take of the lease, an error while `failure` is set */
+function failingLease(stores: TestStores, failure?: string) {
+  const real = leaseIn(stores.readStore, PROJECTOR_LEASE);
+  const edge: { failure: string | undefined; real: Lease; lease: Lease } = {
+    failure,
+    real,
+    lease: {
+      ...real,
+      async take(...args) {
+        if (edge.failure) throw new Error(edge.failure);
+        return real.take(...args);
+      },
+    },
+  };
+  return edge;
+}
+
 describe('When the store of a server’s shared projector lease fails (integration)', () => {
   let stores: TestStores;
   beforeEach(async () => {
@@ -25,16 +42,8 @@ describe('When the store of a server’s shared projector lease fails (integrati
   afterEach(() => stores.cleanup());
 
   it('starts anyway, warns once per distinct error, counts each, and takes it once the store answers', async () => {
-    let failure: string | undefined = 'store down: first';
-    const real = leaseIn(stores.readStore, PROJECTOR_LEASE);
-    // the edge: the store's answer to a take, an error while `failure` is set
-    const lease: Lease = {
-      ...real,
-      async take(...args) {
-        if (failure) throw new Error(failure);
-        return real.take(...args);
-      },
-    };
+    const edge = failingLease(stores, 'store down: first');
+    const { lease, real } = edge;
     const log = logLines();
     const errors: unknown[] = [];
     const warnings = () =>
@@ -48,34 +57,27 @@ describe('When the store of a server’s shared projector lease fails (integrati
     });
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(warnings()).to.deep.equal(['store down: first']);
-    failure = 'store down: second';
+    edge.failure = 'store down: second';
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(warnings()).to.deep.equal(['store down: first', 'store down: second']);
     // every failed try counted, not one per distinct error (a lower bound: timers run late under load)
     expect(errors.length).to.be.at.least(3);
-    failure = undefined;
+    edge.failure = undefined;
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(await real.holder(Date.now())).to.equal(held.holder);
     // failing again after it answered: a warning again
-    failure = 'store down: second';
+    edge.failure = 'store down: second';
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(warnings()).to.have.length(3);
-    failure = undefined;
+    edge.failure = undefined;
     await held.release();
   });
 
   // the same rule for the renewals of a lease held: a line per period (every 333 ms here) while
   // the store is down was the flood it names
   it('renewing a held lease, warns once per distinct error, counts each, and again after the store answered', async () => {
-    let failure: string | undefined;
-    const real = leaseIn(stores.readStore, PROJECTOR_LEASE);
-    const lease: Lease = {
-      ...real,
-      async take(...args) {
-        if (failure) throw new Error(failure);
-        return real.take(...args);
-      },
-    };
+    const edge = failingLease(stores);
+    const { lease } = edge;
     const log = logLines();
     const errors: unknown[] = [];
     const renewalWarnings = () =>
@@ -90,17 +92,17 @@ describe('When the store of a server’s shared projector lease fails (integrati
       onError: (error) => errors.push(error),
     });
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    failure = 'store down: first';
+    edge.failure = 'store down: first';
     await pause(1_200);
     expect(renewalWarnings()).to.deep.equal(['store down: first']);
     // every failed renewal counted, not one per distinct error (a lower bound: timers run late)
     expect(errors.length).to.be.at.least(2);
-    failure = undefined;
+    edge.failure = undefined;
     await pause(800);
-    failure = 'store down: first';
+    edge.failure = 'store down: first';
     await pause(800);
     expect(renewalWarnings()).to.deep.equal(['store down: first', 'store down: first']);
-    failure = undefined;
+    edge.failure = undefined;
     await held.release();
   });
 });
