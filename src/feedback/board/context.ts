@@ -75,17 +75,22 @@ export function cookieVisitor(deps: BoardDeps, req: Request): Visitor | null {
 }
 
 export function setVisitorCookie(deps: BoardDeps, res: Response, visitor: Visitor): void {
-  res.append(
-    'Set-Cookie',
-    serialize(VISITOR_COOKIE, deps.tokens.sealVisitor(visitor), {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: deps.publicBaseUrl.startsWith('https:'),
-      path: '/',
-      maxAge: YEAR_SECONDS,
-    }),
-  );
+  res.append('Set-Cookie', visitorCookie(deps, deps.tokens.sealVisitor(visitor), YEAR_SECONDS));
 }
+
+/** The visitor signs out: the browser drops the cookie, and their next post is a new visitor. */
+export function clearVisitorCookie(deps: BoardDeps, res: Response): void {
+  res.append('Set-Cookie', visitorCookie(deps, '', 0));
+}
+
+const visitorCookie = (deps: BoardDeps, value: string, maxAge: number) =>
+  serialize(VISITOR_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.publicBaseUrl.startsWith('https:'),
+    path: '/',
+    maxAge,
+  });
 
 /**
  * Who a visitor files and votes as. An address they proved: the person of that address (tier

@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { InvalidArgument, NotFound, Unavailable } from '../../../commands/shared/errors.js';
 import { tooMany } from '../capture/guard.js';
 import { readForm } from './body.js';
-import { type BoardDeps, cookieVisitor, ipOf, setVisitorCookie, wantsJson } from './context.js';
+import {
+  type BoardDeps,
+  clearVisitorCookie,
+  cookieVisitor,
+  ipOf,
+  setVisitorCookie,
+  wantsJson,
+} from './context.js';
 import { navOf } from './nav.js';
 import type { PublicProduct } from './queries.js';
 import { answerError, sendPage } from './respond.js';
@@ -24,7 +31,8 @@ import { emailKey } from '../../../commands/shared/email.js';
 /** where the upstream provider sends the visitor back (register it there with this path) */
 export const UPSTREAM_CALLBACK = '/_board/upstream/callback';
 
-const UpstreamFormBody = z.object({ csrf: z.string().max(200).optional() });
+/** a form that carries nothing but the visitor's CSRF token */
+const CsrfOnlyBody = z.object({ csrf: z.string().max(200).optional() });
 const EmailFormBody = z.object({ csrf: z.string().max(200).optional(), email: z.email().max(254) });
 const CodeFormBody = z.object({
   csrf: z.string().max(200).optional(),
@@ -71,6 +79,8 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
             error={form.error}
             typed={form.typed}
             upstream={deps.upstream?.name ?? null}
+            confirmed={visitor.email}
+            signOutAction={`${action}/sign-out`}
           />
         ),
       ),
@@ -172,11 +182,26 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
     }),
   );
 
+  // a confirmed address stays in the cookie for a year: on a shared computer, the next person
+  // would post as them and see their address, so the visitor can drop it (a form, as the others)
+  router.post(
+    '/:slug/:key/identity/sign-out',
+    boardRoute(deps, async (req, res, product) => {
+      const form = await readForm(req, res, CsrfOnlyBody);
+      if (cookieVisitor(deps, req)) {
+        const visitor = visitorFor(deps, req, res, form.csrf);
+        await deps.codes.forget(codeUid(visitor));
+        clearVisitorCookie(deps, res);
+      }
+      res.redirect(303, navOf(deps, product, 'board').boardUrl);
+    }),
+  );
+
   // "sign in with" the upstream provider: the visitor's address, verified there, tier google
   router.post(
     '/:slug/:key/identity/upstream',
     boardRoute(deps, async (req, res, product) => {
-      const form = await readForm(req, res, UpstreamFormBody);
+      const form = await readForm(req, res, CsrfOnlyBody);
       const visitor = visitorFor(deps, req, res, form.csrf);
       if (!deps.upstream) throw new NotFound('no identity provider is configured');
       const url = await deps.upstream.begin({

@@ -6,7 +6,14 @@
  */
 import { expect } from 'chai';
 import { latestCode } from '../../auth/support/browserless.js';
-import { BoardVisitor, type BoardWorld, field, mailsTo, startBoardWorld } from './support.js';
+import {
+  BoardVisitor,
+  type BoardWorld,
+  confirmEmail,
+  field,
+  mailsTo,
+  startBoardWorld,
+} from './support.js';
 
 describe('Confirming an e-mail address on the board (e2e)', () => {
   let world: BoardWorld;
@@ -84,6 +91,35 @@ describe('Confirming an e-mail address on the board (e2e)', () => {
       await v.get(identity);
       const again = await v.get(identity);
       expect(again.text).to.include('name="email"').and.not.include('name="code"');
+    });
+  });
+
+  describe('When a confirmed visitor signs out', () => {
+    it('drops the cookie, so the board no longer shows or posts as their address', async () => {
+      // README: a confirmed address stays in the cookie for a year; on a shared computer the
+      // next person would post as them and read their address, unless they can sign out
+      const v = new BoardVisitor(world.fb.url);
+      await confirmEmail(world, v, 'shared@acme.io');
+      expect((await v.get(world.boardPath)).text).to.include('shared@acme.io');
+      const page = await v.get(identity);
+      const signOut = `${identity}/sign-out`;
+      expect(page.text).to.include(`action="${world.fb.url}${signOut}"`);
+      const csrf = field(page.text, 'csrf');
+      const elsewhere = await v.post(
+        signOut,
+        { csrf },
+        { headers: { 'sec-fetch-site': 'cross-site' } },
+      );
+      expect(elsewhere.status).to.equal(403);
+      const done = await v.post(signOut, { csrf });
+      expect(done.status).to.equal(303);
+      expect(done.headers.get('location')).to.equal(`${world.fb.url}${world.boardPath}`);
+      expect(done.headers.get('set-cookie')).to.match(
+        /^board_visitor=; Max-Age=0; Path=\/; HttpOnly/,
+      );
+      const board = await v.get(world.boardPath);
+      expect(board.text).to.include('Posting anonymously');
+      expect(board.text).to.not.include('shared@acme.io');
     });
   });
 });

@@ -15,6 +15,9 @@ export function EmailForm(v: {
   typed?: string;
   /** the upstream OpenID provider's name, when one is configured */
   upstream?: string | null;
+  /** the address the visitor already confirmed, which they may drop (sign out) */
+  confirmed?: string | null;
+  signOutAction: string;
 }) {
   return (
     <Layout title="Confirm your e-mail address" nav={v.nav}>
@@ -24,6 +27,15 @@ export function EmailForm(v: {
         hear when it ships.
       </p>
       <Alert message={v.error} />
+      {v.confirmed ? (
+        <form method="post" action={v.signOutAction}>
+          <CsrfField auth={v.auth} />
+          <p>
+            You post as <strong>{v.confirmed}</strong> (confirmed).{' '}
+            <button type="submit">Sign out</button>
+          </p>
+        </form>
+      ) : null}
       {v.upstream ? (
         <>
           <form method="post" action={`${v.action}/upstream`}>

@@ -144,7 +144,8 @@ export function CaptureForm(props: CaptureFormProps) {
       />
       {props.visitorEmail ? (
         <p class="muted">
-          You post as <strong>{props.visitorEmail}</strong> (confirmed).
+          You post as <strong>{props.visitorEmail}</strong> (confirmed).{' '}
+          <a href={props.identityUrl}>Not you? Sign out</a>
         </p>
       ) : (
         <p class="muted">
