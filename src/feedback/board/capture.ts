@@ -153,7 +153,9 @@ async function capture(
       title: captured.title,
       status: captured.status,
       url,
-      visitor: deps.tokens.sealVisitor(visitor),
+      // the widget keeps its visitor token itself; the board's is its HttpOnly cookie, which an
+      // answer readable by the page's scripts must not hand out (the same sealed value)
+      ...(fromBoard || fromCookie ? {} : { visitor: deps.tokens.sealVisitor(visitor) }),
       ...(fromBoard ? { csrf: deps.tokens.csrf(visitor) } : {}),
     });
     return;

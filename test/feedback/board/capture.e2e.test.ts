@@ -112,6 +112,24 @@ describe('The capture endpoint and capture box (e2e)', () => {
     });
   });
 
+  describe("When board.js posts the board's form as JSON", () => {
+    it('answers its CSRF token but no visitor token: the cookie stays out of reach of scripts', async () => {
+      // README: "a random id in a signed, HttpOnly ... cookie"; the visitor token is the same
+      // sealed value, so an answer the page's scripts read must not carry it
+      const visitor = new BoardVisitor(world.fb.url);
+      for (const body of ['First, and the cookie is set now', 'Second, with the cookie']) {
+        const form = await boardForm(visitor);
+        fillTime(world);
+        const res = await visitor.post(capture, { ...form, body }, { json: true });
+        expect(res.status, res.text).to.equal(200);
+        const answer = JSON.parse(res.text);
+        expect(answer.csrf).to.be.a('string');
+        expect(answer).to.not.have.property('visitor');
+        expect(res.text).to.not.include(visitor.cookie.slice('board_visitor='.length));
+      }
+    });
+  });
+
   describe('When a bot fills the form', () => {
     it('refuses the honeypot, a submit faster than the minimum fill time and a forged token, appending nothing', async () => {
       // issue 12 item 5: "a honeypot field and a minimum fill time (signed form token)";
