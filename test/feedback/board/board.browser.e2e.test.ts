@@ -116,6 +116,12 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
     await page.click('form.capture button[type="submit"]');
     await page.waitForSelector('.form-status a');
     expect((await find('Confirmed in a browser'))!.author.tier).to.equal('email');
+    // README: a confirmed visitor may sign out ("Not you? Sign out" beside their address)
+    await Promise.all([page.waitForURL(/\/identity$/), page.click('text=Not you? Sign out')]);
+    expectAccessible(await axe(page));
+    await Promise.all([page.waitForURL(board), page.click('button:text("Sign out")')]);
+    expect(await page.textContent('form.capture')).to.include('Posting anonymously');
+    expect((await context.cookies()).map((c) => c.name)).to.not.include('board_visitor');
     await context.close();
   });
 
