@@ -127,13 +127,34 @@ export async function checkTarget(raw: string | URL, policy: TargetPolicy): Prom
   return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4 };
 }
 
+/**
+ * How long the check waits for the host's addresses. The name's DNS is the webhook owner's to
+ * run: a name server that never answers must not hold a create_webhook request, nor an attempt
+ * (its place in the webhook's lane, and the worker's stop that waits for it) past this.
+ */
+export const RESOLVE_TIMEOUT_MS = 10_000;
+
 async function resolveAll(host: string, policy: TargetPolicy): Promise<string[]> {
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new RefusedTarget(`${host} did not resolve within ${RESOLVE_TIMEOUT_MS / 1000} s`)),
+      RESOLVE_TIMEOUT_MS,
+    );
+  });
+  const addresses = async () => {
     if (policy.resolve) return await policy.resolve(host);
     const found = await lookup(host, { all: true, verbatim: true });
     return found.map((entry) => entry.address);
-  } catch {
+  };
+  try {
+    return await Promise.race([addresses(), late]);
+  } catch (error) {
+    if (error instanceof RefusedTarget) throw error;
     throw new RefusedTarget(`${host} does not resolve`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
