@@ -1,9 +1,10 @@
 /**
  * Sends due deliveries. Each webhook has its own lane with at most `concurrency` attempts in
  * flight, so one slow or dead receiver never holds up another. Fresh deliveries are handed over
- * directly by the worker; retries come back through a scan when their time (on the injectable
- * clock) has come, when a test clock jumps, when an operation asks (`wake`), and every few
- * seconds for changes made by another process.
+ * directly by the worker while the lane has room (`handOver`); the rest, and retries, come back
+ * through a scan when their time (on the injectable clock) has come, when a lane empties, when a
+ * test clock jumps, when an operation asks (`wake`), and every few seconds for changes made by
+ * another process.
  */
 import type { WebhookDoc } from '../../../projections/webhooks/document.js';
 import { webhooksOf } from '../../../projections/webhooks/document.js';
@@ -52,6 +53,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const { readStore, clock } = deps;
   const attempts = createAttempts(deps);
   const lanes = new Map<string, Lane>();
+  /** most deliveries a lane holds in memory beyond those in flight */
+  const window = deps.concurrency * 2;
   const busy = new Set<string>();
   /** webhooks this dispatcher disabled, until the worker sees them enabled again */
   const paused = new Set<string>();
@@ -79,6 +82,23 @@ export function createDispatcher(deps: DispatcherDeps) {
     const lane = laneOf(doc._hook);
     lane.queue.push(doc);
     pump(doc._hook, lane);
+  }
+
+  /**
+   * A fresh delivery the worker hands over. A lane already holding a window's worth waits for
+   * the scan instead, which reads from the store what is due, oldest first, once the lane has
+   * emptied: a receiver that holds every request for its 15 s drains about one message every two
+   * seconds at the default WEBHOOK_CONCURRENCY, and the deliveries of a busy workspace piled up
+   * in memory without bound. Once one waits there, the later ones wait too, so an item's
+   * messages still go in order.
+   */
+  function handOver(doc: DeliveryDoc): void {
+    const lane = lanes.get(doc._hook);
+    if (lane && (lane.maybeMore || lane.queue.length >= window)) {
+      lane.maybeMore = true;
+      return;
+    }
+    enqueue(doc);
   }
 
   /**
@@ -183,7 +203,6 @@ export function createDispatcher(deps: DispatcherDeps) {
   async function scanOnce(): Promise<void> {
     const now = clock.now();
     const hooks = await webhooksOf(readStore).find({ enabled: true, _deleted: false });
-    const window = deps.concurrency * 2;
     for (const hook of hooks) {
       if (stopped) return;
       if (paused.has(hook._id)) continue;
@@ -194,7 +213,8 @@ export function createDispatcher(deps: DispatcherDeps) {
         { sort: { nextAttemptAt: 1, _order: 1 }, limit: window },
       );
       for (const doc of due) enqueue(doc);
-      if (due.length === window) laneOf(hook._id).maybeMore = true;
+      const read = lanes.get(hook._id);
+      if (read) read.maybeMore = due.length === window;
     }
     const next = await deliveriesOf(readStore).findOne(
       { status: 'pending', nextAttemptAt: { $gt: now } },
@@ -228,7 +248,13 @@ export function createDispatcher(deps: DispatcherDeps) {
       poll.unref();
       await scan();
     },
-    enqueue,
+    enqueue: handOver,
+    /** deliveries held in memory, waiting for a place in their lane (the rest wait in the store) */
+    queued(): number {
+      let count = 0;
+      for (const lane of lanes.values()) count += lane.queue.length;
+      return count;
+    },
     /** look for due deliveries now (after a redeliver, a recover, a re-enable) */
     wake(): Promise<void> {
       return scan();

@@ -1,0 +1,106 @@
+/**
+ * dispatcher.ts: "Each webhook has its own lane with at most `concurrency` attempts in flight".
+ * The attack: a receiver that holds every request for its 15 s drains about one message every
+ * two seconds (default WEBHOOK_CONCURRENCY 8), while its workspace makes many. The fresh
+ * deliveries the worker hands over must not pile up in memory: a lane holds a window of them
+ * (twice its concurrency) and the rest wait in the store — and none is lost, and one item's
+ * messages still go in their order, once the receiver answers again.
+ */
+import { expect } from 'chai';
+import type { WebhookDoc } from '../../projections/webhooks/document.js';
+import { webhooksOf } from '../../projections/webhooks/document.js';
+import { silentLogger } from '../../src/platform/logger.js';
+import { createMemoryReadStore } from '../../src/readstore/embedded/memory.js';
+import { createDispatcher } from '../../src/webhooks/delivery/dispatcher.js';
+import { deliveriesOf, newDelivery } from '../../src/webhooks/delivery/records.js';
+import type { AttemptRequest, AttemptResponse } from '../../src/webhooks/delivery/sender.js';
+import { newSigningSecret } from '../../src/webhooks/secrets.js';
+import { policy, secrets } from './support/board.js';
+
+const HOOK = 'ws1.wh_1';
+const CONCURRENCY = 2;
+const MESSAGES = 200;
+/** four items, each with its messages in order */
+const streamOf = (n: number) => `item-ws1.APP-${n % 4}`;
+
+describe('When a receiver holds every request while its workspace makes many messages', () => {
+  it('keeps at most twice WEBHOOK_CONCURRENCY deliveries in memory, and later sends every one in order', async () => {
+    const store = createMemoryReadStore();
+    await webhooksOf(store).insertOne({
+      _id: HOOK,
+      id: 'wh_1',
+      url: 'http://127.0.0.1:9/hook',
+      description: '',
+      eventTypes: null,
+      productKeys: null,
+      enabled: true,
+      disabledReason: null,
+      createdAt: 0,
+      createdBy: null,
+      updatedAt: 0,
+      _ws: 'ws1',
+      _createdPos: '0',
+      _deleted: false,
+      _secret: secrets.seal(newSigningSecret(), 'wh_1'),
+      _previousSecrets: [],
+    } as unknown as WebhookDoc);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sent: string[] = [];
+    const dispatcher = createDispatcher({
+      readStore: store,
+      clock: { now: () => 1000 },
+      sender: {
+        async send(request: AttemptRequest): Promise<AttemptResponse> {
+          await held;
+          sent.push(request.headers['webhook-id']!);
+          return { status: 204, excerpt: null, error: null, durationMs: 1 };
+        },
+        close() {},
+      },
+      policy,
+      secrets,
+      payloadOf: async () => '{}',
+      concurrency: CONCURRENCY,
+      disable: async () => {},
+      persist: () => {},
+      logger: silentLogger,
+    });
+    await dispatcher.start();
+    try {
+      for (let n = 0; n < MESSAGES; n++) {
+        const doc = newDelivery({
+          hookKey: HOOK,
+          webhookId: 'wh_1',
+          workspaceId: 'ws1',
+          messageId: `msg_${String(n).padStart(4, '0')}`,
+          eventType: 'item.updated',
+          now: 1000,
+          position: BigInt(n + 1),
+          source: { streamId: streamOf(n), revision: Math.floor(n / 4) },
+          payload: '{}',
+          correlationId: null,
+        });
+        await deliveriesOf(store).insertOne(doc);
+        dispatcher.enqueue(doc); // as the worker hands each fresh delivery over
+      }
+      expect(dispatcher.queued(), 'deliveries held in memory').to.be.at.most(2 * CONCURRENCY);
+
+      release();
+      const deadline = Date.now() + 10_000;
+      while (sent.length < MESSAGES && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(new Set(sent).size, 'messages sent').to.equal(MESSAGES);
+      for (let item = 0; item < 4; item++) {
+        const ofItem = sent.filter((id) => Number(id.slice(4)) % 4 === item);
+        expect(ofItem, `the messages of item ${item}`).to.deep.equal([...ofItem].sort());
+      }
+    } finally {
+      release();
+      await dispatcher.stop();
+    }
+  });
+});
