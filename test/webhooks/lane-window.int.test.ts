@@ -23,84 +23,120 @@ const MESSAGES = 200;
 /** four items, each with its messages in order */
 const streamOf = (n: number) => `item-ws1.APP-${n % 4}`;
 
+/** a dispatcher over one webhook in a memory store; its receiver answers once `answer` says */
+async function lane(concurrency: number) {
+  const store = createMemoryReadStore();
+  await webhooksOf(store).insertOne({
+    _id: HOOK,
+    id: 'wh_1',
+    url: 'http://127.0.0.1:9/hook',
+    description: '',
+    eventTypes: null,
+    productKeys: null,
+    enabled: true,
+    disabledReason: null,
+    createdAt: 0,
+    createdBy: null,
+    updatedAt: 0,
+    _ws: 'ws1',
+    _createdPos: '0',
+    _deleted: false,
+    _secret: secrets.seal(newSigningSecret(), 'wh_1'),
+    _previousSecrets: [],
+  } as unknown as WebhookDoc);
+  const sent: string[] = [];
+  /** the requests the receiver holds, each answered when its function is called */
+  const holding: (() => void)[] = [];
+  let holds = true;
+  const dispatcher = createDispatcher({
+    readStore: store,
+    clock: { now: () => 1000 },
+    sender: {
+      async send(request: AttemptRequest): Promise<AttemptResponse> {
+        if (holds) await new Promise<void>((resolve) => holding.push(resolve));
+        sent.push(request.headers['webhook-id']!);
+        return { status: 204, excerpt: null, error: null, durationMs: 1 };
+      },
+      close() {},
+    },
+    policy,
+    secrets,
+    payloadOf: async () => '{}',
+    concurrency,
+    disable: async () => {},
+    persist: () => {},
+    logger: silentLogger,
+  });
+  await dispatcher.start();
+  return {
+    dispatcher,
+    sent,
+    holding,
+    /** a fresh delivery stored and handed over, as the worker does */
+    async message(n: number, stream: string) {
+      const doc = newDelivery({
+        hookKey: HOOK,
+        webhookId: 'wh_1',
+        workspaceId: 'ws1',
+        messageId: `msg_${String(n).padStart(4, '0')}`,
+        eventType: 'item.updated',
+        now: 1000,
+        position: BigInt(n + 1),
+        source: { streamId: stream, revision: n },
+        payload: '{}',
+        correlationId: null,
+      });
+      await deliveriesOf(store).insertOne(doc);
+      dispatcher.enqueue(doc);
+    },
+    /** answer what is held and all that comes after */
+    answerAll() {
+      holds = false;
+      for (const answer of holding.splice(0)) answer();
+    },
+    async until(check: () => boolean) {
+      const deadline = Date.now() + 10_000;
+      while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    },
+  };
+}
+
+const inOrder = (ids: string[]) => [...ids].sort();
+
 describe('When a receiver holds every request while its workspace makes many messages', () => {
   it('keeps at most twice WEBHOOK_CONCURRENCY deliveries in memory, and later sends every one in order', async () => {
-    const store = createMemoryReadStore();
-    await webhooksOf(store).insertOne({
-      _id: HOOK,
-      id: 'wh_1',
-      url: 'http://127.0.0.1:9/hook',
-      description: '',
-      eventTypes: null,
-      productKeys: null,
-      enabled: true,
-      disabledReason: null,
-      createdAt: 0,
-      createdBy: null,
-      updatedAt: 0,
-      _ws: 'ws1',
-      _createdPos: '0',
-      _deleted: false,
-      _secret: secrets.seal(newSigningSecret(), 'wh_1'),
-      _previousSecrets: [],
-    } as unknown as WebhookDoc);
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const sent: string[] = [];
-    const dispatcher = createDispatcher({
-      readStore: store,
-      clock: { now: () => 1000 },
-      sender: {
-        async send(request: AttemptRequest): Promise<AttemptResponse> {
-          await held;
-          sent.push(request.headers['webhook-id']!);
-          return { status: 204, excerpt: null, error: null, durationMs: 1 };
-        },
-        close() {},
-      },
-      policy,
-      secrets,
-      payloadOf: async () => '{}',
-      concurrency: CONCURRENCY,
-      disable: async () => {},
-      persist: () => {},
-      logger: silentLogger,
-    });
-    await dispatcher.start();
+    const bench = await lane(CONCURRENCY);
     try {
-      for (let n = 0; n < MESSAGES; n++) {
-        const doc = newDelivery({
-          hookKey: HOOK,
-          webhookId: 'wh_1',
-          workspaceId: 'ws1',
-          messageId: `msg_${String(n).padStart(4, '0')}`,
-          eventType: 'item.updated',
-          now: 1000,
-          position: BigInt(n + 1),
-          source: { streamId: streamOf(n), revision: Math.floor(n / 4) },
-          payload: '{}',
-          correlationId: null,
-        });
-        await deliveriesOf(store).insertOne(doc);
-        dispatcher.enqueue(doc); // as the worker hands each fresh delivery over
-      }
-      expect(dispatcher.queued(), 'deliveries held in memory').to.be.at.most(2 * CONCURRENCY);
-
-      release();
-      const deadline = Date.now() + 10_000;
-      while (sent.length < MESSAGES && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(new Set(sent).size, 'messages sent').to.equal(MESSAGES);
+      for (let n = 0; n < MESSAGES; n++) await bench.message(n, streamOf(n));
+      expect(bench.dispatcher.queued(), 'deliveries held in memory').to.be.at.most(2 * CONCURRENCY);
+      bench.answerAll();
+      await bench.until(() => bench.sent.length === MESSAGES);
+      expect(new Set(bench.sent).size, 'messages sent').to.equal(MESSAGES);
       for (let item = 0; item < 4; item++) {
-        const ofItem = sent.filter((id) => Number(id.slice(4)) % 4 === item);
-        expect(ofItem, `the messages of item ${item}`).to.deep.equal([...ofItem].sort());
+        const ofItem = bench.sent.filter((id) => Number(id.slice(4)) % 4 === item);
+        expect(ofItem, `the messages of item ${item}`).to.deep.equal(inOrder(ofItem));
       }
     } finally {
-      release();
-      await dispatcher.stop();
+      bench.answerAll();
+      await bench.dispatcher.stop();
+    }
+  });
+
+  it('sends a message handed over once the lane has room after those that waited in the store', async () => {
+    const bench = await lane(1);
+    try {
+      // one item: one in flight, two held in memory, seven in the store
+      for (let n = 0; n < 10; n++) await bench.message(n, 'item-ws1.APP-1');
+      await bench.until(() => bench.holding.length === 1);
+      bench.holding.shift()!(); // the receiver answers the first: the lane has room again
+      await bench.until(() => bench.holding.length === 1);
+      await bench.message(10, 'item-ws1.APP-1');
+      bench.answerAll();
+      await bench.until(() => bench.sent.length === 11);
+      expect(bench.sent).to.deep.equal(inOrder(bench.sent)).and.to.have.length(11);
+    } finally {
+      bench.answerAll();
+      await bench.dispatcher.stop();
     }
   });
 });
