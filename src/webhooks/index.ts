@@ -17,6 +17,8 @@ export interface WebhooksOptions {
   clock?: WebhookClock;
   /** host name resolution for target checks (tests point names at 127.0.0.1) */
   resolve?: (hostname: string) => Promise<string[]>;
+  /** how long a target's name may take to resolve (target.ts RESOLVE_TIMEOUT_MS) */
+  resolveTimeoutMs?: number;
   /** worker lease timings, real milliseconds */
   lease?: { leaseMs: number; renewMs: number };
   /** whether an OAuth app still holds the user's grant (delivery/attempt.ts `consentHeld`) */
@@ -44,6 +46,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
   const policy: TargetPolicy = {
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.resolveTimeoutMs ? { resolveTimeoutMs: options.resolveTimeoutMs } : {}),
   };
   const secrets = createSecretBox(ctx.secret);
   const composerDeps = {

@@ -21,6 +21,8 @@ export interface TargetPolicy {
   allowPrivate: boolean;
   /** every address of a host name (tests plug in their own resolver) */
   resolve?: (hostname: string) => Promise<string[]>;
+  /** how long a name's addresses may take (RESOLVE_TIMEOUT_MS; tests shorten it) */
+  resolveTimeoutMs?: number;
 }
 
 /** The address an attempt connects to, and the names it presents (Host header, TLS SNI). */
@@ -135,12 +137,12 @@ export async function checkTarget(raw: string | URL, policy: TargetPolicy): Prom
 export const RESOLVE_TIMEOUT_MS = 10_000;
 
 async function resolveAll(host: string, policy: TargetPolicy): Promise<string[]> {
+  const bound = policy.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () =>
-        reject(new RefusedTarget(`${host} did not resolve within ${RESOLVE_TIMEOUT_MS / 1000} s`)),
-      RESOLVE_TIMEOUT_MS,
+      () => reject(new RefusedTarget(`${host} did not resolve within ${bound / 1000} s`)),
+      bound,
     );
   });
   const addresses = async () => {
