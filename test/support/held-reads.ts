@@ -81,7 +81,7 @@ export function heldReadsIn(store: ReadStore, collections: string[]): Pick<HeldR
   const { intercept, hold } = holds();
   for (const name of collections) {
     const handle = store.collection(name) as unknown as Record<string, unknown>;
-    for (const method of ['findOne', 'deleteOne']) {
+    for (const method of ['findOne', 'find', 'deleteOne']) {
       const original = (handle[method] as (...args: unknown[]) => unknown).bind(handle);
       handle[method] = (...args: unknown[]) => intercept(name, method, () => original(...args));
     }

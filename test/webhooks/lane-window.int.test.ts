@@ -12,7 +12,8 @@ import { webhooksOf } from '../../projections/webhooks/document.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { createMemoryReadStore } from '../../src/readstore/embedded/memory.js';
 import { createDispatcher } from '../../src/webhooks/delivery/dispatcher.js';
-import { deliveriesOf, newDelivery } from '../../src/webhooks/delivery/records.js';
+import { DELIVERIES, deliveriesOf, newDelivery } from '../../src/webhooks/delivery/records.js';
+import { heldReadsIn } from '../support/held-reads.js';
 import type { AttemptRequest, AttemptResponse } from '../../src/webhooks/delivery/sender.js';
 import { newSigningSecret } from '../../src/webhooks/secrets.js';
 import { policy, secrets } from './support/board.js';
@@ -63,13 +64,19 @@ async function lane(concurrency: number) {
     secrets,
     payloadOf: async () => '{}',
     concurrency,
+    // no periodic scan to come to the rescue within a test: what waits in the store is sent only
+    // because the dispatcher asked for it
+    pollMs: 60_000,
     disable: async () => {},
     persist: () => {},
     logger: silentLogger,
   });
   await dispatcher.start();
+  const held = heldReadsIn(store, [DELIVERIES]);
   return {
     dispatcher,
+    /** holds the dispatcher's next read of what is due (a scan caught mid-read) */
+    holdScan: (answered: boolean) => held.hold(DELIVERIES, 1, { method: 'find', answered }),
     sent,
     holding,
     /** a fresh delivery stored and handed over, as the worker does */
@@ -139,4 +146,33 @@ describe('When a receiver holds every request while its workspace makes many mes
       await bench.dispatcher.stop();
     }
   });
+
+  // answered: the scan read the store before the message was in it (only its answer is late)
+  for (const answered of [false, true]) {
+    it(`sends a message handed over while a scan reads the store after those that waited there${answered ? ' (read before it was stored)' : ''}`, async () => {
+      const bench = await lane(1);
+      try {
+        // one item: one in flight, two held in memory, one in the store (less than a window, so
+        // the scan that reads it finds nothing more)
+        for (let n = 0; n < 4; n++) await bench.message(n, 'item-ws1.APP-1');
+        await bench.until(() => bench.holding.length === 1);
+        bench.holding.shift()!(); // msg 0 answered: msg 1 goes, msg 2 waits in memory
+        await bench.until(() => bench.holding.length === 1);
+        bench.holding.shift()!(); // msg 1 answered: msg 2 goes, the lane's memory is empty
+        await bench.until(() => bench.holding.length === 1);
+        // msg 2 answered: the lane is empty, so it asks the store for msg 3 (held)
+        const scanHeld = bench.holdScan(answered);
+        bench.holding.shift()!();
+        const [release] = await scanHeld;
+        await bench.message(4, 'item-ws1.APP-1');
+        bench.answerAll();
+        release!();
+        await bench.until(() => bench.sent.length === 5);
+        expect(bench.sent).to.deep.equal(inOrder(bench.sent)).and.to.have.length(5);
+      } finally {
+        bench.answerAll();
+        await bench.dispatcher.stop();
+      }
+    });
+  }
 });

@@ -96,6 +96,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     const lane = lanes.get(doc._hook);
     if (lane && (lane.maybeMore || lane.queue.length >= window)) {
       lane.maybeMore = true;
+      // a scan under way may have read the store before this delivery was in it
+      if (scanning) scanAgain = true;
       return;
     }
     enqueue(doc);
@@ -129,11 +131,11 @@ export function createDispatcher(deps: DispatcherDeps) {
           busy.delete(doc._id);
           if (stream !== undefined) lane.streams.delete(stream);
           lane.inFlight--;
-          if (lane.queue.length === 0 && lane.maybeMore) {
-            lane.maybeMore = false;
-            void scan();
-          }
-          if (lane.inFlight === 0 && lane.queue.length === 0) lanes.delete(hookKey);
+          // the lane keeps `maybeMore` until the scan has read it: a delivery handed over before
+          // then waits in the store behind the older ones, so an item's messages keep their order
+          if (lane.queue.length === 0 && lane.maybeMore) void scan();
+          if (lane.inFlight === 0 && lane.queue.length === 0 && !lane.maybeMore)
+            lanes.delete(hookKey);
           else pump(hookKey, lane);
         });
       running.add(run);
@@ -214,7 +216,9 @@ export function createDispatcher(deps: DispatcherDeps) {
       );
       for (const doc of due) enqueue(doc);
       const read = lanes.get(hook._id);
-      if (read) read.maybeMore = due.length === window;
+      if (!read) continue;
+      read.maybeMore = due.length === window;
+      if (!read.maybeMore && read.inFlight === 0 && read.queue.length === 0) lanes.delete(hook._id);
     }
     const next = await deliveriesOf(readStore).findOne(
       { status: 'pending', nextAttemptAt: { $gt: now } },
