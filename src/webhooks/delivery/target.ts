@@ -13,13 +13,13 @@
  * The check runs at creation and again before every attempt, and the attempt connects to the
  * address that was checked, so DNS rebinding cannot switch it.
  */
-import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { defaultResolve } from './dns.js';
 
 export interface TargetPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS */
   allowPrivate: boolean;
-  /** every address of a host name (tests plug in their own resolver) */
+  /** every address of a host name (dns.ts `defaultResolve` when absent; tests plug in their own) */
   resolve?: (hostname: string) => Promise<string[]>;
   /** how long a name's addresses may take (RESOLVE_TIMEOUT_MS; tests shorten it) */
   resolveTimeoutMs?: number;
@@ -145,11 +145,8 @@ async function resolveAll(host: string, policy: TargetPolicy): Promise<string[]>
       bound,
     );
   });
-  const addresses = async () => {
-    if (policy.resolve) return await policy.resolve(host);
-    const found = await lookup(host, { all: true, verbatim: true });
-    return found.map((entry) => entry.address);
-  };
+  const resolve = policy.resolve ?? defaultResolve(policy.allowPrivate);
+  const addresses = async () => await resolve(host);
   try {
     return await Promise.race([addresses(), late]);
   } catch (error) {
