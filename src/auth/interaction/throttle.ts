@@ -25,7 +25,10 @@ export type CheckPlace =
   | { status: 'throttled'; wait: number }
   | {
       status: 'held';
-      /** after the comparison: counts a wrong code (non-null: now locked out), else gives the place back */
+      /**
+       * after the comparison: counts a wrong code (non-null: now locked out), else gives the place
+       * back; never throws: a place the store fails to settle stays counted
+       */
       settle(wrong: boolean): Promise<number | null>;
     };
 
@@ -108,7 +111,11 @@ export function createSignInThrottle(deps: {
           [wrongByAddress, email, held[0].at],
           [wrongByIp, ip, held[1].at],
         ];
-        await Promise.all(places.map(([l, key, at]) => at !== null && l.settle(key, at, wrong)));
+        // a place left held counts until it leaves the window, as a wrong code's does: a store
+        // failing here costs one place at most, never the answer to a code already compared
+        await Promise.all(
+          places.map(([l, key, at]) => at !== null && l.settle(key, at, wrong).catch(() => {})),
+        );
       };
       const wait = longestWait(held.map((place) => place.verdict));
       if (wait !== null) {
@@ -119,7 +126,8 @@ export function createSignInThrottle(deps: {
         status: 'held',
         async settle(wrong) {
           await settle(wrong);
-          return wrong ? lockedOut(email, ip) : null;
+          // a lockout the store cannot tell is none: the wrong code's own page answers
+          return wrong ? lockedOut(email, ip).catch(() => null) : null;
         },
       };
     },
