@@ -6,42 +6,34 @@
  * window", as a wrong code's does: a store failing here costs the address one place at most.
  */
 import { expect } from 'chai';
-import { DEFAULT_SIGN_IN_LIMITS, feedbackAuthPreset } from '../../src/auth/index.js';
+import { DEFAULT_SIGN_IN_LIMITS } from '../../src/auth/index.js';
 import { LIMITS_COLLECTION } from '../../src/limits/index.js';
-import { interceptedStore } from '../support/intercepted-store.js';
 import { latestCode, request } from './support/browserless.js';
 import { registerClient } from './support/client.js';
-import { type Harness, startHarness } from './support/harness.js';
+import { harnessWithInterceptedStore } from './support/held-harness.js';
 import { askForCode, codeOutcome } from './support/sign-in.js';
 
 const EMAIL = 'settle-fails@example.com';
 
 describe('When the store fails as a compared code is counted', () => {
   let failing = false;
-  const store = interceptedStore('check-settle-fails-', (collection, method, proceed) => {
-    // the code's attempt counted: what follows is the comparison, then the settle of its places
-    if (collection.endsWith('_email_codes') && method === 'updateOne') failing = true;
-    // its writes (the settle) and its reads (whether the address is now locked out)
-    if (failing && collection === LIMITS_COLLECTION) throw new Error('store down while settling');
-    return proceed();
-  });
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({
-      ...feedbackAuthPreset,
-      signInLimits: DEFAULT_SIGN_IN_LIMITS,
-      openReadStore: store.open,
-    });
-  });
-  after(async () => {
-    await h?.close();
-    store.remove();
-  });
+  const server = harnessWithInterceptedStore(
+    'check-settle-fails-',
+    (collection, method, proceed) => {
+      // the code's attempt counted: what follows is the comparison, then the settle of its places
+      if (collection.endsWith('_email_codes') && method === 'updateOne') failing = true;
+      // its writes (the settle) and its reads (whether the address is now locked out)
+      if (failing && collection === LIMITS_COLLECTION) throw new Error('store down while settling');
+      return proceed();
+    },
+    { signInLimits: DEFAULT_SIGN_IN_LIMITS },
+  );
   afterEach(() => {
     failing = false;
   });
 
   async function submit(code: (right: string) => string): Promise<string> {
+    const { h } = server;
     const config = await registerClient(h.base);
     const { jar, codeForm } = await askForCode(h, config, EMAIL);
     expect(codeForm, 'the code form').to.not.equal(null);

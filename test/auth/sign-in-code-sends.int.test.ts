@@ -11,10 +11,9 @@ import { expect } from 'chai';
 import { DEFAULT_SIGN_IN_LIMITS, feedbackAuthPreset } from '../../src/auth/index.js';
 import { LIMITS_COLLECTION } from '../../src/limits/index.js';
 import { WRITE_METHODS } from '../support/counted-writes.js';
-import { interceptedStore } from '../support/intercepted-store.js';
 import { request } from './support/browserless.js';
 import { registerClient } from './support/client.js';
-import { harnessWithHeldReads } from './support/held-harness.js';
+import { harnessWithHeldReads, harnessWithInterceptedStore } from './support/held-harness.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { askForCode, atEmailForm, mailedCodes } from './support/sign-in.js';
 
@@ -75,29 +74,22 @@ describe('When codes for one address could not be sent', () => {
 
 describe('When the store fails as a sent code is counted', () => {
   let failing = false;
-  const store = interceptedStore('settle-fails-', (collection, method, proceed) => {
-    // the code stored: what follows is the mail, then the settle of the address's place
-    if (collection.endsWith('_email_codes') && method === 'replaceOne') failing = true;
-    if (failing && collection === LIMITS_COLLECTION && WRITE_METHODS.includes(method as never)) {
-      throw new Error('store down while settling');
-    }
-    return proceed();
-  });
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({
-      ...feedbackAuthPreset,
-      signInLimits: DEFAULT_SIGN_IN_LIMITS,
-      openReadStore: store.open,
-    });
-  });
-  after(async () => {
-    await h?.close();
-    store.remove();
-  });
+  const server = harnessWithInterceptedStore(
+    'settle-fails-',
+    (collection, method, proceed) => {
+      // the code stored: what follows is the mail, then the settle of the address's place
+      if (collection.endsWith('_email_codes') && method === 'replaceOne') failing = true;
+      if (failing && collection === LIMITS_COLLECTION && WRITE_METHODS.includes(method as never)) {
+        throw new Error('store down while settling');
+      }
+      return proceed();
+    },
+    { signInLimits: DEFAULT_SIGN_IN_LIMITS },
+  );
 
   it('still takes the person to the code page: the code was mailed, its place stays counted', async () => {
     // throttle.ts: a place left held "counts until it leaves the window, as a sent code's does"
+    const { h } = server;
     const config = await registerClient(h.base);
     const sent = await askForCode(h, config, EMAIL);
     failing = false;

@@ -7,7 +7,6 @@
  * messages still go in their order, once the receiver answers again.
  */
 import { expect } from 'chai';
-import type { WebhookDoc } from '../../projections/webhooks/document.js';
 import { webhooksOf } from '../../projections/webhooks/document.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { createMemoryReadStore } from '../../src/readstore/embedded/memory.js';
@@ -15,10 +14,9 @@ import { createDispatcher } from '../../src/webhooks/delivery/dispatcher.js';
 import { DELIVERIES, deliveriesOf, newDelivery } from '../../src/webhooks/delivery/records.js';
 import { heldReadsIn } from '../support/held-reads.js';
 import type { AttemptRequest, AttemptResponse } from '../../src/webhooks/delivery/sender.js';
-import { newSigningSecret } from '../../src/webhooks/secrets.js';
+import { HOOK, webhookDoc } from './support/attempts.js';
 import { policy, secrets } from './support/board.js';
 
-const HOOK = 'ws1.wh_1';
 const CONCURRENCY = 2;
 const MESSAGES = 200;
 /** four items, each with its messages in order */
@@ -27,24 +25,7 @@ const streamOf = (n: number) => `item-ws1.APP-${n % 4}`;
 /** a dispatcher over one webhook in a memory store; its receiver answers once `answer` says */
 async function lane(concurrency: number) {
   const store = createMemoryReadStore();
-  await webhooksOf(store).insertOne({
-    _id: HOOK,
-    id: 'wh_1',
-    url: 'http://127.0.0.1:9/hook',
-    description: '',
-    eventTypes: null,
-    productKeys: null,
-    enabled: true,
-    disabledReason: null,
-    createdAt: 0,
-    createdBy: null,
-    updatedAt: 0,
-    _ws: 'ws1',
-    _createdPos: '0',
-    _deleted: false,
-    _secret: secrets.seal(newSigningSecret(), 'wh_1'),
-    _previousSecrets: [],
-  } as unknown as WebhookDoc);
+  await webhooksOf(store).insertOne(webhookDoc());
   const sent: string[] = [];
   /** the requests the receiver holds, each answered when its function is called */
   const holding: (() => void)[] = [];

@@ -5,6 +5,7 @@
  */
 import { feedbackAuthPreset } from '../../../src/auth/index.js';
 import { type HeldReads, heldReads } from '../../support/held-reads.js';
+import { type Interceptor, interceptedStore } from '../../support/intercepted-store.js';
 import { type Harness, startHarness } from './harness.js';
 
 export interface HeldHarness {
@@ -30,6 +31,32 @@ export function harnessWithHeldReads(
     reads,
     get h() {
       if (!started) throw new Error('the held-reads harness starts in the describe’s before');
+      return started;
+    },
+  };
+}
+
+/**
+ * The same over a store whose calls `intercept` sees first (test/support/intercepted-store.ts):
+ * a store that fails the writes a test chooses. Call inside a `describe`.
+ */
+export function harnessWithInterceptedStore(
+  prefix: string,
+  intercept: Interceptor,
+  options: Partial<Parameters<typeof startHarness>[0]> = {},
+): { readonly h: Harness } {
+  const store = interceptedStore(prefix, intercept);
+  let started: Harness | undefined;
+  before(async () => {
+    started = await startHarness({ ...feedbackAuthPreset, ...options, openReadStore: store.open });
+  });
+  after(async () => {
+    await started?.close();
+    store.remove();
+  });
+  return {
+    get h() {
+      if (!started) throw new Error('the harness starts in the describe’s before');
       return started;
     },
   };

@@ -16,13 +16,9 @@ import { policy, secrets } from './board.js';
 export const HOOK = 'ws1.wh_1';
 export const DELIVERY = 'dlv_1';
 
-export async function attemptBench(
-  hook: Partial<WebhookDoc> = {},
-  queued: Partial<DeliveryDoc> = {},
-  now = 1000,
-) {
-  const store = createMemoryReadStore();
-  await webhooksOf(store).insertOne({
+/** webhook `ws1.wh_1` as its projection stores it: enabled, every event, a fresh secret */
+export function webhookDoc(hook: Partial<WebhookDoc> = {}): WebhookDoc {
+  return {
     _id: HOOK,
     id: 'wh_1',
     url: 'http://127.0.0.1:9/hook',
@@ -40,7 +36,16 @@ export async function attemptBench(
     _secret: secrets.seal(newSigningSecret(), 'wh_1'),
     _previousSecrets: [],
     ...hook,
-  } as WebhookDoc);
+  } as WebhookDoc;
+}
+
+export async function attemptBench(
+  hook: Partial<WebhookDoc> = {},
+  queued: Partial<DeliveryDoc> = {},
+  now = 1000,
+) {
+  const store = createMemoryReadStore();
+  await webhooksOf(store).insertOne(webhookDoc(hook));
   const delivery = {
     _id: DELIVERY,
     id: DELIVERY,
