@@ -99,7 +99,9 @@ export const configSchema = z.object({
     .string()
     .min(32)
     .optional()
-    .describe('secret for signing cursors; default: generated once into DATA_DIR/secret'),
+    .describe(
+      'secret for signing cursors and keying ids derived from e-mail addresses; default: generated once into DATA_DIR/secret',
+    ),
   DEV_MODE: bool
     .default(false)
     .describe(

@@ -4,13 +4,19 @@
  * action, so the account is an event like every other write). The new user's id is derived from
  * the address, so two sign-ins racing for the same new address append to the same stream and
  * the loser reads the winner's account instead of creating a twin.
+ *
+ * The id reaches webhook receivers and API answers, so it is keyed (an HMAC under the
+ * deployment's secret): seeing it does not confirm a guessed address. Accounts made before that
+ * carry the unkeyed hash of their address; when the read model does not know the address yet
+ * (lagging, rebuilding) the legacy stream is read before creating, so one address never gets two
+ * accounts.
  */
-import { createHash } from 'node:crypto';
 import { userDecider, userStreamId } from '../../commands/user/index.js';
 import { AlreadyExists } from '../../commands/shared/errors.js';
 import { cutAt, tidyName } from '../../commands/shared/text.js';
 import { userByEmail, userById } from '../../projections/users/queries.js';
 import type { AccountsPort } from '../auth/index.js';
+import { type IdKey, legacyDigest } from '../platform/id-keys.js';
 import type { CommandHandler } from '../write/command-handler.js';
 import type { ReadStore } from '../readstore/types.js';
 import { createUser } from './actions/index.js';
@@ -21,11 +27,20 @@ export interface AccountsDeps {
   readStore: ReadStore;
   waitFor(position: bigint): Promise<void>;
   now(): number;
+  /** the deployment's key for user ids (idKeyFor(secret, USER_ID_PURPOSE)) */
+  userIdKey: IdKey;
 }
 
-export function userIdForEmail(email: string): string {
-  const digest = createHash('sha256').update(emailKey(email)).digest('hex');
-  return `u_${digest.slice(0, 24)}`;
+export const USER_ID_PURPOSE = 'feedback-user-id';
+
+/** The id of a new account of `email`: keyed, so it does not confirm a guessed address. */
+export function userIdForEmail(userIdKey: IdKey, email: string): string {
+  return `u_${userIdKey(emailKey(email)).slice(0, 24)}`;
+}
+
+/** The id accounts of `email` were made with before ids were keyed. */
+export function legacyUserIdForEmail(email: string): string {
+  return userIdForEmail(legacyDigest, email);
 }
 
 /**
@@ -44,7 +59,14 @@ export function createAccountsPort(deps: AccountsDeps): AccountsPort {
       const normalized = emailKey(email);
       const known = await userByEmail(deps.readStore, normalized);
       if (known) return { id: known.userId };
-      const userId = userIdForEmail(normalized);
+      // a miss costs one more stream read: an account made before ids were keyed
+      const legacyId = legacyUserIdForEmail(normalized);
+      const legacy = await deps.commandHandler.load(userStreamId(legacyId), userDecider);
+      if (legacy.state.status !== 'absent') {
+        if (legacy.position !== null) await deps.waitFor(legacy.position);
+        return { id: legacyId };
+      }
+      const userId = userIdForEmail(deps.userIdKey, normalized);
       try {
         const created = await createUser(
           deps,

@@ -16,7 +16,8 @@ import {
 import { apiSecurityHeaders, pageSecurityHeaders } from '../platform/security-headers.js';
 import type { ServiceContext } from '../platform/service.js';
 import { serviceApp } from '../platform/service-app.js';
-import { createAccountsPort } from './accounts.js';
+import { createAccountsPort, USER_ID_PURPOSE } from './accounts.js';
+import { idKeyFor } from '../platform/id-keys.js';
 import { publicBoard } from './board/index.js';
 import { captureLimitsFrom, createCaptureGuard } from './capture/guard.js';
 import { createItemTimelines } from './activity/timeline.js';
@@ -63,6 +64,7 @@ export async function createFeedbackApp(
     readStore,
     waitFor: ctx.waitFor,
     now,
+    userIdKey: idKeyFor(ctx.secret, USER_ID_PURPOSE),
   });
   const auth = await createAuthorizationServer(
     feedbackAuthOptions({

@@ -4,10 +4,21 @@
  * names shown in lists (no control characters, something visible, at most 200 characters), so a
  * hostile or odd claim is made into a valid name instead of failing the sign-in.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { displayNameFrom, createAccountsPort } from '../../../src/feedback/accounts.js';
+import {
+  displayNameFrom,
+  createAccountsPort,
+  USER_ID_PURPOSE,
+} from '../../../src/feedback/accounts.js';
+import { idKeyFor, legacyDigest } from '../../../src/platform/id-keys.js';
 import { userByEmail } from '../../../projections/users/queries.js';
+import { openEmbeddedReadStore } from '../../../src/readstore/embedded/index.js';
 import { withWorld } from './harness.js';
+
+const SECRET = 'a test secret of enough length';
 
 describe('A maker account made at sign-in', () => {
   it('takes a valid display name from any profile name', () => {
@@ -27,6 +38,7 @@ describe('A maker account made at sign-in', () => {
         readStore: world.readStore,
         waitFor: (position) => world.caughtUp(position),
         now: () => Date.now(),
+        userIdKey: idKeyFor(SECRET, USER_ID_PURPOSE),
       });
       const account = await accounts.findOrCreateByEmail(
         'Mal@Example.com',
@@ -36,6 +48,51 @@ describe('A maker account made at sign-in', () => {
       const user = await userByEmail(world.readStore, 'mal@example.com');
       expect(user?.userId).to.equal(account.id);
       expect(user?.displayName).to.equal('Mal Bcc: x@evil.test');
+    });
+  });
+
+  describe('When the read model does not have a pre-upgrade account yet (lagging, rebuilding)', () => {
+    // "one address never gets two accounts": an account made before ids were keyed carries the
+    // unkeyed hash of its address; a sign-in that misses it in the read model finds its stream
+    it('signs in as that account instead of making a second one', async () => {
+      await withWorld(async (world) => {
+        const email = 'old@example.com';
+        const legacyId = `u_${legacyDigest(email).slice(0, 24)}`;
+        await world.events.appendToStream(
+          `user-${legacyId}`,
+          [
+            {
+              type: 'UserCreated',
+              data: { userId: legacyId, email, displayName: 'old' },
+              metadata: { actor: legacyId, occurredAt: 1, correlationId: 'old', causationId: null },
+            },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
+        // a read model rebuilt from scratch that has not reached the account
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rebuilding-'));
+        const rebuilding = await openEmbeddedReadStore({ path: path.join(dir, 'read.sqlite') });
+        try {
+          const accounts = createAccountsPort({
+            commandHandler: world.handler,
+            readStore: rebuilding,
+            waitFor: async () => {},
+            now: () => Date.now(),
+            userIdKey: idKeyFor(SECRET, USER_ID_PURPOSE),
+          });
+          const account = await accounts.findOrCreateByEmail(
+            'Old@Example.com',
+            {},
+            { correlationId: 'sign-in-2' },
+          );
+          expect(account.id).to.equal(legacyId);
+          const streams = await world.events.readAll({ maxCount: 100 });
+          expect(streams.map((e) => e.streamId)).to.deep.equal([`user-${legacyId}`]);
+        } finally {
+          await rebuilding.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      });
     });
   });
 });
