@@ -13,6 +13,7 @@ import {
   type LeaseWait,
   PROJECTOR_LEASE,
   PROJECTOR_LEASE_ID,
+  type SharedLeaseState,
   shareProjectorLease,
 } from '../read/projector-lease.js';
 import type { HealthReporter } from './health-report.js';
@@ -29,6 +30,8 @@ export interface Projecting {
   lease?: HeldLease;
   /** a standby projector's last try for the lease, until it holds it */
   leaseWait?: LeaseWait;
+  /** a server's (role `all`) last try at its shared lease */
+  sharedLease?: SharedLeaseState;
 }
 
 /**
@@ -49,6 +52,16 @@ export function reportProjectorLease(reporter: HealthReporter, projecting: Proje
       ? `the projector lease could not be taken: ${now.error}`
       : undefined;
   });
+}
+
+/**
+ * A server's (role `all`) `projectorLease` in /readyz: what its last try found, the store's
+ * error included, and never a reason to be unready. It projects and serves whatever the lease's
+ * store answers (the lease only lets `rebuild` see it), as a projector holding its lease whose
+ * renewals fail stays ready: out of rotation it would refuse requests it can serve.
+ */
+export function reportSharedLease(reporter: HealthReporter, projecting: Projecting): void {
+  reporter.report('projectorLease', () => projecting.sharedLease);
 }
 
 export interface ProjectionWaits {
@@ -106,6 +119,9 @@ export async function startProjectionWaits(
       leaseMs: config.PROJECTOR_LEASE_MS,
       logger,
       onError: deps.onLeaseError,
+      onTry: (state) => {
+        projecting.sharedLease = state;
+      },
       signal: deps.signal,
     });
   }

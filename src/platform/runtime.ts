@@ -22,7 +22,12 @@ import { connectionBounds, listenWhileBooting } from './http-server.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { startOpsListener } from './ops-listener.js';
-import { type Projecting, reportProjectorLease, startProjectionWaits } from './projection-waits.js';
+import {
+  type Projecting,
+  reportProjectorLease,
+  reportSharedLease,
+  startProjectionWaits,
+} from './projection-waits.js';
 import type { Role } from './role.js';
 import type { ServiceContext, ServiceModule } from './service.js';
 import { buildServiceContext } from './service-context.js';
@@ -105,6 +110,7 @@ export async function startRuntime(options: {
     });
     const { health } = reporter;
     if (role === 'projector') reportProjectorLease(reporter, projecting);
+    if (role === 'all') reportSharedLease(reporter, projecting);
     // before a standby projector waits for its lease: liveness must answer during the wait
     const ops = await startOpsListener(role, { config, logger, metrics, health });
     if (ops) {

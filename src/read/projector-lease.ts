@@ -171,7 +171,10 @@ function keep(deps: LeaseDeps, holder: string): HeldLease {
  * read model it would otherwise write to half-built.
  */
 export async function shareProjectorLease(
-  deps: Omit<LeaseDeps, 'onLost' | 'kind' | 'onWait'>,
+  deps: Omit<LeaseDeps, 'onLost' | 'kind' | 'onWait'> & {
+    /** after each try to take or renew it: what it found */
+    onTry?(state: SharedLeaseState): void;
+  },
 ): Promise<HeldLease> {
   const { lease, leaseMs, logger, signal } = deps;
   const holder = holderName('server');
@@ -181,9 +184,12 @@ export async function shareProjectorLease(
     try {
       const taken = await lease.take(holder, Date.now(), leaseMs);
       failures.answered();
+      deps.onTry?.(taken ? { state: 'held', holder } : { state: 'held by another' });
       return taken;
     } catch (error) {
-      failures.failed(error);
+      // failed first: `onTry?.(…)` would not evaluate its argument without a listener
+      const message = failures.failed(error);
+      deps.onTry?.({ state: 'unavailable', error: message });
       return false;
     }
   };
@@ -214,6 +220,12 @@ export async function shareProjectorLease(
     },
   };
 }
+
+/** What a server's last try at its shared lease found (it projects whatever it finds). */
+export type SharedLeaseState =
+  | { state: 'held'; holder: string }
+  | { state: 'held by another' }
+  | { state: 'unavailable'; error: string };
 
 /** the kind `rebuild` holds the lease as */
 export const REBUILD_KIND = 'rebuild';
