@@ -6,12 +6,33 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '../config/schema.js';
+import { feedbackEnvelope } from '../http/envelopes.js';
 import type { ServedApp } from './service.js';
 
 export interface BootingServer {
   server: Server;
   /** hand the requests (the waiting ones first) to the service's app */
   serve(served: ServedApp): void;
+}
+
+/** how a port whose start failed answers the requests it held, and any arriving before it closes */
+function refuseUnserved(res: ServerResponse): void {
+  const body = JSON.stringify(
+    feedbackEnvelope().body('unavailable', 'the service could not start; try again later'),
+  );
+  res.writeHead(503, { 'content-type': 'application/json', connection: 'close' }).end(body);
+}
+
+/** each booting server's refusal, until it serves */
+const refusals = new WeakMap<Server, () => void>();
+
+/**
+ * A start failed before `server` served (runtime.ts): its waiting requests can never be, so
+ * they are answered 503 now rather than held through the stop's grace. A server that serves is
+ * left alone.
+ */
+export function refuseWhileBooting(server: Server): void {
+  refusals.get(server)?.();
 }
 
 /**
@@ -56,6 +77,12 @@ export function listenWhileBooting(
   server.timeout = bounds.idleTimeoutMs;
   server.maxConnections = bounds.maxConnections;
   keepWhileWorking(server, bounds.idleTimeoutMs);
+  refusals.set(server, () => {
+    refusals.delete(server);
+    server.off('request', hold);
+    server.on('request', (_req: IncomingMessage, res: ServerResponse) => refuseUnserved(res));
+    for (const [, res] of waiting.splice(0)) refuseUnserved(res);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -63,6 +90,7 @@ export function listenWhileBooting(
       resolve({
         server,
         serve({ app, onClientError }) {
+          refusals.delete(server);
           server.off('request', hold);
           server.on('request', app);
           server.on('clientError', onClientError);

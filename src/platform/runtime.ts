@@ -18,7 +18,7 @@ import type { Config } from '../config/schema.js';
 import type { ProjectionEngine } from '../read/projection-engine.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
 import { checkpointStatus, createHealthReporter } from './health-report.js';
-import { connectionBounds, listenWhileBooting } from './http-server.js';
+import { connectionBounds, listenWhileBooting, refuseWhileBooting } from './http-server.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { startOpsListener } from './ops-listener.js';
@@ -193,6 +193,8 @@ export async function startRuntime(options: {
     // directory's lock outlive the start, and a retry in this process finds them held. A step
     // that fails there is its own line; the start's error is the one thrown, which the entry
     // points print (src/processes/boot.ts)
+    // requests already held on a port that never served would keep the stop for its grace
+    for (const server of servers) refuseWhileBooting(server);
     await stop();
     throw error;
   }
