@@ -84,6 +84,10 @@ export function problemOf(message: unknown): MessageProblem | null {
  *    matches an answer).
  */
 export function batchProblem(batch: readonly unknown[]): MessageProblem | null {
+  // JSON-RPC 2.0 §6: "rpc call with an empty Array" is answered one -32600 error, not silence
+  if (batch.length === 0) {
+    return { code: ErrorCode.InvalidRequest, message: 'Invalid Request: empty batch', id: null };
+  }
   if (batch.length > MAX_BATCH_MESSAGES) {
     return {
       code: ErrorCode.InvalidRequest,

@@ -168,4 +168,12 @@ describe('When an MCP client sends a JSON-RPC batch to the hosted feedback serve
     expect(ten.status).to.equal(200);
     expect((await ten.json()) as Answer[]).to.have.length(MAX_BATCH_MESSAGES);
   });
+
+  it('answers an empty batch with 400 and one -32600 error (JSON-RPC 2.0: "rpc call with an empty Array")', async () => {
+    const res = await post([]);
+    expect(res.status).to.equal(400);
+    const answer = (await res.json()) as Omit<Answer, 'id'> & { id: null };
+    expect(answer).to.deep.include({ jsonrpc: '2.0', id: null });
+    expect(answer.error?.code).to.equal(-32600);
+  });
 });
