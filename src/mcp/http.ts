@@ -118,6 +118,16 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
       return;
     }
     if (options.describeCaller) res.locals.caller = options.describeCaller(principal);
+    // Streamable HTTP: every message is POSTed as application/json; another body is not read
+    if (!req.is('application/json')) {
+      jsonRpcError(
+        res,
+        415,
+        -32000,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
+      return;
+    }
     parseJson(req, res, (error?: unknown) => {
       // the client closed mid-body: nobody to answer, and its access line says 499, not 400
       if ((error as { type?: string } | undefined)?.type === 'request.aborted') return;

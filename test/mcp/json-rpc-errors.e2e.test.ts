@@ -79,6 +79,22 @@ describe('When an MCP server gets malformed JSON-RPC', function () {
     expect(answer.error).to.deep.equal({ code: -32700, message: `Parse error: ${NOT_UTF8}` });
   });
 
+  it('answers a body that is not application/json with 415 (hosted; Streamable HTTP POSTs JSON)', async () => {
+    // before: 400 -32600 "a message is a JSON object" for a well-formed message sent as text/plain
+    const res = await fetch(`${notes.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'text/plain',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).to.equal(415);
+    const answer = (await res.json()) as { error: { code: number; message: string } };
+    expect(answer.error.message).to.include('Content-Type must be application/json');
+  });
+
   it('answers JSON that is no JSON-RPC request with 400 and -32600 (hosted)', async () => {
     for (const [body, says] of [
       [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: 'x' }, 'params must be an object'],
