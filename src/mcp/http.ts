@@ -83,7 +83,13 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 
 export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
   const router = Router();
-  const parseJson = jsonBody({ limit: options.bodyLimit ?? '1mb', type: 'application/json' });
+  // not strict: JSON that is no object nor array (`null`, `1`) is JSON, so no JSON-RPC Request
+  // (-32600) rather than unparsable (-32700)
+  const parseJson = jsonBody({
+    limit: options.bodyLimit ?? '1mb',
+    type: 'application/json',
+    strict: false,
+  });
 
   router.get(resourceMetadataUrl('', MCP_PATH), (req, res) => {
     res.setHeader('Cache-Control', 'max-age=3600');

@@ -100,6 +100,9 @@ describe('When an MCP server gets malformed JSON-RPC', function () {
       [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: 'x' }, 'params must be an object'],
       [{ jsonrpc: '2.0', id: null, method: 'tools/list' }, 'id must be a string or a number'],
       [{ jsonrpc: '1.0', id: 1, method: 'tools/list' }, 'jsonrpc must be "2.0"'],
+      // JSON, though no object (JSON-RPC 2.0 §5.1): not -32700 ("Invalid JSON was received")
+      [null, 'a message is a JSON object'],
+      [1, 'a message is a JSON object'],
     ] as const) {
       const res = await post(body);
       expect(res.status, JSON.stringify(body)).to.equal(400);
