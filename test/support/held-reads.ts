@@ -4,7 +4,7 @@
  * twin of the MongoDB proxy's holdUntil (mongo-proxy.ts). The store and everything above it run
  * as in production; only the moment a read answers moves.
  */
-import { type Interceptor, interceptedStore } from './intercepted-store.js';
+import { type Interceptor, interceptedStore, interceptIn } from './intercepted-store.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 
 export interface HeldReads {
@@ -72,19 +72,9 @@ export function heldReads(): HeldReads {
   return { open: store.open, hold, remove: store.remove };
 }
 
-/**
- * The same holds on the `collections` of a store already open (a whole runtime's, which opens
- * its own): their handles are wrapped in place. The embedded store hands out one handle per
- * collection, so this reaches code that took its handle before.
- */
+/** The same holds on the `collections` of a store already open (intercepted-store.ts `interceptIn`). */
 export function heldReadsIn(store: ReadStore, collections: string[]): Pick<HeldReads, 'hold'> {
   const { intercept, hold } = holds();
-  for (const name of collections) {
-    const handle = store.collection(name) as unknown as Record<string, unknown>;
-    for (const method of ['findOne', 'find', 'deleteOne']) {
-      const original = (handle[method] as (...args: unknown[]) => unknown).bind(handle);
-      handle[method] = (...args: unknown[]) => intercept(name, method, () => original(...args));
-    }
-  }
+  interceptIn(store, collections, intercept);
   return { hold };
 }

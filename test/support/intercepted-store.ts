@@ -50,3 +50,32 @@ export function interceptedStore(prefix: string, intercept: Interceptor): Interc
     },
   };
 }
+
+/** the document methods of a collection handle (the read store's port) */
+const COLLECTION_METHODS = [
+  'findOne',
+  'find',
+  'countDocuments',
+  'aggregate',
+  'insertOne',
+  'replaceOne',
+  'updateOne',
+  'updateMany',
+  'deleteOne',
+  'deleteMany',
+] as const;
+
+/**
+ * The same interception on the `collections` of a store already open (a whole runtime's, which
+ * opens its own): their handles are wrapped in place. The embedded store hands out one handle
+ * per collection, so this reaches code that took its handle before.
+ */
+export function interceptIn(store: ReadStore, collections: string[], intercept: Interceptor): void {
+  for (const name of collections) {
+    const handle = store.collection(name) as unknown as Record<string, unknown>;
+    for (const method of COLLECTION_METHODS) {
+      const original = (handle[method] as (...args: unknown[]) => unknown).bind(handle);
+      handle[method] = (...args: unknown[]) => intercept(name, method, () => original(...args));
+    }
+  }
+}

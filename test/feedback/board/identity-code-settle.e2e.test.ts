@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { latestCode } from '../../auth/support/browserless.js';
 import { LIMITS_COLLECTION } from '../../../src/limits/index.js';
 import type { ReadStore } from '../../../src/readstore/types.js';
+import { interceptIn } from '../../support/intercepted-store.js';
 import { BoardVisitor, type BoardWorld, field, startBoardWorld } from './support.js';
 
 const CODES = 'feedback_board_email_codes';
@@ -18,26 +19,16 @@ const EMAIL = 'settle-fails@customer.example';
 /**
  * The edge: once a code's attempt is counted (its update in the codes' collection), every call
  * of the limits' collection fails — the settle's writes and the lockout's read — until reset.
- * The store hands out one handle per collection, so patched in place it reaches the throttle's.
  */
 function failingLimits(store: ReadStore) {
   const state = { failing: false };
-  const codes = store.collection(CODES) as unknown as Record<string, unknown>;
-  const updateOne = (codes.updateOne as (...args: unknown[]) => unknown).bind(codes);
-  codes.updateOne = (...args: unknown[]) => {
-    state.failing = true;
-    return updateOne(...args);
-  };
-  const limits = store.collection(LIMITS_COLLECTION) as unknown as Record<string, unknown>;
-  for (const method of ['findOne', 'find', 'updateOne', 'insertOne', 'deleteOne', 'updateMany']) {
-    const original = limits[method];
-    if (typeof original !== 'function') continue;
-    const bound = original.bind(limits) as (...args: unknown[]) => unknown;
-    limits[method] = (...args: unknown[]) => {
-      if (state.failing) return Promise.reject(new Error('store down while settling'));
-      return bound(...args);
-    };
-  }
+  interceptIn(store, [CODES, LIMITS_COLLECTION], (collection, method, proceed) => {
+    if (collection === CODES && method === 'updateOne') state.failing = true;
+    if (state.failing && collection === LIMITS_COLLECTION) {
+      return Promise.reject(new Error('store down while settling'));
+    }
+    return proceed();
+  });
   return state;
 }
 
