@@ -4,9 +4,6 @@
  * names shown in lists (no control characters, something visible, at most 200 characters), so a
  * hostile or odd claim is made into a valid name instead of failing the sign-in.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import {
   displayNameFrom,
@@ -15,7 +12,7 @@ import {
 } from '../../../src/feedback/accounts.js';
 import { idKeyFor, legacyDigest } from '../../../src/platform/id-keys.js';
 import { userByEmail } from '../../../projections/users/queries.js';
-import { openEmbeddedReadStore } from '../../../src/readstore/embedded/index.js';
+import { openTestStores } from '../../support/stores.js';
 import { withWorld } from './harness.js';
 
 const SECRET = 'a test secret of enough length';
@@ -70,12 +67,11 @@ describe('A maker account made at sign-in', () => {
           { expectedRevision: 'no_stream' },
         );
         // a read model rebuilt from scratch that has not reached the account
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rebuilding-'));
-        const rebuilding = await openEmbeddedReadStore({ path: path.join(dir, 'read.sqlite') });
+        const rebuilding = await openTestStores();
         try {
           const accounts = createAccountsPort({
             commandHandler: world.handler,
-            readStore: rebuilding,
+            readStore: rebuilding.readStore,
             waitFor: async () => {},
             now: () => Date.now(),
             userIdKey: idKeyFor(SECRET, USER_ID_PURPOSE),
@@ -89,8 +85,7 @@ describe('A maker account made at sign-in', () => {
           const streams = await world.events.readAll({ maxCount: 100 });
           expect(streams.map((e) => e.streamId)).to.deep.equal([`user-${legacyId}`]);
         } finally {
-          await rebuilding.close();
-          fs.rmSync(dir, { recursive: true, force: true });
+          await rebuilding.cleanup();
         }
       });
     });
