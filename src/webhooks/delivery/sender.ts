@@ -51,10 +51,10 @@ const STOPPED = {
 /**
  * The agents pool connections per host, port and TLS name, whichever webhook they serve, so they
  * keep Node's default of no cap on sockets per host: the lanes already bound each webhook's
- * attempts
- * (WEBHOOK_CONCURRENCY), and a cap shared by every webhook at one host (a hosted function
- * platform, a company's gateway) let receivers that hold their requests open take every socket:
- * another webhook's attempts queued behind them until their 15 s ran out, counted as failures.
+ * attempts (WEBHOOK_CONCURRENCY), and a cap shared by every webhook at one host (a hosted
+ * function platform, a company's gateway) let receivers that hold their requests open take every
+ * socket: another webhook's attempts queued behind them until their 15 s ran out, counted as
+ * failures.
  */
 export function createSender(): Sender {
   const agentOptions = { keepAlive: true, timeout: 30_000 };
