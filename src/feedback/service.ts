@@ -114,7 +114,11 @@ async function recoverMerges(
   const caughtUp = (position: bigint) => ctx.caughtUpTo(position, stopped);
   try {
     if (!(await caughtUp(await ctx.stores.eventStore.headPosition()))) return;
-    const deps = { commandHandler: ctx.commandHandler, readStore: ctx.stores.readStore };
+    const deps = {
+      commandHandler: ctx.commandHandler,
+      readStore: ctx.stores.readStore,
+      eventStore: ctx.stores.eventStore,
+    };
     const merges = await completePendingMerges(deps, { actor: null, now: now() });
     if (merges.position !== null && !(await caughtUp(merges.position))) return;
     if (merges.completed > 0)

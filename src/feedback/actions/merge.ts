@@ -36,6 +36,7 @@ import {
   type FeedbackDeps,
   latest,
 } from './deps.js';
+import { continuing, type RecoveryDeps, requestOf } from './continued.js';
 import { takeBack } from './unmerge.js';
 
 export async function mergeItems(
@@ -186,33 +187,41 @@ function recordMerges(
 
 /**
  * Finish merges a crash left half-done (run at start-up, after the items projection caught up):
- * every item marked merged whose survivor has not recorded it yet is recorded now.
+ * every item marked merged whose survivor has not recorded it yet is recorded now — under the
+ * marking request's actor, `via` and correlation id (continued.ts), one record per request.
  */
 export async function completePendingMerges(
-  deps: FeedbackDeps,
+  deps: FeedbackDeps & RecoveryDeps,
   context: CommandContext,
 ): Promise<{ completed: number; position: bigint | null }> {
   const pending = await itemsOf(deps.readStore).find({
     _mergedInto: { $ne: null },
     _mergeRecorded: false,
   });
-  const bySurvivor = new Map<
+  const byRequest = new Map<
     string,
-    { workspaceId: string; survivorKey: string; keys: string[] }
+    { workspaceId: string; survivorKey: string; keys: string[]; context: CommandContext }
   >();
   for (const doc of pending) {
-    const id = `${doc._ws}.${doc._mergedInto}`;
-    const group = bySurvivor.get(id) ?? {
+    const marked = await continuing(
+      deps,
+      context,
+      itemStreamId(doc._ws, doc.id),
+      (e) => e.type === 'ItemMergedInto',
+    );
+    const id = `${doc._ws}.${doc._mergedInto}\0${requestOf(marked)}`;
+    const group = byRequest.get(id) ?? {
       workspaceId: doc._ws,
       survivorKey: doc._mergedInto!,
       keys: [],
+      context: marked,
     };
     group.keys.push(doc.id);
-    bySurvivor.set(id, group);
+    byRequest.set(id, group);
   }
   let completed = 0;
   const positions: (bigint | null)[] = [];
-  for (const { workspaceId, survivorKey, keys } of bySurvivor.values()) {
+  for (const { workspaceId, survivorKey, keys, context: request } of byRequest.values()) {
     const snapshots: MergeSnapshot[] = [];
     for (const key of keys) {
       const { state } = await deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
@@ -221,7 +230,7 @@ export async function completePendingMerges(
     }
     if (snapshots.length === 0) continue;
     try {
-      const result = await recordMerges(deps, context, workspaceId, survivorKey, snapshots);
+      const result = await recordMerges(deps, request, workspaceId, survivorKey, snapshots);
       completed += result.events.length > 0 ? snapshots.length : 0;
       positions.push(result.position);
     } catch (error) {
@@ -230,7 +239,7 @@ export async function completePendingMerges(
       if (!(error instanceof FailedPrecondition)) throw error;
       await giveBack(
         deps,
-        context,
+        request,
         workspaceId,
         survivorKey,
         snapshots.map((s) => s.itemKey),

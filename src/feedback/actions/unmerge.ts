@@ -12,6 +12,7 @@
 import {
   type ItemFacts,
   type ItemState,
+  type ItemsUnmerged,
   itemDecider,
   itemStreamId,
   restoredPeopleCount,
@@ -19,6 +20,8 @@ import {
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { itemsOf } from '../../../projections/items/document.js';
+import type { RecordedEvent } from '../../eventstore/types.js';
+import { continuing, type RecoveryDeps } from './continued.js';
 import {
   assertItemOfProduct,
   type CommandContext,
@@ -106,10 +109,11 @@ export async function takeBack(
 
 /**
  * Finish unmerges a crash left half-done (run at start-up, after the items read model caught
- * up): items their survivor gave back that have not taken themselves back yet.
+ * up): items their survivor gave back that have not taken themselves back yet — under the
+ * unmerging request's actor, `via` and correlation id (continued.ts).
  */
 export async function completePendingUnmerges(
-  deps: FeedbackDeps,
+  deps: FeedbackDeps & RecoveryDeps,
   context: CommandContext,
 ): Promise<{ completed: number; position: bigint | null }> {
   const pending = await itemsOf(deps.readStore).find({
@@ -119,14 +123,19 @@ export async function completePendingUnmerges(
   let completed = 0;
   const positions: (bigint | null)[] = [];
   for (const doc of pending) {
-    const { state } = await deps.commandHandler.load(
-      itemStreamId(doc._ws, doc._mergedInto!),
-      itemDecider,
-    );
+    const survivorStream = itemStreamId(doc._ws, doc._mergedInto!);
+    const { state } = await deps.commandHandler.load(survivorStream, itemDecider);
     if (state.status === 'absent') continue;
-    const position = await takeBack(deps, context, doc._ws, state, doc.id);
+    const request = await continuing(deps, context, survivorStream, (e) => givesBack(e, doc.id));
+    const position = await takeBack(deps, request, doc._ws, state, doc.id);
     if (position !== null) completed++;
     positions.push(position);
   }
   return { completed, position: latest(...positions) };
+}
+
+/** The survivor's record of an unmerge that gave `itemKey` back. */
+function givesBack(event: RecordedEvent, itemKey: string): boolean {
+  if (event.type !== 'ItemsUnmerged') return false;
+  return (event.data as ItemsUnmerged['data']).unmerged.some((u) => u.itemKey === itemKey);
 }

@@ -163,7 +163,11 @@ describe('When a merge races another merge', () => {
       const survivor = await stateOf(world, workspaceId, 'ACME-1');
       expect(survivor.status === 'open' && survivor.merges).to.have.property('ACME-2');
       expect(await listed(world, workspaceId)).to.deep.equal(['ACME-1', 'ACME-4']);
-      const deps = { commandHandler: world.handler, readStore: world.readStore };
+      const deps = {
+        commandHandler: world.handler,
+        readStore: world.readStore,
+        eventStore: world.events,
+      };
       expect((await completePendingMerges(deps, ctx())).completed).to.equal(0);
     });
   });
@@ -176,7 +180,11 @@ describe('When a merge races another merge', () => {
       expect(crash).to.be.instanceOf(SimulatedCrash);
       await merge(world, workspaceId, 'ACME-1', ['ACME-2']);
       await world.caughtUp();
-      const deps = { commandHandler: world.handler, readStore: world.readStore };
+      const deps = {
+        commandHandler: world.handler,
+        readStore: world.readStore,
+        eventStore: world.events,
+      };
       const done = await completePendingMerges(deps, ctx());
       expect(done.completed).to.equal(0);
       expect((await stateOf(world, workspaceId, 'ACME-3')).status).to.equal('open');

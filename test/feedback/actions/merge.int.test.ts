@@ -164,7 +164,11 @@ describe('When a merge crashes part way', () => {
       const crashing = world.crashingOn(itemStreamId(workspaceId, 'ACME-1'));
       await refusal(() => merge(world, workspaceId, ['ACME-2', 'ACME-3'], crashing));
       await world.caughtUp();
-      const deps = { commandHandler: world.handler, readStore: world.readStore };
+      const deps = {
+        commandHandler: world.handler,
+        readStore: world.readStore,
+        eventStore: world.events,
+      };
       const done = await completePendingMerges(deps, ctx());
       expect(done.completed).to.equal(2);
       await world.caughtUp(done.position);

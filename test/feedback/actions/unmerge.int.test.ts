@@ -88,7 +88,11 @@ describe('When an unmerge crashes before the item took itself back', () => {
     await withWorld(async (world) => {
       const workspaceId = await crashed(world);
       await world.caughtUp();
-      const deps = { commandHandler: world.handler, readStore: world.readStore };
+      const deps = {
+        commandHandler: world.handler,
+        readStore: world.readStore,
+        eventStore: world.events,
+      };
       expect((await completePendingUnmerges(deps, ctx())).completed).to.equal(1);
       await world.caughtUp();
       expect((await completePendingUnmerges(deps, ctx())).completed).to.equal(0);
