@@ -99,6 +99,23 @@ describe('Workspace audit trail (e2e)', () => {
         expect(res.body.error).to.contain('ItemStatusChanged');
       }
     });
+
+    it('refuses a time range that ends before it starts with 400, not an empty page', async () => {
+      // like a misspelt type: `from` after `to` (the two swapped) can match nothing, and an
+      // empty page would read as "nothing happened then"
+      const { items } = (await owner().get(`${AUDIT}?pageSize=200`)).body as {
+        items: ChangeBody[];
+      };
+      const moment = items.at(-1)!.occurredAt;
+      const swapped = await owner().get(`${AUDIT}?from=${moment + 1}&to=${moment}`);
+      expect400(swapped);
+      expect(swapped.body.error).to.equal(
+        `from (${moment + 1}) is after to (${moment}): no moment is in that range`,
+      );
+      const one = await owner().get(`${AUDIT}?from=${moment}&to=${moment}`);
+      expect(one.status).to.equal(200);
+      expect(one.body.items.length).to.be.greaterThan(0);
+    });
   });
 
   describe('When someone other than an admin asks', () => {

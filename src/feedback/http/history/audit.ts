@@ -4,6 +4,7 @@
  * unknown workspace (authorize.ts).
  */
 import { z } from 'zod';
+import { InvalidArgument } from '../../../../commands/shared/errors.js';
 import { AUDITED_EVENT_TYPES, listAuditEvents } from '../../../../projections/audit/index.js';
 import { auditChanges } from '../../activity/audit.js';
 import type { EventStore } from '../../../eventstore/types.js';
@@ -44,7 +45,9 @@ export function auditOperation(
         description: "only the product's own events and its items' events",
       }),
       from: Timestamp.optional().meta({ description: 'only changes at or after this moment (ms)' }),
-      to: Timestamp.optional().meta({ description: 'only changes at or before this moment (ms)' }),
+      to: Timestamp.optional().meta({
+        description: 'only changes at or before this moment (ms); not before `from` (400)',
+      }),
       cursor: cursorParam(),
       pageSize: pageSizeParam({ max: 200, default: 50 }),
     }),
@@ -57,6 +60,12 @@ export function auditOperation(
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { cursor, pageSize, ...filters } = ctx.query;
+      // swapped bounds match nothing: an empty page would read as "nothing happened then"
+      if (filters.from !== undefined && filters.to !== undefined && filters.from > filters.to) {
+        throw new InvalidArgument(
+          `from (${filters.from}) is after to (${filters.to}): no moment is in that range`,
+        );
+      }
       const scope = `audit:${workspaceId}`;
       const before = cursor ? deps.cursors.decodeAs(cursor, AuditCursor, { scope }).before : null;
       const page = await listAuditEvents(deps.readStore, {
