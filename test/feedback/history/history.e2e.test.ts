@@ -104,6 +104,11 @@ describe('Item history and as-of (e2e)', () => {
       const { revision: _r, at: _a, ...asOf } = res.body;
       expect(asOf).to.deep.equal(story.answers[3]);
       expect404(await owner().get(`${itemPath('APP-1')}/as-of?at=${history[0].occurredAt - 1}`));
+      // a moment after the last revision answers the last (the OpenAPI text said 404)
+      const later = await owner().get(
+        `${itemPath('APP-1')}/as-of?at=${history.at(-1).occurredAt + 3_600_000}`,
+      );
+      expect(later.body.revision).to.equal(history.length - 1);
       expect404(await owner().get(`${itemPath('APP-1')}/as-of?revision=${history.length}`));
       // `at` is in milliseconds: a moment sent in seconds gets a 404 that says so
       const inSeconds = Math.floor(history[0].occurredAt / 1000);

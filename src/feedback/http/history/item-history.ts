@@ -119,7 +119,8 @@ export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[
     extraDescription:
       'Give exactly one of `revision` and `at`. The answer has the fields of get_item, as they ' +
       'stood then (people with the names they had then). A moment between two revisions answers ' +
-      'the earlier; before the item existed, or past its last revision, 404. Moments are ' +
+      'the earlier, and one after the last revision the last; a moment before the item existed, ' +
+      'or a `revision` past its last, answers 404. Moments are ' +
       'those the revisions were recorded at: an imported item whose `createdAt` is earlier ' +
       'than its recording has no revision at that `createdAt`.',
     async handler(ctx) {
