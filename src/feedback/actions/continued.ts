@@ -6,6 +6,7 @@
  * webhook messages name who asked for it rather than the system, and the correlation id links
  * both halves.
  */
+import { randomUUID } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '../../eventstore/types.js';
 import type { CommandContext } from './deps.js';
 
@@ -28,3 +29,11 @@ export async function continuing(
 /** Contexts that record as one request: same actor, label and correlation id. */
 export const requestOf = (context: CommandContext): string =>
   JSON.stringify([context.actor, context.via ?? null, context.correlationId ?? null]);
+
+/**
+ * `context` with one correlation id for all the steps of a request that spans streams: without
+ * one each append draws its own, and the recovery, which groups a request's steps by it
+ * (`requestOf`), would record one merge of two items as two.
+ */
+export const asOneRequest = (context: CommandContext): CommandContext =>
+  context.correlationId ? context : { ...context, correlationId: randomUUID() };

@@ -36,14 +36,15 @@ import {
   type FeedbackDeps,
   latest,
 } from './deps.js';
-import { continuing, type RecoveryDeps, requestOf } from './continued.js';
+import { asOneRequest, continuing, type RecoveryDeps, requestOf } from './continued.js';
 import { takeBack } from './unmerge.js';
 
 export async function mergeItems(
   deps: CommandDeps,
-  context: CommandContext,
+  request: CommandContext,
   input: { workspaceId: string; productKey: string; survivorKey: string; mergedKeys: string[] },
 ): Promise<{ survivorId: string; mergedPeople: number; position: bigint | null }> {
+  const context = asOneRequest(request);
   const { workspaceId, survivorKey } = input;
   assertItemOfProduct(input.productKey, survivorKey);
   const mergedKeys = [...new Set(input.mergedKeys)];
