@@ -14,32 +14,21 @@
  * the service's address is same-origin to the browser, so only the configured names count.
  * Calls without `Origin` (every non-browser client) are not affected.
  *
- * A batch (protocol revisions before 2025-06-18) is bounded (batch-work.ts): at most ten messages,
- * handed to the server one after another, and answers past 16 MiB in all replaced by a JSON-RPC
- * error. Whatever goes wrong inside the SDK is logged; an answer it cannot send is answered here.
- *
- * Refused credentials are HTTP answers, not JSON-RPC: 401 with
+ * What passes these gates (and authentication, and a body that is JSON) is answered by
+ * per-request-server.ts, which also bounds a batch (batch-work.ts). A refused credential is an
+ * HTTP answer, not JSON-RPC (credential-refusal.ts): 401 with
  * `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource/mcp"`
- * (what an MCP client starts OAuth discovery from), 403 with `error="insufficient_scope"`,
- * each with the service's error envelope as body.
+ * (what an MCP client starts OAuth discovery from), 403 with `error="insufficient_scope"`.
  */
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { type Request, type Response, Router } from 'express';
-import { cutAt } from '../../commands/shared/text.js';
-import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
+import { type Request, Router } from 'express';
 import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
-import { type ErrorEnvelope, type HttpLogger, resolveError } from '../http/registry.js';
-import { ANSWERED_STATUS, correlationIdFor, sendJson } from '../http/respond.js';
-import { boundBatchWork, MAX_ANSWER_BYTES } from './batch-work.js';
-import {
-  batchProblem,
-  problemOf,
-  refuseMalformedRequests,
-  reportProtocolErrors,
-} from './message-check.js';
-import { createMcpServer, type ServerInfo, type ToolCatalog } from './server.js';
+import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
+import type { ErrorEnvelope, HttpLogger } from '../http/registry.js';
+import { correlationIdFor, sendJson } from '../http/respond.js';
+import { refuseCredential } from './credential-refusal.js';
+import { answerWithServer, jsonRpcError } from './per-request-server.js';
+import type { ServerInfo, ToolCatalog } from './server.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -63,22 +52,6 @@ export interface McpEndpointOptions<P> {
   bodyLimit?: string;
   /** origins (`scheme://host[:port]`) a browser may call from: the service's own, configured ones */
   allowedOrigins: readonly string[];
-}
-
-/**
- * The most of an SDK error a log line quotes: its messages quote what the client sent (a whole
- * 1 MB "response" to an unknown message id), which must not reach the log whole.
- */
-const QUOTED_CHARS = 200;
-
-function quoted(error: unknown): string {
-  const text = String(error);
-  const kept = cutAt(text, QUOTED_CHARS);
-  return kept === text ? text : `${kept}… (${text.length} characters)`;
-}
-
-function jsonRpcError(res: Response, status: number, code: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
@@ -120,7 +93,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     try {
       principal = await options.authenticate(req);
     } catch (error) {
-      refuse(req, res, error, correlationId);
+      refuseCredential(req, res, error, correlationId, options);
       return;
     }
     if (options.describeCaller) res.locals.caller = options.describeCaller(principal);
@@ -148,88 +121,15 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
         jsonRpcError(res, tooLarge ? 413 : 400, -32700, `Parse error: ${reason}`);
         return;
       }
-      serve(req, res, principal, correlationId).catch(next);
+      answerWithServer(req, res, {
+        info: options.info,
+        catalog: (answered) => options.catalogFor(principal, correlationId, answered),
+        toolNames: options.toolNames,
+        correlationId,
+        logger: options.logger,
+      }).catch(next);
     });
   });
-
-  async function serve(req: Request, res: Response, principal: P, correlationId: string) {
-    // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700)
-    const problem = Array.isArray(req.body) ? batchProblem(req.body) : problemOf(req.body);
-    if (problem?.code === ErrorCode.InvalidRequest) {
-      const { code, message, id } = problem;
-      sendJson(res, 400, { jsonrpc: '2.0', error: { code, message }, id });
-      return;
-    }
-    const message = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
-    const name = message?.method === 'tools/call' ? message.params?.name : undefined;
-    // a metric label must stay bounded: a name the client made up is not one
-    if (typeof name === 'string' && options.toolNames.has(name)) {
-      res.locals.operationId = `mcp:${name}`;
-    }
-    // the transport answers 200 whatever the tools answered: the access line and the metric
-    // take the tools' status (or a protocol error's, message-check.ts), of a batch the worst
-    // (highest) one
-    const answered = (status: number) => {
-      const worst = res.locals[ANSWERED_STATUS] as number | undefined;
-      res.locals[ANSWERED_STATUS] = Math.max(worst ?? 0, status);
-    };
-    const server = createMcpServer(
-      options.info,
-      options.catalogFor(principal, correlationId, answered),
-    );
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    // the SDK reports here what it answered itself and what it could not answer
-    server.onerror = (error) => {
-      options.logger.warn('MCP request failed', { correlationId, reason: quoted(error) });
-    };
-    await server.connect(transport);
-    refuseMalformedRequests(transport);
-    reportProtocolErrors(transport, answered);
-    boundBatchWork(transport, {
-      maxAnswerBytes: MAX_ANSWER_BYTES,
-      onRefused(id, reason) {
-        options.logger.warn('MCP answer refused', { correlationId, id, reason });
-      },
-      onSendFailed(id, error) {
-        options.logger.error('MCP answer could not be sent', { correlationId, id, error });
-        if (res.headersSent) return;
-        jsonRpcError(
-          res,
-          500,
-          ErrorCode.InternalError,
-          `Internal error: the answer could not be sent; quote correlation id ${correlationId} when reporting it`,
-        );
-      },
-    });
-    await transport.handleRequest(req, res, req.body);
-  }
-
-  function refuse(req: Request, res: Response, error: unknown, correlationId: string): void {
-    const resolved = resolveError(error);
-    if (resolved.kind === 'internal') {
-      options.logger.error('MCP authentication failed', { correlationId, error });
-    }
-    for (const [name, value] of Object.entries(resolved.headers)) res.setHeader(name, value);
-    if (resolved.kind === 'unauthenticated') {
-      res.setHeader('WWW-Authenticate', options.challenge(req, error));
-    }
-    const message =
-      resolved.kind === 'internal'
-        ? `internal error; quote correlation id ${correlationId} when reporting it`
-        : resolved.message;
-    sendJson(
-      res,
-      options.envelope.status(resolved.kind),
-      options.envelope.body(resolved.kind, message),
-    );
-  }
 
   return router;
 }
