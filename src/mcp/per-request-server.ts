@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { cutAt } from '../../commands/shared/text.js';
 import type { HttpLogger } from '../http/registry.js';
 import { ANSWERED_STATUS, sendJson } from '../http/respond.js';
+import { batchRevisionProblem } from './batch-revision.js';
 import { boundBatchWork, MAX_ANSWER_BYTES } from './batch-work.js';
 import {
   batchProblem,
@@ -51,8 +52,12 @@ export async function answerWithServer(
   options: PerRequestServerOptions,
 ): Promise<void> {
   const { correlationId, logger } = options;
-  // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700)
-  const problem = Array.isArray(req.body) ? batchProblem(req.body) : problemOf(req.body);
+  // JSON that is no JSON-RPC message: -32600, where the SDK would say "parse error" (-32700);
+  // a batch under a revision that has none (batch-revision.ts) or beyond its bounds: -32600
+  const problem = Array.isArray(req.body)
+    ? (batchRevisionProblem(req.body, req.headers['mcp-protocol-version']) ??
+      batchProblem(req.body))
+    : problemOf(req.body);
   if (problem?.code === ErrorCode.InvalidRequest) {
     const { code, message, id } = problem;
     sendJson(res, 400, { jsonrpc: '2.0', error: { code, message }, id });
