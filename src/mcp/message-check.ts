@@ -5,6 +5,8 @@
  * without params) as an internal error (-32603) carrying zod's dump. Here:
  *   not a JSON-RPC 2.0 request, notification or response → -32600 Invalid Request;
  *   `initialize`, `tools/list` or `tools/call` with malformed params → -32602 Invalid params,
+ *   and so is a `tools/call` argument named `__proto__`, `constructor` or `prototype` (the SDK's
+ *   parse dropped `__proto__`: the call ran without it, silently),
  * each with a message that names the field.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -17,6 +19,7 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ANSWER_TOO_LARGE, MAX_BATCH_MESSAGES } from './batch-work.js';
+import { RESERVED_ARGUMENT_NAMES } from './tool-input.js';
 
 export interface MessageProblem {
   code: number;
@@ -67,12 +70,27 @@ export function problemOf(message: unknown): MessageProblem | null {
   const method = (message as { method?: string }).method;
   const schema = method === undefined ? undefined : REQUESTS[method];
   const checked = schema?.safeParse(message);
-  if (!checked || checked.success) return null;
+  if (checked && !checked.success) {
+    return {
+      code: ErrorCode.InvalidParams,
+      message: `Invalid params of ${method}: ${described(checked.error.issues)}`,
+      id,
+    };
+  }
+  const reserved = method === 'tools/call' ? reservedArgument(message) : undefined;
+  if (reserved === undefined) return null;
   return {
     code: ErrorCode.InvalidParams,
-    message: `Invalid params of ${method}: ${described(checked.error.issues)}`,
+    message: `Invalid params of tools/call: params.arguments.${reserved}: no tool takes an argument named "${reserved}"`,
     id,
   };
+}
+
+/** An own key of a call's arguments that no tool may take (tool-input.ts says why). */
+function reservedArgument(message: unknown): string | undefined {
+  const args = (message as { params?: { arguments?: unknown } }).params?.arguments;
+  if (!isObject(args)) return undefined;
+  return Object.keys(args).find((name) => RESERVED_ARGUMENT_NAMES.has(name));
 }
 
 /**

@@ -20,6 +20,18 @@ import { namedKeys } from '../http/validation.js';
 import { isPlainObject, propertiesOf, requiredOf, rewrap, unwrap } from './json-schema.js';
 import type { JsonSchema, ToolSource } from './tool-source.js';
 
+/**
+ * Names no tool argument may have: a JavaScript object's machinery. JSON keeps `__proto__` as a
+ * key, but the SDK's parse of a `tools/call` drops it, so the call ran without it and said nothing;
+ * `constructor` and `prototype` read an object's inherited members where a lookup misses. A call
+ * naming one is refused as malformed (message-check.ts), and no operation may take one (below).
+ */
+export const RESERVED_ARGUMENT_NAMES: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
+
 export class ToolGenerationError extends Error {
   override readonly name = 'ToolGenerationError';
 }
@@ -46,6 +58,13 @@ export function toolInput(source: ToolSource): ToolInput {
   }
   const taken = new Set([...paramNames, ...queryNames]);
   const bodyFields = body && isPlainObject(body.root) ? Object.keys(propertiesOf(body.root)) : [];
+  for (const name of [...taken, ...bodyFields]) {
+    if (RESERVED_ARGUMENT_NAMES.has(name)) {
+      throw new ToolGenerationError(
+        `${source.id}: "${name}" cannot be a tool argument (calls naming it are refused)`,
+      );
+    }
+  }
   const nestedBody =
     body !== undefined && (!isPlainObject(body.root) || bodyFields.some((f) => taken.has(f)));
   if (nestedBody && taken.has('body')) {

@@ -59,6 +59,33 @@ describe('When an MCP server gets malformed JSON-RPC', function () {
     });
   }
 
+  for (const server of ['hosted', 'local'] as const) {
+    it(`refuses an argument named __proto__, constructor or prototype with -32602 naming it, and runs nothing (${server})`, async () => {
+      // src/mcp/tool-input.ts RESERVED_ARGUMENT_NAMES: the SDK's parse dropped an own
+      // `__proto__` key, so create_note ran without the argument and said nothing
+      const c =
+        server === 'hosted'
+          ? await connectMcp(`${notes.base}/mcp`, { token })
+          : await connectLocal(notes.base, token);
+      const marker = `reserved-${server}-${Date.now()}`;
+      try {
+        for (const name of ['__proto__', 'constructor', 'prototype']) {
+          const args = JSON.parse(`{"content": "${marker} ${name}", "${name}": {"x": 1}}`);
+          expect(Object.keys(args), 'an own key, as JSON.parse keeps it').to.include(name);
+          const refused = await refusal(c, { name: 'create_note', arguments: args });
+          expect(refused.code, name).to.equal(-32602);
+          expect(refused.message).to.include(
+            `params.arguments.${name}: no tool takes an argument named "${name}"`,
+          );
+        }
+      } finally {
+        await c.close();
+      }
+      const listed = await notes.api(token)('GET', '/v1/notes?limit=100');
+      expect(JSON.stringify(listed.body)).to.not.include(marker);
+    });
+  }
+
   const post = (body: unknown) =>
     fetch(`${notes.base}/mcp`, {
       method: 'POST',

@@ -130,6 +130,18 @@ describe('When path parameters, query and body become one tool input', () => {
     ).to.throw(ToolGenerationError, /"id" is both a path and a query parameter/);
   });
 
+  it('refuses, when the tools are generated, an argument named constructor or prototype (calls naming one are refused)', () => {
+    // src/mcp/tool-input.ts RESERVED_ARGUMENT_NAMES: message-check.ts refuses every call naming
+    // one, so an operation taking one would be a tool nobody can call with it
+    expect(() =>
+      toolInput(source({ body: object({ constructor: { type: 'string' } }, [], true) })),
+    ).to.throw(ToolGenerationError, /"constructor" cannot be a tool argument/);
+    expect(() => toolInput(source({ query: object({ prototype: { type: 'string' } }) }))).to.throw(
+      ToolGenerationError,
+      /"prototype" cannot be a tool argument/,
+    );
+  });
+
   it('inlines a named body schema (a bare $ref at the root) and keeps its definitions', () => {
     const Named = z
       .object({ title: z.string().min(1) })
