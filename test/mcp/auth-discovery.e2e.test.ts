@@ -8,54 +8,12 @@
  * Issue 16: "An MCP client that starts with no token must be able to discover, register (DCR),
  * sign in with PKCE and call a tool, end to end."
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
-import { authorizeOverHttp } from '../auth/support/browserless.js';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
-import { RecordingOAuthProvider, recordingFetch } from './oauth-client.js';
+import { connectFromNothing } from './oauth-client.js';
 import { callTool, postToolsList } from './support.js';
-
-/** Connect with no token, sign in when the SDK asks, finish, connect again; returns the client. */
-async function connectFromNothing(opts: {
-  base: string;
-  email: string;
-  mailboxPath: string;
-  clientName: string;
-}) {
-  const endpoint = new URL(`${opts.base}/mcp`);
-  const provider = new RecordingOAuthProvider(opts.base, opts.clientName);
-  const recorded = recordingFetch();
-  const first = new StreamableHTTPClientTransport(endpoint, {
-    authProvider: provider,
-    fetch: recorded.fetchFn,
-  });
-  const refused = await new Client({ name: 'assistant', version: '1.0.0' }).connect(first).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(refused, 'the first connection needs the user').to.be.instanceOf(UnauthorizedError);
-  expect(provider.authorizationUrl, 'the SDK sent the user to sign in').to.not.equal(undefined);
-  const callback = await authorizeOverHttp({
-    authUrl: provider.authorizationUrl!.href,
-    base: opts.base,
-    email: opts.email,
-    mailboxPath: opts.mailboxPath,
-  });
-  const code = callback.searchParams.get('code');
-  expect(code, callback.href).to.be.a('string');
-  await first.finishAuth(code!);
-  const transport = new StreamableHTTPClientTransport(endpoint, {
-    authProvider: provider,
-    fetch: recorded.fetchFn,
-  });
-  const client = new Client({ name: 'assistant', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, provider, log: recorded.log };
-}
 
 describe('When an MCP client starts with no token', function () {
   this.timeout(120_000);

@@ -2,13 +2,21 @@
  * An MCP client's OAuth side as the SDK drives it (OAuthClientProvider): it keeps what the SDK
  * hands it in memory and, when the SDK sends the user to the authorization URL, records it so
  * the test signs in through the service's pages (test/auth/support/browserless.ts).
+ * `connectFromNothing` drives the whole flow from a first call without a token.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  type OAuthClientProvider,
+  UnauthorizedError,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { expect } from 'chai';
+import { authorizeOverHttp } from '../auth/support/browserless.js';
 
 export class RecordingOAuthProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
@@ -81,4 +89,42 @@ export function recordingFetch() {
     return res;
   };
   return { log, fetchFn };
+}
+
+/** Connect with no token, sign in when the SDK asks, finish, connect again; returns the client. */
+export async function connectFromNothing(opts: {
+  base: string;
+  email: string;
+  mailboxPath: string;
+  clientName: string;
+}) {
+  const endpoint = new URL(`${opts.base}/mcp`);
+  const provider = new RecordingOAuthProvider(opts.base, opts.clientName);
+  const recorded = recordingFetch();
+  const first = new StreamableHTTPClientTransport(endpoint, {
+    authProvider: provider,
+    fetch: recorded.fetchFn,
+  });
+  const refused = await new Client({ name: 'assistant', version: '1.0.0' }).connect(first).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(refused, 'the first connection needs the user').to.be.instanceOf(UnauthorizedError);
+  expect(provider.authorizationUrl, 'the SDK sent the user to sign in').to.not.equal(undefined);
+  const callback = await authorizeOverHttp({
+    authUrl: provider.authorizationUrl!.href,
+    base: opts.base,
+    email: opts.email,
+    mailboxPath: opts.mailboxPath,
+  });
+  const code = callback.searchParams.get('code');
+  expect(code, callback.href).to.be.a('string');
+  await first.finishAuth(code!);
+  const transport = new StreamableHTTPClientTransport(endpoint, {
+    authProvider: provider,
+    fetch: recorded.fetchFn,
+  });
+  const client = new Client({ name: 'assistant', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, provider, log: recorded.log };
 }
