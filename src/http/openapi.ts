@@ -108,6 +108,14 @@ const IF_NONE_MATCH = z.object({
     .optional()
     .describe('Answers 304 without a body while the resource still has this ETag.'),
 });
+const IF_NONE_MATCH_ON_WRITE = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .describe(
+      'Refuses the write (412) when it is `*` (the resource exists) or lists the current ETag (weak comparison). Evaluated after If-Match.',
+    ),
+});
 
 /** Headers the answers carry, declared so generated clients expose them. */
 const string = { type: 'string' as const };
@@ -140,7 +148,9 @@ function errorHeaders(status: number) {
 function requestHeaders(op: { method: string; versioned?: true }) {
   if (op.method === 'get')
     return op.versioned ? IF_MATCH_ON_READ.extend(IF_NONE_MATCH.shape) : undefined;
-  return op.versioned ? IDEMPOTENCY_HEADER.extend(IF_MATCH.shape) : IDEMPOTENCY_HEADER;
+  return op.versioned
+    ? IDEMPOTENCY_HEADER.extend(IF_MATCH.shape).extend(IF_NONE_MATCH_ON_WRITE.shape)
+    : IDEMPOTENCY_HEADER;
 }
 
 const KEY_REUSED = 'or the Idempotency-Key was already used for a different request';

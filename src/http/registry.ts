@@ -107,6 +107,7 @@ export {
   expectedRevisionFrom,
   ifMatchHolds,
   ifMatchRefused,
+  notModified,
   revisionsNamed,
 } from './etag.js';
 export { memoizedJson, RawJson } from '../../projections/shared/raw-json.js';

@@ -3,12 +3,15 @@
  * digest of the answer) as ETag,
  * a create answers 201 with its Location, and a write honours If-Match.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
 import {
   etagFor,
   expectedRevisionFrom,
   ifMatchHolds,
   ifMatchRefused,
+  notModified,
+  PreconditionFailed,
   RawJson,
   revisionsNamed,
 } from '../../http/registry.js';
@@ -67,6 +70,18 @@ export function created<Body>(
  * it with the one it holds should not see a tag no read ever answered).
  */
 export async function precondition(
+  conditions: { ifMatch: string | undefined; req?: { headers: IncomingHttpHeaders } },
+  current: () => Promise<number | undefined>,
+  what: string,
+  currentETag: () => Promise<string>,
+): Promise<{ expectedRevision?: number; ifMatch?: string }> {
+  const asked = await ifMatchAsks(conditions.ifMatch, current, what, currentETag);
+  const ifNoneMatch = conditions.req?.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) await refuseIfNoneMatch(String(ifNoneMatch), what, currentETag);
+  return asked;
+}
+
+async function ifMatchAsks(
   ifMatch: string | undefined,
   current: () => Promise<number | undefined>,
   what: string,
@@ -80,6 +95,30 @@ export async function precondition(
   const named = revisionsNamed(ifMatch)[0];
   if (revision !== undefined && named !== undefined) return { expectedRevision: named, ifMatch };
   throw ifMatchRefused(ifMatch, what, revision === undefined ? undefined : await currentETag());
+}
+
+/**
+ * RFC 9110 §13.1.2: a write whose If-None-Match is `*` (the resource exists: a missing one has
+ * answered 404 by now, §13.2.1) or lists the current ETag (weak comparison) "MUST NOT" be
+ * performed: 412, before anything is written or created. Evaluated after If-Match (§13.2.2).
+ * Checked against the current revision, not appended with it: revisions only grow, so a write
+ * slipping in between can only make a listed tag stale, never current.
+ */
+async function refuseIfNoneMatch(
+  ifNoneMatch: string,
+  what: string,
+  currentETag: () => Promise<string>,
+): Promise<void> {
+  const etag = await currentETag();
+  if (!notModified(ifNoneMatch, etag)) return;
+  throw new PreconditionFailed(
+    `If-None-Match ${shownTags(ifNoneMatch)} holds for the ${what} (current ETag ${etag}), so it is not changed (RFC 9110 §13.1.2)`,
+  );
+}
+
+function shownTags(header: string): string {
+  const chars = Array.from(header.trim());
+  return chars.length > 80 ? `${chars.slice(0, 80).join('')}…` : chars.join('');
 }
 
 /**

@@ -63,7 +63,7 @@ export function updateDeviceOperation(deps: NotesHttpDeps): NotesOperation {
       const deviceId = ctx.params.id;
       const current = async () => (await deps.queries.getDevice(userId, deviceId)).revision;
       const etag = () => etagOf(deviceAnswer(deps, userId, deviceId));
-      const asked = await precondition(ctx.ifMatch, current, 'device', etag);
+      const asked = await precondition(ctx, current, 'device', etag);
       const context = commandContext(deps, ctx.principal, ctx);
       const { position, device } = await refusingStale(ctx.ifMatch, 'device', etag, () =>
         updateDevice(deps, context, { userId, deviceId, ...asked, ...ctx.body }),

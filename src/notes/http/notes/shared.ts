@@ -1,4 +1,5 @@
 /** What the note operations share: the note as answered, and the note a write addresses. */
+import type { IncomingHttpHeaders } from 'node:http';
 import { answerAt, etagOf, precondition, refusingStale } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
@@ -21,6 +22,8 @@ type WriteContext = {
   principal: NotesPrincipal;
   params: { id: string };
   ifMatch: string | undefined;
+  /** over HTTP: its If-None-Match is a precondition too */
+  req?: { headers: IncomingHttpHeaders };
 };
 
 /**
@@ -41,6 +44,6 @@ export async function noteWrite<T>(
   const noteId = ctx.params.id;
   const current = async () => (await deps.queries.getNote(userId, noteId)).revision;
   const etag = () => etagOf(noteAnswer(deps, userId, noteId));
-  const asked = await precondition(ctx.ifMatch, current, 'note', etag);
+  const asked = await precondition(ctx, current, 'note', etag);
   return refusingStale(ctx.ifMatch, 'note', etag, () => write({ userId, noteId, ...asked }));
 }

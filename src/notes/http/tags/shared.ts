@@ -1,4 +1,5 @@
 /** What the tag operations share: the tag as answered, and the tag a write addresses. */
+import type { IncomingHttpHeaders } from 'node:http';
 import { presentTag } from '../present.js';
 import { answerAt, etagOf, precondition, refusingStale } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
@@ -24,7 +25,12 @@ export async function tagAnswer(
  */
 export async function tagWrite<T>(
   deps: NotesHttpDeps,
-  ctx: { principal: NotesPrincipal; params: { id: string }; ifMatch: string | undefined },
+  ctx: {
+    principal: NotesPrincipal;
+    params: { id: string };
+    ifMatch: string | undefined;
+    req?: { headers: IncomingHttpHeaders };
+  },
   write: (tag: {
     userId: string;
     tagId: string;
@@ -36,6 +42,6 @@ export async function tagWrite<T>(
   const tagId = ctx.params.id;
   const current = async () => (await deps.queries.getTag(userId, tagId)).revision;
   const etag = () => etagOf(tagAnswer(deps, userId, tagId));
-  const asked = await precondition(ctx.ifMatch, current, 'tag', etag);
+  const asked = await precondition(ctx, current, 'tag', etag);
   return refusingStale(ctx.ifMatch, 'tag', etag, () => write({ userId, tagId, ...asked }));
 }
