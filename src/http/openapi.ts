@@ -145,12 +145,13 @@ function errorHeaders(status: number) {
   return undefined;
 }
 
-function requestHeaders(op: { method: string; versioned?: true }) {
+function requestHeaders(op: { method: string; versioned?: true; successStatus?: number }) {
   if (op.method === 'get')
     return op.versioned ? IF_MATCH_ON_READ.extend(IF_NONE_MATCH.shape) : undefined;
-  return op.versioned
-    ? IDEMPOTENCY_HEADER.extend(IF_MATCH.shape).extend(IF_NONE_MATCH_ON_WRITE.shape)
-    : IDEMPOTENCY_HEADER;
+  if (!op.versioned) return IDEMPOTENCY_HEADER;
+  const conditional = IDEMPOTENCY_HEADER.extend(IF_MATCH.shape);
+  // a create (201) has no current resource to compare If-None-Match with, and ignores it
+  return op.successStatus === 201 ? conditional : conditional.extend(IF_NONE_MATCH_ON_WRITE.shape);
 }
 
 const KEY_REUSED = 'or the Idempotency-Key was already used for a different request';

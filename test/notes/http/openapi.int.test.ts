@@ -100,6 +100,16 @@ describe('When the notes OpenAPI document is fetched from /docs/json', function 
     );
   });
 
+  it('declares If-None-Match on the writes that honour it, not on the creates that ignore it', () => {
+    // README: a write whose If-None-Match is `*` or lists the current ETag answers 412; a create
+    // has no current resource to compare it with
+    const names = (op: Json) => (op.parameters ?? []).map((p: Json) => p.name.toLowerCase());
+    const path = (p: string) => doc.paths[p] as Record<string, Json>;
+    expect(names(path('/v1/notes/{id}').put)).to.include('if-none-match');
+    expect(names(path('/v1/notes/{id}').delete)).to.include('if-none-match');
+    expect(names(path('/v1/notes').post)).to.not.include('if-none-match');
+  });
+
   it('serves the interactive reference at /docs with its assets from this host', async () => {
     const page = await fetch(`${e.base}/docs`);
     expect(page.status).to.equal(200);
