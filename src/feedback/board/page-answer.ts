@@ -1,7 +1,7 @@
 /**
  * How a board page is answered: from the cache when it is the same for everyone (no cookie, no
- * search) and the read models have a version — with a weak ETag, a conditional GET answering
- * 304 — else freshly rendered as a private answer. A page that changes with time as well gives a
+ * search) and the read models have a version — with a weak ETag made of the page's own digest, a
+ * conditional GET answering 304 — else freshly rendered as a private answer. A page that changes with time as well gives a
  * version that says when (the trending board: the read models' and its period's). The form token, the one value that differs
  * per view, is put in fresh every time (page-cache.ts).
  */
@@ -80,15 +80,17 @@ export function createPageAnswers(deps: BoardDeps) {
         send(res, type, await render(formToken()));
         return;
       }
-      const etag = `W/"${view.version}.${Math.floor(view.now / TAG_PERIOD_MS)}"`;
+      const page =
+        cache.get(key, view.version) ?? cache.set(key, view.version, await render(TOKEN_SLOT));
+      // the page's own digest, never the read-model version: that is the whole service's
+      // position in the log, moved by every tenant's writes (page-cache.ts)
+      const etag = `W/"${page.digest}.${Math.floor(view.now / TAG_PERIOD_MS)}"`;
       res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
       res.setHeader('ETag', etag);
       if (holdsCurrent(req.headers['if-none-match'], etag)) {
         res.status(304).end();
         return;
       }
-      const page =
-        cache.get(key, view.version) ?? cache.set(key, view.version, await render(TOKEN_SLOT));
       send(res, type, fill(page, formToken()));
     },
   };

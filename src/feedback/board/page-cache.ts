@@ -5,12 +5,22 @@
  * one per-view value, is cut out at a slot and put back fresh on every answer. The parts are kept
  * as UTF-8 bytes, so an answer copies them instead of encoding the whole page again. Bounded: the
  * least recently used address goes first.
+ *
+ * Each page keeps a digest of what it shows (the page with the slot, not the token): the page's
+ * validator. The read-model version is the service's position in the event log — every write of
+ * every workspace moves it — so a tag made of it would tell an anonymous visitor polling any
+ * board when other tenants write, and would void every board's tag on each of those writes. A
+ * digest of the page changes exactly when the page does.
  */
+import { createHash } from 'node:crypto';
+
 export const TOKEN_SLOT = 'form-token-slot-3f9c2a';
 
 export interface CachedPage {
   version: string;
   parts: Buffer[];
+  /** what the page shows, hashed: equal digests, equal pages (but for the form token) */
+  digest: string;
 }
 
 export function createPageCache(max = 500) {
@@ -24,7 +34,11 @@ export function createPageCache(max = 500) {
       return page;
     },
     set(key: string, version: string, html: string): CachedPage {
-      const page = { version, parts: html.split(TOKEN_SLOT).map((part) => Buffer.from(part)) };
+      const page = {
+        version,
+        parts: html.split(TOKEN_SLOT).map((part) => Buffer.from(part)),
+        digest: createHash('sha256').update(html).digest('base64url').slice(0, 22),
+      };
       pages.delete(key);
       pages.set(key, page);
       if (pages.size > max) pages.delete(pages.keys().next().value as string);

@@ -1,7 +1,8 @@
 /**
  * The changelog feed's required metadata and the board's conditional GETs, over real HTTP: the
  * Atom feed has an author and a real `updated` even before anything shipped (RFC 4287), and
- * `If-None-Match` is evaluated as RFC 9110 says, not compared as one exact string.
+ * `If-None-Match` is evaluated as RFC 9110 says, not compared as one exact string; a page's tag
+ * is the page's own, not the service's position in the event log.
  */
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { expect } from 'chai';
@@ -93,6 +94,43 @@ describe('The changelog feed and conditional requests (e2e)', () => {
       const etag = css.headers.get('etag')!;
       const weak = await visitor.get('/_board/board.css', { 'if-none-match': `"x", W/${etag}` });
       expect(weak.status).to.equal(304);
+    });
+  });
+
+  describe('When a board is revalidated after writes elsewhere, then after a write on it', () => {
+    it('keeps its pages’ tags (304) through other workspaces’ and products’ writes, and changes them with its own', async () => {
+      // the tag was the read models' version — the service's position in the event log, moved by
+      // every tenant's writes — so an anonymous visitor polling a board learnt when any other
+      // workspace wrote, and every write anywhere voided every board's cached page. README: pages
+      // "carry a weak `ETag` (a conditional GET answers 304)"; RFC 9110 §8.8.1: a validator
+      // changes when the representation does
+      const { fb, ws, owner } = world;
+      const own = await fb.submit(ws, 'APP', { body: 'A board of its own' });
+      const anonymous = new BoardVisitor(fb.url);
+      const pages = [
+        world.boardPath,
+        `${world.boardPath}/items/${own.itemKey}`,
+        `${world.boardPath}/roadmap`,
+        `${world.boardPath}/changelog.atom`,
+      ];
+      const tags = new Map<string, string>();
+      for (const path of pages) tags.set(path, (await anonymous.get(path)).headers.get('etag')!);
+      const globex = await fb.createMaker('owner@globex.io', 'laptop');
+      const other = await fb.createWorkspace(globex, { slug: 'globex', name: 'Globex' });
+      await fb.createProduct(other, { key: 'WEB', name: 'Globex Web', visibility: 'public' });
+      await fb.submit(other, 'WEB', { body: 'Another tenant writes' });
+      await fb.submit(ws, 'SEC', { body: 'The private product of the same workspace' });
+      for (const path of pages) {
+        const again = await anonymous.get(path, { 'if-none-match': tags.get(path)! });
+        expect(again.status, path).to.equal(304);
+      }
+      const status = `/v1/workspaces/acme-co/products/APP/items/${own.itemKey}/status`;
+      expect((await fb.api(owner.token).post(status, { status: 'planned' })).status).to.equal(200);
+      for (const path of pages.slice(0, 3)) {
+        const changed = await anonymous.get(path, { 'if-none-match': tags.get(path)! });
+        expect(changed.status, path).to.equal(200);
+        expect(changed.headers.get('etag'), path).to.not.equal(tags.get(path));
+      }
     });
   });
 });
