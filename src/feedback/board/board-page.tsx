@@ -10,7 +10,13 @@ import { queryText } from './body.js';
 import { type BoardDeps, ipOf, personOfVisitor } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
-import { boardItems, type BoardQuery, type PublicProduct, trendingPeriod } from './queries.js';
+import {
+  BOARD_MAX_PAGE,
+  boardItems,
+  type BoardQuery,
+  type PublicProduct,
+  trendingPeriod,
+} from './queries.js';
 import type { Visitor } from './tokens.js';
 import { BoardPage, type BoardSort } from './views/board.js';
 import { documentOf } from './views/layout.js';
@@ -21,13 +27,23 @@ const SORTS: BoardSort[] = ['top', 'new', 'trending'];
 export function boardQueryOf(query: Request['query'] | Record<string, string>): BoardQuery {
   const sort = SORTS.find((s) => s === query.sort) ?? 'top';
   const status = queryText(query.status, 20);
-  const page = Number.parseInt(queryText(query.page, 6), 10);
   return {
     sort,
     status: Object.hasOwn(STATUS_LABEL, status) ? (status as ItemStatus) : null,
     q: queryText(query.q, 500),
-    page: Number.isFinite(page) && page >= 1 && page <= 10_000 ? page : 1,
+    page: pageOf(query.page),
   };
+}
+
+/**
+ * `?page=`: what is not a page number means the first page, as an unknown sort or status means
+ * the default; a page number past the last page the board reads is one past it, answered like
+ * any page past the last ("No more items") — not the first page under another number.
+ */
+function pageOf(value: unknown): number {
+  const page = Number.parseInt(queryText(value, 6), 10);
+  if (!Number.isFinite(page) || page < 1) return 1;
+  return Math.min(page, BOARD_MAX_PAGE + 1);
 }
 
 /**

@@ -16,6 +16,11 @@ import type { FeedbackSearch } from '../search/search.js';
 import type { BoardSort } from './views/board.js';
 
 export const BOARD_PAGE_SIZE = 50;
+/**
+ * The last page the board reads (half a million items in): a page number beyond it is a page
+ * past the last one, answered as such without skipping that far through the read models.
+ */
+export const BOARD_MAX_PAGE = 10_000;
 /** a search pages through at most this many of the closest items (four pages) */
 export const BOARD_SEARCH_MAX = 4 * BOARD_PAGE_SIZE;
 
@@ -120,6 +125,19 @@ export function trendingPeriod(now: number): number {
 }
 
 export async function boardItems(
+  store: ReadStore,
+  search: FeedbackSearch,
+  product: PublicProduct,
+  query: BoardQuery,
+  now: number,
+): Promise<{ docs: ItemDoc[]; hasNext: boolean }> {
+  if (query.page > BOARD_MAX_PAGE) return { docs: [], hasNext: false };
+  const listed = await pageOfItems(store, search, product, query, now);
+  // no link to a page the board would not read
+  return { ...listed, hasNext: listed.hasNext && query.page < BOARD_MAX_PAGE };
+}
+
+async function pageOfItems(
   store: ReadStore,
   search: FeedbackSearch,
   product: PublicProduct,

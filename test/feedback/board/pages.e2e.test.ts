@@ -77,6 +77,25 @@ describe('The public board pages (e2e)', () => {
       expect(past.text).to.include('No more items').and.not.include('No feedback here yet');
     });
 
+    it('answers a page number past the 10,000th as a page past the last one, not as page 1', async () => {
+      // README: "`?page=` (50 a page)"; page 9 of two pages says "No more items", but past the
+      // board's last readable page (10,000) the number was dropped and page 1 shown under it,
+      // while what is no page number at all means page 1, as an unknown sort or status means
+      // the default
+      const count = (html: string) => (html.match(/class="item"/g) ?? []).length;
+      for (const page of ['10001', '99999999']) {
+        const past = await visitor.get(`${world.boardPath}?page=${page}`);
+        expect(past.status, page).to.equal(200);
+        expect(past.text, page).to.include('No more items');
+        expect(count(past.text), page).to.equal(0);
+        expect(past.text, page).to.not.include('rel="next"');
+      }
+      for (const page of ['abc', '0', '-3']) {
+        const first = await visitor.get(`${world.boardPath}?page=${page}`);
+        expect(count(first.text), page).to.equal(50);
+      }
+    });
+
     it('pages a search 50 at a time too: page 2 holds the next closest, not page 1 again', async () => {
       // README: "`?q=` (the `search_items` ranking …), `?page=` (50 a page)"; with the 50
       // fillers above, 55 items hold the word "filler"
