@@ -5,7 +5,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { jsonBody } from '../../http/json-body.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { cutAt } from '../../../commands/shared/text.js';
 import { describeIssues } from '../../http/validation.js';
@@ -40,6 +40,9 @@ export async function readForm<T extends z.ZodType>(
   }
   return parsed.data;
 }
+
+/** a form that carries nothing but the visitor's CSRF token (sign-out, "sign in with …") */
+export const CsrfOnlyBody = z.object({ csrf: z.string().max(200).optional() });
 
 /** The board's fields as its pages label them: messages are read by visitors, not developers. */
 const LABELS = {

@@ -8,9 +8,10 @@
  */
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { InvalidArgument, NotFound, Unavailable } from '../../../commands/shared/errors.js';
+import { InvalidArgument, Unavailable } from '../../../commands/shared/errors.js';
+import { emailKey } from '../../../commands/shared/email.js';
 import { tooMany } from '../capture/guard.js';
-import { readForm } from './body.js';
+import { CsrfOnlyBody, readForm } from './body.js';
 import {
   type BoardDeps,
   clearVisitorCookie,
@@ -19,20 +20,13 @@ import {
   setVisitorCookie,
   wantsJson,
 } from './context.js';
+import { identityAction, sendIdentityPage } from './identity-page.js';
 import { navOf } from './nav.js';
 import type { PublicProduct } from './queries.js';
-import { answerError, sendPage } from './respond.js';
 import type { Visitor } from './tokens.js';
+import { mountUpstreamSignIn } from './upstream-sign-in.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
-import { CodeForm, EmailForm } from './views/identity.js';
-import { documentOf } from './views/layout.js';
-import { emailKey } from '../../../commands/shared/email.js';
 
-/** where the upstream provider sends the visitor back (register it there with this path) */
-export const UPSTREAM_CALLBACK = '/_board/upstream/callback';
-
-/** a form that carries nothing but the visitor's CSRF token */
-const CsrfOnlyBody = z.object({ csrf: z.string().max(200).optional() });
 const EmailFormBody = z.object({ csrf: z.string().max(200).optional(), email: z.email().max(254) });
 const CodeFormBody = z.object({
   csrf: z.string().max(200).optional(),
@@ -43,49 +37,14 @@ const CodeFormBody = z.object({
 });
 
 export function mountIdentity(router: Router, deps: BoardDeps): void {
-  const identityAction = (product: PublicProduct) =>
-    `${navOf(deps, product, 'identity').boardUrl}/identity`;
   const codeUid = (visitor: Visitor) => `board:${visitor.id}`;
-  /** the address form (and the upstream button), or the code form for `email` */
   const formPage = (
     res: Response,
     status: number,
     product: PublicProduct,
     visitor: Visitor,
     form: { email?: string; error?: string; typed?: string },
-  ) => {
-    const nav = navOf(deps, product, 'identity');
-    const auth = { csrf: deps.tokens.csrf(visitor) };
-    const action = identityAction(product);
-    res.setHeader('Cache-Control', 'private, no-store');
-    sendPage(
-      res,
-      status,
-      documentOf(
-        form.email ? (
-          <CodeForm
-            nav={nav}
-            action={`${action}/code`}
-            anotherUrl={`${action}?another`}
-            auth={auth}
-            email={form.email}
-            error={form.error}
-          />
-        ) : (
-          <EmailForm
-            nav={nav}
-            action={action}
-            auth={auth}
-            error={form.error}
-            typed={form.typed}
-            upstream={deps.upstream?.name ?? null}
-            confirmed={visitor.email}
-            signOutAction={`${action}/sign-out`}
-          />
-        ),
-      ),
-    );
-  };
+  ) => sendIdentityPage(deps, res, status, product, visitor, form);
 
   /** An address the form refused: the form again, with why and what was typed (for a page). */
   const refusedAddress = (
@@ -148,7 +107,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         throw new Unavailable('the code could not be sent just now; try again in a minute', 60);
       }
       await place.settle(true);
-      res.redirect(303, identityAction(product));
+      res.redirect(303, identityAction(deps, product));
     }),
   );
 
@@ -197,48 +156,5 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
     }),
   );
 
-  // "sign in with" the upstream provider: the visitor's address, verified there, tier google
-  router.post(
-    '/:slug/:key/identity/upstream',
-    boardRoute(deps, async (req, res, product) => {
-      const form = await readForm(req, res, CsrfOnlyBody);
-      const visitor = visitorFor(deps, req, res, form.csrf);
-      if (!deps.upstream) throw new NotFound('no identity provider is configured');
-      const url = await deps.upstream.begin({
-        subject: visitor.id,
-        callbackUrl: `${deps.publicBaseUrl}${UPSTREAM_CALLBACK}`,
-        returnTo: navOf(deps, product, 'board').boardUrl,
-      });
-      if (!url) throw new Unavailable(`${deps.upstream.name} cannot be reached right now`, 60);
-      res.redirect(303, url);
-    }),
-  );
-
-  router.get(UPSTREAM_CALLBACK, async (req, res) => {
-    try {
-      const visitor = cookieVisitor(deps, req);
-      const pending = deps.upstream ? await deps.upstream.pending(req.query.state) : null;
-      // only the browser that started it may finish it (a sign-in started elsewhere is refused)
-      if (!deps.upstream || !visitor || !pending || pending.subject !== visitor.id) {
-        throw new InvalidArgument('this sign-in has expired; start again from the board');
-      }
-      const search = new URL(req.originalUrl, 'http://x').search;
-      const identity = await deps.upstream.finish(String(req.query.state), search, visitor.id);
-      if (!identity.ok) {
-        if (identity.reason === 'unverified') {
-          throw new InvalidArgument(
-            `${deps.upstream.name} did not share a verified e-mail address`,
-          );
-        }
-        deps.logger.warn('a board upstream sign-in failed', {
-          reason: identity.detail ?? identity.reason,
-        });
-        throw new InvalidArgument('the answer from the identity provider was not accepted');
-      }
-      setVisitorCookie(deps, res, { id: visitor.id, email: identity.email, upstream: true });
-      res.redirect(303, pending.returnTo ?? deps.publicBaseUrl);
-    } catch (error) {
-      answerError(deps, req, res, error, null);
-    }
-  });
+  mountUpstreamSignIn(router, deps);
 }
