@@ -336,7 +336,7 @@ export const configSchema = z.object({
     .min(16)
     .optional()
     .describe(
-      'bearer token that lets non-loopback clients read `/metrics`; unset = loopback clients only (nobody when TRUST_PROXY is true: behind a proxy every client looks local)',
+      'bearer token that lets non-loopback clients read `/metrics` and the report of `/readyz` (others read its status alone); unset = loopback clients only (nobody when TRUST_PROXY is true: behind a proxy every client looks local)',
     ),
 });
 

@@ -1,23 +1,33 @@
 import { Router } from 'express';
+import type { OperatorCheck } from './operator-access.js';
 import type { HealthReport } from './service.js';
 
 /**
  * `/healthz`: the process is up (liveness). `/readyz`: the stores, projection lag and
- * components such as the embedder; 503 while degraded (readiness).
+ * components such as the embedder; 503 while degraded (readiness). The report is an operator's
+ * (operator-access.ts: it holds the log position every tenant's writes move, the stores' errors);
+ * anyone else — an orchestrator's probe needs no more — reads the status alone, with the same
+ * status code.
  */
-export function healthRouter(health: () => Promise<HealthReport>): Router {
+export function healthRouter(
+  health: () => Promise<HealthReport>,
+  isOperator: OperatorCheck,
+): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/readyz', async (_req, res) => {
+  router.get('/readyz', async (req, res) => {
+    let report: { status: string; [detail: string]: unknown };
     try {
-      const report = await health();
-      res.status(report.status === 'ok' ? 200 : 503).json(report);
+      report = await health();
     } catch (error) {
       // the same shape as a degraded report: why, under `reasons`
-      res.status(503).json({ status: 'degraded', reasons: [(error as Error).message] });
+      report = { status: 'degraded', reasons: [(error as Error).message] };
     }
+    res
+      .status(report.status === 'ok' ? 200 : 503)
+      .json(isOperator(req) ? report : { status: report.status });
   });
   return router;
 }

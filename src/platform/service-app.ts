@@ -10,6 +10,7 @@ import { strictQuery } from '../http/query-string.js';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { healthRouter } from './health.js';
 import { metricsRouter } from './metrics-route.js';
+import { operatorCheck } from './operator-access.js';
 import type { ServiceContext } from './service.js';
 import { requestTelemetry, telemetryOf } from './telemetry.js';
 
@@ -36,13 +37,12 @@ export function serviceApp(
   app.use(requestTelemetry(telemetryOf(parts.service, ctx)));
   for (const handler of parts.before ?? []) app.use(handler);
   if (parts.operations) app.use(parts.operations);
-  app.use(healthRouter(ctx.health));
-  app.use(
-    metricsRouter(ctx.metrics, {
-      token: ctx.config.METRICS_TOKEN,
-      behindProxy: ctx.config.TRUST_PROXY,
-    }),
-  );
+  const isOperator = operatorCheck({
+    token: ctx.config.METRICS_TOKEN,
+    behindProxy: ctx.config.TRUST_PROXY,
+  });
+  app.use(healthRouter(ctx.health, isOperator));
+  app.use(metricsRouter(ctx.metrics, isOperator));
   for (const handler of parts.routes ?? []) app.use(handler);
   app.use(parts.fallback);
   return app;

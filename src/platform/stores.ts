@@ -118,7 +118,8 @@ async function openBoth(
     lease: (collection, id) =>
       leases ? leases.lease(`${collection}/${id}`) : leaseIn(readStore, collection, id),
     describe: () => ({
-      // /readyz is public: which engine, not where its files live or what its database is named
+      // /readyz's report goes to operators, who paste it into tickets: which engine, not where
+      // its files live or what its database is named
       eventStore: config.EVENTSTORE_URL ? 'kurrentdb' : 'embedded (SQLite)',
       readStore: config.MONGODB_URL ? 'mongodb' : 'embedded (SQLite)',
     }),

@@ -200,6 +200,27 @@ describe('The operations listener of the projector and webhooks roles (e2e)', fu
         expect(answers[1], authorization).to.deep.equal(answers[0]);
       }
     });
+
+    it('answers /readyz with the status alone, and the report only with the token', async () => {
+      // the report's checkpoints are the service's position in the event log, moved by every
+      // tenant's writes: read by anyone, it told when other workspaces wrote. README: the report
+      // follows "the `METRICS_TOKEN` rule"; an orchestrator's probe reads the status code
+      for (const base of [worker.urls.get('ops')!, api.urls.get('feedback')!]) {
+        expect(await json(`${base}/readyz`), base).to.deep.equal({
+          status: 200,
+          body: { status: 'ok' },
+        });
+        const wrong = await get(`${base}/readyz`, {
+          headers: { authorization: `Bearer ${TOKEN}x` },
+        });
+        expect(await wrong.json(), base).to.deep.equal({ status: 'ok' });
+        const res = await get(`${base}/readyz`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        const report = (await res.json()) as Report;
+        expect(res.status, base).to.equal(200);
+        expect(report.role, base).to.be.a('string');
+        expect(report.projections, base).to.be.an('object');
+      }
+    });
   });
 
   describe('When OPS_PORT is unset, or set for a role with services', () => {

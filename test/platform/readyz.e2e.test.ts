@@ -51,7 +51,8 @@ describe('/readyz of the two services in one process (e2e)', function () {
     }
   });
 
-  // /readyz answers anyone who reaches the port: it names the engines, not where their files are
+  // /readyz's report goes to operators, who paste it anywhere: it names the engines, not where
+  // their files are
   it('names its stores without the data directory’s path', async () => {
     for (const service of ['feedback', 'notes']) {
       const text = await (await fetch(`${t.url(service)}/readyz`)).text();
