@@ -178,6 +178,25 @@ describe('When a target address is classified', () => {
     // a resolver with no answer: refused like a name that does not resolve
     expect(await refusal('https://empty.example/x')).to.equal('empty.example does not resolve');
   });
+
+  // README: "nor to an IPv6 form embedding an IPv4 one unless that one is public (… both
+  // addresses of a Teredo one …)": `[2001::1]` is no unspecified address itself, its server is
+  it('says which embedded IPv4 address refuses an IPv6 form: a Teredo server, a 6to4 address', async () => {
+    const refusal = (url: string) =>
+      checkTarget(url, { allowPrivate: false, resolve: async () => [] }).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+    expect(await refusal('https://[2001::1]/')).to.equal(
+      'url points to a Teredo address whose server is an unspecified address (0.0.0.0): 2001::1',
+    );
+    expect(await refusal('https://[2001:0:808:808::80ff:fffe]/')).to.equal(
+      'url points to a Teredo address whose client is a loopback address (127.0.0.1): 2001:0:808:808::80ff:fffe',
+    );
+    expect(await refusal('https://[2002:a00:1::1]/')).to.equal(
+      'url points to a 6to4 address whose embedded IPv4 is a private address (10.0.0.1): 2002:a00:1::1',
+    );
+  });
 });
 
 describe('When a signing secret is sealed', () => {

@@ -44,33 +44,55 @@ const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
 const TEREDO = ipaddr.parseCIDR('2001::/32');
 
+/** An IPv6 form that routes to IPv4 addresses, and the role each of them plays in it. */
+interface Embedding {
+  form: 'NAT64' | '6to4' | 'Teredo';
+  inside: { role: string; address: ipaddr.IPv4 }[];
+}
+
 /**
  * The IPv4 addresses an IPv6 form routes to: NAT64's well-known prefix (RFC 6052) and 6to4
  * (RFC 3056) carry one, Teredo (RFC 4380) its server's and, inverted, its client's. Null for
  * any other address. (The local-use NAT64 prefix 64:ff9b:1::/48 has no fixed layout: refused.)
  */
-function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
+function embeddedIPv4(address: ipaddr.IPv6): Embedding | null {
   const p = address.parts;
   const v4 = (high: number, low: number) =>
     new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-  if (address.match(NAT64)) return [v4(p[6]!, p[7]!)];
-  if (address.match(SIX_TO_FOUR)) return [v4(p[1]!, p[2]!)];
-  if (address.match(TEREDO)) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  const one = (form: Embedding['form'], inside: ipaddr.IPv4): Embedding => ({
+    form,
+    inside: [{ role: 'embedded IPv4', address: inside }],
+  });
+  if (address.match(NAT64)) return one('NAT64', v4(p[6]!, p[7]!));
+  if (address.match(SIX_TO_FOUR)) return one('6to4', v4(p[1]!, p[2]!));
+  if (address.match(TEREDO)) {
+    return {
+      form: 'Teredo',
+      inside: [
+        { role: 'server', address: v4(p[2]!, p[3]!) },
+        { role: 'client', address: v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff) },
+      ],
+    };
+  }
   return null;
+}
+
+/** The IPv6 form embedding an IPv4 address (not a mapped one, read as IPv4), or null. */
+function embeddingOf(parsed: ipaddr.IPv4 | ipaddr.IPv6): Embedding | null {
+  if (parsed.kind() !== 'ipv6' || (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return null;
+  return embeddedIPv4(parsed as ipaddr.IPv6);
 }
 
 /** `public`, or the name of the range that makes the address unsafe. */
 export function addressRange(address: string): string {
   let parsed = ipaddr.parse(address);
+  const embedding = embeddingOf(parsed);
+  if (embedding) {
+    const ranges = embedding.inside.map(({ address: v4 }) => addressRange(v4.toString()));
+    return ranges.find((r) => r !== 'public') ?? 'public';
+  }
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  if (parsed.kind() === 'ipv6') {
-    const inside = embeddedIPv4(parsed as ipaddr.IPv6);
-    if (inside) {
-      const unsafe = inside.map((v4) => addressRange(v4.toString())).find((r) => r !== 'public');
-      return unsafe ?? 'public';
-    }
   }
   if (METADATA.has(parsed.toString())) return 'metadata';
   const range = parsed.range();
@@ -121,9 +143,7 @@ export async function checkTarget(raw: string | URL, policy: TargetPolicy): Prom
   const unsafe = ranges.find((r) => r.range !== 'public');
   if (unsafe && !policy.allowPrivate) {
     const shown = unsafe.address === host ? host : `${host} (${unsafe.address})`;
-    const kind = describe(unsafe.range);
-    const article = /^[aeiou]/i.test(kind) ? 'an' : 'a';
-    throw new RefusedTarget(`url points to ${article} ${kind} address: ${shown}`);
+    throw new RefusedTarget(`url points to ${unsafeKind(unsafe.address, unsafe.range)}: ${shown}`);
   }
   const address = addresses[0]!;
   return { url, address, family: ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4 };
@@ -171,6 +191,17 @@ const NAMES: Record<string, string> = {
   metadata: 'cloud metadata',
 };
 
-function describe(range: string): string {
-  return NAMES[range] ?? `non-public (${range})`;
+/** "an unspecified address"; an IPv4-embedding form says which of its addresses is refused */
+function unsafeKind(address: string, range: string): string {
+  const kind = withArticle(`${NAMES[range] ?? `non-public (${range})`} address`);
+  // `[2001::1]` is a Teredo address whose server is 0.0.0.0: "an unspecified address" alone
+  // reads as a mistake about an address that is plainly not ::
+  const embedding = embeddingOf(ipaddr.parse(address));
+  const culprit = embedding?.inside.find((v4) => addressRange(v4.address.toString()) === range);
+  if (!embedding || !culprit) return kind;
+  return `a ${embedding.form} address whose ${culprit.role} is ${kind} (${culprit.address})`;
+}
+
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 }
