@@ -272,6 +272,14 @@ export const configSchema = z.object({
     .describe(
       'most webhooks one workspace may have (every message fans out to each); create_webhook answers 409 past it',
     ),
+  WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE: whole(1, 1000)
+    .default(5)
+    .describe(
+      'send_test_webhook calls one webhook takes in any minute (sliding); past it 429 with Retry-After (the delivery log shows the first KB of what the target answers)',
+    ),
+  WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE: whole(1, 10000)
+    .default(20)
+    .describe('send_test_webhook calls one workspace takes in any minute, over all its webhooks'),
   CAPTURE_IP_BURST: count(100000)
     .default(10)
     .describe(

@@ -1,22 +1,18 @@
 /**
- * The delivery log and what an admin can do with it: send a test message, page through the
- * deliveries (newest first), read one with its attempts, send one again (same message, same
- * `webhook-id`), and queue again every failed one since a time.
+ * The delivery log and what an admin can do with it: send a test message (send-test.ts), page
+ * through the deliveries (newest first), read one with its attempts, send one again (same
+ * message, same `webhook-id`), and queue again every failed one since a time.
  */
 import { z } from 'zod';
-import { FailedPrecondition, NotFound } from '../../../../commands/shared/errors.js';
+import { NotFound } from '../../../../commands/shared/errors.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
-import { isDuplicateKey } from '../../../readstore/types.js';
 import {
   findDelivery,
   listDeliveries,
   requeueDelivery,
   requeueFailedSince,
 } from '../../../webhooks/delivery/queries.js';
-import { deliveriesOf, newDelivery, toDelivery } from '../../../webhooks/delivery/records.js';
-import { messageIdOf, type Message } from '../../../webhooks/messages/message.js';
-import { hexIdFor } from '../../actions/deps.js';
-import { describeActor } from '../../../../projections/people/actor.js';
+import { toDelivery } from '../../../webhooks/delivery/records.js';
 import { Timestamp } from '../schemas.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
@@ -28,78 +24,12 @@ import {
   DeliveryStatus,
   WebhookParams,
 } from './schemas.js';
+import { sendTestOperation } from './send-test.js';
 import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
 
 export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
   const now = () => deps.webhooks.clock.now();
   const scope = (hookKey: string) => ({ scope: `deliveries:${hookKey}` });
-
-  const sendTest = defineFeedbackOp({
-    id: 'send_test_webhook',
-    honoursIfMatch: 'handler',
-    method: 'post',
-    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/test',
-    summary: 'Send a webhook.test message',
-    tags: TAGS,
-    params: WebhookParams,
-    response: z.object({ deliveryId: DeliveryId }),
-    errors: [...DECLARED, 409],
-    auth: 'bearer',
-    meta: ADMIN,
-    extraDescription:
-      'Delivers a `webhook.test` message to this webhook whatever its filters, signed and retried like any other; follow it with get_webhook_delivery. A disabled webhook answers 409: enable it first.',
-    async handler(ctx) {
-      const { workspaceId, slug } = workspaceOf(ctx.access);
-      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
-      if (!hook.enabled) throw new FailedPrecondition('the webhook is disabled; enable it first');
-      const at = now();
-      // with an Idempotency-Key, a retry names the same message, hence the same delivery
-      const messageId = messageIdOf(
-        hexIdFor(ctx, `webhook.test\0${hook._id}\0${ctx.principal.userId}`),
-      );
-      const actor = await describeActor(deps.readStore, workspaceId, {
-        actor: ctx.principal.userId,
-        ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
-        occurredAt: at,
-        correlationId: ctx.correlationId,
-        causationId: null,
-      });
-      const message: Message = {
-        type: 'webhook.test',
-        timestamp: new Date(at).toISOString(),
-        data: {
-          messageId,
-          workspace: slug,
-          webhookId: hook.id,
-          actor,
-          ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
-          note: 'A test message sent with send_test_webhook.',
-        },
-      };
-      const doc = newDelivery({
-        hookKey: hook._id,
-        webhookId: hook.id,
-        workspaceId,
-        messageId,
-        eventType: 'webhook.test',
-        now: at,
-        position: null,
-        source: null,
-        payload: JSON.stringify(message),
-        correlationId: ctx.correlationId,
-      });
-      // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
-      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
-      try {
-        await deliveriesOf(deps.readStore).insertOne(doc);
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-        return { body: { deliveryId: doc.id } }; // the first attempt's delivery
-      }
-      deps.webhooks.wake();
-      return { body: { deliveryId: doc.id } };
-    },
-  });
 
   const list = defineFeedbackOp({
     id: 'list_webhook_deliveries',
@@ -232,5 +162,5 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     },
   });
 
-  return [sendTest, list, get, redeliver, recover];
+  return [sendTestOperation(deps), list, get, redeliver, recover];
 }

@@ -1,0 +1,137 @@
+/**
+ * send_test_webhook: a `webhook.test` message to one webhook, whatever its filters. Test sends
+ * are throttled per webhook and per workspace (WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE,
+ * WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE): the delivery log shows the first KB of whatever the
+ * target answered, so unthrottled an admin could point a webhook at any public host and port
+ * and read its answers as fast as they could call — a port scanner run from our addresses.
+ * A retry with the same Idempotency-Key answers the first delivery and spends nothing.
+ */
+import { z } from 'zod';
+import { FailedPrecondition, ResourceExhausted } from '../../../../commands/shared/errors.js';
+import { describeActor } from '../../../../projections/people/actor.js';
+import { createLimits, longestWait } from '../../../limits/index.js';
+import { isDuplicateKey } from '../../../readstore/types.js';
+import { type DeliveryDoc, deliveriesOf, newDelivery } from '../../../webhooks/delivery/records.js';
+import { type Message, messageIdOf } from '../../../webhooks/messages/message.js';
+import { hexIdFor } from '../../actions/deps.js';
+import { workspaceOf } from '../triage/shared.js';
+import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
+import { DeliveryId, WebhookParams } from './schemas.js';
+import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
+
+const MINUTE_SECONDS = 60;
+
+export function sendTestOperation(deps: WebhookHttpDeps): FeedbackOperation {
+  const now = () => deps.webhooks.clock.now();
+  const throttle = testThrottle(deps, now);
+
+  return defineFeedbackOp({
+    id: 'send_test_webhook',
+    honoursIfMatch: 'handler',
+    method: 'post',
+    path: '/v1/workspaces/{slug}/webhooks/{webhookId}/test',
+    summary: 'Send a webhook.test message',
+    tags: TAGS,
+    params: WebhookParams,
+    response: z.object({ deliveryId: DeliveryId }),
+    errors: [...DECLARED, 409, 429],
+    auth: 'bearer',
+    meta: ADMIN,
+    extraDescription:
+      'Delivers a `webhook.test` message to this webhook whatever its filters, signed and retried like any other; follow it with get_webhook_delivery. A disabled webhook answers 409: enable it first. ' +
+      `At most ${deps.config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE} test messages per webhook and ${deps.config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE} per workspace in any minute; past that 429 \`resource-exhausted\` with \`Retry-After\`.`,
+    async handler(ctx) {
+      const { workspaceId, slug } = workspaceOf(ctx.access);
+      const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
+      if (!hook.enabled) throw new FailedPrecondition('the webhook is disabled; enable it first');
+      const at = now();
+      // with an Idempotency-Key, a retry names the same message, hence the same delivery
+      const messageId = messageIdOf(
+        hexIdFor(ctx, `webhook.test\0${hook._id}\0${ctx.principal.userId}`),
+      );
+      const actor = await describeActor(deps.readStore, workspaceId, {
+        actor: ctx.principal.userId,
+        ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
+        occurredAt: at,
+        correlationId: ctx.correlationId,
+        causationId: null,
+      });
+      const message: Message = {
+        type: 'webhook.test',
+        timestamp: new Date(at).toISOString(),
+        data: {
+          messageId,
+          workspace: slug,
+          webhookId: hook.id,
+          actor,
+          ...(ctx.principal.via ? { via: ctx.principal.via } : {}),
+          note: 'A test message sent with send_test_webhook.',
+        },
+      };
+      const doc = newDelivery({
+        hookKey: hook._id,
+        webhookId: hook.id,
+        workspaceId,
+        messageId,
+        eventType: 'webhook.test',
+        now: at,
+        position: null,
+        source: null,
+        payload: JSON.stringify(message),
+        correlationId: ctx.correlationId,
+      });
+      // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
+      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      if (await isSent(deps, doc)) return { body: { deliveryId: doc.id } }; // a keyed retry
+      await throttle(workspaceId, hook._id);
+      try {
+        await deliveriesOf(deps.readStore).insertOne(doc);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        return { body: { deliveryId: doc.id } }; // the first attempt's delivery
+      }
+      deps.webhooks.wake();
+      return { body: { deliveryId: doc.id } };
+    },
+  });
+}
+
+async function isSent(deps: WebhookHttpDeps, doc: DeliveryDoc): Promise<boolean> {
+  return (await deliveriesOf(deps.readStore).findOne({ _id: doc._id })) !== null;
+}
+
+/**
+ * One test send from the webhook's and the workspace's windows, or ResourceExhausted (429 with
+ * Retry-After). Both are asked before either counts, so a send the workspace refuses spends
+ * nothing of the webhook's. Kept in the store: every API process counts against one figure.
+ */
+function testThrottle(deps: WebhookHttpDeps, now: () => number) {
+  const { config } = deps;
+  const limits = createLimits({ readStore: deps.readStore, now });
+  const window = (max: number) =>
+    ({ kind: 'sliding-window', max, windowSeconds: MINUTE_SECONDS }) as const;
+  const pairs = (workspaceId: string, hookKey: string) =>
+    [
+      [byWorkspace, workspaceId],
+      [byWebhook, hookKey],
+    ] as const;
+  const byWebhook = limits.limiter(
+    'webhook-tests:webhook',
+    window(config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE),
+  );
+  const byWorkspace = limits.limiter(
+    'webhook-tests:workspace',
+    window(config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE),
+  );
+  return async (workspaceId: string, hookKey: string): Promise<void> => {
+    const asked = pairs(workspaceId, hookKey);
+    const wait = longestWait(await Promise.all(asked.map(([l, key]) => l.peek(key))));
+    if (wait !== null) throw tooMany(wait);
+    const taken = longestWait(await Promise.all(asked.map(([l, key]) => l.take(key))));
+    if (taken !== null) throw tooMany(taken);
+  };
+}
+
+function tooMany(seconds: number): ResourceExhausted {
+  return new ResourceExhausted(`too many test messages; try again in ${seconds} s`, seconds);
+}
