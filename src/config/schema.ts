@@ -267,6 +267,11 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: whole(1, 100)
     .default(8)
     .describe('most delivery attempts in flight per webhook'),
+  WEBHOOK_MAX_IN_FLIGHT: whole(1, 100000)
+    .default(256)
+    .describe(
+      'most delivery attempts in flight in one webhook worker over all webhooks (each holds a socket and its message); past it further attempts wait their turn, neither sent nor failed',
+    ),
   WEBHOOKS_PER_WORKSPACE: whole(1, 1000)
     .default(20)
     .describe(

@@ -84,6 +84,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
         policy,
         clock,
         concurrency: config.WEBHOOK_CONCURRENCY,
+        maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
         logger,
         lease: stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id),
         onAttempt: (outcome, seconds) => ctx.metrics.webhookAttempts.observe({ outcome }, seconds),

@@ -1,6 +1,7 @@
 /**
  * Sends due deliveries. Each webhook has its own lane with at most `concurrency` attempts in
- * flight, so one slow or dead receiver never holds up another. Fresh deliveries are handed over
+ * flight, so one slow or dead receiver never holds up another, and all lanes together have at
+ * most `maxInFlight` (places.ts). Fresh deliveries are handed over
  * directly by the worker while the lane has room (`handOver`); the rest, and retries, come back
  * through a scan when their time (on the injectable clock) has come, when a lane empties, when a
  * test clock jumps, when an operation asks (`wake`), and every few seconds for changes made by
@@ -13,6 +14,7 @@ import type { ReadStore } from '../../readstore/types.js';
 import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
 import { type AttemptDeps, attemptFields, createAttempts } from './attempt.js';
+import { createAttemptPlaces } from './places.js';
 import { type DeliveryDoc, deliveriesOf } from './records.js';
 import type { Sender } from './sender.js';
 import type { TargetPolicy } from './target.js';
@@ -27,6 +29,8 @@ export interface DispatcherDeps {
   payloadOf(doc: DeliveryDoc): Promise<string | null>;
   /** most attempts in flight per webhook */
   concurrency: number;
+  /** most attempts in flight over every webhook (WEBHOOK_MAX_IN_FLIGHT); absent: no such bound */
+  maxInFlight?: number;
   /** switch the webhook off (a command on its stream) */
   disable(hook: WebhookDoc, reason: string): Promise<void>;
   /** make recent writes durable soon (embedded store) */
@@ -55,6 +59,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const lanes = new Map<string, Lane>();
   /** most deliveries a lane holds in memory beyond those in flight */
   const window = deps.concurrency * 2;
+  const places = createAttemptPlaces(deps.maxInFlight ?? Number.POSITIVE_INFINITY);
+  let warnedFullAt = Number.NEGATIVE_INFINITY;
   const busy = new Set<string>();
   /** webhooks this dispatcher disabled, until the worker sees them enabled again */
   const paused = new Set<string>();
@@ -116,6 +122,12 @@ export function createDispatcher(deps: DispatcherDeps) {
         at++;
         continue;
       }
+      if (!places.take()) {
+        // the doc stays first in line in its lane; the lane gets a place when one is free
+        places.wait(hookKey);
+        warnFull();
+        return;
+      }
       lane.queue.splice(at, 1);
       if (stream !== undefined) lane.streams.add(stream);
       lane.inFlight++;
@@ -127,6 +139,7 @@ export function createDispatcher(deps: DispatcherDeps) {
           }),
         )
         .finally(() => {
+          places.free();
           running.delete(run);
           busy.delete(doc._id);
           if (stream !== undefined) lane.streams.delete(stream);
@@ -136,10 +149,25 @@ export function createDispatcher(deps: DispatcherDeps) {
           if (lane.queue.length === 0 && lane.maybeMore) void scan();
           if (lane.inFlight === 0 && lane.queue.length === 0 && !lane.maybeMore)
             lanes.delete(hookKey);
-          else pump(hookKey, lane);
+          else places.wait(hookKey);
+          // the freed place goes to the lane that waited for one longest, this one in its turn
+          for (const next of places.turns()) {
+            const waiting = lanes.get(next);
+            if (waiting) pump(next, waiting);
+          }
         });
       running.add(run);
     }
+  }
+
+  /** one line a minute at most while every place is taken: the operator's sign to raise it */
+  function warnFull(): void {
+    const now = Date.now();
+    if (now - warnedFullAt < 60_000) return;
+    warnedFullAt = now;
+    deps.logger.warn('webhook attempts wait: WEBHOOK_MAX_IN_FLIGHT attempts are in flight', {
+      inFlight: places.taken(),
+    });
   }
 
   async function attempt(queued: DeliveryDoc): Promise<void> {

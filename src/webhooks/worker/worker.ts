@@ -44,6 +44,8 @@ export interface WorkerDeps {
   policy: TargetPolicy;
   clock: WebhookClock;
   concurrency: number;
+  /** most attempts in flight over every webhook (WEBHOOK_MAX_IN_FLIGHT); absent: no such bound */
+  maxInFlight?: number;
   logger: Logger;
   /** where the one-deliverer lease lives (Stores.lease); default: the read store */
   lease?: Lease;
@@ -227,6 +229,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       secrets: deps.secrets,
       payloadOf: payloads.payloadOf,
       concurrency: deps.concurrency,
+      ...(deps.maxInFlight ? { maxInFlight: deps.maxInFlight } : {}),
       disable,
       persist,
       logger,

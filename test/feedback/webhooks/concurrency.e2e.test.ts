@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import {
+  hook,
   item,
   type Receiver,
   settle,
@@ -90,4 +91,49 @@ describe('Several messages of one item at a receiver that answers slowly (e2e)',
   async function eventuallyAnswered(id: string): Promise<void> {
     for (let i = 0; i < 100 && !answered.has(id); i++) await new Promise((r) => setTimeout(r, 20));
   }
+});
+
+// README: "A webhook worker has at most `WEBHOOK_MAX_IN_FLIGHT` (256) in flight over all
+// webhooks … past it further attempts wait their turn, still queued — not sent, and not counted
+// as your receiver's failures"
+describe('Two slow receivers with more places between them than WEBHOOK_MAX_IN_FLIGHT (e2e)', () => {
+  let world: World;
+  let one: Receiver;
+  let two: Receiver;
+  let release: () => void = () => {};
+
+  before(async () => {
+    [world, one, two] = await startWorldWith(2, {
+      env: { WEBHOOK_CONCURRENCY: '2', WEBHOOK_MAX_IN_FLIGHT: '3' },
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    one.answer = () => ({ status: 204, hold: held });
+    two.answer = () => ({ status: 204, hold: held });
+  });
+  after(async () => {
+    release();
+    await stopWorld(world, one, two);
+  });
+
+  it('holds three requests open in all, then delivers every message once each, none failed', async () => {
+    const hooks = [await subscribe(world, one), await subscribe(world, two)];
+    for (let i = 0; i < 4; i++) await submit(world, `Message ${i}`);
+    const open = () => one.received.length + two.received.length;
+    for (let i = 0; i < 100 && open() < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300)); // room for a fourth, were it let through
+    expect(open(), 'requests open at both receivers').to.equal(3);
+
+    release();
+    await one.until(4);
+    await two.until(4);
+    for (const { id } of hooks) await settle(world, id);
+    for (const { id } of hooks) {
+      const { body } = await world.fb.api(world.owner.token).get(`${hook(id)}/deliveries`);
+      expect(
+        body.items.map((d: { status: string; attemptCount: number }) => d.attemptCount),
+      ).to.deep.equal([1, 1, 1, 1]);
+    }
+  });
 });
