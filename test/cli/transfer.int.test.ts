@@ -195,9 +195,19 @@ describe('When an operator verifies, exports and imports (CLI)', function () {
     });
 
     it('refuses an unknown workspace and missing flags with one line', async () => {
-      expect(
-        await cliFails(source, 'export', '--workspace', 'nowhere-co', '--out', '/tmp/x'),
-      ).to.match(/no workspace with slug nowhere-co/);
+      // --out names a new file in a folder of the test's own: a fixed path such as /tmp/x made
+      // the test depend on the machine (export refuses a file already there before it looks
+      // for the workspace)
+      const root = tempDataDir();
+      const out = join(root, 'nowhere.jsonl');
+      try {
+        expect(
+          await cliFails(source, 'export', '--workspace', 'nowhere-co', '--out', out),
+        ).to.match(/no workspace with slug nowhere-co/);
+        expect(existsSync(out)).to.equal(false);
+      } finally {
+        removeDir(root);
+      }
       expect(await cliFails(source, 'export', '--workspace', 'acme-co')).to.match(/out/);
       expect(await cliFails(source, 'import-workspace', '--file', '/nonexistent')).to.match(
         /no file/,
