@@ -96,7 +96,11 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
       introspection: { enabled: false },
-      userinfo: { enabled: openid },
+      // not offered: every access token is a JWT for the service's API (resourceIndicators
+      // below), and oidc-provider serves userinfo only to its opaque tokens for no resource, so
+      // no token a client holds could read it. Discovery then names no userinfo_endpoint (OpenID
+      // Discovery: RECOMMENDED, not required) and the ID token carries the granted claims.
+      userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
