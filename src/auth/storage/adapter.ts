@@ -19,7 +19,7 @@
  * keeps it.
  */
 import { createHash } from 'node:crypto';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Collection, Doc, ReadStore } from '../../readstore/types.js';
 import {
   type ClientLifetime,
@@ -210,10 +210,19 @@ export function createAdapterClass(ctx: AdapterContext): new (name: string) => A
     }
 
     async destroy(id: string): Promise<void> {
+      let taken = true;
       await stored(async () => {
-        await this.col.deleteOne({ _id: this.key(id) });
+        taken = (await this.col.deleteOne({ _id: this.key(id) })).deletedCount === 1;
         await ctx.readStore.flush();
       });
+      // Only a resume destroys an interaction, after reading it: one that finds it gone crossed
+      // another resume of the same sign-in, which goes on alone (one approval, one code); this
+      // one ends on oidc-provider's error page, as if it had read the interaction gone.
+      if (!taken && this.model === 'Interaction') {
+        throw new errors.SessionNotFound(
+          'interaction session not found: this sign-in already went on in another tab or an earlier submission',
+        );
+      }
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
