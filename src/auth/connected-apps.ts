@@ -89,6 +89,11 @@ export function createConnectedApps(deps: {
       return [...byClient.values()].sort((a, b) => a.clientName.localeCompare(b.clientName));
     },
 
+    /** whether a client of this id is registered (a client id is public, like its name) */
+    async isRegisteredClient(clientId: string): Promise<boolean> {
+      return (await deps.provider.Client.find(clientId)) !== undefined;
+    },
+
     /** true when something was revoked; false when the user had not connected that client */
     async revokeConnectedApp(userId: string, clientId: string): Promise<boolean> {
       const docs = await deps.grants.find({ accountId: userId, clientId });

@@ -80,6 +80,7 @@ export interface AuthorizationServer {
   /** where this server sends sign-in codes (the public board confirms addresses through it) */
   mail: MailPort;
   revokeConnectedApp(userId: string, clientId: string): Promise<boolean>;
+  isRegisteredClient(clientId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -311,6 +312,7 @@ export async function createAuthorizationServer(
     wwwAuthenticate: (error, scope, scheme) => wwwAuthenticateFor(primary, error, scope, scheme),
     listConnectedApps: connected.listConnectedApps,
     revokeConnectedApp: connected.revokeConnectedApp,
+    isRegisteredClient: connected.isRegisteredClient,
     async close() {
       // nothing holds sockets or timers: the read store belongs to the caller
       providers.clear();

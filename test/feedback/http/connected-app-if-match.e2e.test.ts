@@ -4,7 +4,7 @@
  * outside the event log, so the handler itself honours the refusal. RFC 9110 §13.1.1: "An origin
  * server MUST NOT perform the requested method if a received If-Match condition evaluates to
  * false"; §13.2.1: preconditions are ignored when the answer without them "would have been a
- * status code other than a 2xx (Successful) or 412" — an app never connected answers 404.
+ * status code other than a 2xx (Successful) or 412" — a client id no app has answers 404.
  */
 import { expect } from 'chai';
 import { type FeedbackHarness, type Maker, startFeedback } from '../support/harness.js';
@@ -36,7 +36,7 @@ describe('When an app is disconnected with an If-Match that cannot hold (e2e)', 
     expect((await fb.api(app.accessToken).get(products())).status).to.equal(200);
   });
 
-  it('answers 404 for an app never connected, not 412', async () => {
+  it('answers 404 for a client id no app has, not 412', async () => {
     const res = await fb.api(maker.token).del(`${APPS}/never-connected`, { headers: NOT_A_TAG });
     expect(res.status, JSON.stringify(res.body)).to.equal(404);
     expect(res.body.code).to.equal('not-found');

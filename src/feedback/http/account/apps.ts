@@ -17,7 +17,7 @@ const TAGS = ['Connected apps'];
 
 export type ConnectedAppsPort = Pick<
   AuthorizationServer,
-  'listConnectedApps' | 'revokeConnectedApp'
+  'listConnectedApps' | 'revokeConnectedApp' | 'isRegisteredClient'
 >;
 
 export function connectedAppOperations(
@@ -47,7 +47,7 @@ export function connectedAppOperations(
     path: '/v1/me/apps/{clientId}',
     summary: 'Disconnect an app',
     description:
-      'Revokes every grant you gave the client: its refresh tokens fail and its access tokens stop working on the next request. Every webhook whose URL the app set for you is disabled, with `disabledReason` naming the app; an admin may resume it. 404 when you had not connected it.',
+      'Revokes every grant you gave the client: its refresh tokens fail and its access tokens stop working on the next request. Every webhook whose URL the app set for you is disabled, with `disabledReason` naming the app; an admin may resume it. Disconnecting an app that is not (or no longer) connected changes nothing and answers 204, so a retry is safe; 404 when no app has this client id.',
     tags: TAGS,
     params: z.object({ clientId: ClientId }),
     successStatus: 204,
@@ -59,9 +59,13 @@ export function connectedAppOperations(
       const app = (await apps.listConnectedApps(grant.userId)).find(
         (connected) => connected.clientId === grant.clientId,
       );
+      // A repeat (its first answer lost, or sent again with its Idempotency-Key: the revocation
+      // leaves no event to replay) finds the app disconnected and answers as the first did, as
+      // revoking a revoked personal token does; only a client id no app has is 404.
+      const known = app !== undefined || (await apps.isRegisteredClient(grant.clientId));
       // revoked outside the event log: a failed If-Match is answered before (lifecycle.ts)
       if (ctx.unmetIfMatch)
-        throw app ? ctx.unmetIfMatch : new NotFound('no connected app with this client id');
+        throw known ? ctx.unmetIfMatch : new NotFound('no app with this client id');
       const revoked = await apps.revokeConnectedApp(grant.userId, grant.clientId);
       // after the revocation, so the app cannot resume a webhook in between; a retry after a
       // crash here finds the grant gone but still disables what it left (hence the count).
@@ -75,7 +79,7 @@ export function connectedAppOperations(
         // webhooks it set before events carried its grant know it by this name only
         ...(app ? { clientName: app.clientName } : {}),
       });
-      if (!revoked && disabled === 0) throw new NotFound('no connected app with this client id');
+      if (!revoked && disabled === 0 && !known) throw new NotFound('no app with this client id');
       return { position };
     },
   });
