@@ -11,6 +11,7 @@
  * error page (400, `invalid_request`: the interaction is gone), never a 500 and never a code.
  */
 import { expect } from 'chai';
+import { decodeJwt } from 'jose';
 import type { HeldReads } from '../support/held-reads.js';
 import { CookieJar, formIn, latestCode, request } from './support/browserless.js';
 import { exchange, registerClient, startAuthorization } from './support/client.js';
@@ -18,6 +19,7 @@ import { harnessWithHeldReads } from './support/held-harness.js';
 import type { Harness } from './support/harness.js';
 
 const INTERACTIONS = 'oauth_Interaction';
+const GRANTS = 'oauth_Grant';
 const EMAIL = 'two-tabs@example.com';
 
 /** the form ending in `suffix` on the page the redirects from `res` lead to */
@@ -74,7 +76,7 @@ function oneWentOn(outcomes: Outcome[]): Outcome {
   return on[0] as Outcome;
 }
 
-describe('When two resumes of one sign-in cross', function () {
+describe('When two resumes or approvals of one sign-in cross', function () {
   this.timeout(60_000);
   const server = harnessWithHeldReads();
 
@@ -98,5 +100,27 @@ describe('When two resumes of one sign-in cross', function () {
     expect(callback.searchParams.get('code')).to.be.a('string');
     const tokens = await exchange(config, callback, pending);
     expect(tokens.access_token).to.be.a('string');
+  });
+
+  it('makes one grant of two approvals of one consent that cross, the one the code names', async () => {
+    // two grants, of which the code named one: the other, no token's, kept the app listed as
+    // connected and its webhooks delivering after the app ended its own grant (RFC 7009)
+    const { h, reads } = server;
+    const jar = new CookieJar();
+    const { config, pending, resume } = await signedIn(h, jar);
+    const consent = await formAfter(h, jar, resume, '/confirm');
+    const met = reads.hold(INTERACTIONS, 2);
+    const approvals = Promise.all([
+      request(jar, consent.action, consent.fields),
+      request(jar, consent.action, consent.fields),
+    ]);
+    for (const release of await met) release();
+    const [approved] = await approvals;
+    const clientId = config.clientMetadata().client_id;
+    const grants = await h.readStore().collection(GRANTS).find({ clientId });
+    expect(grants.map((grant) => grant._id)).to.have.length(1);
+    const went = await request(jar, new URL(approved?.headers.get('location') ?? '', h.base).href);
+    const tokens = await exchange(config, new URL(went.headers.get('location') ?? ''), pending);
+    expect(decodeJwt(tokens.access_token).grant_id).to.equal(grants[0]?._id);
   });
 });

@@ -32,6 +32,16 @@ export function csrfFor(secret: string, uid: string): string {
   return createHmac('sha256', secret).update(`csrf:${uid}`).digest('base64url');
 }
 
+/**
+ * The id of the grant an approval of the interaction makes: HMAC(secret, uid), so two approvals
+ * of one interaction that cross (a double-submitted form) write one grant, not a second one no
+ * token names that would keep the app connected after its own grant ended. Not the uid itself:
+ * the grant id travels in every access token, the uid is the interaction's cookie.
+ */
+export function grantIdFor(secret: string, uid: string): string {
+  return createHmac('sha256', secret).update(`grant:${uid}`).digest('base64url');
+}
+
 export function csrfOk(secret: string, uid: string, given: unknown): boolean {
   if (typeof given !== 'string') return false;
   const want = Buffer.from(csrfFor(secret, uid));

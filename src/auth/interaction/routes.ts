@@ -12,6 +12,7 @@ import {
   clientNameOf,
   csrfFor,
   csrfOk,
+  grantIdFor,
   loadInteraction,
   sendHtml,
   sendThrottled,
@@ -239,10 +240,13 @@ export function interactionRouter(
       const provider = ctx.pickProvider(req);
       const grant = details.grantId
         ? await provider.Grant.find(details.grantId)
-        : new provider.Grant({
-            accountId: details.session.accountId,
-            clientId: String(details.params.client_id),
-          });
+        : Object.assign(
+            new provider.Grant({
+              accountId: details.session.accountId,
+              clientId: String(details.params.client_id),
+            }),
+            { jti: grantIdFor(ctx.secret, details.uid) },
+          );
       if (!grant) {
         sendHtml(
           res,
