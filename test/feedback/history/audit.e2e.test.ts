@@ -116,6 +116,22 @@ describe('Workspace audit trail (e2e)', () => {
       expect(one.status).to.equal(200);
       expect(one.body.items.length).to.be.greaterThan(0);
     });
+
+    it('refuses a bound sent in seconds with 400 and the hint get_item_as_of gives', async () => {
+      // README: `from`, `to` are "ms"; a moment before 1973 was almost surely sent in seconds
+      // (get_item_as_of's hint): `to` in seconds would answer an empty page, `from` every event
+      const { items } = (await owner().get(`${AUDIT}?pageSize=1`)).body as { items: ChangeBody[] };
+      const seconds = Math.floor(items[0]!.occurredAt / 1000);
+      for (const query of [`from=${seconds}`, `to=${seconds}`]) {
+        const res = await owner().get(`${AUDIT}?${query}`);
+        expect400(res);
+        expect(res.body.error).to.equal(
+          `${query.replace('=', ' is ')} (timestamps are milliseconds since 1970; this looks like seconds)`,
+        );
+      }
+      // 0 is the epoch in any unit: still "from the beginning"
+      expect((await owner().get(`${AUDIT}?from=0`)).status).to.equal(200);
+    });
   });
 
   describe('When someone other than an admin asks', () => {

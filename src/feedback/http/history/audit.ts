@@ -13,6 +13,7 @@ import { ProductKey, Timestamp, WorkspaceParams } from '../schemas.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
 import type { HistoryHttpDeps } from './item-history.js';
+import { looksLikeSeconds, secondsHint } from './moments.js';
 import { ChangePage } from './schemas.js';
 
 const AuditCursor = z.object({ before: z.string().regex(/^[0-9a-f]{32}$/) });
@@ -65,6 +66,13 @@ export function auditOperation(
         throw new InvalidArgument(
           `from (${filters.from}) is after to (${filters.to}): no moment is in that range`,
         );
+      }
+      // a bound in seconds lies in January 1970: `to` would match nothing and `from` everything
+      for (const bound of ['from', 'to'] as const) {
+        const value = filters[bound];
+        if (value !== undefined && looksLikeSeconds(value)) {
+          throw new InvalidArgument(`${bound} is ${value}${secondsHint(value)}`);
+        }
       }
       const scope = `audit:${workspaceId}`;
       const before = cursor ? deps.cursors.decodeAs(cursor, AuditCursor, { scope }).before : null;

@@ -16,6 +16,7 @@ import { Count, Item, ItemParams, Participant, Reply, Timestamp } from '../schem
 import { itemNotFound } from '../../actions/index.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
+import { secondsHint } from './moments.js';
 import { ChangePage } from './schemas.js';
 
 export interface HistoryHttpDeps extends FeedbackHttpDeps {
@@ -23,12 +24,6 @@ export interface HistoryHttpDeps extends FeedbackHttpDeps {
 }
 
 const HistoryCursor = z.object({ from: z.number().int().min(0) });
-
-/** `at` is in milliseconds; a moment before 1973 was almost surely sent in seconds. */
-const unitHint = (at: number) =>
-  at > 0 && at < 100_000_000_000
-    ? ' (timestamps are milliseconds since 1970; this looks like seconds)'
-    : '';
 
 /**
  * Why a moment before the item's first revision finds nothing, also when an import gave the item
@@ -42,7 +37,7 @@ function notYet(itemKey: string, at: number, captured: RecordedEvent): string {
     given !== undefined && given < recorded
       ? `; its createdAt, ${given}, came with an import, and history and as-of start when it was recorded`
       : '';
-  return `${itemKey} did not exist yet at ${at}${unitHint(at)}: it was recorded at ${recorded}${imported}`;
+  return `${itemKey} did not exist yet at ${at}${secondsHint(at)}: it was recorded at ${recorded}${imported}`;
 }
 
 export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[] {
