@@ -23,6 +23,7 @@ describe('Composing webhook messages from the log (integration)', () => {
     const deps = {
       commandHandler: createCommandHandler(stores.eventStore),
       readStore: stores.readStore,
+      eventStore: stores.eventStore,
     };
     const context = (via?: string) => ({ actor: 'u1', now: 1_000, ...(via ? { via } : {}) });
     workspaceId = await seedBoard(stores, context);

@@ -14,8 +14,9 @@
  * client never came back: items marked merged whose survivor has not recorded them yet.
  *
  * An item its survivor gave back in an unmerge that did not finish (unmerge.ts) still reads as
- * merged into it; merging it again first completes that unmerge, so the +1s it gets back are not
- * lost, then merges it as usual.
+ * merged into it; merging it again first completes that unmerge — under the unmerging request's
+ * actor, `via` and correlation id (continued.ts), not this caller's — so the +1s it gets back are
+ * not lost, then merges it as usual.
  */
 import {
   type ItemState,
@@ -37,10 +38,10 @@ import {
   latest,
 } from './deps.js';
 import { asOneRequest, continuing, type RecoveryDeps, requestOf } from './continued.js';
-import { takeBack } from './unmerge.js';
+import { givesBack, takeBack } from './unmerge.js';
 
 export async function mergeItems(
-  deps: CommandDeps,
+  deps: CommandDeps & RecoveryDeps,
   request: CommandContext,
   input: { workspaceId: string; productKey: string; survivorKey: string; mergedKeys: string[] },
 ): Promise<{ survivorId: string; mergedPeople: number; position: bigint | null }> {
@@ -67,7 +68,14 @@ export async function mergeItems(
   const positions: (bigint | null)[] = [];
   for (const key of mergedKeys) {
     if (survivor.status !== 'absent' && unmergePending(survivor, key)) {
-      positions.push(await takeBack(deps, context, workspaceId, survivor, key));
+      // the rest of someone's unmerge, recorded as theirs: this caller only merges
+      const unmerging = await continuing(
+        deps,
+        context,
+        itemStreamId(workspaceId, survivorKey),
+        (e) => givesBack(e, key),
+      );
+      positions.push(await takeBack(deps, unmerging, workspaceId, survivor, key));
     }
   }
   const snapshots: MergeSnapshot[] = [];

@@ -135,7 +135,7 @@ export async function completePendingUnmerges(
 }
 
 /** The survivor's record of an unmerge that gave `itemKey` back. */
-function givesBack(event: RecordedEvent, itemKey: string): boolean {
+export function givesBack(event: RecordedEvent, itemKey: string): boolean {
   if (event.type !== 'ItemsUnmerged') return false;
   return (event.data as ItemsUnmerged['data']).unmerged.some((u) => u.itemKey === itemKey);
 }

@@ -40,7 +40,7 @@ function merge(
   mergedKeys: string[],
   commandHandler = world.handler,
 ) {
-  return mergeItems({ commandHandler }, ctx(), {
+  return mergeItems({ commandHandler, eventStore: world.events }, ctx(), {
     workspaceId,
     productKey: 'ACME',
     survivorKey,

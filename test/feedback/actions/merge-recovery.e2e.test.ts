@@ -84,7 +84,7 @@ describe('When the first start after an upgrade replays a read model for longer 
     for (const email of ['ann@x.io', 'bo@x.io', 'cy@x.io'])
       await submitAs(world, workspaceId, email);
     const crashing = world.crashingOn(itemStreamId(workspaceId, 'ACME-1'));
-    const crash = await mergeItems({ commandHandler: crashing }, ctx(), {
+    const crash = await mergeItems({ commandHandler: crashing, eventStore: world.events }, ctx(), {
       workspaceId,
       productKey: 'ACME',
       survivorKey: 'ACME-1',

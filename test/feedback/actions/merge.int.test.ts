@@ -39,7 +39,7 @@ const merge = (
   mergedKeys: string[],
   commandHandler = world.handler,
 ) =>
-  mergeItems({ commandHandler }, ctx(), {
+  mergeItems({ commandHandler, eventStore: world.events }, ctx(), {
     workspaceId,
     productKey: 'ACME',
     survivorKey: 'ACME-1',
@@ -106,7 +106,7 @@ describe('When items are merged', () => {
         await refusal(() => merge(world, workspaceId, ['ACME-2', 'ACME-99'])),
       ).to.be.instanceOf(NotFound);
       expect(await countEvents(world.events, 'ItemMergedInto')).to.equal(0);
-      await mergeItems({ commandHandler: world.handler }, ctx(), {
+      await mergeItems({ commandHandler: world.handler, eventStore: world.events }, ctx(), {
         workspaceId,
         productKey: 'ACME',
         survivorKey: 'ACME-4',
@@ -118,7 +118,7 @@ describe('When items are merged', () => {
       );
       expect(
         await refusal(() =>
-          mergeItems({ commandHandler: world.handler }, ctx(), {
+          mergeItems({ commandHandler: world.handler, eventStore: world.events }, ctx(), {
             workspaceId,
             productKey: 'ACME',
             survivorKey: 'ACME-2',

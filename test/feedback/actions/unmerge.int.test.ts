@@ -19,7 +19,7 @@ import { seedBoard, submitAs } from './seed.js';
 /** ACME-1 by ann; ACME-2 by bo with a +1 from cy; ACME-2 merged into ACME-1; di +1s ACME-2. */
 async function mergedBoard(world: World) {
   const { workspaceId } = await seedBoard(world);
-  const deps = { commandHandler: world.handler };
+  const deps = { commandHandler: world.handler, eventStore: world.events };
   await submitAs(world, workspaceId, 'ann@x.io');
   await submitAs(world, workspaceId, 'bo@x.io', 'bo files this');
   const cy = (await submitAs(world, workspaceId, 'cy@x.io', 'cy')).personId;
@@ -103,12 +103,16 @@ describe('When an unmerge crashes before the item took itself back', () => {
   it('merging it again first completes the unmerge, so no +1 is lost', async () => {
     await withWorld(async (world) => {
       const workspaceId = await crashed(world);
-      const again = await mergeItems({ commandHandler: world.handler }, ctx(), {
-        workspaceId,
-        productKey: 'ACME',
-        survivorKey: 'ACME-1',
-        mergedKeys: ['ACME-2'],
-      });
+      const again = await mergeItems(
+        { commandHandler: world.handler, eventStore: world.events },
+        ctx(),
+        {
+          workspaceId,
+          productKey: 'ACME',
+          survivorKey: 'ACME-1',
+          mergedKeys: ['ACME-2'],
+        },
+      );
       expect(again.mergedPeople).to.equal(3);
       expect(await countEvents(world.events, 'ItemUnmerged')).to.equal(1);
       await world.caughtUp(again.position);

@@ -92,7 +92,7 @@ describe('Merge recovery at start (e2e)', () => {
       };
       const crashed = await actions
         .mergeItems(
-          { commandHandler: createCommandHandler(crashing) },
+          { commandHandler: createCommandHandler(crashing), eventStore: store },
           fb.context({ actor: owner.userId }),
           {
             workspaceId: ws.workspaceId,

@@ -116,4 +116,31 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
     expect(takenBack.via).to.equal('pat:laptop');
     expect(takenBack.correlationId).to.equal('unmerge-request-1');
   });
+
+  it('names the maker who unmerged when another maker’s merge finishes that unmerge', async function () {
+    // README: an unmerge "is two steps that converge after a crash ... merging again gives the
+    // first merge's answers": merging the item again first finishes the unmerge, and that step
+    // is still the unmerging request's — the merging maker only merged
+    this.timeout(60_000);
+    const zoe = await fb.createMaker('zoe@acme.io', 'desk');
+    await fb.addMember({ workspaceId, slug: SLUG }, zoe.userId);
+    crashOnceOn(store(), itemStreamId(workspaceId, 'APP-3'));
+    const unmerge = await api().post(`${itemPath('APP-1')}/unmerge`, { mergedKeys: ['APP-3'] });
+    expect(unmerge.status, 'the crashed request').to.be.at.least(500);
+    const gaveBack = (await history('APP-1')).at(-1)!;
+    expect(gaveBack.type).to.equal('ItemsUnmerged');
+
+    const merge = await fb
+      .api(zoe.token)
+      .post(`${itemPath('APP-1')}/merge`, { mergedKeys: ['APP-3'] });
+    expect(merge.status, JSON.stringify(merge.body)).to.equal(200);
+
+    const [takenBack, mergedAgain] = (await history('APP-3')).slice(-2);
+    expect(takenBack!.type).to.equal('ItemUnmerged');
+    expect(takenBack!.actor).to.deep.equal({ kind: 'maker', id: owner.userId, name: 'max' });
+    expect(takenBack!.via).to.equal('pat:laptop');
+    expect(takenBack!.correlationId).to.equal(gaveBack.correlationId);
+    expect(mergedAgain!.type).to.equal('ItemMergedInto');
+    expect(mergedAgain!.actor).to.deep.equal({ kind: 'maker', id: zoe.userId, name: 'zoe' });
+  });
 });

@@ -8,6 +8,7 @@
  *     (submit.ts, src/feedback/capture).
  * Admin-only: update_product. Every other workspace operation is open to any member.
  */
+import type { RecoveryDeps } from '../../actions/continued.js';
 import type { ItemTimelines } from '../../activity/timeline.js';
 import type { CaptureGuard } from '../../capture/guard.js';
 import type { FeedbackHttpDeps, FeedbackOperation } from '../types.js';
@@ -20,7 +21,7 @@ import { replyOperation } from './reply.js';
 import { submitOperation } from './submit.js';
 
 export function triageOperations(
-  deps: FeedbackHttpDeps & { guard: CaptureGuard; timelines: ItemTimelines },
+  deps: FeedbackHttpDeps & RecoveryDeps & { guard: CaptureGuard; timelines: ItemTimelines },
 ): FeedbackOperation[] {
   return [
     ...productOperations(deps),

@@ -10,11 +10,13 @@
  */
 import { z } from 'zod';
 import { mergeItems } from '../../actions/index.js';
+import type { RecoveryDeps } from '../../actions/continued.js';
 import { Count, ItemKey, ItemParams } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
 import { contextOf, REFUSED_AS_INVALID, workspaceOf } from './shared.js';
 
-export function mergeOperation(deps: FeedbackHttpDeps): FeedbackOperation {
+/** `eventStore`: an unmerge this merge finishes is recorded as its own request's (continued.ts). */
+export function mergeOperation(deps: FeedbackHttpDeps & RecoveryDeps): FeedbackOperation {
   return defineFeedbackOp({
     id: 'merge_items',
     honoursIfMatch: 'commands',

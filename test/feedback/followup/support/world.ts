@@ -136,7 +136,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const deps = { commandHandler, readStore };
+  const deps = { commandHandler, readStore, eventStore: events };
   const context = (extra: Partial<CommandContext> = {}): CommandContext => ({
     actor: MAKER,
     now: clock,
