@@ -20,6 +20,7 @@
  *   Client IP = the socket address; with `trustProxy` the right-most X-Forwarded-For entry (the
  *   address the nearest proxy saw), which a client cannot forge through a proxy that appends.
  */
+import type { RequestIds } from '../http/respond.js';
 import type { LockoutPolicy } from '../limits/index.js';
 import type { ReadStore } from '../readstore/types.js';
 import type { MailPort } from './mail/port.js';
@@ -27,11 +28,11 @@ import type { MailPort } from './mail/port.js';
 export type RefreshPolicy = 'always' | 'offline_access-only';
 
 export interface AccountsPort {
-  /** `request`: the sign-in request's correlation id, which a new account's event carries */
+  /** `request`: the sign-in request's correlation ids, which a new account's event carries */
   findOrCreateByEmail(
     email: string,
     profile: { displayName?: string | null },
-    request: { correlationId: string },
+    request: RequestIds,
   ): Promise<{ id: string }>;
   findById(id: string): Promise<{ id: string; email: string; displayName: string | null } | null>;
 }

@@ -8,8 +8,9 @@
  */
 
 /**
- * A correlation id fit to take from a client and to send on in a header: an incoming one of
- * another shape is replaced (src/http/respond.ts), and an imported event may carry anything.
+ * A correlation id fit to keep from a client and to send on in a header: a bounded id of a safe
+ * charset. An incoming one of another shape is not kept (src/http/respond.ts), and an imported
+ * event may carry anything.
  */
 export function isWellFormedCorrelationId(value: unknown): value is string {
   return typeof value === 'string' && CORRELATION_ID.test(value);
@@ -24,8 +25,16 @@ export interface EventMetadata {
   via?: string;
   /** milliseconds since the Unix epoch, supplied by the command (deciders never read a clock) */
   occurredAt: number;
-  /** the request's `x-correlation-id` (isWellFormedCorrelationId) or one minted for it */
+  /**
+   * the id the server minted for the request (answered as `x-correlation-id`): one request's
+   * events share it and no one else's can, so an auditor may link by it
+   */
   correlationId: string;
+  /**
+   * the `x-correlation-id` the client sent (isWellFormedCorrelationId), kept to find the request
+   * by the client's own id; a claim of the client, which any other caller can repeat
+   */
+  clientCorrelationId?: string;
   causationId: string | null;
   /** data-shape version of this event type; absent means 1 */
   schemaVersion?: number;

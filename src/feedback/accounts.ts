@@ -55,7 +55,7 @@ export function displayNameFrom(email: string, given?: string | null): string {
 
 export function createAccountsPort(deps: AccountsDeps): AccountsPort {
   return {
-    async findOrCreateByEmail(email, profile, { correlationId }) {
+    async findOrCreateByEmail(email, profile, request) {
       const normalized = emailKey(email);
       const known = await userByEmail(deps.readStore, normalized);
       if (known) return { id: known.userId };
@@ -70,7 +70,7 @@ export function createAccountsPort(deps: AccountsDeps): AccountsPort {
       try {
         const created = await createUser(
           deps,
-          { actor: userId, now: deps.now(), correlationId },
+          { actor: userId, now: deps.now(), ...request },
           {
             userId,
             email: normalized,

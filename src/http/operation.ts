@@ -30,7 +30,10 @@ type InputOf<T> = T extends z.ZodType ? z.input<T> : undefined;
 
 /** Per-request values outside the operation's own input. Also what MCP supplies (without req/res). */
 export interface RequestFacts<S extends ServiceTypes> {
+  /** the server's own id for the request (respond.ts requestIdsFor) */
   correlationId: string;
+  /** the client's well-formed `x-correlation-id`, kept beside it */
+  clientCorrelationId?: string;
   /** the `Idempotency-Key` header, when the client sent one */
   idempotencyKey: string | undefined;
   /** the raw `If-Match` header; check it with `assertIfMatch` from src/http/etag.ts */

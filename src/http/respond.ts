@@ -43,14 +43,36 @@ export const ANSWERED_STATUS = 'answeredStatus';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 
-/** Reuses a well-formed incoming id (so a proxy's id follows the request) or mints one. */
+/**
+ * The request's own correlation id, minted here once per request and answered as
+ * `x-correlation-id`. Never the client's: any caller, a board visitor too, could send another
+ * request's id and have an auditor link their changes to it (requestIdsFor keeps the client's).
+ */
 export function correlationIdFor(req: IncomingMessage, res: ServerResponse): string {
   const existing = res.getHeader(CORRELATION_HEADER);
   if (typeof existing === 'string') return existing;
-  const incoming = req.headers[CORRELATION_HEADER];
-  const id = isWellFormedCorrelationId(incoming) ? incoming : randomUUID();
+  const id = randomUUID();
   res.setHeader(CORRELATION_HEADER, id);
   return id;
+}
+
+/** The ids a request's events and log lines carry (EventMetadata). */
+export interface RequestIds {
+  correlationId: string;
+  clientCorrelationId?: string;
+}
+
+/**
+ * The server's correlation id and, when the client sent a well-formed `x-correlation-id` (its
+ * own, or a proxy's), that one beside it as `clientCorrelationId`; a malformed one (too long,
+ * control characters) is dropped, not stored.
+ */
+export function requestIdsFor(req: IncomingMessage, res: ServerResponse): RequestIds {
+  const correlationId = correlationIdFor(req, res);
+  const client = req.headers[CORRELATION_HEADER];
+  return isWellFormedCorrelationId(client)
+    ? { correlationId, clientCorrelationId: client }
+    : { correlationId };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -37,11 +37,11 @@ import { planRoutes, type RouteEntry } from './paths.js';
 import {
   clientErrorAnswer,
   consoleLogger,
-  correlationIdFor,
   defaultChallenge,
   type ErrorResponder,
   errorResponder,
   type HttpLogger,
+  requestIdsFor,
 } from './respond.js';
 import { createRouteTable, UndecodableParam } from './route-table.js';
 
@@ -152,13 +152,13 @@ export function createServiceHttp<S extends ServiceTypes>(
     res: Response,
     paramsOf: () => Record<string, string>,
   ): Promise<void> {
-    const correlationId = correlationIdFor(req, res);
+    const ids = requestIdsFor(req, res);
     res.locals.operationId = entry.op.id;
     try {
       const x: Exchange<S> = {
         prepared: entry,
         facts: {
-          correlationId,
+          ...ids,
           idempotencyKey: headerOf(req, 'idempotency-key'),
           ifMatch: headerOf(req, 'if-match'),
           req,

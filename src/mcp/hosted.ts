@@ -15,6 +15,7 @@ import {
   type ServiceHttp,
   type ServiceTypes,
 } from '../http/registry.js';
+import type { RequestIds } from '../http/respond.js';
 import { type CallMeta, type ToolCatalog, unknownTool } from './server.js';
 import { fromOperations } from './tool-source.js';
 import { errorResult, type GeneratedTool, generateTools, successResult } from './tools.js';
@@ -38,7 +39,7 @@ export interface HostedTools<S extends ServiceTypes> {
    */
   catalogFor(
     principal: S['principal'],
-    correlationId: string,
+    ids: RequestIds,
     answered?: (status: number) => void,
   ): ToolCatalog;
 }
@@ -56,14 +57,15 @@ export function hostedTools<S extends ServiceTypes>(
     args: Record<string, unknown> | undefined,
     meta: CallMeta,
     principal: S['principal'],
-    correlationId: string,
+    ids: RequestIds,
   ): Promise<{ status: number; result: CallToolResult }> {
+    const { correlationId } = ids;
     const entry = byName.get(name);
     if (!entry) throw unknownTool(name);
     try {
       const raw = entry.generated.split(args);
       const answer = await http.execute(name, raw, {
-        correlationId,
+        ...ids,
         idempotencyKey: meta.idempotencyKey,
         ifMatch: meta.ifMatch,
         principal,
@@ -89,14 +91,14 @@ export function hostedTools<S extends ServiceTypes>(
 
   return {
     tools,
-    catalogFor(principal, correlationId, answered) {
+    catalogFor(principal, ids, answered) {
       return {
         list: (): Tool[] =>
           tools
             .filter((t) => options.shows?.(byName.get(t.tool.name)!.op, principal) ?? true)
             .map((t) => t.tool),
         call: async (name, args, meta) => {
-          const { status, result } = await call(name, args, meta, principal, correlationId);
+          const { status, result } = await call(name, args, meta, principal, ids);
           answered?.(status);
           return result;
         },

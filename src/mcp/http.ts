@@ -25,7 +25,7 @@ import type { ProtectedResourceMetadata } from '../auth/resource-metadata.js';
 import { resourceMetadataUrl } from '../auth/index.js';
 import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
 import type { ErrorEnvelope, HttpLogger } from '../http/registry.js';
-import { correlationIdFor, sendJson } from '../http/respond.js';
+import { type RequestIds, requestIdsFor, sendJson } from '../http/respond.js';
 import { refuseCredential } from './credential-refusal.js';
 import { answerWithServer, jsonRpcError } from './per-request-server.js';
 import type { ServerInfo, ToolCatalog } from './server.js';
@@ -41,7 +41,7 @@ export interface McpEndpointOptions<P> {
   /** the endpoint's RFC 9728 document, for the host that was asked */
   resourceMetadata(req: Request): ProtectedResourceMetadata;
   /** `answered` hears the HTTP status of each tool call's answer (see `ANSWERED_STATUS`) */
-  catalogFor(principal: P, correlationId: string, answered: (status: number) => void): ToolCatalog;
+  catalogFor(principal: P, ids: RequestIds, answered: (status: number) => void): ToolCatalog;
   /** every tool name the endpoint has: only these name a call in the access log and metrics */
   toolNames: ReadonlySet<string>;
   /** a short label of the caller for the access log */
@@ -88,7 +88,8 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
       );
       return;
     }
-    const correlationId = correlationIdFor(req, res);
+    const ids = requestIdsFor(req, res);
+    const { correlationId } = ids;
     let principal: P;
     try {
       principal = await options.authenticate(req);
@@ -123,7 +124,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
       }
       answerWithServer(req, res, {
         info: options.info,
-        catalog: (answered) => options.catalogFor(principal, correlationId, answered),
+        catalog: (answered) => options.catalogFor(principal, ids, answered),
         toolNames: options.toolNames,
         correlationId,
         logger: options.logger,

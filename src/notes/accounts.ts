@@ -42,7 +42,7 @@ export function createNotesAccounts(
   }
 
   return {
-    async findOrCreateByEmail(email, _profile, { correlationId }) {
+    async findOrCreateByEmail(email, _profile, request) {
       const userId = notesUserIdFor(email);
       if (await read(userId)) return { id: userId };
       try {
@@ -56,7 +56,7 @@ export function createNotesAccounts(
                 actor: userId,
                 via: 'sign-in',
                 occurredAt: now(),
-                correlationId,
+                ...request,
                 causationId: null,
               },
             },

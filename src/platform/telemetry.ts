@@ -1,5 +1,6 @@
 /**
- * Per request: one access-log line (correlation id, operation id, method, path, status,
+ * Per request: one access-log line (correlation id, the client's own when it sent a well-formed
+ * one, operation id, method, path, status,
  * duration, caller label) and the request-duration histogram. Mounted first in each service's
  * Express app, so it sees every request, operations included; the operation registry records
  * the operation id and the caller label on `res.locals`. The requests node:http refuses before
@@ -7,7 +8,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
-import { ANSWERED_STATUS, correlationIdFor } from '../http/respond.js';
+import { ANSWERED_STATUS, requestIdsFor } from '../http/respond.js';
 import { wasCutAtShutdown } from './http-server.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -54,7 +55,7 @@ export function requestTelemetry(options: TelemetryOptions): RequestHandler {
   const { service, logger, metrics, accessLog } = options;
   return (req, res, next) => {
     const started = performance.now();
-    const correlationId = correlationIdFor(req, res);
+    const ids = requestIdsFor(req, res);
     // 'close', not 'finish': a client that goes away before its answer was sent is still one
     // request (its write may well be in the log), logged and counted as 499 like nginx does
     res.once('close', () => {
@@ -74,7 +75,7 @@ export function requestTelemetry(options: TelemetryOptions): RequestHandler {
       if (!accessLog) return;
       // the path only: a query string may carry an authorization code
       logger.info('request', {
-        correlationId,
+        ...ids,
         service,
         operation,
         method: req.method,

@@ -17,6 +17,8 @@ export interface CommandContext {
   via?: string;
   now: number;
   correlationId?: string;
+  /** the client's own `x-correlation-id`, kept beside the server's (EventMetadata) */
+  clientCorrelationId?: string;
   causationId?: string | null;
   idempotencyKey?: string;
   /**
@@ -212,6 +214,7 @@ function toMetadata(
     causationId: context.causationId ?? null,
   };
   if (context.via) metadata.via = context.via;
+  if (context.clientCorrelationId) metadata.clientCorrelationId = context.clientCorrelationId;
   if (context.idempotencyKey) {
     metadata.idempotencyKey = context.idempotencyKey;
     metadata.commandHash = commandHash;

@@ -1,7 +1,8 @@
 /**
  * README (Logs, metrics, shutdown): "The correlation id is also stored in the metadata of every
  * event the request appends". A first sign-in opens the account with an event; it was written
- * under an id of its own, so the sign-in's access line led to no event.
+ * under an id of its own, so the sign-in's access line led to no event. The correlation id is the
+ * server's own; the client's (here the one the code is sent with) is kept as clientCorrelationId.
  */
 import { expect } from 'chai';
 import { notesService } from '../../src/notes/service.js';
@@ -31,7 +32,7 @@ async function signInTraced(
 
 const tracedTypes = async (t: TestRuntime, id: string) =>
   (await t.runtime.stores.eventStore.readAll())
-    .filter((e) => e.metadata.correlationId === id)
+    .filter((e) => e.metadata.clientCorrelationId === id && e.metadata.correlationId !== id)
     .map((e) => e.type);
 
 describe('A first sign-in opens the account under the request’s correlation id (e2e)', function () {

@@ -52,8 +52,11 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
     method: 'tools/call',
     params: { name, arguments: args },
   });
-  const accessLine = (correlationId: string) =>
-    log.find((l) => l.msg === 'request' && l.correlationId === correlationId);
+  /** README: the access line carries a well-formed client id as `clientCorrelationId` */
+  const accessLine = (clientId: string) =>
+    log.find((l) => l.msg === 'request' && l.clientCorrelationId === clientId);
+  /** the id the server gave the request the client called `clientId`, which its warnings carry */
+  const serverIdOf = async (clientId: string) => (await accessLine(clientId))!.correlationId;
   const slugKey = () => ({ slug: owner.home.slug, key: PRODUCT });
 
   it('logs and counts a call refused on a full disk as 503, with the store unavailable warning', async () => {
@@ -75,8 +78,9 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
       operation: 'mcp:search_items',
       status: 503,
     });
+    const serverId = await serverIdOf('mcp-full-disk-1');
     const warning = await log.find(
-      (l) => l.msg === 'store unavailable' && l.correlationId === 'mcp-full-disk-1',
+      (l) => l.msg === 'store unavailable' && l.correlationId === serverId,
     );
     expect(warning, 'no store unavailable warning').to.include({
       level: 'warn',
@@ -198,8 +202,9 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
     // the SDK's error for a response to no request quotes the whole message it got
     const echoed = 'x'.repeat(100_000);
     await rpc('mcp-echo-1', { jsonrpc: '2.0', id: 424242, result: { echoed } });
+    const serverId = await serverIdOf('mcp-echo-1');
     const warning = await log.find(
-      (l) => l.msg === 'MCP request failed' && l.correlationId === 'mcp-echo-1',
+      (l) => l.msg === 'MCP request failed' && l.correlationId === serverId,
     );
     expect(warning, 'no warning').to.include({ level: 'warn' });
     expect(String(warning!.reason)).to.match(/unknown message ID/);

@@ -67,7 +67,9 @@ describe('Logs and metrics of a running service (e2e)', () => {
   });
 
   describe('When a client writes with its own correlation id', () => {
-    it('logs one JSON access line for it and carries the id into the events', async () => {
+    it('answers and logs its own id, keeping the client’s beside it in the line and the events', async () => {
+      // README: the correlation id is the server's own, minted per request; a well-formed one
+      // the client sends is kept as `clientCorrelationId`, never taken as the correlation id
       const res = await fetch(`${url}/v1/public/ops-team/OPS/feedback`, {
         method: 'POST',
         headers: {
@@ -78,10 +80,12 @@ describe('Logs and metrics of a running service (e2e)', () => {
         body: JSON.stringify({ body: 'Trace this write' }),
       });
       expect(res.status).to.equal(200);
-      expect(res.headers.get('x-correlation-id')).to.equal('trace-me-1234');
+      const id = res.headers.get('x-correlation-id');
+      expect(id).to.match(/^[0-9a-f-]{36}$/);
       await new Promise((resolve) => setImmediate(resolve));
-      const line = lines.find((l) => l.msg === 'request' && l.correlationId === 'trace-me-1234');
+      const line = lines.find((l) => l.msg === 'request' && l.correlationId === id);
       expect(line).to.include({
+        clientCorrelationId: 'trace-me-1234',
         level: 'info',
         service: 'feedback',
         operation: 'submit_feedback',
@@ -92,8 +96,9 @@ describe('Logs and metrics of a running service (e2e)', () => {
       expect(line!.durationMs).to.be.a('number');
       expect(line!.caller).to.match(/ pat:cli$/);
       const events = await runtime.stores.eventStore.readAll();
-      const traced = events.filter((e) => e.metadata.correlationId === 'trace-me-1234');
+      const traced = events.filter((e) => e.metadata.correlationId === id);
       expect(traced.map((e) => e.type)).to.include('ItemCaptured');
+      for (const e of traced) expect(e.metadata.clientCorrelationId).to.equal('trace-me-1234');
     });
   });
 
@@ -120,7 +125,7 @@ describe('Logs and metrics of a running service (e2e)', () => {
       });
       let line: Record<string, unknown> | undefined;
       for (let i = 0; i < 100 && !line; i++) {
-        line = lines.find((l) => l.msg === 'request' && l.correlationId === 'gone-away-1');
+        line = lines.find((l) => l.msg === 'request' && l.clientCorrelationId === 'gone-away-1');
         if (!line) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(line, 'no access line').to.include({ operation: 'submit_feedback', status: 499 });

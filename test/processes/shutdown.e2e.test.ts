@@ -118,7 +118,9 @@ describe('Stopping the service (e2e)', function () {
       expect(line('stopping')).to.include({ signal: 'SIGTERM', role: 'all' });
       expect(line('stop already under way')).to.include({ signal: 'SIGTERM' });
       expect(line('shutdown grace ran out: requests in flight cut')).to.include({ requests: 1 });
-      const access = lines.find((l) => l.msg === 'request' && l.correlationId === 'cut-at-stop-1');
+      const access = lines.find(
+        (l) => l.msg === 'request' && l.clientCorrelationId === 'cut-at-stop-1',
+      );
       expect(access).to.include({ status: 444, cut: 'shutdown' });
       const stopped = line('stopped');
       expect(stopped).to.include({ level: 'info', role: 'all' });

@@ -5,7 +5,7 @@
  */
 import { BIDI_CONTROL_RANGE } from '../../../commands/shared/text.js';
 import express, { type Request, type Response, Router } from 'express';
-import { correlationIdFor } from '../../http/respond.js';
+import { requestIdsFor } from '../../http/respond.js';
 import type { UpstreamSignIn } from './upstream.js';
 import {
   type InteractionContext,
@@ -203,7 +203,7 @@ export function interactionRouter(
           const account = await ctx.accounts.findOrCreateByEmail(
             result.email,
             {},
-            { correlationId: correlationIdFor(req, res) },
+            requestIdsFor(req, res),
           );
           await ctx
             .pickProvider(req)

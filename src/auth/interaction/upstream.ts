@@ -5,7 +5,7 @@
  * state, nonce, verified e-mail) is upstream-client.ts's.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { correlationIdFor } from '../../http/respond.js';
+import { requestIdsFor } from '../../http/respond.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { UpstreamIdpOptions } from '../options.js';
 import { isStoreRefusal } from '../unavailable.js';
@@ -88,7 +88,7 @@ export function createUpstreamSignIn(deps: {
           const account = await ctx.accounts.findOrCreateByEmail(
             email,
             { displayName: name },
-            { correlationId: correlationIdFor(req, res) },
+            requestIdsFor(req, res),
           );
           await ctx
             .pickProvider(req)

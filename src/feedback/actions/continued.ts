@@ -22,8 +22,15 @@ export async function continuing(
   const events = await deps.eventStore.readStream(streamId, { direction: 'backwards' });
   const cause = events.find(isCause);
   if (!cause) return context;
-  const { actor, via, correlationId } = cause.metadata;
-  return { now: context.now, actor, correlationId, causationId: cause.id, ...(via ? { via } : {}) };
+  const { actor, via, correlationId, clientCorrelationId } = cause.metadata;
+  return {
+    now: context.now,
+    actor,
+    correlationId,
+    causationId: cause.id,
+    ...(via ? { via } : {}),
+    ...(clientCorrelationId ? { clientCorrelationId } : {}),
+  };
 }
 
 /** Contexts that record as one request: same actor, label and correlation id. */

@@ -29,6 +29,8 @@ export interface Change {
   actor: ActorView;
   via?: string;
   correlationId: string;
+  /** the client's own `x-correlation-id` for the request, when it sent one: its claim only */
+  clientCorrelationId?: string;
   summary: string;
   changes: Record<string, FieldChange>;
 }
@@ -78,6 +80,7 @@ export function changeOf(
     changes: details.changes,
   };
   if (metadata.via) change.via = metadata.via;
+  if (metadata.clientCorrelationId) change.clientCorrelationId = metadata.clientCorrelationId;
   return change;
 }
 

@@ -7,7 +7,7 @@
  * time, the visitor's CSRF token when the board's cookie came along, then the shared guard
  * (capture/file.ts). Nothing refused is appended.
  */
-import { correlationIdFor } from '../../http/respond.js';
+import { requestIdsFor } from '../../http/respond.js';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { InvalidArgument, NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
@@ -130,7 +130,7 @@ async function capture(
     site !== 'same-site' &&
     (!origin || origin === 'null' || origin === publicOrigin);
   const requester = requesterOf(visitor, form);
-  const base = { now, correlationId: correlationIdFor(req, res) };
+  const base = { now, ...requestIdsFor(req, res) };
   const actor = personIdFor(product.workspaceId, requester, { actor: null, ...base });
   const captured = await captureFeedback(
     deps,

@@ -7,7 +7,7 @@
  * The item decider records nothing for the submitter (their own request already counts, and is
  * not an extra +1), so their press is refused here (409) rather than answered as if it toggled.
  */
-import { correlationIdFor } from '../../http/respond.js';
+import { requestIdsFor } from '../../http/respond.js';
 import type { Router } from 'express';
 import { z } from 'zod';
 import { FailedPrecondition, NotFound } from '../../../commands/shared/errors.js';
@@ -60,7 +60,7 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       const context: CommandContext = {
         actor: personId,
         now,
-        correlationId: correlationIdFor(req, res),
+        ...requestIdsFor(req, res),
       };
       const person = await registerPerson(deps, context, { workspaceId, requester });
       const given = current?._plusOnes.includes(personId) ?? false;

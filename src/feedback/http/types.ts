@@ -74,13 +74,19 @@ export interface FeedbackHttpDeps {
 export function commandContext(
   deps: Pick<FeedbackHttpDeps, 'now'>,
   caller: Caller,
-  facts: { correlationId?: string; idempotencyKey?: string; unmetIfMatch?: Error },
+  facts: {
+    correlationId?: string;
+    clientCorrelationId?: string;
+    idempotencyKey?: string;
+    unmetIfMatch?: Error;
+  },
 ): CommandContext {
   return {
     actor: caller.userId,
     via: caller.via,
     now: deps.now(),
     correlationId: facts.correlationId,
+    ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),
     idempotencyKey: facts.idempotencyKey,
     ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
   };

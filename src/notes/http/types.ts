@@ -50,13 +50,19 @@ export interface NotesHttpDeps extends NotesDeps {
 export function commandContext(
   deps: Pick<NotesHttpDeps, 'now'>,
   caller: NotesPrincipal,
-  facts: { correlationId: string; idempotencyKey: string | undefined; unmetIfMatch?: Error },
+  facts: {
+    correlationId: string;
+    clientCorrelationId?: string;
+    idempotencyKey: string | undefined;
+    unmetIfMatch?: Error;
+  },
 ): CommandContext {
   return {
     actor: caller.userId,
     via: `oauth:${caller.clientId}`,
     now: deps.now(),
     correlationId: facts.correlationId,
+    ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),
     ...(facts.idempotencyKey ? { idempotencyKey: facts.idempotencyKey } : {}),
     ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
   };

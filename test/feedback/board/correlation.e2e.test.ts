@@ -20,12 +20,17 @@ describe("The board's writes carry the request's correlation id into their event
   });
   after(() => world.fb.stop());
 
-  const tracedTypes = async (id: string) =>
-    (await world.fb.runtime.runtime.stores.eventStore.readAll())
-      .filter((e) => e.metadata.correlationId === id)
-      .map((e) => e.type);
+  /** the types of the events under the id answered, each keeping the id the client sent */
+  const tracedTypes = async (answered: { headers: Headers }, clientId: string) => {
+    const id = answered.headers.get('x-correlation-id');
+    const events = (await world.fb.runtime.runtime.stores.eventStore.readAll()).filter(
+      (e) => e.metadata.correlationId === id,
+    );
+    for (const e of events) expect(e.metadata.clientCorrelationId).to.equal(clientId);
+    return events.map((e) => e.type);
+  };
 
-  it('a capture box post and a +1 append their events under the id the request sent', async () => {
+  it('a capture box post and a +1 append their events under the id answered, with the one sent', async () => {
     const visitor = new BoardVisitor(world.fb.url);
     const board = await visitor.get(world.boardPath);
     fillTime(world);
@@ -40,8 +45,8 @@ describe("The board's writes carry the request's correlation id into their event
       { headers: { 'x-correlation-id': 'board-capture-1' } },
     );
     expect(filed.status).to.equal(303);
-    expect(filed.headers.get('x-correlation-id')).to.equal('board-capture-1');
-    expect(await tracedTypes('board-capture-1')).to.include('ItemCaptured');
+    expect(filed.headers.get('x-correlation-id')).to.match(/^[0-9a-f-]{36}$/);
+    expect(await tracedTypes(filed, 'board-capture-1')).to.include('ItemCaptured');
 
     const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Someone else asked' });
     const csrf = field((await visitor.get(world.boardPath)).text, 'csrf');
@@ -51,6 +56,6 @@ describe("The board's writes carry the request's correlation id into their event
       { headers: { 'x-correlation-id': 'board-plus-one-1' } },
     );
     expect(pressed.status).to.equal(303);
-    expect(await tracedTypes('board-plus-one-1')).to.include('PlusOneAdded');
+    expect(await tracedTypes(pressed, 'board-plus-one-1')).to.include('PlusOneAdded');
   });
 });

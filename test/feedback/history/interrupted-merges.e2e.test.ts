@@ -19,6 +19,7 @@ interface ChangeBody {
   actor: { kind: string; id: string | null; name: string | null };
   via?: string;
   correlationId: string;
+  clientCorrelationId?: string;
   summary: string;
 }
 
@@ -77,16 +78,19 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
       { headers: { 'x-correlation-id': 'merge-request-1' } },
     );
     expect(merge.status, 'the crashed request').to.be.at.least(500);
+    const mergeId = merge.headers.get('x-correlation-id');
     expect((await history('APP-2')).at(-1)).to.include({
       type: 'ItemMergedInto',
-      correlationId: 'merge-request-1',
+      correlationId: mergeId,
+      clientCorrelationId: 'merge-request-1',
     });
     await fb.restart();
 
     const recorded = await lastChangeOnceThere('APP-1', 'ItemsMerged');
     expect(recorded.actor).to.deep.equal({ kind: 'maker', id: owner.userId, name: 'max' });
     expect(recorded.via).to.equal('pat:laptop');
-    expect(recorded.correlationId).to.equal('merge-request-1');
+    expect(recorded.correlationId).to.equal(mergeId);
+    expect(recorded.clientCorrelationId).to.equal('merge-request-1');
     expect(recorded.summary).to.match(/^max merged APP-2 and APP-3 into this item/);
     // the webhook message of that step names the same maker
     const feed = await api().get(`/v1/workspaces/${SLUG}/events?types=item.merged&pageSize=200`);
@@ -105,16 +109,19 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
       { headers: { 'x-correlation-id': 'unmerge-request-1' } },
     );
     expect(unmerge.status, 'the crashed request').to.be.at.least(500);
+    const unmergeId = unmerge.headers.get('x-correlation-id');
     expect((await history('APP-1')).at(-1)).to.include({
       type: 'ItemsUnmerged',
-      correlationId: 'unmerge-request-1',
+      correlationId: unmergeId,
+      clientCorrelationId: 'unmerge-request-1',
     });
     await fb.restart();
 
     const takenBack = await lastChangeOnceThere('APP-2', 'ItemUnmerged');
     expect(takenBack.actor).to.deep.equal({ kind: 'maker', id: owner.userId, name: 'max' });
     expect(takenBack.via).to.equal('pat:laptop');
-    expect(takenBack.correlationId).to.equal('unmerge-request-1');
+    expect(takenBack.correlationId).to.equal(unmergeId);
+    expect(takenBack.clientCorrelationId).to.equal('unmerge-request-1');
   });
 
   it('names the maker who unmerged when another maker’s merge finishes that unmerge', async function () {

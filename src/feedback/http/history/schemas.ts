@@ -23,7 +23,17 @@ export const ChangeSchema = z
     itemKey: ItemKey.nullable().describe('null for workspace, product and people events'),
     actor: ActorViewSchema,
     via: z.string().optional().describe('attribution label; absent when none applies'),
-    correlationId: z.string(),
+    correlationId: z
+      .string()
+      .describe(
+        "the server's id of the request that made the change (its `x-correlation-id` answer): the events of one request, and only those, share it",
+      ),
+    clientCorrelationId: z
+      .string()
+      .optional()
+      .describe(
+        'the `x-correlation-id` the client sent with that request, as sent (when well-formed): a claim of the client, which another caller may repeat, so never a link between changes',
+      ),
     summary: z.string().describe('one readable sentence'),
     changes: z
       .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }).strict())

@@ -19,7 +19,12 @@ export function workspaceOf(access: FeedbackAccess | undefined): FeedbackAccess 
 
 export function contextOf(
   deps: FeedbackHttpDeps,
-  ctx: { principal: Caller; correlationId: string; idempotencyKey: string | undefined },
+  ctx: {
+    principal: Caller;
+    correlationId: string;
+    clientCorrelationId?: string;
+    idempotencyKey: string | undefined;
+  },
 ): CommandContext {
   return commandContext(deps, ctx.principal, ctx);
 }
