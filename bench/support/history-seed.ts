@@ -7,7 +7,9 @@ import {
   createProduct,
   createToken,
   createUser,
+  createPersonIds,
   createWorkspace,
+  PERSON_ID_PURPOSE,
   registerPerson,
   replyToItem,
   submitFeedback,
@@ -15,16 +17,19 @@ import {
   updateItem,
   updateItemStatus,
 } from '../../src/feedback/actions/index.js';
+import { idKeyFor } from '../../src/platform/id-keys.js';
 import type { Runtime } from '../../src/platform/runtime.js';
 
 const STATUSES = ['planned', 'in-progress', 'shipped', 'declined', 'new'] as const;
 const TAGS = ['ui', 'api', 'mobile', 'billing', 'search'];
 
 export async function seedLongItem(runtime: Runtime) {
-  const deps = {
+  const handlers = {
     commandHandler: runtime.context.commandHandler,
     readStore: runtime.stores.readStore,
   };
+  const personIdKey = idKeyFor(runtime.context.secret, PERSON_ID_PURPOSE);
+  const deps = { ...handlers, personIds: createPersonIds({ ...handlers, personIdKey }) };
   let clock = Date.UTC(2025, 0, 1);
   const context = () => {
     clock += 1_000;

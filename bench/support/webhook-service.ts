@@ -5,6 +5,7 @@
 import * as actions from '../../src/feedback/actions/index.js';
 import { createFeedbackService } from '../../src/feedback/service.js';
 import { loadConfig } from '../../src/config/load.js';
+import { idKeyFor } from '../../src/platform/id-keys.js';
 import { createLogger, silentLogger } from '../../src/platform/logger.js';
 import { type Runtime, startRuntime } from '../../src/platform/runtime.js';
 import type { ServiceContext, ServiceModule } from '../../src/platform/service.js';
@@ -68,10 +69,12 @@ export async function startService(dir: string): Promise<Service> {
     services: [feedback.module],
     logger: process.env.BENCH_DEBUG ? createLogger('debug') : silentLogger,
   });
-  const deps = {
+  const handlers = {
     commandHandler: runtime.context.commandHandler,
     readStore: runtime.stores.readStore,
   };
+  const personIdKey = idKeyFor(runtime.context.secret, actions.PERSON_ID_PURPOSE);
+  const deps = { ...handlers, personIds: actions.createPersonIds({ ...handlers, personIdKey }) };
   const context = () => ({ actor: 'bench', now: Date.now() });
   const { userId } = await actions.createUser(deps, context(), {
     email: 'bench@example.com',

@@ -14,7 +14,14 @@ import { dirname } from 'node:path';
 import { feedbackProjectors } from '../../projections/feedback.js';
 import { type CommandContext, createCommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
-import type { FeedbackDeps } from '../feedback/actions/index.js';
+import {
+  createPersonIds,
+  type FeedbackDeps,
+  PERSON_ID_PURPOSE,
+  type PeopleDeps,
+} from '../feedback/actions/index.js';
+import { idKeyFor } from '../platform/id-keys.js';
+import { loadSecret } from '../platform/secret.js';
 import { embeddedFile, openStores, type Stores } from '../platform/stores.js';
 import { createProjectionEngine } from '../read/projection-engine.js';
 import { engineLog } from './engine-log.js';
@@ -26,7 +33,7 @@ const CATCH_UP_MS = 10 * 60_000;
 
 export interface Session {
   stores: Stores;
-  deps: FeedbackDeps;
+  deps: FeedbackDeps & PeopleDeps;
   /** metadata for the commands this session issues: no user actor, `via` names the tool */
   context(via?: string): CommandContext;
   /** wait until the read models include everything appended so far */
@@ -51,11 +58,18 @@ export async function withSession<T>(
   try {
     await engine.start();
     started = true;
+    const commandHandler = createCommandHandler(stores.eventStore);
     const session: Session = {
       stores,
       deps: {
-        commandHandler: createCommandHandler(stores.eventStore),
+        commandHandler,
         readStore: stores.readStore,
+        // the server's secret: people an import files are the ones the board files them as
+        personIds: createPersonIds({
+          commandHandler,
+          readStore: stores.readStore,
+          personIdKey: idKeyFor(loadSecret(config), PERSON_ID_PURPOSE),
+        }),
       },
       context: (via = 'cli') => ({ actor: null, via, now: Date.now() }),
       caughtUp: async () => engine.waitFor(await stores.eventStore.headPosition()),

@@ -18,6 +18,7 @@ import type { ServiceContext } from '../platform/service.js';
 import { serviceApp } from '../platform/service-app.js';
 import { createAccountsPort, USER_ID_PURPOSE } from './accounts.js';
 import { idKeyFor } from '../platform/id-keys.js';
+import { createPersonIds, PERSON_ID_PURPOSE } from './actions/index.js';
 import { publicBoard } from './board/index.js';
 import { captureLimitsFrom, createCaptureGuard } from './capture/guard.js';
 import { createItemTimelines } from './activity/timeline.js';
@@ -78,6 +79,11 @@ export async function createFeedbackApp(
   );
 
   const guard = createCaptureGuard({ readStore, now, limits: captureLimitsFrom(ctx.config) });
+  const personIds = createPersonIds({
+    commandHandler: ctx.commandHandler,
+    readStore,
+    personIdKey: idKeyFor(ctx.secret, PERSON_ID_PURPOSE),
+  });
   const operations = feedbackOperations({
     config: ctx.config,
     commandHandler: ctx.commandHandler,
@@ -92,6 +98,7 @@ export async function createFeedbackApp(
     timelines: createItemTimelines({ eventStore: ctx.stores.eventStore }),
     webhooks: options.webhooks,
     guard,
+    personIds,
   });
   const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
@@ -152,7 +159,14 @@ export async function createFeedbackApp(
     routes: [
       // the board first: its pages are most of a public service's traffic, and a path that
       // cannot name a board (`/oauth/…`, `/mcp`, `/.well-known/…`) passes straight through
-      publicBoard(ctx, { mail: auth.mail, search: options.search, guard, now, baseUrl }),
+      publicBoard(ctx, {
+        mail: auth.mail,
+        search: options.search,
+        guard,
+        personIds,
+        now,
+        baseUrl,
+      }),
       feedbackMcp({
         http,
         auth,

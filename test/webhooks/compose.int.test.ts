@@ -10,6 +10,7 @@ import { createComposer } from '../../src/webhooks/messages/compose.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 import { type ProjectionEngine, seedBoard, startProjections } from './support/board.js';
+import { withPersonIds } from '../support/person-ids.js';
 
 describe('Composing webhook messages from the log (integration)', () => {
   let stores: TestStores;
@@ -20,11 +21,11 @@ describe('Composing webhook messages from the log (integration)', () => {
   before(async () => {
     stores = await openTestStores();
     engine = await startProjections(stores);
-    const deps = {
+    const deps = withPersonIds({
       commandHandler: createCommandHandler(stores.eventStore),
       readStore: stores.readStore,
       eventStore: stores.eventStore,
-    };
+    });
     const context = (via?: string) => ({ actor: 'u1', now: 1_000, ...(via ? { via } : {}) });
     workspaceId = await seedBoard(stores, context);
     keys = [];
@@ -106,10 +107,10 @@ describe('Composing webhook messages from the log (integration)', () => {
 
   it('sends a withdrawn +1 as item.updated, like the +1 it undoes', async () => {
     // README, webhooks: item.updated is "title or body edited, or a +1 given or withdrawn"
-    const deps = {
+    const deps = withPersonIds({
       commandHandler: createCommandHandler(stores.eventStore),
       readStore: stores.readStore,
-    };
+    });
     const context = { actor: 'u1', now: 2_000 };
     const { personId } = await actions.registerPerson(deps, context, {
       workspaceId,

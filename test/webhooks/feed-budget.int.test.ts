@@ -13,6 +13,7 @@ import { createComposer } from '../../src/webhooks/messages/compose.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 import { type ProjectionEngine, seedBoard, startProjections } from './support/board.js';
+import { withPersonIds } from '../support/person-ids.js';
 
 const ITEMS = 12;
 const STREAM_READ_MS = 40;
@@ -41,10 +42,10 @@ describe('When list_events pages over a slow event store (integration)', () => {
   before(async () => {
     stores = await openTestStores();
     engine = await startProjections(stores);
-    const deps = {
+    const deps = withPersonIds({
       commandHandler: createCommandHandler(stores.eventStore),
       readStore: stores.readStore,
-    };
+    });
     const context = () => ({ actor: 'u1', now: 1_000 });
     workspaceId = await seedBoard(stores, context);
     // one stream each: every message folds its item from a stream read

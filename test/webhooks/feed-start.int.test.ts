@@ -11,6 +11,7 @@ import { createComposer } from '../../src/webhooks/messages/compose.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
 import { type ProjectionEngine, seedBoard, startProjections } from './support/board.js';
+import { withPersonIds } from '../support/person-ids.js';
 
 /** events of a stream no projector or message reads, before the workspace exists */
 const PAST = SCAN_LIMIT + 500;
@@ -34,7 +35,10 @@ describe('When a workspace is created in a log with a long past (integration)', 
     const context = () => ({ actor: 'u1', now: 2_000 });
     workspaceId = await seedBoard(stores, context);
     await actions.submitFeedback(
-      { commandHandler: createCommandHandler(stores.eventStore) },
+      withPersonIds({
+        commandHandler: createCommandHandler(stores.eventStore),
+        readStore: stores.readStore,
+      }),
       context(),
       {
         workspaceId,

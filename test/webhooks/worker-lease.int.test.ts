@@ -25,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { openMongoReadStore } from '../../src/readstore/mongodb/index.js';
 import type { ReadStore } from '../../src/readstore/types.js';
+import { withPersonIds } from '../support/person-ids.js';
 
 const mongoUrl = process.env.MONGODB_URL;
 
@@ -79,10 +80,11 @@ function leaseSuite(name: string, open: () => Promise<LeaseStores>) {
     const workers: WebhookWorker[] = [];
     let workspaceId: string;
 
-    const deps = () => ({
-      commandHandler: createCommandHandler(stores.eventStore),
-      readStore: stores.readStore,
-    });
+    const deps = () =>
+      withPersonIds({
+        commandHandler: createCommandHandler(stores.eventStore),
+        readStore: stores.readStore,
+      });
     const context = () => ({ actor: 'lease-test', now: Date.now() });
     const caughtUp = async () => engine.waitFor(await stores.eventStore.headPosition());
 

@@ -22,6 +22,7 @@ import {
   startableWorker,
   startProjections,
 } from './support/board.js';
+import { withPersonIds } from '../support/person-ids.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,10 +35,11 @@ describe('Webhook worker: when its state is flushed (integration)', function () 
   let workspaceId: string;
   const flushes: number[] = [];
 
-  const deps = () => ({
-    commandHandler: createCommandHandler(stores.eventStore),
-    readStore: stores.readStore,
-  });
+  const deps = () =>
+    withPersonIds({
+      commandHandler: createCommandHandler(stores.eventStore),
+      readStore: stores.readStore,
+    });
   const context = () => ({ actor: 'persist-test', now: Date.now() });
   const submit = (productKey: string, body: string) =>
     actions.submitFeedback(deps(), context(), {

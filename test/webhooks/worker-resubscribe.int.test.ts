@@ -24,6 +24,7 @@ import {
   startableWorker,
   startProjections,
 } from './support/board.js';
+import { withPersonIds } from '../support/person-ids.js';
 
 /** A subscription whose next event is a dropped connection, as the KurrentDB adapter reports it. */
 function droppedSubscription(): Subscription {
@@ -43,10 +44,11 @@ describe('When the webhook worker subscription drops (a KurrentDB restart)', fun
   let receiver: Receiver;
   let worker: WebhookWorker | undefined;
   const context = () => ({ actor: 'resubscribe-test', now: Date.now() });
-  const deps = () => ({
-    commandHandler: createCommandHandler(stores.eventStore),
-    readStore: stores.readStore,
-  });
+  const deps = () =>
+    withPersonIds({
+      commandHandler: createCommandHandler(stores.eventStore),
+      readStore: stores.readStore,
+    });
 
   beforeEach(async () => {
     stores = await openTestStores();

@@ -18,6 +18,7 @@ import {
   addPlusOne,
   type CommandContext,
   type CommandDeps,
+  type PeopleDeps,
   registerPerson,
   submissionIdFor,
   submitFeedback,
@@ -43,7 +44,7 @@ export interface ImportReport {
 const PEOPLE_AT_ONCE = 32;
 
 export async function importItems(
-  deps: CommandDeps,
+  deps: PeopleDeps,
   context: CommandContext,
   target: ImportTarget,
   rows: readonly ImportRow[],
@@ -65,7 +66,7 @@ export async function importItems(
 }
 
 async function importRow(
-  deps: CommandDeps,
+  deps: PeopleDeps,
   context: CommandContext,
   target: ImportTarget,
   row: ImportRow,

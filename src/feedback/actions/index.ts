@@ -10,3 +10,4 @@ export * from './tokens.js';
 export * from './triage.js';
 export * from './unmerge.js';
 export * from './webhooks.js';
+export * from './person-ids.js';

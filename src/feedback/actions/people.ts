@@ -1,7 +1,11 @@
-import { createHash } from 'node:crypto';
 import { type PersonTier, personDecider, personStreamId } from '../../../commands/person/index.js';
-import { type CommandContext, type CommandDeps, idFor, withoutKey } from './deps.js';
-import { emailKey } from '../../../commands/shared/email.js';
+import { type CommandContext, type CommandDeps, withoutKey } from './deps.js';
+import type { PersonIds } from './person-ids.js';
+
+/** What files as or registers a person: their ids (person-ids.ts) come with the handler. */
+export interface PeopleDeps extends CommandDeps {
+  personIds: PersonIds;
+}
 
 /** Who is filing or reacting, as the capture surface knows them. */
 export interface Requester {
@@ -21,34 +25,12 @@ export interface Requester {
   updateProfile?: boolean;
 }
 
-/**
- * One person per (workspace, e-mail): the id is derived from them, so the same requester lands
- * on the same person without a lookup and a retried submission finds the person it created.
- * A person who signs in with Google later keeps the id of their e-mail.
- */
-export function personIdFor(
-  workspaceId: string,
-  requester: Requester,
-  context: CommandContext,
-): string {
-  const email = requester.email && emailKey(requester.email);
-  const basis = email
-    ? requester.unprovenBy
-      ? `unproven:${requester.unprovenBy}:${email}`
-      : `email:${email}`
-    : requester.anonymousId
-      ? `anon:${requester.anonymousId}`
-      : null;
-  if (!basis) return idFor('p', context, `person:${workspaceId}`);
-  const digest = createHash('sha256').update(`${workspaceId}\0${basis}`).digest('hex');
-  return `p${digest.slice(0, 24)}`;
-}
-
 /** Create the person or add what we learned; appends nothing when nothing is new. */
 export async function registerPerson(
-  deps: CommandDeps,
+  deps: PeopleDeps,
   context: CommandContext,
-  input: { workspaceId: string; requester: Requester },
+  /** personId: what deps.personIds.resolve already answered for this requester */
+  input: { workspaceId: string; requester: Requester; personId?: string },
 ): Promise<{
   personId: string;
   tier: PersonTier;
@@ -57,7 +39,8 @@ export async function registerPerson(
   position: bigint | null;
 }> {
   const { workspaceId, requester } = input;
-  const personId = personIdFor(workspaceId, requester, context);
+  const personId =
+    input.personId ?? (await deps.personIds.resolve(workspaceId, requester, context));
   const email = requester.email?.trim() || null;
   const proven = email && !requester.unprovenBy;
   const tier: PersonTier = requester.tier ?? (proven ? 'email' : 'anonymous');

@@ -34,7 +34,7 @@ import {
 } from '../../../commands/product/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { type CommandContext, type CommandDeps, idFor, keyedBy, latest } from './deps.js';
-import { type Requester, registerPerson } from './people.js';
+import { type PeopleDeps, type Requester, registerPerson } from './people.js';
 
 export interface SubmitFeedbackInput {
   workspaceId: string;
@@ -49,6 +49,8 @@ export interface SubmitFeedbackInput {
   createdAt?: number;
   /** the same-body fold, for submissions it applies to (capture/file.ts) */
   fold?: SubmissionFold;
+  /** the requester's person, when the caller resolved it already (capture/file.ts's fold) */
+  personId?: string;
 }
 
 export interface Submitted {
@@ -64,7 +66,7 @@ export interface Submitted {
 }
 
 export async function submitFeedback(
-  deps: CommandDeps,
+  deps: PeopleDeps,
   context: CommandContext,
   input: SubmitFeedbackInput,
 ): Promise<Submitted> {
@@ -94,7 +96,11 @@ export async function submitFeedback(
     fold && (allocation.replayed ? rememberedFold(product, fold.key) : foldedNumber(product, fold));
   const number = given ?? product.allocations.get(submissionId) ?? folding;
   if (!number) throw new FailedPrecondition('no item number was allocated');
-  const person = await registerPerson(deps, context, { workspaceId, requester: input.requester });
+  const person = await registerPerson(deps, context, {
+    workspaceId,
+    requester: input.requester,
+    ...(input.personId ? { personId: input.personId } : {}),
+  });
   const stream = itemStreamId(workspaceId, `${productKey}-${number}`);
   const captured = await deps.commandHandler.handle(
     stream,

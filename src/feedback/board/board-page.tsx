@@ -60,7 +60,7 @@ export async function renderBoard(
   const { product, visitor } = view;
   const nav = navOf(deps, product, 'board');
   const { docs, hasNext } = await boardItems(deps.readStore, deps.search, product, query, view.now);
-  const person = personOfVisitor(product.workspaceId, visitor);
+  const person = await personOfVisitor(deps, product.workspaceId, visitor);
   const auth = { csrf: visitor ? deps.tokens.csrf(visitor) : '' };
   return documentOf(
     <BoardPage

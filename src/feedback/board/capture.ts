@@ -11,7 +11,6 @@ import { requestIdsFor } from '../../http/respond.js';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { InvalidArgument, NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
-import { personIdFor } from '../actions/index.js';
 import { captureFeedback } from '../capture/file.js';
 import { CAPTURE_BODY_MAX, CAPTURE_TITLE_MAX } from '../capture/guard.js';
 import { readForm } from './body.js';
@@ -131,7 +130,10 @@ async function capture(
     (!origin || origin === 'null' || origin === publicOrigin);
   const requester = requesterOf(visitor, form);
   const base = { now, ...requestIdsFor(req, res) };
-  const actor = personIdFor(product.workspaceId, requester, { actor: null, ...base });
+  const actor = await deps.personIds.resolve(product.workspaceId, requester, {
+    actor: null,
+    ...base,
+  });
   const captured = await captureFeedback(
     deps,
     { actor, ...(fromBoard ? {} : { via: 'widget' }), ...base },

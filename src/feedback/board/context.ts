@@ -13,7 +13,7 @@ import type { Config } from '../../config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { CommandHandler } from '../../write/command-handler.js';
-import { personIdFor, type Requester } from '../actions/index.js';
+import type { PersonIds, Requester } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
 import type { ProductLookup } from './queries.js';
@@ -46,6 +46,8 @@ export interface BoardDeps {
   commandHandler: CommandHandler;
   search: FeedbackSearch;
   guard: CaptureGuard;
+  /** who a visitor files and votes as (keyed ids; people made before keep theirs) */
+  personIds: PersonIds;
   tokens: BoardTokens;
   mail: MailPort;
   codes: EmailCodes;
@@ -110,9 +112,17 @@ export function requesterOf(
   return { anonymousId: `visitor:${visitor.id}`, displayName };
 }
 
-/** The visitor's person on a workspace (whose +1s and items are theirs), or null without one. */
-export const personOfVisitor = (workspaceId: string, visitor: Visitor | null): string | null =>
-  visitor ? personIdFor(workspaceId, requesterOf(visitor), { actor: null, now: 0 }) : null;
+/**
+ * The visitor's person on a workspace (whose +1s and items are theirs), or null without one. It
+ * runs on every page view, so it asks the read model alone: a person it does not have yet has
+ * nothing there to show either.
+ */
+export const personOfVisitor = async (
+  deps: Pick<BoardDeps, 'personIds'>,
+  workspaceId: string,
+  visitor: Visitor | null,
+): Promise<string | null> =>
+  visitor ? deps.personIds.known(workspaceId, requesterOf(visitor)) : null;
 
 /** what the board's per-IP limits count a visitor by: an IPv4 address or IPv6 /64 */
 export const ipOf = (deps: BoardDeps, req: Request): string =>

@@ -13,6 +13,7 @@ import { createSignInThrottle } from '../../auth/interaction/throttle.js';
 import type { MailPort } from '../../auth/mail/port.js';
 import type { ServiceContext } from '../../platform/service.js';
 import type { CaptureGuard } from '../capture/guard.js';
+import type { PersonIds } from '../actions/index.js';
 import type { FeedbackSearch } from '../search/search.js';
 import { mountAssets } from './assets.js';
 import { mountCapture } from './capture.js';
@@ -33,6 +34,7 @@ export function publicBoard(
     mail: MailPort;
     search: FeedbackSearch;
     guard: CaptureGuard;
+    personIds: PersonIds;
     now: () => number;
     baseUrl: string;
   },
@@ -46,6 +48,7 @@ export function publicBoard(
     commandHandler: ctx.commandHandler,
     search: parts.search,
     guard: parts.guard,
+    personIds: parts.personIds,
     tokens: createBoardTokens(ctx.secret, now),
     mail: parts.mail,
     codes: createEmailCodes({

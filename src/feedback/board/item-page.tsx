@@ -35,7 +35,7 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
           workspaceId: product.workspaceId,
           itemKey,
         });
-        const person = pages.personOf(product, visitor);
+        const person = await pages.personOf(product, visitor);
         return documentOf(
           <ItemPage
             nav={nav}

@@ -57,8 +57,8 @@ export function createPageAnswers(deps: BoardDeps) {
       });
     },
     /** the visitor's person on this product's workspace (for their own +1s and items) */
-    personOf(product: PublicProduct, visitor: Visitor | null): string | null {
-      return personOfVisitor(product.workspaceId, visitor);
+    personOf(product: PublicProduct, visitor: Visitor | null): Promise<string | null> {
+      return personOfVisitor(deps, product.workspaceId, visitor);
     },
     authOf(visitor: Visitor | null) {
       return { csrf: visitor ? deps.tokens.csrf(visitor) : '' };

@@ -15,7 +15,6 @@ import { findItem } from '../../../projections/items/queries.js';
 import {
   addPlusOne,
   type CommandContext,
-  personIdFor,
   registerPerson,
   withdrawPlusOne,
 } from '../actions/index.js';
@@ -50,7 +49,7 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       const visitor = visitorFor(deps, req, res, form.csrf);
       const requester = requesterOf(visitor);
       const now = deps.now();
-      const personId = personIdFor(workspaceId, requester, { actor: null, now });
+      const personId = await deps.personIds.resolve(workspaceId, requester, { actor: null, now });
       const current = doc._mergedInto
         ? await findItem(deps.readStore, { workspaceId, itemKey: doc._mergedInto })
         : doc;
@@ -62,7 +61,7 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
         now,
         ...requestIdsFor(req, res),
       };
-      const person = await registerPerson(deps, context, { workspaceId, requester });
+      const person = await registerPerson(deps, context, { workspaceId, requester, personId });
       const given = current?._plusOnes.includes(personId) ?? false;
       const input = { workspaceId, itemKey, personId };
       const result = given

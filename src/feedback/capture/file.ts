@@ -21,15 +21,14 @@ import { createHash } from 'node:crypto';
 import type { ItemStatus } from '../../../commands/item/index.js';
 import {
   type CommandContext,
-  type CommandDeps,
   foldedItem,
-  personIdFor,
+  type PeopleDeps,
   type Requester,
   submitFeedback,
 } from '../actions/index.js';
 import type { Asker, CaptureGuard } from './guard.js';
 
-export interface CaptureDeps extends CommandDeps {
+export interface CaptureDeps extends PeopleDeps {
   guard: CaptureGuard;
 }
 
@@ -64,7 +63,7 @@ export async function captureFeedback(
   const title = input.title?.trim() ? input.title.trim() : null;
   if (asker) deps.guard.checkContent({ title, body });
   const personId = foldable(input.requester)
-    ? personIdFor(workspaceId, input.requester, context)
+    ? await deps.personIds.resolve(workspaceId, input.requester, context)
     : null;
   const fold = personId ? { key: foldKeyOf(personId, body), at: context.now } : undefined;
   const allowPrivate = input.member ?? false;
@@ -90,6 +89,7 @@ export async function captureFeedback(
     requester: input.requester,
     allowPrivate,
     ...(fold ? { fold } : {}),
+    ...(personId ? { personId } : {}),
   });
   const { itemKey, status, folded, position } = submitted;
   return { itemKey, title: submitted.title, status, folded, position };

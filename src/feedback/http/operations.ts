@@ -4,6 +4,7 @@
  * description here, from the same `meta` that authorize() reads, so the two cannot disagree.
  */
 import type { EventStore } from '../../eventstore/types.js';
+import type { PersonIds } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import { accessNote } from '../auth/authorize.js';
 import { type AccountHttpDeps, accountOperations } from './account/index.js';
@@ -19,7 +20,7 @@ import { type WebhookHttpDeps, webhookOperations } from './webhooks/index.js';
 export type FeedbackOperationDeps = AccountHttpDeps &
   FollowupHttpDeps &
   HistoryHttpDeps &
-  WebhookHttpDeps & { eventStore: EventStore; guard: CaptureGuard };
+  WebhookHttpDeps & { eventStore: EventStore; guard: CaptureGuard; personIds: PersonIds };
 
 export function feedbackOperations(deps: FeedbackOperationDeps): FeedbackOperation[] {
   return [

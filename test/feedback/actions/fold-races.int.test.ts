@@ -23,6 +23,7 @@ import {
   withWorld,
 } from './harness.js';
 import { seedBoard } from './seed.js';
+import { withPersonIds } from '../../support/person-ids.js';
 
 const ann: Requester = { email: 'ann@x.io', displayName: 'Ann' };
 const limits = {
@@ -50,7 +51,7 @@ function filer(world: World) {
     context: CommandContext = ctx(),
     commandHandler = world.handler,
   ) =>
-    captureFeedback({ ...stores, commandHandler }, context, {
+    captureFeedback(withPersonIds({ ...stores, commandHandler }), context, {
       workspaceId,
       productKey: 'ACME',
       title: null,

@@ -5,6 +5,7 @@ import {
   submitFeedback,
 } from '../../../src/feedback/actions/index.js';
 import { ctx, type World } from './harness.js';
+import { withPersonIds } from '../../support/person-ids.js';
 
 /** A maker u1 (admin) in workspace `acme-co` with the public product ACME. */
 export async function seedBoard(world: World): Promise<{ workspaceId: string }> {
@@ -32,7 +33,8 @@ export async function submitAs(
   email: string,
   body = 'Please add dark mode',
 ) {
-  return submitFeedback({ commandHandler: world.handler }, ctx(), {
+  const deps = withPersonIds({ commandHandler: world.handler, readStore: world.readStore });
+  return submitFeedback(deps, ctx(), {
     workspaceId,
     productKey: 'ACME',
     body,

@@ -7,6 +7,7 @@ import { getProduct } from '../../../projections/products/index.js';
 import { submitFeedback, updateProduct } from '../../../src/feedback/actions/index.js';
 import { countEvents, ctx, pausingBefore, SimulatedCrash, withWorld } from './harness.js';
 import { seedBoard, submitAs } from './seed.js';
+import { withPersonIds } from '../../support/person-ids.js';
 
 describe('When feedback is submitted', () => {
   it('numbers items per product, derives a blank title and reuses the person of an e-mail', async () => {
@@ -70,12 +71,16 @@ describe('When feedback is submitted', () => {
             visibility: 'private',
           }),
       );
-      const refused = await submitFeedback({ commandHandler: paused }, ctx(), {
-        workspaceId,
-        productKey: 'ACME',
-        body: 'Export to CSV',
-        requester: { email: 'vis@x.io', displayName: 'Vis' },
-      }).catch((error: unknown) => error);
+      const refused = await submitFeedback(
+        withPersonIds({ commandHandler: paused, readStore: world.readStore }),
+        ctx(),
+        {
+          workspaceId,
+          productKey: 'ACME',
+          body: 'Export to CSV',
+          requester: { email: 'vis@x.io', displayName: 'Vis' },
+        },
+      ).catch((error: unknown) => error);
       expect(refused).to.be.instanceOf(NotFound);
       expect(await countEvents(world.events, 'PersonCreated')).to.equal(0);
     });
@@ -94,13 +99,25 @@ describe('When feedback is submitted', () => {
       const crashing = world.crashingOn(itemStreamId(workspaceId, 'ACME-1'));
       let thrown: unknown;
       try {
-        await submitFeedback({ commandHandler: crashing }, context, input);
+        await submitFeedback(
+          withPersonIds({ commandHandler: crashing, readStore: world.readStore }),
+          context,
+          input,
+        );
       } catch (error) {
         thrown = error;
       }
       expect(thrown).to.be.instanceOf(SimulatedCrash);
-      const retried = await submitFeedback({ commandHandler: world.handler }, context, input);
-      const again = await submitFeedback({ commandHandler: world.handler }, context, input);
+      const retried = await submitFeedback(
+        withPersonIds({ commandHandler: world.handler, readStore: world.readStore }),
+        context,
+        input,
+      );
+      const again = await submitFeedback(
+        withPersonIds({ commandHandler: world.handler, readStore: world.readStore }),
+        context,
+        input,
+      );
       expect([retried.itemKey, again.itemKey]).to.deep.equal(['ACME-1', 'ACME-1']);
       expect(await countEvents(world.events, 'ItemNumberAllocated')).to.equal(1);
       expect(await countEvents(world.events, 'ItemCaptured')).to.equal(1);
@@ -143,7 +160,11 @@ describe('When feedback is submitted', () => {
         requester: { email: 'bo@x.io' },
       };
       const context = ctx({ actor: 'u1', idempotencyKey: 'k-old' });
-      const retried = await submitFeedback({ commandHandler: world.handler }, context, input);
+      const retried = await submitFeedback(
+        withPersonIds({ commandHandler: world.handler, readStore: world.readStore }),
+        context,
+        input,
+      );
       expect(retried.itemKey).to.equal('ACME-1');
       expect(await countEvents(world.events, 'ItemNumberAllocated')).to.equal(1);
     });
@@ -160,7 +181,7 @@ describe('When feedback is submitted', () => {
         body: 'Export to CSV',
         requester: { email },
       });
-      const deps = { commandHandler: world.handler };
+      const deps = withPersonIds({ commandHandler: world.handler, readStore: world.readStore });
       const first = await submitFeedback(
         deps,
         ctx({ actor: 'u1', idempotencyKey: 'k' }),

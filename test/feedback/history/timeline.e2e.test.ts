@@ -17,6 +17,7 @@ import {
 import { createItemTimelines, SNAPSHOT_EVERY } from '../../../src/feedback/activity/timeline.js';
 import { getItem } from '../../../projections/items/queries.js';
 import { startFeedback } from '../support/harness.js';
+import { withPersonIds } from '../../support/person-ids.js';
 
 describe('Rebuilding an item as it stood (e2e)', () => {
   it('shows names as they were, and answers alike from snapshots and from the start', async function () {
@@ -28,7 +29,10 @@ describe('Rebuilding an item as it stood (e2e)', () => {
       await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
       const { itemKey } = await fb.submit(ws, 'APP', { body: 'Dark mode', email: 'a@x.io' });
       const { stores, context } = fb.runtime.runtime;
-      const deps = { commandHandler: context.commandHandler, readStore: stores.readStore };
+      const deps = withPersonIds(
+        { commandHandler: context.commandHandler, readStore: stores.readStore },
+        context.secret,
+      );
       const address = { workspaceId: ws.workspaceId, productKey: 'APP', itemKey };
       const person = async (n: number, name: string) =>
         (

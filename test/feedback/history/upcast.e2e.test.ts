@@ -11,6 +11,7 @@
 import { expect } from 'chai';
 import { addPlusOne, registerPerson } from '../../../src/feedback/actions/index.js';
 import { startFeedback } from '../support/harness.js';
+import { withPersonIds } from '../../support/person-ids.js';
 
 describe('Reading a PlusOneAdded stored in its version 1 shape (e2e)', () => {
   it('reads as version 2 in history, as-of and the read models, and stays v1 in the log', async () => {
@@ -22,7 +23,10 @@ describe('Reading a PlusOneAdded stored in its version 1 shape (e2e)', () => {
       const { itemKey } = await fb.submit(ws, 'APP', { body: 'Dark mode', email: 'a@x.io' });
       const { stores, context } = fb.runtime.runtime;
       const { personId } = await registerPerson(
-        { commandHandler: context.commandHandler },
+        withPersonIds(
+          { commandHandler: context.commandHandler, readStore: stores.readStore },
+          context.secret,
+        ),
         fb.context(),
         {
           workspaceId: ws.workspaceId,

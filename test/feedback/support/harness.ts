@@ -26,6 +26,8 @@ import type { WebhooksOptions } from '../../../src/webhooks/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/runtime.js';
 import { type Api, apiClient } from './api.js';
 import { freePort } from '../../support/ports.js';
+import { withPersonIds } from '../../support/person-ids.js';
+import type { PersonIds } from '../../../src/feedback/actions/index.js';
 
 export { apiClient, type Api, type ApiResponse } from './api.js';
 
@@ -117,7 +119,7 @@ export interface FeedbackHarness {
   /** command context for direct action calls in tests */
   context(extra?: Partial<CommandContext>): CommandContext;
   /** the action dependencies of the current run (restart() gives new ones) */
-  deps(): { commandHandler: CommandHandler; readStore: ReadStore };
+  deps(): { commandHandler: CommandHandler; readStore: ReadStore; personIds: PersonIds };
   /** wait until the read models include `position` (or the whole log) */
   caughtUp(position?: bigint | null): Promise<void>;
   restart(): Promise<void>;
@@ -158,10 +160,11 @@ export async function startFeedback(options: StartOptions = {}): Promise<Feedbac
   const next = () => ++counter;
 
   const rt = () => runtime.runtime;
-  const deps = () => ({
-    commandHandler: rt().context.commandHandler,
-    readStore: rt().stores.readStore,
-  });
+  const deps = () =>
+    withPersonIds(
+      { commandHandler: rt().context.commandHandler, readStore: rt().stores.readStore },
+      rt().context.secret,
+    );
   const context = (extra: Partial<CommandContext> = {}): CommandContext => ({
     actor: 'test-setup',
     now: clock.now(),

@@ -19,9 +19,11 @@ import { productOperations } from './products.js';
 import { readItemOperations } from './read-item.js';
 import { replyOperation } from './reply.js';
 import { submitOperation } from './submit.js';
+import type { PersonIds } from '../../actions/index.js';
 
 export function triageOperations(
-  deps: FeedbackHttpDeps & RecoveryDeps & { guard: CaptureGuard; timelines: ItemTimelines },
+  deps: FeedbackHttpDeps &
+    RecoveryDeps & { guard: CaptureGuard; timelines: ItemTimelines; personIds: PersonIds },
 ): FeedbackOperation[] {
   return [
     ...productOperations(deps),

@@ -35,7 +35,7 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { userById } from '../../../../projections/users/queries.js';
-import { personIdFor, type Requester } from '../../actions/index.js';
+import type { PersonIds, Requester } from '../../actions/index.js';
 import { captureFeedback } from '../../capture/file.js';
 import { CAPTURE_BODY_MAX, CAPTURE_TITLE_MAX, type CaptureGuard } from '../../capture/guard.js';
 import { boardFor, NO_BOARD } from '../public/board.js';
@@ -81,7 +81,7 @@ const SubmittedFeedback = z
   .meta({ id: 'SubmittedFeedback' });
 
 export function submitOperation(
-  deps: FeedbackHttpDeps & { guard: CaptureGuard },
+  deps: FeedbackHttpDeps & { guard: CaptureGuard; personIds: PersonIds },
 ): FeedbackOperation {
   const { limits } = deps.guard;
 
@@ -145,7 +145,7 @@ export function submitOperation(
       // history and the audit trail name a person, never a maker of a workspace they are not in
       const actor = board.member
         ? context.actor
-        : personIdFor(board.workspaceId, requester, context);
+        : await deps.personIds.resolve(board.workspaceId, requester, context);
       const captured = await captureFeedback(
         deps,
         { ...context, actor },

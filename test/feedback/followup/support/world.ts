@@ -41,6 +41,7 @@ import type { Embedder } from '../../../../src/search/embedder.js';
 import { fakeEmbedder } from '../../../search/support/fake-embedder.js';
 import { tempDir } from '../../../support/stores.js';
 import { type Api, apiClient } from '../../support/api.js';
+import { withPersonIds } from '../../../support/person-ids.js';
 
 export const T0 = Date.UTC(2025, 0, 15, 12);
 export const MAKER = 'u-max';
@@ -136,7 +137,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const deps = { commandHandler, readStore, eventStore: events };
+  const deps = withPersonIds({ commandHandler, readStore, eventStore: events });
   const context = (extra: Partial<CommandContext> = {}): CommandContext => ({
     actor: MAKER,
     now: clock,
@@ -273,7 +274,10 @@ export async function registerPerson(
   requester: { email?: string | null; name?: string | null; anonymousId?: string },
 ): Promise<string> {
   const { personId, position } = await actions.registerPerson(
-    { commandHandler: createCommandHandler(world.events) },
+    withPersonIds({
+      commandHandler: createCommandHandler(world.events),
+      readStore: world.readStore,
+    }),
     world.context(),
     {
       workspaceId: world.workspaceId,
