@@ -7,101 +7,40 @@
  * messages still go in their order, once the receiver answers again.
  */
 import { expect } from 'chai';
-import { webhooksOf } from '../../projections/webhooks/document.js';
-import { silentLogger } from '../../src/platform/logger.js';
-import { createMemoryReadStore } from '../../src/readstore/embedded/memory.js';
-import { createDispatcher } from '../../src/webhooks/delivery/dispatcher.js';
-import { DELIVERIES, deliveriesOf, newDelivery } from '../../src/webhooks/delivery/records.js';
+import { DELIVERIES } from '../../src/webhooks/delivery/records.js';
 import { heldReadsIn } from '../support/held-reads.js';
-import type { AttemptRequest, AttemptResponse } from '../../src/webhooks/delivery/sender.js';
-import { HOOK, webhookDoc } from './support/attempts.js';
-import { policy, secrets } from './support/board.js';
+import { holdingReceivers, inOrder, numberOf } from './support/holding-receivers.js';
 
 const CONCURRENCY = 2;
 const MESSAGES = 200;
 /** four items, each with its messages in order */
-const streamOf = (n: number) => `item-ws1.APP-${n % 4}`;
+const itemOf = (n: number) => n % 4;
 
-/** a dispatcher over one webhook in a memory store; its receiver answers once `answer` says */
+/** one webhook's lane; `holdScan` holds the dispatcher's next read of what is due */
 async function lane(concurrency: number) {
-  const store = createMemoryReadStore();
-  await webhooksOf(store).insertOne(webhookDoc());
-  const sent: string[] = [];
-  /** the requests the receiver holds, each answered when its function is called */
-  const holding: (() => void)[] = [];
-  let holds = true;
-  const dispatcher = createDispatcher({
-    readStore: store,
-    clock: { now: () => 1000 },
-    sender: {
-      async send(request: AttemptRequest): Promise<AttemptResponse> {
-        if (holds) await new Promise<void>((resolve) => holding.push(resolve));
-        sent.push(request.headers['webhook-id']!);
-        return { status: 204, excerpt: null, error: null, durationMs: 1 };
-      },
-      close() {},
-    },
-    policy,
-    secrets,
-    payloadOf: async () => '{}',
-    concurrency,
-    // no periodic scan to come to the rescue within a test: what waits in the store is sent only
-    // because the dispatcher asked for it
-    pollMs: 60_000,
-    disable: async () => {},
-    persist: () => {},
-    logger: silentLogger,
-  });
-  await dispatcher.start();
-  const held = heldReadsIn(store, [DELIVERIES]);
+  const rig = await holdingReceivers({ hooks: 1, concurrency });
+  const held = heldReadsIn(rig.store, [DELIVERIES]);
   return {
-    dispatcher,
+    ...rig,
+    /** the messages the receiver was sent, in the order they arrived */
+    sent: rig.sent.get('wh_1')!,
     /** holds the dispatcher's next read of what is due (a scan caught mid-read) */
     holdScan: (answered: boolean) => held.hold(DELIVERIES, 1, { method: 'find', answered }),
-    sent,
-    holding,
-    /** a fresh delivery stored and handed over, as the worker does */
-    async message(n: number, stream: string) {
-      const doc = newDelivery({
-        hookKey: HOOK,
-        webhookId: 'wh_1',
-        workspaceId: 'ws1',
-        messageId: `msg_${String(n).padStart(4, '0')}`,
-        eventType: 'item.updated',
-        now: 1000,
-        position: BigInt(n + 1),
-        source: { streamId: stream, revision: n },
-        payload: '{}',
-        correlationId: null,
-      });
-      await deliveriesOf(store).insertOne(doc);
-      dispatcher.enqueue(doc);
-    },
-    /** answer what is held and all that comes after */
-    answerAll() {
-      holds = false;
-      for (const answer of holding.splice(0)) answer();
-    },
-    async until(check: () => boolean) {
-      const deadline = Date.now() + 10_000;
-      while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    },
+    message: (n: number, item: number) => rig.message(0, n, item),
   };
 }
-
-const inOrder = (ids: string[]) => [...ids].sort();
 
 describe('When a receiver holds every request while its workspace makes many messages', () => {
   it('keeps at most twice WEBHOOK_CONCURRENCY deliveries in memory, and later sends every one in order', async () => {
     const bench = await lane(CONCURRENCY);
     try {
-      for (let n = 0; n < MESSAGES; n++) await bench.message(n, streamOf(n));
+      for (let n = 0; n < MESSAGES; n++) await bench.message(n, itemOf(n));
       expect(bench.dispatcher.queued(), 'deliveries held in memory').to.be.at.most(2 * CONCURRENCY);
       bench.answerAll();
       await bench.until(() => bench.sent.length === MESSAGES);
       expect(new Set(bench.sent).size, 'messages sent').to.equal(MESSAGES);
       for (let item = 0; item < 4; item++) {
-        const ofItem = bench.sent.filter((id) => Number(id.slice(4)) % 4 === item);
+        const ofItem = bench.sent.filter((id) => itemOf(numberOf(id)) === item);
         expect(ofItem, `the messages of item ${item}`).to.deep.equal(inOrder(ofItem));
       }
     } finally {
@@ -114,11 +53,11 @@ describe('When a receiver holds every request while its workspace makes many mes
     const bench = await lane(1);
     try {
       // one item: one in flight, two held in memory, seven in the store
-      for (let n = 0; n < 10; n++) await bench.message(n, 'item-ws1.APP-1');
+      for (let n = 0; n < 10; n++) await bench.message(n, 1);
       await bench.until(() => bench.holding.length === 1);
       bench.holding.shift()!(); // the receiver answers the first: the lane has room again
       await bench.until(() => bench.holding.length === 1);
-      await bench.message(10, 'item-ws1.APP-1');
+      await bench.message(10, 1);
       bench.answerAll();
       await bench.until(() => bench.sent.length === 11);
       expect(bench.sent).to.deep.equal(inOrder(bench.sent)).and.to.have.length(11);
@@ -135,7 +74,7 @@ describe('When a receiver holds every request while its workspace makes many mes
       try {
         // one item: one in flight, two held in memory, one in the store (less than a window, so
         // the scan that reads it finds nothing more)
-        for (let n = 0; n < 4; n++) await bench.message(n, 'item-ws1.APP-1');
+        for (let n = 0; n < 4; n++) await bench.message(n, 1);
         await bench.until(() => bench.holding.length === 1);
         bench.holding.shift()!(); // msg 0 answered: msg 1 goes, msg 2 waits in memory
         await bench.until(() => bench.holding.length === 1);
@@ -145,7 +84,7 @@ describe('When a receiver holds every request while its workspace makes many mes
         const scanHeld = bench.holdScan(answered);
         bench.holding.shift()!();
         const [release] = await scanHeld;
-        await bench.message(4, 'item-ws1.APP-1');
+        await bench.message(4, 1);
         bench.answerAll();
         release!();
         await bench.until(() => bench.sent.length === 5);
