@@ -3,18 +3,10 @@
  * many a request costs. The store and everything above it run as in production; only the count
  * is added.
  */
-import { interceptedStore } from './intercepted-store.js';
+import { interceptedStore, WRITE_METHODS } from './intercepted-store.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 
-/** the read store's methods that write documents */
-export const WRITE_METHODS = [
-  'insertOne',
-  'replaceOne',
-  'updateOne',
-  'updateMany',
-  'deleteOne',
-  'deleteMany',
-] as const;
+export { WRITE_METHODS } from './intercepted-store.js';
 const WRITES = new Set<string>(WRITE_METHODS);
 
 export interface CountedWrites {

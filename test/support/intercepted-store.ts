@@ -51,12 +51,8 @@ export function interceptedStore(prefix: string, intercept: Interceptor): Interc
   };
 }
 
-/** the document methods of a collection handle (the read store's port) */
-const COLLECTION_METHODS = [
-  'findOne',
-  'find',
-  'countDocuments',
-  'aggregate',
+/** the read store's methods that write documents */
+export const WRITE_METHODS = [
   'insertOne',
   'replaceOne',
   'updateOne',
@@ -64,6 +60,9 @@ const COLLECTION_METHODS = [
   'deleteOne',
   'deleteMany',
 ] as const;
+
+/** the document methods of a collection handle (the read store's port) */
+const COLLECTION_METHODS = ['findOne', 'find', 'countDocuments', 'aggregate', ...WRITE_METHODS];
 
 /**
  * The same interception on the `collections` of a store already open (a whole runtime's, which
