@@ -94,6 +94,17 @@ export function ifMatchRefused(
 const SHOWN_IF_MATCH = 64;
 
 /**
+ * A refused If-Match or If-None-Match as a message repeats it, cut to a readable length by code
+ * points: an MCP `_meta.ifMatch` may hold any text, and half an emoji is not JSON-safe.
+ */
+export function shownTags(header: string): string {
+  const chars = Array.from(header.trim());
+  return chars.length > SHOWN_IF_MATCH
+    ? `${chars.slice(0, SHOWN_IF_MATCH).join('')}…`
+    : chars.join('');
+}
+
+/**
  * For a resource that carries no ETag (an operation not `versioned`): RFC 9110 §13.1.1 says an
  * If-Match holds when "any of the listed tags match the entity tag of the selected
  * representation", and such a representation has none, so only `*` can hold (and the handler
@@ -102,12 +113,8 @@ const SHOWN_IF_MATCH = 64;
  */
 export function ifMatchWithoutETag(ifMatch: string | undefined): PreconditionFailed | undefined {
   if (ifMatch === undefined || tagsOf(ifMatch).includes('*')) return undefined;
-  // by code points: an MCP `_meta.ifMatch` may hold any text, and half an emoji is not JSON-safe
-  const chars = Array.from(ifMatch.trim());
-  const shown =
-    chars.length > SHOWN_IF_MATCH ? `${chars.slice(0, SHOWN_IF_MATCH).join('')}…` : chars.join('');
   return new PreconditionFailed(
-    `this resource carries no ETag, so If-Match ${shown} cannot match (RFC 9110 §13.1.1); send the request without If-Match`,
+    `this resource carries no ETag, so If-Match ${shownTags(ifMatch)} cannot match (RFC 9110 §13.1.1); send the request without If-Match`,
   );
 }
 

@@ -109,6 +109,7 @@ export {
   ifMatchRefused,
   notModified,
   revisionsNamed,
+  shownTags,
 } from './etag.js';
 export { memoizedJson, RawJson } from '../../projections/shared/raw-json.js';
 export type { LifecycleHooks, RawInput } from './lifecycle.js';

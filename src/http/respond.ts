@@ -48,7 +48,7 @@ const CORRELATION_HEADER = 'x-correlation-id';
  * `x-correlation-id`. Never the client's: any caller, a board visitor too, could send another
  * request's id and have an auditor link their changes to it (requestIdsFor keeps the client's).
  */
-export function correlationIdFor(req: IncomingMessage, res: ServerResponse): string {
+export function correlationIdFor(res: ServerResponse): string {
   const existing = res.getHeader(CORRELATION_HEADER);
   if (typeof existing === 'string') return existing;
   const id = randomUUID();
@@ -68,7 +68,7 @@ export interface RequestIds {
  * control characters) is dropped, not stored.
  */
 export function requestIdsFor(req: IncomingMessage, res: ServerResponse): RequestIds {
-  const correlationId = correlationIdFor(req, res);
+  const correlationId = correlationIdFor(res);
   const client = req.headers[CORRELATION_HEADER];
   return isWellFormedCorrelationId(client)
     ? { correlationId, clientCorrelationId: client }
@@ -121,7 +121,7 @@ export function errorResponder({
   challenge,
 }: ErrorResponderOptions): ErrorResponder {
   return (req, res, err, operationId) => {
-    const correlationId = correlationIdFor(req, res);
+    const correlationId = correlationIdFor(res);
     const resolved = resolveError(err);
     reportFailure(logger, err, resolved, {
       correlationId,

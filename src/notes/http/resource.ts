@@ -14,6 +14,7 @@ import {
   PreconditionFailed,
   RawJson,
   revisionsNamed,
+  shownTags,
 } from '../../http/registry.js';
 
 export interface ResourceAnswer<Body> {
@@ -114,11 +115,6 @@ async function refuseIfNoneMatch(
   throw new PreconditionFailed(
     `If-None-Match ${shownTags(ifNoneMatch)} holds for the ${what} (current ETag ${etag}), so it is not changed (RFC 9110 §13.1.2)`,
   );
-}
-
-function shownTags(header: string): string {
-  const chars = Array.from(header.trim());
-  return chars.length > 80 ? `${chars.slice(0, 80).join('')}…` : chars.join('');
 }
 
 /**
