@@ -42,6 +42,13 @@ export interface LastSpeaker {
   at: number;
 }
 
+/** A person whose question on a merged thread nobody answered yet. */
+export interface CarriedWaiter {
+  id: string;
+  at: number;
+  from: string;
+}
+
 /** Internal fields start with `_`; the API strips them (see toItem). */
 export type ItemDoc = Doc &
   Item & {
@@ -60,6 +67,11 @@ export type ItemDoc = Doc &
     _people: string[];
     _participants: StoredParticipant[];
     _lastSpeaker: LastSpeaker;
+    /**
+     * people still waiting from threads merged into this one (see waiting.ts): each entry names
+     * the item merged directly into this one it came with (`from`), so an unmerge takes it back
+     */
+    _carriedWaiting: CarriedWaiter[];
     /** the status the last notification was about */
     _notifiedStatus: ItemStatus | null;
     /**

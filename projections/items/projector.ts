@@ -4,6 +4,7 @@ import { guardedUpdate } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded, type Recorded } from '../shared/recorded.js';
 import { type ItemDoc, itemDocId, itemsOf, rankOf, type StoredParticipant } from './document.js';
+import { waitersCarriedIn } from './waiting.js';
 
 /**
  * Items read model. Each event changes one item document with one guarded update; changes that
@@ -13,8 +14,8 @@ import { type ItemDoc, itemDocId, itemsOf, rankOf, type StoredParticipant } from
 export function itemsProjector(): Projector {
   return {
     name: 'items',
-    // 2: a notification moves updatedAt; 3: `_announced`
-    version: 3,
+    // 2: a notification moves updatedAt; 3: `_announced`; 4: `_carriedWaiting`
+    version: 4,
     collections: ['items'],
     filter: { streamPrefixes: ['item-'] },
     async setup(store) {
@@ -49,6 +50,11 @@ export function itemsProjector(): Projector {
       const doc = await items.findOne({ _id: id });
       if (!doc) return;
       const update = changes(event, doc);
+      if (update && event.type === 'ItemsMerged') {
+        const keys = event.data.merged.map((m) => m.itemKey);
+        const carried = await waitersCarriedIn(items, doc, keys);
+        update.$set = { ...(update.$set as Record<string, unknown>), _carriedWaiting: carried };
+      }
       if (update) await guardedUpdate(items, id, event.position, update);
       if (event.type === 'ItemsMerged') {
         // the merged items learn that their survivor recorded them (merge complete)
@@ -104,6 +110,7 @@ export function captured(
     _people: [personId],
     _participants: [{ personId, role: 'submitted', context: null }],
     _lastSpeaker: { kind: 'person', id: personId, at: createdAt },
+    _carriedWaiting: [],
     _notifiedStatus: null,
     _announced: false,
   };
@@ -131,6 +138,8 @@ export function changes(
         updatedAt: at,
         _lastSpeaker: { kind, id, at },
       };
+      // a maker's or agent's answer on the survivor answers the merged threads' people too
+      if (kind !== 'person') set._carriedWaiting = [];
       if (kind === 'person') Object.assign(set, joined(doc, id, 'replied', null));
       return { $set: set };
     }
@@ -204,6 +213,7 @@ export function changes(
           _plusOnes: plusOnes,
           plusOneCount: plusOnes.length,
           _mergedKeys: doc._mergedKeys.filter((key) => !keys.has(key)),
+          _carriedWaiting: (doc._carriedWaiting ?? []).filter((w) => !keys.has(w.from)),
           updatedAt: at,
         },
       };

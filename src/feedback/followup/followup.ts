@@ -15,6 +15,7 @@ import {
   OPEN_STATUSES,
   owesReply,
   PROMISE_STATUSES,
+  waitingSince,
 } from './rules.js';
 
 /** Spec "Follow-up entry": all fields required. */
@@ -52,12 +53,15 @@ export async function whoNeedsFollowup(
   const [shipped, promises, open] = await Promise.all([
     items.find({ ...base, status: 'shipped' }),
     items.find({ ...base, status: { $in: [...PROMISE_STATUSES] } }),
-    items.find({ ...base, status: { $in: [...OPEN_STATUSES] }, '_lastSpeaker.kind': 'person' }),
+    items.find({
+      ...base,
+      status: { $in: [...OPEN_STATUSES] },
+      $or: [{ '_lastSpeaker.kind': 'person' }, { '_carriedWaiting.0': { $exists: true } }],
+    }),
   ]);
   const byChange = (a: ItemDoc, b: ItemDoc) =>
     (a.statusChangedAt ?? a.createdAt) - (b.statusChangedAt ?? b.createdAt) || byNumber(a, b);
-  const bySpoke = (a: ItemDoc, b: ItemDoc) =>
-    a._lastSpeaker.at - b._lastSpeaker.at || byNumber(a, b);
+  const bySpoke = (a: ItemDoc, b: ItemDoc) => waitingSince(a) - waitingSince(b) || byNumber(a, b);
   return {
     shippedUnnotified: shipped.filter(isShippedUnnotified).sort(byChange).map(toFollowUpEntry),
     stalePromises: promises

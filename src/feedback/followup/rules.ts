@@ -15,8 +15,11 @@
  *
  * Rules (spec: "awaitingReply: true when the person spoke last on an open thread and is still
  * waiting"):
- *  - awaitingReply(P): some open item's last speaker is P, speaking as a person.
- *  - repliesOwed: the open items whose last speaker is a person (someone waits on the maker).
+ *  - awaitingReply(P): some open item's last speaker is P, speaking as a person — or P's
+ *    question on an open thread merged into that item was carried over by the merge and no maker
+ *    or agent replied on the item since (projections/items/waiting.ts): the merged thread is
+ *    read-only, so the survivor is where P still waits.
+ *  - repliesOwed: the open items on which someone waits (the same predicate).
  *  - stalePromises: items `planned` or `in-progress` whose last status change is MORE than
  *    STALE_PROMISE_DAYS (default 30) days before now.
  *  - shippedUnnotified: items `shipped` with no notification since they shipped — none
@@ -40,20 +43,36 @@ export type FollowupFacts = Pick<
   | '_mergedInto'
   | '_lastSpeaker'
   | '_announced'
->;
+> &
+  Partial<Pick<ItemDoc, '_carriedWaiting'>>;
 
 export function isOpen(item: Pick<ItemDoc, 'status' | '_mergedInto'>): boolean {
   return item._mergedInto === null && OPEN_STATUSES.includes(item.status);
 }
 
-/** The thread waits on the maker: its last speaker is a person (not a maker or agent). */
-export function owesReply(item: FollowupFacts): boolean {
-  return isOpen(item) && item._lastSpeaker.kind === 'person';
+/**
+ * Who waits on this open thread, and since when: its last speaker when that is a person, and
+ * the people a merge carried over whose question no maker or agent answered here since.
+ */
+export function waitingOn(item: FollowupFacts): { id: string; at: number }[] {
+  if (!isOpen(item)) return [];
+  const { kind, id, at } = item._lastSpeaker;
+  return [...(kind === 'person' ? [{ id, at }] : []), ...(item._carriedWaiting ?? [])];
 }
 
-/** This person spoke last on this open thread. */
+/** The thread waits on the maker: someone on it spoke last and nobody answered them. */
+export function owesReply(item: FollowupFacts): boolean {
+  return waitingOn(item).length > 0;
+}
+
+/** This person waits on this open thread. */
 export function isAwaitingReplyOn(item: FollowupFacts, personId: string): boolean {
-  return owesReply(item) && item._lastSpeaker.id === personId;
+  return waitingOn(item).some((waiter) => waiter.id === personId);
+}
+
+/** When the longest wait on the thread began (repliesOwed's order). */
+export function waitingSince(item: FollowupFacts): number {
+  return Math.min(...waitingOn(item).map((waiter) => waiter.at));
 }
 
 /** get_person's `awaitingReply` over the person's items. */

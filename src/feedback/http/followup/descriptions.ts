@@ -4,7 +4,7 @@ export const FOLLOWUP_RULES = [
   'Derived at read time over every product of the workspace; nothing here is stored.',
   '- `shippedUnnotified`: status shipped and no notify_people recorded since it last shipped (`notifiedAt` null, or set by a call recorded before that status change, also when both carry the same millisecond; a call that found nobody eligible counts, as nobody could be told). Longest waiting first.',
   '- `stalePromises`: status planned or in-progress with no status change for more than STALE_PROMISE_DAYS days (configuration, default 30). Stalest first.',
-  '- `repliesOwed`: open items (new, planned, in-progress) whose last speaker — the submitter when nobody replied yet, else the author of the latest reply — is a person rather than a maker or an agent: exactly the threads on which get_person reports that person `awaitingReply`. Longest waiting first.',
+  "- `repliesOwed`: open items (new, planned, in-progress) whose last speaker — the submitter when nobody replied yet, else the author of the latest reply — is a person rather than a maker or an agent, or into which an open thread ending with a person's question was merged and no maker or agent replied since (the merged item is read-only, so they wait on the survivor): exactly the threads on which get_person reports someone `awaitingReply`. Longest waiting first.",
   'Items merged into another item are not listed.',
 ].join('\n');
 

@@ -85,7 +85,7 @@ export function peopleOperations(
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
-      '`awaitingReply` is derived on each request: true when, on an item with status new, planned or in-progress (not merged) that the person is on, the latest speech — the submission or a reply — is theirs. Replies by a maker or an agent answer; a +1 is not speech; a later reply by another person makes that person the one waiting. `openItemCount` counts their items with status new, planned or in-progress.',
+      '`awaitingReply` is derived on each request: true when, on an item with status new, planned or in-progress (not merged) that the person is on, the latest speech — the submission or a reply — is theirs. Replies by a maker or an agent answer; a +1 is not speech; a later reply by another person makes that person the one waiting. A question left unanswered on an open item that was then merged away waits on the survivor until a maker or an agent replies there. `openItemCount` counts their items with status new, planned or in-progress.',
     async handler(ctx) {
       const { workspaceId } = accessOf(ctx.access);
       const record = await getPersonRecord(deps.readStore, {

@@ -28,7 +28,7 @@ export const PersonRecord = PersonSummary.extend({
   awaitingReply: z
     .boolean()
     .describe(
-      'true when the person spoke last on an open thread: on some item with status new, planned or in-progress (not merged) that they are on, the latest speech — the submission or a reply — is theirs. Only replies by a maker or an agent answer; a +1 is not speech; a later reply by another person makes that person the one waiting. Derived on each request, never stored.',
+      'true when the person spoke last on an open thread: on some item with status new, planned or in-progress (not merged) that they are on, the latest speech — the submission or a reply — is theirs. Only replies by a maker or an agent answer; a +1 is not speech; a later reply by another person makes that person the one waiting. A question left unanswered on an open item that was then merged away waits on the survivor until a maker or an agent replies there. Derived on each request, never stored.',
     ),
   items: z.array(PersonItem),
   openItemCount: Count.describe('items of theirs with status new, planned or in-progress'),
@@ -61,7 +61,7 @@ export const Followup = z
     repliesOwed: z
       .array(FollowUpEntry)
       .describe(
-        'open items (new, planned, in-progress) whose last speaker is a person, not a maker or agent — exactly the threads on which get_person says awaitingReply; longest waiting first',
+        'open items (new, planned, in-progress) on which a person waits: their last speaker is a person, not a maker or agent, or a merged thread left someone unanswered — exactly the threads on which get_person says awaitingReply; longest waiting first',
       ),
   })
   .strict()
