@@ -81,6 +81,12 @@ export interface PreparedOperation<S extends ServiceTypes> {
 
 /** Everything derivable from the operation is computed here, once, not per request. */
 export function prepareOperation<S extends ServiceTypes>(op: Operation<S>): PreparedOperation<S> {
+  // A read that takes no query and declares no 400 (feedback: resolve_item, who_needs_followup,
+  // "401, 403, 404 (no 400)") may not answer one: there is no filter to misspell, so a query
+  // parameter is ignored rather than refused.
+  if (op.method === 'get' && !op.query && !op.body && !op.errors.includes(400)) {
+    return { op, coerceQuery: () => ({}) };
+  }
   return { op, coerceQuery: queryCoercer(op.query) };
 }
 

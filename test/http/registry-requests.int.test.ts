@@ -109,9 +109,16 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       });
     }
     it('refuses any query parameter on an operation that takes none', async () => {
-      const r = await call('GET', '/v1/shops/acme/widgets/w1?x=1', { headers: MEMBER });
+      const r = await call('DELETE', '/v1/shops/acme?x=1', { headers: MEMBER });
       expectEnvelope(r, 400, 'invalid-argument');
       expect(r.json.error).to.equal('unknown query parameter "x"; it takes none');
+    });
+    it('ignores query parameters on a read that takes none and declares no 400', async () => {
+      // feedback spec Errors: "resolve_item and who_needs_followup declare 401, 403, 404 (no
+      // 400)"; such a read has no filter to misspell, and may not answer what it does not declare
+      const r = await call('GET', '/v1/shops/acme/widgets/w1?x=1', { headers: MEMBER });
+      expectEnvelope(r, 404, 'not-found');
+      expect(r.json.error).to.equal('widget w1 not found');
     });
     it('coerces booleans from true/false', async () => {
       await createWidget({ name: 'a', color: 'red' });
