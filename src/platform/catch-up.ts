@@ -53,10 +53,11 @@ export function catchUpFor(
 
 /**
  * The position this process's read models have reached — a version that changes whenever any
- * read model may have (the board's pages cache on it). Writes of this process show at once (the
- * engine's position moves before their answer); the shared log is asked for other processes'
- * writes (the CLI, a second API process on the same file) at most every READ_VERSION_POLL_MS,
- * so a busy page does not cost a log read per view. Only in-process projections over the
+ * read model may have (the board asks it before its caches: it catches up, and null says that
+ * nothing may be cached; which product changed it hears from ServiceContext.observeApplied).
+ * Writes of this process show at once (the engine's position moves before their answer); the
+ * shared log is asked for other processes' writes (the CLI, a second API process on the same
+ * file) at most every READ_VERSION_POLL_MS, so a busy page does not cost a log read per view. Only in-process projections over the
  * embedded store know their position; with MongoDB another process applies the events: null.
  */
 const READ_VERSION_POLL_MS = 50;

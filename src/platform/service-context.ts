@@ -61,6 +61,7 @@ export function buildServiceContext(deps: {
       waits.caughtUpTo(position, AbortSignal.any([signal, stopping])),
     catchUp,
     readVersion: readVersionFor(engine, stores.readStore, catchUp),
+    observeApplied: (listener) => engine?.observe(listener),
     health: reporter.health,
     secret: loadSecret(config),
     logger,

@@ -5,6 +5,7 @@
 import type { RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Projector } from '../../projections/shared/projector.js';
+import type { AppliedListener } from '../read/projection-engine.js';
 import type { CommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
 import type { EmbedderHandle } from '../search/create-embedder.js';
@@ -52,6 +53,13 @@ export interface ServiceContext {
    * applies the events (MongoDB): nothing to cache on.
    */
   readVersion(): Promise<string | null>;
+  /**
+   * `listener` hears of each event once this process's read models include it, before a write's
+   * answer waits on it returns (projection-engine.ts `observe`): a cache over the read models can
+   * tell which of its entries an event changed. Nothing is heard where another process applies
+   * the events (then `readVersion` is null too).
+   */
+  observeApplied(listener: AppliedListener): void;
   health(): Promise<HealthReport>;
   secret: string;
   logger: Logger;

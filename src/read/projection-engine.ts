@@ -14,6 +14,10 @@
  * checkpoints are flushed together, so an API process polling them could not see a subset
  * earlier either.
  *
+ * `observe(listener)` tells a listener of each event once every projector has applied it, before
+ * the waits on it are released: a cache over the read models (the board's pages) learns of a
+ * change before any write's answer says it was made.
+ *
  * A store that cannot be reached pauses the engine instead of stopping it (outage.ts); any
  * other error stops it (a bug to see, not to retry).
  */
@@ -55,6 +59,9 @@ export type { ProjectorStatus } from './projector-lag.js';
 
 export type ProjectionEngine = ReturnType<typeof createProjectionEngine>;
 
+/** told of each applied event; synchronous and cheap: it runs in the engine's loop */
+export type AppliedListener = (event: RecordedEvent) => void;
+
 export function createProjectionEngine(options: ProjectionEngineOptions) {
   const { eventStore, readStore, projectors } = options;
   const logger = options.logger ?? console;
@@ -68,6 +75,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   const ids = new Map(projectors.map((p) => [p, checkpointId(p)]));
   const idOf = (p: Projector): string => ids.get(p)!;
   const waits = createEngineWaits(options.waitTimeoutMs ?? 10_000);
+  const listeners: AppliedListener[] = [];
   let subscription: Subscription | undefined;
   let loop: Promise<void> | undefined;
   let closing = false;
@@ -99,6 +107,7 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
       if (matchesFilter(event, projector.filter)) await projector.apply(event, readStore);
       checkpoints.set(idOf(projector), event.position);
     }
+    for (const listener of listeners) listener(event);
     flusher.counted();
     waits.reached(event.position);
     await flusher.afterApply();
@@ -164,6 +173,11 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
 
     waitFor: waits.waitFor,
     caughtUpTo: waits.caughtUpTo,
+
+    /** `listener` hears of every event applied from now on (see the top of this file) */
+    observe(listener: AppliedListener): void {
+      listeners.push(listener);
+    },
 
     /**
      * Drop one read model and replay the whole log into it. Before `start`, only the drop: the
