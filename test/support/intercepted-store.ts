@@ -9,8 +9,13 @@ import path from 'node:path';
 import { openEmbeddedReadStore } from '../../src/readstore/embedded/index.js';
 import type { Collection, ReadStore } from '../../src/readstore/types.js';
 
-/** sees each call of a collection's method; `proceed` makes it */
-export type Interceptor = (collection: string, method: string, proceed: () => unknown) => unknown;
+/** sees each call of a collection's method, with its arguments; `proceed` makes it */
+export type Interceptor = (
+  collection: string,
+  method: string,
+  proceed: () => unknown,
+  args: readonly unknown[],
+) => unknown;
 
 export interface InterceptedStore {
   /** opens the store (again after a restart: same file) */
@@ -28,7 +33,7 @@ export function interceptedStore(prefix: string, intercept: Interceptor): Interc
         const value = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) =>
-          intercept(name, String(property), () => value.apply(target, args));
+          intercept(name, String(property), () => value.apply(target, args), args);
       },
     });
   }
@@ -74,7 +79,8 @@ export function interceptIn(store: ReadStore, collections: string[], intercept: 
     const handle = store.collection(name) as unknown as Record<string, unknown>;
     for (const method of COLLECTION_METHODS) {
       const original = (handle[method] as (...args: unknown[]) => unknown).bind(handle);
-      handle[method] = (...args: unknown[]) => intercept(name, method, () => original(...args));
+      handle[method] = (...args: unknown[]) =>
+        intercept(name, method, () => original(...args), args);
     }
   }
 }

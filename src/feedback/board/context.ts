@@ -16,7 +16,7 @@ import type { CommandHandler } from '../../write/command-handler.js';
 import type { PersonIds, Requester } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
-import type { ProductLookup } from './queries.js';
+import type { ProductLookup } from './product-lookup.js';
 import type { BoardTokens, Visitor } from './tokens.js';
 import { emailKey } from '../../../commands/shared/email.js';
 
@@ -56,8 +56,7 @@ export interface BoardDeps {
   upstream: UpstreamClient | null;
   now(): number;
   waitFor(position: bigint): Promise<void>;
-  readVersion(): Promise<string | null>;
-  /** the public product at an address and the read-model version (queries.ts) */
+  /** the public product at an address and the version of its pages (product-lookup.ts) */
   products: ProductLookup;
   logger: Logger;
   /** PUBLIC_BASE_URL without a trailing slash */

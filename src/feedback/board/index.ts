@@ -19,7 +19,8 @@ import { mountAssets } from './assets.js';
 import { mountCapture } from './capture.js';
 import type { BoardDeps } from './context.js';
 import { mountPages } from './pages.js';
-import { createProductLookup } from './queries.js';
+import { createProductLookup } from './product-lookup.js';
+import { createBoardVersions } from './versions.js';
 import { mountIdentity } from './identity-routes.js';
 import { mountNearMisses } from './near-misses.js';
 import { mountPlusOne } from './plus-one-route.js';
@@ -42,6 +43,8 @@ export function publicBoard(
   const { readStore } = ctx.stores;
   const { now } = parts;
   const upstream = upstreamOf(ctx.config);
+  const versions = createBoardVersions();
+  ctx.observeApplied(versions.heard);
   return boardRouter({
     config: ctx.config,
     readStore,
@@ -73,8 +76,7 @@ export function publicBoard(
       : null,
     now,
     waitFor: ctx.waitFor,
-    readVersion: ctx.readVersion,
-    products: createProductLookup(readStore, ctx.readVersion),
+    products: createProductLookup(readStore, { readVersion: ctx.readVersion, versions }),
     logger: ctx.logger,
     publicBaseUrl: (ctx.config.PUBLIC_BASE_URL ?? parts.baseUrl).replace(/\/+$/, ''),
   });

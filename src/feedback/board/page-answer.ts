@@ -1,9 +1,10 @@
 /**
  * How a board page is answered: from the cache when it is the same for everyone (no cookie, no
- * search) and the read models have a version — with a weak ETag made of the page's own digest, a
- * conditional GET answering 304 — else freshly rendered as a private answer. A page that changes with time as well gives a
- * version that says when (the trending board: the read models' and its period's). The form token, the one value that differs
- * per view, is put in fresh every time (page-cache.ts).
+ * search) and its product's pages have a version (versions.ts) — with a weak ETag made of the
+ * page's own digest, a conditional GET answering 304 — else freshly rendered as a private answer.
+ * A page that changes with time as well gives a version that says when (the trending board: the
+ * product's and its period's). The form token, the one value that differs per view, is put in
+ * fresh every time (page-cache.ts).
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { holdsCurrent } from './conditional.js';
@@ -44,15 +45,13 @@ export function createPageAnswers(deps: BoardDeps) {
   }
 
   return {
-    /** a board route whose handler gets the view: product, visitor, read-model version */
+    /**
+     * a board route whose handler gets the view: product, visitor, and the version of the
+     * product's pages the product was found at (product-lookup.ts), never one read after it
+     */
     page(handler: (req: Request, res: Response, view: View) => Promise<void>): RequestHandler {
-      return boardRoute(deps, async (req, res, product) => {
-        const view = {
-          product,
-          visitor: cookieVisitor(deps, req),
-          version: await deps.readVersion(),
-          now: deps.now(),
-        };
+      return boardRoute(deps, async (req, res, product, version) => {
+        const view = { product, visitor: cookieVisitor(deps, req), version, now: deps.now() };
         await handler(req, res, view);
       });
     },
@@ -82,8 +81,8 @@ export function createPageAnswers(deps: BoardDeps) {
       }
       const page =
         cache.get(key, view.version) ?? cache.set(key, view.version, await render(TOKEN_SLOT));
-      // the page's own digest, never the read-model version: that is the whole service's
-      // position in the log, moved by every tenant's writes (page-cache.ts)
+      // the page's own digest, never the version: a tag that changed with the page's
+      // workspace or its other pages would say more than the page does (page-cache.ts)
       const etag = `W/"${page.digest}.${Math.floor(view.now / TAG_PERIOD_MS)}"`;
       res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
       res.setHeader('ETag', etag);

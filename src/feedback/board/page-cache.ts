@@ -1,16 +1,15 @@
 /**
  * Rendered board pages for visitors without a cookie (most of a public board's traffic), kept
- * per address and read-model version (ServiceContext.readVersion: equal versions, equal read
- * models), so a page is rendered once per change instead of once per view. The form token, the
+ * per address and version of the product's pages (versions.ts: equal versions, equal pages), so
+ * a page is rendered once per change of its product instead of once per view. The form token, the
  * one per-view value, is cut out at a slot and put back fresh on every answer. The parts are kept
  * as UTF-8 bytes, so an answer copies them instead of encoding the whole page again. Bounded: the
  * least recently used address goes first.
  *
  * Each page keeps a digest of what it shows (the page with the slot, not the token): the page's
- * validator. The read-model version is the service's position in the event log — every write of
- * every workspace moves it — so a tag made of it would tell an anonymous visitor polling any
- * board when other tenants write, and would void every board's tag on each of those writes. A
- * digest of the page changes exactly when the page does.
+ * validator. The version moves with every change of the product's workspace and of any of its
+ * pages, so a tag made of it would tell a visitor polling one page of other changes, and would
+ * void the page's tag on each of them. A digest of the page changes exactly when the page does.
  */
 import { createHash } from 'node:crypto';
 

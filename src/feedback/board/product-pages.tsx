@@ -1,6 +1,6 @@
 /**
  * The roadmap, the changelog and its Atom feed (issue 12 item 1): the same for every visitor,
- * so always answered from the cache while the read models stay the same.
+ * so always answered from the cache while the product stays the same (versions.ts).
  */
 import type { Router } from 'express';
 import { changelogPage } from '../../../projections/changelog/queries.js';

@@ -46,50 +46,35 @@ export async function publicProduct(
   slug: string,
   key: string,
 ): Promise<PublicProduct | null> {
-  if (!isBoardAddress(slug, key)) return null;
-  const workspace = await workspaceBySlug(store, slug);
-  if (!workspace) return null;
-  const product = await getProduct(store, { workspaceId: workspace.workspaceId, key });
-  if (product?.visibility !== 'public') return null;
-  const { workspaceId } = workspace;
-  return {
-    workspaceId,
-    slug,
-    key,
-    name: product.name,
-    workspaceName: workspace.name,
-    createdAt: product.createdAt,
-    scope: `${workspaceId}.${key}`,
-  };
+  return (await productAt(store, slug, key)).product;
 }
 
 /**
- * The public product at an address, with the read-model version it was read at — remembered per
- * version, so the pages' hot path reads the store only after a change.
+ * The public product at an address, and the workspace of the address's slug when one has it:
+ * what the answer depends on (product-lookup.ts).
  */
-export type ProductLookup = (
+export async function productAt(
+  store: ReadStore,
   slug: string,
   key: string,
-) => Promise<{ product: PublicProduct | null; version: string | null }>;
-
-export function createProductLookup(
-  store: ReadStore,
-  readVersion: () => Promise<string | null>,
-  max = 1000,
-): ProductLookup {
-  const known = new Map<string, { version: string; product: PublicProduct | null }>();
-  return async (slug, key) => {
-    const version = await readVersion();
-    const address = `${slug}/${key}`;
-    const hit = known.get(address);
-    if (hit && hit.version === version) return { product: hit.product, version };
-    const product = await publicProduct(store, slug, key);
-    if (version !== null) {
-      known.delete(address);
-      known.set(address, { version, product });
-      if (known.size > max) known.delete(known.keys().next().value as string);
-    }
-    return { product, version };
+): Promise<{ workspaceId: string | null; product: PublicProduct | null }> {
+  if (!isBoardAddress(slug, key)) return { workspaceId: null, product: null };
+  const workspace = await workspaceBySlug(store, slug);
+  if (!workspace) return { workspaceId: null, product: null };
+  const { workspaceId } = workspace;
+  const product = await getProduct(store, { workspaceId, key });
+  if (product?.visibility !== 'public') return { workspaceId, product: null };
+  return {
+    workspaceId,
+    product: {
+      workspaceId,
+      slug,
+      key,
+      name: product.name,
+      workspaceName: workspace.name,
+      createdAt: product.createdAt,
+      scope: `${workspaceId}.${key}`,
+    },
   };
 }
 

@@ -1,0 +1,60 @@
+/**
+ * The public product at an address, with the version of its pages (versions.ts) — remembered,
+ * so the pages' hot path reads the store only after a change of that product (or, for an
+ * address no workspace has, after a workspace takes its slug). Another tenant's writes leave it
+ * be: they neither cost this board a read nor show in how fast it answers.
+ *
+ * The version answered goes with the product answered: a change heard while the store was read
+ * may or may not be in what was read, so that answer carries no version (its page is rendered
+ * afresh and not kept) and is not remembered.
+ */
+import type { ReadStore } from '../../readstore/types.js';
+import { type PublicProduct, productAt } from './queries.js';
+import { type BoardVersions, pageScopes, slugScope } from './versions.js';
+
+export type ProductLookup = (
+  slug: string,
+  key: string,
+) => Promise<{ product: PublicProduct | null; version: string | null }>;
+
+interface Known {
+  product: PublicProduct | null;
+  /** what the answer depends on */
+  scopes: string[];
+  /** `versions.now()` before the store was read: a change since is above it */
+  readAt: number;
+}
+
+export function createProductLookup(
+  store: ReadStore,
+  deps: {
+    /** null where the read models change without this process hearing of it (MongoDB) */
+    readVersion: () => Promise<string | null>;
+    versions: BoardVersions;
+  },
+  max = 1000,
+): ProductLookup {
+  const { versions } = deps;
+  const known = new Map<string, Known>();
+  return async (slug, key) => {
+    // first: it catches up on other processes' writes (at most every 50 ms, catch-up.ts)
+    if ((await deps.readVersion()) === null) {
+      return { product: (await productAt(store, slug, key)).product, version: null };
+    }
+    const address = `${slug}/${key}`;
+    const hit = known.get(address);
+    if (hit) {
+      const version = versions.versionOf(hit.scopes);
+      if (version <= hit.readAt) return { product: hit.product, version: String(version) };
+    }
+    const readAt = versions.now();
+    const { workspaceId, product } = await productAt(store, slug, key);
+    const scopes = workspaceId ? pageScopes(workspaceId, key) : [slugScope(slug)];
+    const version = versions.versionOf(scopes);
+    if (version > readAt) return { product, version: null };
+    known.delete(address);
+    known.set(address, { product, scopes, readAt });
+    if (known.size > max) known.delete(known.keys().next().value as string);
+    return { product, version: String(version) };
+  };
+}
