@@ -3,12 +3,16 @@
  * a notes batch of 100 `search_notes` calls took 12–19 s and answered 397 MB; a feedback batch of
  * 30 `get_item` calls on a 10 MB item never answered.
  *
- * README (MCP servers, Transport): "A batch (protocol revisions before 2025-06-18; 2025-06-18
- * removed batching) holds at most 10 messages — a longer one is answered 400 with -32600 before
- * any of them runs — and its calls run one after another, in the order sent. Its answers are sent
- * while they total at most 16 MiB; a call whose answer would pass that gets the JSON-RPC error
- * -32000 "Answer too large" instead (the first call of a POST is always answered in full, as REST
- * answers it)."
+ * README (MCP servers, Transport): "A JSON-RPC batch is served only under protocol revisions
+ * before 2025-06-18, which removed batching: a batch whose POST names 2025-06-18 or later — in
+ * its `MCP-Protocol-Version` header, or in the `initialize` request it holds — is answered 400
+ * with -32600 before any of it runs; a POST without the header is taken as 2025-03-26, as the
+ * transport spec says. A batch holds at most 10 messages — a longer one, or an empty one, is
+ * answered 400 with -32600 before any of them runs — and its calls run one after another, in the
+ * order sent. Its answers are sent while they total at most 16 MiB; a call whose answer would
+ * pass that gets the JSON-RPC error -32000 "Answer too large" instead (the first call of a POST
+ * is always answered in full, as REST answers it)." The revision rule is tested in
+ * batch-revisions.e2e.test.ts; this file tests the size, order and answer-size rules.
  */
 import { expect } from 'chai';
 import { MAX_ANSWER_BYTES, MAX_BATCH_MESSAGES } from '../../src/mcp/batch-work.js';
