@@ -6,7 +6,9 @@
  *
  * Rules, in order:
  *  - no actor (`metadata.actor` null): the `system` (a recovery, a migration);
- *  - `via` `api:<client>`: an `agent` — an OAuth client acting for the user — named by the client;
+ *  - `via` `api:<client>`: an `agent` — an OAuth client acting for the user — named by the client,
+ *    with `actingFor` naming the user (or person) it acted for by the rules below: the spec's
+ *    label says through what, and an auditor also needs who ("Claude acting for max");
  *  - `via` `integration:<connection>`: an `agent` named by the workspace integration connection;
  *  - the actor is a person of this workspace (people read model): a `person`, by display name;
  *  - otherwise a `maker` (a user), by the user's display name (users read model).
@@ -18,7 +20,17 @@ import { userById } from '../users/queries.js';
 
 export interface ActorView {
   kind: 'maker' | 'person' | 'agent' | 'system';
+  /** the actor the log records: for an OAuth client, the user (or person) it acted for */
   id: string | null;
+  name: string | null;
+  /** an OAuth client's actor only: whom it acted for */
+  actingFor?: OnBehalfOf;
+}
+
+/** The user or person an OAuth client acted for. */
+export interface OnBehalfOf {
+  kind: 'maker' | 'person';
+  id: string;
   name: string | null;
 }
 
@@ -32,10 +44,22 @@ export async function describeActor(
 ): Promise<ActorView> {
   const { actor, via } = metadata;
   if (actor === null) return { kind: 'system', id: null, name: null };
-  if (via?.startsWith(API)) return { kind: 'agent', id: actor, name: via.slice(API.length) };
+  if (via?.startsWith(API)) {
+    const actingFor = await personOrMaker(readStore, workspaceId, actor);
+    return { kind: 'agent', id: actor, name: via.slice(API.length), actingFor };
+  }
+  // an integration acts for the workspace, not for anyone: its actor is the credential itself
   if (via?.startsWith(INTEGRATION)) {
     return { kind: 'agent', id: actor, name: via.slice(INTEGRATION.length) };
   }
+  return personOrMaker(readStore, workspaceId, actor);
+}
+
+async function personOrMaker(
+  readStore: ReadStore,
+  workspaceId: string,
+  actor: string,
+): Promise<OnBehalfOf> {
   const person = await peopleOf(readStore).findOne({ _id: actor, _ws: workspaceId });
   if (person) return { kind: 'person', id: actor, name: person.displayName };
   const user = await userById(readStore, actor);

@@ -84,8 +84,18 @@ export function changeOf(
   return change;
 }
 
-/** How a sentence names the actor when no name is known. */
+/**
+ * How a sentence names the actor: by name, a word for its kind when no name is known, and for
+ * an OAuth client also whom it acted for ("Claude acting for max").
+ */
 export function actorWord(actor: ActorView): string {
+  if (!actor.actingFor) return kindWord(actor);
+  const { actingFor } = actor;
+  const whom = actingFor.name ?? (actingFor.kind === 'person' ? 'a person' : 'a maker');
+  return `${kindWord(actor)} acting for ${whom}`;
+}
+
+function kindWord(actor: ActorView): string {
   if (actor.name) return actor.name;
   switch (actor.kind) {
     case 'system':

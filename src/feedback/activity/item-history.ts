@@ -49,6 +49,11 @@ export async function itemChanges(
     const actor = { ...(await describe(event.metadata)) };
     const then = actor.kind === 'person' && actor.id ? names.get(revision)?.get(actor.id) : null;
     if (typeof then === 'string') actor.name = then;
+    // so did a person an OAuth client acted for
+    if (actor.actingFor?.kind === 'person') {
+      const named = names.get(revision)?.get(actor.actingFor.id);
+      if (typeof named === 'string') actor.actingFor = { ...actor.actingFor, name: named };
+    }
     const before = views.get(revision - 1) ?? null;
     const summary = itemSentence(asRecorded<ItemEvent>(event), {
       who: actorWord(actor),

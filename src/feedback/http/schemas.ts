@@ -133,3 +133,17 @@ export const FollowUpEntry = z
 export const WorkspaceParams = z.object({ slug: Slug });
 export const ProductParams = z.object({ slug: Slug, key: ProductKey });
 export const ItemParams = z.object({ slug: Slug, key: ProductKey, itemKey: ItemKey });
+
+/**
+ * Whom an OAuth client acted for, beside the client itself: the `actingFor` of an `agent` actor
+ * (history, audit trail, webhook messages). The label says through what (`api:<client name>`).
+ */
+export const ActingFor = z
+  .object({
+    kind: z.enum(['maker', 'person']),
+    id: z.string().describe('the user (or person) id'),
+    name: z.string().nullable().describe('their display name'),
+  })
+  .strict()
+  .describe('an OAuth client only (`via` `api:…`): the user it acted for; absent otherwise')
+  .meta({ id: 'ActingFor' });

@@ -72,9 +72,17 @@ export function createComposer(deps: {
     return { links };
   }
 
-  /** who acted, a person under the name they had then (person-names.ts) */
+  /**
+   * who acted, a person (also one an OAuth client acted for) under the name they had then
+   * (person-names.ts)
+   */
   async function actorAt(workspaceId: string, event: RecordedEvent) {
     const actor = await describeActor(deps.readStore, workspaceId, event.metadata);
+    const { actingFor } = actor;
+    if (actingFor?.kind === 'person') {
+      const then = await nameAt(actingFor.id, event.position);
+      return then === undefined ? actor : { ...actor, actingFor: { ...actingFor, name: then } };
+    }
     if (actor.kind !== 'person' || !actor.id) return actor;
     const then = await nameAt(actor.id, event.position);
     return then === undefined ? actor : { ...actor, name: then };

@@ -64,7 +64,9 @@ describe('Workspace audit trail (e2e)', () => {
     it('combines them: every filter must hold', async () => {
       const everything = await all();
       const agentReplies = await all(`&type=ItemReplied&via=${encodeURIComponent('api:Claude')}`);
-      expect(agentReplies.map((e) => e.summary)).to.deep.equal(['Claude replied: “Noted by AI”']);
+      expect(agentReplies.map((e) => e.summary)).to.deep.equal([
+        'Claude acting for max replied: “Noted by AI”',
+      ]);
       const byOwnerStatus = await all(`&type=ItemStatusChanged&actorId=${story.owner.userId}`);
       expect(byOwnerStatus.map((e) => e.summary)).to.deep.equal([
         'max changed the status from planned to shipped',

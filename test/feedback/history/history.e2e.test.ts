@@ -53,6 +53,7 @@ describe('Item history and as-of (e2e)', () => {
         kind: 'agent',
         id: story.owner.userId,
         name: 'Claude',
+        actingFor: { kind: 'maker', id: story.owner.userId, name: 'max' },
       });
       expect(byRevision(6).actor).to.deep.equal({ kind: 'person', id: story.ann, name: 'Ann' });
       expect(byRevision(6).changes.replyCount).to.deep.equal({ from: 2, to: 3 });

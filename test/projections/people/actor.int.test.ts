@@ -55,10 +55,18 @@ describe('When an event’s actor is described', () => {
 
   it('is an agent named after the OAuth client or the integration connection', async () => {
     await seeded(async (store) => {
+      // the client acts for its user, whom the entry names too: the label alone says only through what
       expect(await describeActor(store, 'ws1', meta('u1', 'api:Claude'))).to.deep.equal({
         kind: 'agent',
         id: 'u1',
         name: 'Claude',
+        actingFor: { kind: 'maker', id: 'u1', name: 'Max' },
+      });
+      expect(await describeActor(store, 'ws1', meta('p1', 'api:Claude'))).to.deep.equal({
+        kind: 'agent',
+        id: 'p1',
+        name: 'Claude',
+        actingFor: { kind: 'person', id: 'p1', name: 'Paula' },
       });
       expect(
         await describeActor(store, 'ws1', meta('int_1', 'integration:Zendesk sync')),

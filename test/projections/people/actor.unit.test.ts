@@ -3,7 +3,8 @@
  * webhook messages (issue 18): "metadata.actor null → system; via starting `api:` → agent, name =
  * the client name; via starting `integration:` → agent, name = the connection name; actor is a
  * person of the workspace → person with their displayName; otherwise → maker with the user's
- * displayName."
+ * displayName." An `api:` agent also carries `actingFor`: the user (or person) it acted for,
+ * described by the last two rules, since the label says only through what.
  */
 import { expect } from 'chai';
 import { describeActor } from '../../../projections/people/actor.js';
@@ -27,6 +28,7 @@ describe('When the actor of an event is described', () => {
       kind: 'agent',
       id: 'u1',
       name: 'Claude',
+      actingFor: { kind: 'maker', id: 'u1', name: 'Max' },
     });
     expect(await describe('u1', 'integration:Zendesk EU')).to.deep.equal({
       kind: 'agent',

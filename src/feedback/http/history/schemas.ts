@@ -1,12 +1,18 @@
 /** Schemas of the history operations (issue 15): the actor and the Change record. */
 import { z } from 'zod';
-import { ItemKey, Timestamp } from '../schemas.js';
+import { ActingFor, ItemKey, Timestamp } from '../schemas.js';
 
 export const ActorViewSchema = z
   .object({
     kind: z.enum(['maker', 'person', 'agent', 'system']),
-    id: z.string().nullable().describe('user, person or agent id; null for the system'),
+    id: z
+      .string()
+      .nullable()
+      .describe(
+        'user, person or integration id; for an OAuth client, the user it acted for; null for the system',
+      ),
     name: z.string().nullable().describe('display name, or the OAuth client / connection name'),
+    actingFor: ActingFor.optional(),
   })
   .strict()
   .meta({ id: 'ActivityActor' });

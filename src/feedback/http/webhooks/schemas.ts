@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../../../../commands/webhook/index.js';
 import {
+  ActingFor,
   Count,
   Item,
   ItemKey,
@@ -124,6 +125,7 @@ const Actor = z
     kind: z.enum(['maker', 'person', 'agent', 'system']),
     id: z.string().nullable(),
     name: z.string().nullable(),
+    actingFor: ActingFor.optional(),
   })
   .strict()
   .meta({ id: 'MessageActor' });
