@@ -1,4 +1,7 @@
 import type { Filter, ReadStore } from '../../src/readstore/types.js';
+import { integrationsOf } from '../integrations/projector.js';
+import { peopleOf } from '../people/projector.js';
+import { membershipId, membershipsOf } from '../workspaces/projector.js';
 import { type AuditDoc, auditOf } from './projector.js';
 
 export interface AuditFilters {
@@ -39,4 +42,25 @@ export async function listAuditEvents(
   });
   const events = docs.slice(0, query.limit);
   return { events, nextBefore: docs.length > query.limit ? events.at(-1)!.position : null };
+}
+
+/**
+ * Whether `actorId` names someone of this workspace: a member (also a former one), a person, an
+ * integration credential, or any actor its trail records. An `actorId` filter naming no one
+ * would answer an empty page, read as "they did nothing" (a typo reads the same), so
+ * list_audit_events answers 404 instead. Only this workspace's records are asked, so the
+ * answer says nothing of users, people or credentials elsewhere.
+ */
+export async function isActorOf(
+  store: ReadStore,
+  workspaceId: string,
+  actorId: string,
+): Promise<boolean> {
+  const found = await Promise.all([
+    membershipsOf(store).findOne({ _id: membershipId(workspaceId, actorId) }),
+    peopleOf(store).findOne({ _id: actorId, _ws: workspaceId }),
+    integrationsOf(store).findOne({ _id: actorId, workspaceId }),
+  ]);
+  if (found.some(Boolean)) return true;
+  return (await auditOf(store).findOne({ _ws: workspaceId, actorId })) !== null;
 }

@@ -136,6 +136,36 @@ describe('Workspace audit trail (e2e)', () => {
     });
   });
 
+  describe('When a filter names a product or an actor the workspace does not have', () => {
+    it('answers productKey with list_items’ 404, the same for a product of another workspace', async () => {
+      // spec Errors: "unknown item; unknown or unreachable workspace … | 404 | not-found", as
+      // list_items answers an unknown product; an empty page would read as "nothing happened
+      // in that product"
+      await story.fb.createProduct(story.outsider.home, { key: 'EVE', name: 'Eve’s' });
+      const unknown = await owner().get(`${AUDIT}?productKey=APX`);
+      expect404(unknown);
+      const listItems = await owner().get(`/v1/workspaces/${SLUG}/products/APX/items`);
+      expect(unknown.body).to.deep.equal(listItems.body);
+      // another workspace's product is not this one's: the same answer, so nothing leaks
+      expect((await owner().get(`${AUDIT}?productKey=EVE`)).body).to.deep.equal(unknown.body);
+      expect((await owner().get(`${AUDIT}?productKey=APP`)).status).to.equal(200);
+    });
+
+    it('answers an actorId naming no one of the workspace with 404, not an empty page', async () => {
+      const typo = await owner().get(`${AUDIT}?actorId=${story.owner.userId}x`);
+      expect404(typo);
+      expect(typo.body.error).to.equal('actor not found');
+      // a maker of another workspace is no one here: the same answer
+      const elsewhere = await owner().get(`${AUDIT}?actorId=${story.outsider.userId}`);
+      expect(elsewhere.body).to.deep.equal(typo.body);
+      // a member, a person of the workspace: found, even with nothing to list
+      for (const actorId of [story.member.userId, story.ann]) {
+        const res = await owner().get(`${AUDIT}?actorId=${actorId}`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+    });
+  });
+
   describe('When someone other than an admin asks', () => {
     it('answers 403 to a member and the unknown-workspace 404 to a non-member', async () => {
       expectError(await story.fb.api(story.member.token).get(AUDIT), 403, 'permission-denied');

@@ -125,6 +125,20 @@ describe('The event feed, list_events (e2e)', () => {
     });
   });
 
+  describe('When the feed is filtered by a product the workspace does not have', () => {
+    it('answers 404 as list_items does, also for another workspace’s product', async () => {
+      // spec Errors: an unknown product is "not-found" (list_items); an empty page, and a
+      // cursor to poll forever, would read as "nothing happened in that product"
+      const unknown = await member().get(`${FEED}?productKey=APX`);
+      expectError(unknown, 404, 'not-found');
+      const listItems = await member().get('/v1/workspaces/acme-co/products/APX/items');
+      expect(unknown.body).to.deep.equal(listItems.body);
+      const other = await world.fb.createMaker('olga@else.io');
+      await world.fb.createProduct(other.home, { key: 'OLG', name: 'Olga’s' });
+      expect((await member().get(`${FEED}?productKey=OLG`)).body).to.deep.equal(unknown.body);
+    });
+  });
+
   describe('When a message is read from the feed after its item changed again', () => {
     it('describes the item as it was right after that change — the message the webhook carried', async () => {
       const key = await submit(world, 'Historic item');

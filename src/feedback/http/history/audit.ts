@@ -4,12 +4,17 @@
  * unknown workspace (authorize.ts).
  */
 import { z } from 'zod';
-import { InvalidArgument } from '../../../../commands/shared/errors.js';
-import { AUDITED_EVENT_TYPES, listAuditEvents } from '../../../../projections/audit/index.js';
+import { InvalidArgument, NotFound } from '../../../../commands/shared/errors.js';
+import {
+  AUDITED_EVENT_TYPES,
+  isActorOf,
+  listAuditEvents,
+} from '../../../../projections/audit/index.js';
 import { auditChanges } from '../../activity/audit.js';
 import type { EventStore } from '../../../eventstore/types.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
 import { ProductKey, Timestamp, WorkspaceParams } from '../schemas.js';
+import { requireProduct } from '../followup/shared.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
 import type { HistoryHttpDeps } from './item-history.js';
@@ -29,12 +34,10 @@ export function auditOperation(
     tags: ['History'],
     params: WorkspaceParams,
     query: z.object({
-      actorId: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .meta({ description: 'only changes by this user, person or agent id' }),
+      actorId: z.string().min(1).max(200).optional().meta({
+        description:
+          'only changes by this user, person or integration id (of an OAuth client: the user it acted for); one the workspace has never known answers 404',
+      }),
       via: z.string().min(1).max(300).optional().meta({
         description: 'only changes made through this attribution label, e.g. `pat:laptop`',
       }),
@@ -43,7 +46,8 @@ export function auditOperation(
           'only events of this type (the names of `Change.type`, e.g. `ItemStatusChanged`; not the webhook names such as `item.status_changed`)',
       }),
       productKey: ProductKey.optional().meta({
-        description: "only the product's own events and its items' events",
+        description:
+          "only the product's own events and its items' events; a product the workspace does not have answers 404, as list_items does",
       }),
       from: Timestamp.optional().meta({ description: 'only changes at or after this moment (ms)' }),
       to: Timestamp.optional().meta({
@@ -72,6 +76,16 @@ export function auditOperation(
         const value = filters[bound];
         if (value !== undefined && looksLikeSeconds(value)) {
           throw new InvalidArgument(`${bound} is ${value}${secondsHint(value)}`);
+        }
+      }
+      // a filter naming nothing would answer an empty page, read as "nothing happened there":
+      // answered as list_items answers an unknown product (and get_person an unknown person)
+      if (filters.productKey !== undefined) {
+        await requireProduct(deps.readStore, workspaceId, filters.productKey);
+      }
+      if (filters.actorId !== undefined) {
+        if (!(await isActorOf(deps.readStore, workspaceId, filters.actorId))) {
+          throw new NotFound('actor not found');
         }
       }
       const scope = `audit:${workspaceId}`;

@@ -9,6 +9,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../../../commands/webhook/index.js';
 import { pageSizeParam, cursorParam } from '../../../http/registry.js';
 import type { FeedEventType } from '../../../webhooks/messages/event-types.js';
 import { ProductKey, WorkspaceParams } from '../schemas.js';
+import { requireProduct } from '../followup/shared.js';
 import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
 import { Message } from './schemas.js';
@@ -35,7 +36,10 @@ export function eventsOperation(deps: WebhookHttpDeps): FeedbackOperation {
         .max(500)
         .optional()
         .meta({ description: `comma-separated message types: ${FEED_TYPES.join(', ')}` }),
-      productKey: ProductKey.optional(),
+      productKey: ProductKey.optional().meta({
+        description:
+          "only the messages of this product's items and changelog; a product the workspace does not have answers 404, as list_items does",
+      }),
       pageSize: pageSizeParam({ max: 200, default: 50 }),
     }),
     response: z.object({
@@ -55,6 +59,8 @@ export function eventsOperation(deps: WebhookHttpDeps): FeedbackOperation {
       const { after, types, productKey, pageSize } = ctx.query;
       const scope = { scope: `events:${workspaceId}`, field: 'after' };
       const from = after ? BigInt(deps.cursors.decodeAs(after, Cursor, scope).p) : 0n;
+      // an unknown product would answer empty pages forever, read as "nothing happened there"
+      if (productKey !== undefined) await requireProduct(deps.readStore, workspaceId, productKey);
       const page = await deps.webhooks.feed({
         workspaceId,
         after: from,
