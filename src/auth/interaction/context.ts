@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { AccountsPort } from '../options.js';
@@ -94,3 +94,13 @@ export async function clientNameOf(provider: Provider, clientId: unknown): Promi
   const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
   return client?.clientName ?? (typeof clientId === 'string' ? clientId : 'An application');
 }
+
+/** The path of an interaction's page; its forms post to sub-paths of it. */
+export const interactionPath = (uid: string): string =>
+  `/oauth/interaction/${encodeURIComponent(uid)}`;
+
+/** Wraps a POST handler in the checks every form post passes first (routes.ts `guarded`). */
+export type Guard = (h: (req: Request, res: Response) => Promise<void>) => RequestHandler;
+
+/** What loadInteraction found: a live interaction of this browser. */
+export type Interaction = NonNullable<Awaited<ReturnType<typeof loadInteraction>>>;

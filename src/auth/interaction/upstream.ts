@@ -10,10 +10,8 @@ import type { ReadStore } from '../../readstore/types.js';
 import type { UpstreamIdpOptions } from '../options.js';
 import { isStoreRefusal } from '../unavailable.js';
 import { createUpstreamClient } from '../upstream-client.js';
-import { type InteractionContext, loadInteraction, sendHtml } from './context.js';
+import { type Guard, type InteractionContext, loadInteraction, sendHtml } from './context.js';
 import { renderErrorPage } from './views.js';
-
-type Guard = (h: (req: Request, res: Response) => Promise<void>) => RequestHandler;
 
 export interface UpstreamSignIn {
   name: string;
