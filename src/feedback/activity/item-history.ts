@@ -57,6 +57,7 @@ export async function itemChanges(
     const before = views.get(revision - 1) ?? null;
     const summary = itemSentence(asRecorded<ItemEvent>(event), {
       who: actorWord(actor),
+      ...(actor.actingFor ? { actingForId: actor.actingFor.id } : {}),
       itemKey,
       before,
       personName: (id) => names.get(revision)?.get(id) ?? null,

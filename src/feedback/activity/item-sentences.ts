@@ -10,6 +10,8 @@ import { excerpt, listOf, quoted } from './words.js';
 export interface SentenceContext {
   /** who did it (actorWord) */
   who: string;
+  /** the person or user an OAuth client acted for, whom `who` names already */
+  actingForId?: string;
   itemKey: string;
   /** a person's display name as it stood at the event, or null */
   personName(personId: string): string | null;
@@ -23,7 +25,8 @@ export function itemSentence(event: Recorded<ItemEvent>, ctx: SentenceContext): 
     case 'ItemCaptured': {
       const { title, author, via } = event.data;
       const from = author.displayName ?? ctx.personName(author.personId);
-      const behalf = from && from !== who ? ` from ${from}` : '';
+      const named = from === who || author.personId === ctx.actingForId;
+      const behalf = from && !named ? ` from ${from}` : '';
       return `${who} submitted ${quoted(title)}${behalf}${via ? ` via ${via}` : ''}`;
     }
     case 'ItemEdited': {

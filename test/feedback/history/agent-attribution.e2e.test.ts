@@ -115,6 +115,40 @@ describe('When an OAuth client acts for a maker', function () {
     ]);
   });
 
+  it('names the person an OAuth client of someone outside the workspace filed for', async () => {
+    // README: "someone outside it who files through `submit_feedback` is the person the item is
+    // from, as on the board" — also when their assistant files it
+    const eve = await fb.createMaker('eve@else.io');
+    const helper = await connectClient(fb, {
+      email: 'eve@else.io',
+      scope: 'openid service.public',
+      name: 'Eve’s helper',
+    });
+    const filed = await fb
+      .api(helper.accessToken)
+      .post(`/v1/public/${owner.home.slug}/APP/feedback`, { body: 'Offline mode, please' });
+    expect(filed.status, JSON.stringify(filed.body)).to.equal(200);
+    const path = `/v1/workspaces/${owner.home.slug}/products/APP/items/${filed.body.itemId}`;
+    const { items } = (await fb.api(owner.token).get(`${path}/history`)).body as {
+      items: ChangeBody[];
+    };
+    const person = items[0]!.actor.id!;
+    expect(person).to.not.equal(eve.userId);
+    expect(items[0]).to.deep.include({
+      actor: {
+        kind: 'agent',
+        id: person,
+        name: 'Eve’s helper',
+        actingFor: { kind: 'person', id: person, name: 'eve' },
+      },
+      via: 'api:Eve’s helper',
+    });
+    // who filed it is said once: not "… acting for eve submitted … from eve"
+    expect(items[0]!.summary).to.equal(
+      'Eve’s helper acting for eve submitted “Offline mode, please” via api:Eve’s helper',
+    );
+  });
+
   it('gives no other actor an actingFor', async () => {
     const { items } = (await fb.api(owner.token).get(`${itemPath}/history`)).body as {
       items: ChangeBody[];
