@@ -80,6 +80,9 @@ export function createIdTokenVerifier(options: {
         issuer: trusted.issuer,
         audience: trusted.audience,
         currentDate: new Date(now()),
+        // OIDC Core §2: exp is REQUIRED; jose checks it only when present, and an ID token
+        // without one would be a credential for ever
+        requiredClaims: ['exp'],
         algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA', 'RS384', 'RS512', 'ES384'],
       }));
     } catch (err) {

@@ -27,7 +27,8 @@ describe('Identity-provider ID tokens (e2e)', () => {
   let ws: Workspace;
   let sign: (
     claims: Record<string, unknown>,
-    opts?: { exp?: string; aud?: string; iss?: string },
+    /** `exp: null`: no expiry claim at all */
+    opts?: { exp?: string | null; aud?: string; iss?: string },
   ) => Promise<string>;
   let signWithStrangerKey: (claims: Record<string, unknown>) => Promise<string>;
 
@@ -45,15 +46,16 @@ describe('Identity-provider ID tokens (e2e)', () => {
     issuer = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
     const build = (
       claims: Record<string, unknown>,
-      opts: { exp?: string; aud?: string; iss?: string } = {},
-    ) =>
-      new SignJWT(claims)
+      opts: { exp?: string | null; aud?: string; iss?: string } = {},
+    ) => {
+      const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
         .setIssuer(opts.iss ?? issuer)
         .setAudience(opts.aud ?? AUDIENCE)
         .setSubject('idp-user-1')
-        .setIssuedAt()
-        .setExpirationTime(opts.exp ?? '1h');
+        .setIssuedAt();
+      return opts.exp === null ? jwt : jwt.setExpirationTime(opts.exp ?? '1h');
+    };
     sign = (claims, opts) => build(claims, opts).sign(privateKey);
     signWithStrangerKey = (claims) => build(claims).sign(stranger.privateKey);
 
@@ -115,6 +117,16 @@ describe('Identity-provider ID tokens (e2e)', () => {
           .api(await sign({ email_verified: true, email: 'ida@acme.io' }, { exp: '-1m' }))
           .get(PRODUCTS),
       );
+    });
+
+    // OIDC Core §2: exp is REQUIRED in an ID token; §3.1.3.7: "The current time MUST be before
+    // the time represented by the exp Claim." One without exp would be a credential for ever.
+    it('answers 401 when it carries no expiry at all', async () => {
+      const res = await fb
+        .api(await sign({ email_verified: true, email: 'ida@acme.io' }, { exp: null }))
+        .get(PRODUCTS);
+      expect401(res);
+      expect(res.body.error).to.equal('ID token rejected (ERR_JWT_CLAIM_VALIDATION_FAILED)');
     });
 
     it('answers 401 when it was issued for another audience', async () => {
