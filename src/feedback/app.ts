@@ -148,7 +148,9 @@ export async function createFeedbackApp(
         },
       },
     },
-    security: [{ bearerAuth: [] }, { oauth2: [] }],
+    // an OAuth access token is refused (403) where only the maker's own credentials go
+    security: (op): Record<string, string[]>[] =>
+      op.meta.ownCredentials ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { oauth2: [] }],
     logger: ctx.logger,
   });
 

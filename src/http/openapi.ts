@@ -16,7 +16,9 @@ import type { Operation, ServiceTypes } from './operation.js';
 type SecurityScheme = Parameters<OpenAPIRegistry['registerComponent']>[2];
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
-export interface OpenApiOptions {
+type SecurityRequirement = Record<string, string[]>;
+
+export interface OpenApiOptions<S extends ServiceTypes = ServiceTypes> {
   title: string;
   version: string;
   description?: string;
@@ -25,9 +27,10 @@ export interface OpenApiOptions {
   securitySchemes?: Record<string, SecurityScheme>;
   /**
    * requirement placed on every `auth: 'bearer'` operation; default: any one of the schemes
-   * (e.g. `[{ bearerAuth: [] }, { oauth2: [] }]`)
+   * (e.g. `[{ bearerAuth: [] }, { oauth2: [] }]`). A function gives each operation its own: an
+   * operation that refuses a scheme's credentials must not list it (a generated client offers it)
    */
-  security?: Record<string, string[]>[];
+  security?: SecurityRequirement[] | ((op: Operation<S>) => SecurityRequirement[]);
   envelope: ErrorEnvelope;
 }
 
@@ -163,7 +166,7 @@ function describe(op: { description?: string; extraDescription?: string }): stri
 
 export function buildOpenApiDocument<S extends ServiceTypes>(
   operations: readonly Operation<S>[],
-  options: OpenApiOptions,
+  options: OpenApiOptions<S>,
 ): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   // A clone named through the library's own metadata registry: `registry.register` would need
@@ -174,7 +177,9 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
   for (const [name, scheme] of Object.entries(schemes)) {
     registry.registerComponent('securitySchemes', name, scheme);
   }
-  const security = options.security ?? Object.keys(schemes).map((name) => ({ [name]: [] }));
+  const anyScheme = Object.keys(schemes).map((name) => ({ [name]: [] }));
+  const securityOf = (op: Operation<S>) =>
+    typeof options.security === 'function' ? options.security(op) : (options.security ?? anyScheme);
 
   for (const op of operations) {
     const responses: Record<string, ResponseConfig> = {};
@@ -216,7 +221,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
       summary: op.summary,
       description: describe(op),
       tags: op.tags,
-      security: op.auth === 'bearer' ? security : [],
+      security: op.auth === 'bearer' ? securityOf(op) : [],
       request: {
         params: op.params,
         query: op.query,

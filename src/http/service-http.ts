@@ -60,7 +60,7 @@ export interface ServiceHttpOptions<S extends ServiceTypes>
   docsPath?: string;
   servers?: OpenApiOptions['servers'];
   securitySchemes?: OpenApiOptions['securitySchemes'];
-  security?: OpenApiOptions['security'];
+  security?: OpenApiOptions<S>['security'];
   /** largest accepted JSON body (express/bytes syntax); default `1mb` */
   bodyLimit?: string | number;
   logger?: HttpLogger;
