@@ -13,6 +13,11 @@ import { connectClient } from '../support/oauth.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 type Method = (typeof METHODS)[number];
+type DocOperation = {
+  operationId: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+};
 
 /** the bodies the credential operations require (the others take none) */
 const BODIES: Record<string, unknown> = {
@@ -36,11 +41,13 @@ describe('When the OpenAPI document says which credentials an operation takes (e
     const app = await connectClient(fb, { email: maker.email, name: 'Generated Client' });
     const asApp = fb.api(app.accessToken);
     const ownOnly: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<string, Partial<Record<Method, DocOperation>>>,
+    )) {
       for (const method of METHODS) {
         const op = item[method];
         if (!op?.security?.length) continue;
-        const offersOAuth = op.security.some((s: object) => 'oauth2' in s);
+        const offersOAuth = op.security.some((s) => 'oauth2' in s);
         if (!/Only with your own credentials/.test(op.description ?? '')) {
           expect(offersOAuth, `${op.operationId} takes an OAuth access token`).to.equal(true);
           continue;
