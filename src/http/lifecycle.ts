@@ -208,9 +208,20 @@ export const throttle: Step = (x, hooks) => {
   const budget = x.prepared.op.throttled;
   if (!budget || !hooks.throttle) return;
   // synchronous for every other operation: a returned promise would cost each one a turn
-  const mode = unmetIfMatch(x) ? 'peek' : 'take';
+  const mode = unmetIfMatch(x) || headOnly(x) ? 'peek' : 'take';
   return hooks.throttle(budget, x.facts.principal, mode);
 };
+
+/**
+ * A HEAD of a `throttled` operation: RFC 9110 §9.3.2 lets it answer the status and headers a GET
+ * would, without the content, and none of the content's cost is worth spending for it — the
+ * handler (the search) does not run and the budget is only checked (a spent one answers 429 as the
+ * GET would). Counting it let a caller's HEAD requests (link checkers, proxies' probes) spend
+ * their searches.
+ */
+function headOnly<S extends ServiceTypes>(x: Exchange<S>): boolean {
+  return x.facts.req?.method === 'HEAD' && x.prepared.op.throttled !== undefined;
+}
 
 /**
  * RFC 9110 §13.1.1: an origin server "MUST NOT perform the requested method if a received If-Match
@@ -264,6 +275,10 @@ function unmetIfMatch<S extends ServiceTypes>(x: Exchange<S>) {
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
 export const handle: Step = async (x) => {
   const { op } = x.prepared;
+  if (headOnly(x)) {
+    x.result = { headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+    return;
+  }
   try {
     x.result = await op.handler(x.ctx!);
   } catch (error) {

@@ -129,5 +129,23 @@ describe('Per-caller search budgets (e2e)', function () {
       expect(spent.status, spent.text).to.equal(429);
       expect(spent.body.error).to.contain('too many searches');
     });
+
+    // RFC 9110 §9.3.2: HEAD is GET "except that the server MUST NOT send content"; the spec
+    // declares the search as GET only, so HEAD is served, but without the search it would show:
+    // it spends none of the caller's searches, and a spent budget answers its 429 as GET would
+    it('takes nothing for a HEAD of the search, which answers 200 without a body, and 429 once spent', async () => {
+      const dan = e.api((await e.signIn('dan@example.com')).token);
+      const search = (method: string) => dan(method, '/v1/notes/search?q=groceries');
+      for (let i = 0; i < 5; i++) {
+        const head = await search('HEAD');
+        expect(head.status, head.text).to.equal(200);
+        expect(head.text).to.equal('');
+        expect(head.headers.get('content-type')).to.contain('application/json');
+      }
+      // what GET refuses, HEAD refuses too
+      expect((await dan('HEAD', '/v1/notes/search?q=&limit=99')).status).to.equal(400);
+      for (let i = 0; i < 3; i++) expect((await search('GET')).status).to.equal(200);
+      expect((await search('HEAD')).status).to.equal(429);
+    });
   });
 });
