@@ -21,7 +21,8 @@ import type { Config } from '../config/schema.js';
 import { withResponseHeaders } from '../http/registry.js';
 import { MCP_PATH } from '../mcp/http.js';
 import type { ServiceContext } from '../platform/service.js';
-import { createNotesAccounts } from './accounts.js';
+import { createNotesAccounts, NOTES_USER_ID_PURPOSE } from './accounts.js';
+import { idKeyFor } from '../platform/id-keys.js';
 import type { NotesPrincipal } from './http/types.js';
 
 export const NOTES_SCOPE = 'notes';
@@ -68,7 +69,10 @@ export async function createNotesAuth(
     ...(alt ? { altIssuers: [alt] } : {}),
     trustProxy: config.TRUST_PROXY,
     readStore: ctx.stores.readStore,
-    accounts: createNotesAccounts(ctx.stores.eventStore),
+    accounts: createNotesAccounts(
+      ctx.stores.eventStore,
+      idKeyFor(ctx.secret, NOTES_USER_ID_PURPOSE),
+    ),
     collectionPrefix: NOTES_OAUTH_PREFIX,
     serviceName: 'Notes',
     // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)
