@@ -68,6 +68,60 @@ describe('Tags projection', () => {
     });
   });
 
+  // Spec: "tag active | DELETE /v1/tags/{id} | tag soft-deleted" and nothing about its children.
+  // A user who deletes a tag deletes that tag, not the ones filed under it; left under it, they
+  // would name a parent no list shows. They move up to its parent (README, Notes tags), in a log
+  // written before this rule too (the projector's version 2 replays it).
+  describe('When a tag with children is deleted (a log of any age, replayed)', () => {
+    it('shows its children under its own parent, also a child moved under it that landed after the delete, and running twice changes nothing', async () => {
+      const { log, add } = eventLog();
+      const tag = (tagId: string, name: string, parentId: string | null) =>
+        add(
+          tagStreamId('u1', tagId),
+          'NoteTagCreated',
+          { tagId, userId: 'u1', name, color: null, parentId },
+          10,
+        );
+      tag('a', 'Work', null);
+      tag('b', 'Projects', 'a');
+      tag('c', 'Apollo', 'b');
+      tag('d', 'Gemini', null);
+      add(tagStreamId('u1', 'b'), 'NoteTagDeleted', {}, 20);
+      // a move ordered before the delete in the user's tag tree whose event landed after it
+      add(
+        tagStreamId('u1', 'd'),
+        'NoteTagUpdated',
+        { name: 'Gemini', color: null, parentId: 'b' },
+        21,
+      );
+      // a rename of a child keeps the parent it was given (b) in its event
+      add(
+        tagStreamId('u1', 'c'),
+        'NoteTagUpdated',
+        { name: 'Apollo 11', color: null, parentId: 'b' },
+        22,
+      );
+      add(tagStreamId('u1', 'a'), 'NoteTagDeleted', {}, 30);
+      const parents = async () =>
+        Object.fromEntries(
+          (await listTags(stores.readStore, 'u1', { includeDeleted: true })).map((t) => [
+            t.id,
+            t.parentId,
+          ]),
+        );
+      for (const e of log.slice(0, 7)) await projector.apply(e, stores.readStore);
+      expect(await parents()).to.deep.equal({ a: null, b: 'a', c: 'a', d: 'a' });
+      expect(await getTag(stores.readStore, 'u1', 'c')).to.include({ updatedAt: 22 });
+      await projector.apply(log[7]!, stores.readStore);
+      expect(await parents()).to.deep.equal({ a: null, b: null, c: null, d: null });
+      const snapshot = await listTags(stores.readStore, 'u1', { includeDeleted: true });
+      for (const e of log) await projector.apply(e, stores.readStore);
+      expect(await listTags(stores.readStore, 'u1', { includeDeleted: true })).to.deep.equal(
+        snapshot,
+      );
+    });
+  });
+
   describe('When another user has tags', () => {
     it('never shows them', async () => {
       const { log, add } = eventLog();

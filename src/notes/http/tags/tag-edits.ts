@@ -47,7 +47,7 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     errors: [401, 403, 404, 409, 412],
     auth: 'bearer',
     extraDescription:
-      'Notes that carry the tag keep it (existing associations are left alone). Honours If-Match.',
+      'Notes that carry the tag keep it (existing associations are left alone). Its child tags move up to its parent (the top level when it had none). Honours If-Match.',
     async handler(ctx) {
       const context = commandContext(deps, ctx.principal, ctx);
       const { position } = await tagWrite(deps, ctx, (tag) => deleteTag(deps, context, tag));

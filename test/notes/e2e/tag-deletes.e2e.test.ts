@@ -1,0 +1,56 @@
+/**
+ * Deleting a tag that has child tags. The spec says only "tag active | DELETE /v1/tags/{id} | tag
+ * soft-deleted | existing note associations are left alone"; what happens to the children is
+ * unsaid. A user deleting a tag in a notes app deletes that tag, not the tags filed under it (as
+ * a delete leaves the tag on notes, it leaves the other tags be), and a child listed under a tag
+ * no list shows is lost to the user: the children move up to the deleted tag's parent, the top
+ * level when it had none (README, Notes tags). Every answer that shows a tag's parent agrees:
+ * the tag list, the tag, the tags of a note and the notes of the sync feed.
+ */
+import { expect } from 'chai';
+import { type Json, signedInNotesApi } from './support.js';
+
+describe('Deleting a tag with children (e2e)', function () {
+  this.timeout(30_000);
+  const api = signedInNotesApi();
+  const create = async (name: string, parentId?: string) =>
+    (await api('POST', '/v1/tags', { name, ...(parentId ? { parentId } : {}) })).body;
+  const parentsIn = (tags: Json[]) =>
+    Object.fromEntries(tags.map((t: Json) => [t.name, t.parentId]));
+
+  describe('When a tag in the middle of the tree is deleted', () => {
+    it('lists, reads and shows on notes its children under its parent, and at the top once that is deleted too', async () => {
+      const work = await create('Work');
+      const projects = await create('Projects', work.id);
+      const apollo = await create('Apollo', projects.id);
+      const note = (await api('POST', '/v1/notes', { content: 'launch', tags: ['Apollo'] })).body;
+
+      expect((await api('DELETE', `/v1/tags/${projects.id}`)).status).to.equal(204);
+      const listed = (await api('GET', '/v1/tags')).body.tags;
+      expect(parentsIn(listed)).to.deep.equal({ Apollo: work.id, Work: null });
+      expect((await api('GET', `/v1/tags/${apollo.id}`)).body.parentId).to.equal(work.id);
+      expect((await api('GET', `/v1/notes/${note.id}`)).body.tags).to.deep.equal([
+        { id: apollo.id, name: 'Apollo', color: null, parentId: work.id },
+      ]);
+      // the deleted tag itself, listed with includeDeleted, keeps its place
+      const all = (await api('GET', '/v1/tags?includeDeleted=true')).body.tags;
+      expect(parentsIn(all)).to.deep.equal({ Apollo: work.id, Projects: work.id, Work: null });
+
+      // a rename leaves the child where it is shown
+      const renamed = await api('PUT', `/v1/tags/${apollo.id}`, { name: 'Apollo 11' });
+      expect(renamed.body.parentId).to.equal(work.id);
+
+      expect((await api('DELETE', `/v1/tags/${work.id}`)).status).to.equal(204);
+      expect(parentsIn((await api('GET', '/v1/tags')).body.tags)).to.deep.equal({
+        'Apollo 11': null,
+      });
+      // the sync feed carries the note as it is shown now
+      const synced = await api('GET', '/v1/sync');
+      const last = synced.body.changes.at(-1);
+      expect(last.noteId).to.equal(note.id);
+      expect(last.note.tags).to.deep.equal([
+        { id: apollo.id, name: 'Apollo 11', color: null, parentId: null },
+      ]);
+    });
+  });
+});
