@@ -28,6 +28,19 @@ export async function getDevice(
   return doc ? publicDevice(doc) : null;
 }
 
+/** Several of the caller's devices by id (the devices of a page of notes); missing ids left out. */
+export async function getDevices(
+  store: ReadStore,
+  userId: string,
+  deviceIds: readonly string[],
+): Promise<DeviceView[]> {
+  if (deviceIds.length === 0) return [];
+  const docs = await store
+    .collection<DeviceDoc>(devicesCollection)
+    .find({ userId, _id: { $in: deviceIds.map((id) => deviceDocId(userId, id)) } });
+  return docs.map(publicDevice);
+}
+
 /** The caller's device with this name (case and surrounding space ignored), if any. */
 export async function findDeviceByName(
   store: ReadStore,

@@ -6,7 +6,7 @@
 import { isEntityId } from '../../commands/shared/user-scoped.js';
 import { NotFound } from '../../commands/shared/errors.js';
 import type { DeviceView } from '../../projections/devices/document.js';
-import { getDevice, listDevices } from '../../projections/devices/queries.js';
+import { getDevice, getDevices, listDevices } from '../../projections/devices/queries.js';
 import { type NoteVersionView, noteHistory } from './history.js';
 import {
   getNote,
@@ -96,6 +96,10 @@ export function createNotesQueries({ readStore, events }: NotesQueryDeps) {
     getTags: (userId: string, tagIds: readonly string[]) => getTags(readStore, userId, tagIds),
 
     listDevices: (userId: string) => listDevices(readStore, userId),
+
+    /** Devices by id (to show notes' device names): the user's other devices are not read. */
+    getDevices: (userId: string, deviceIds: readonly string[]) =>
+      getDevices(readStore, userId, deviceIds),
 
     async getDevice(userId: string, deviceId: string): Promise<DeviceView> {
       const device = await getDevice(readStore, userId, deviceId);
