@@ -168,13 +168,16 @@ describe('Tag writes racing each other', () => {
     });
 
     it('lets a move already ordered before the delete land, as PUT then DELETE would', async () => {
-      // sequentially: PUT g {parentId: f}, then DELETE f → g stays under the deleted f
-      const [f, g] = [await create('f'), await create('g')];
+      // sequentially: PUT g {parentId: f}, then DELETE f → g moves up to f's parent p, as the
+      // children of a deleted tag do (README: "they move up to its parent"); g at the top level
+      // would mean the move was lost
+      const p = await create('p');
+      const [f, g] = [await create('f', p), await create('g')];
       const deps = pausingBefore(h.deps, tagEvent(g), () =>
         h.run(deleteTag(h.deps, h.ctx(u), { userId: u, tagId: f })),
       );
       await h.run(updateTag(deps, h.ctx(u), { userId: u, tagId: g, parentId: f }));
-      expect((await h.queries.getTag(u, g)).parentId).to.equal(f);
+      expect((await h.queries.getTag(u, g)).parentId).to.equal(p);
       expect((await h.queries.getTag(u, f)).deletedAt).to.be.a('number');
     });
   });
