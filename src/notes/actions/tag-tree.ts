@@ -13,8 +13,9 @@
  * as the tag's stream says. So in the intents' order each change was checked against every
  * earlier one: a cycle needs a last move, and that move's check saw all the others; a move or
  * create under a parent ordered after the parent's delete sees the delete and is refused. A
- * move ordered before the delete lands as if made first (PUT then DELETE: the tag stays under
- * the deleted parent, as it does sequentially).
+ * move ordered before the delete lands as if made first (PUT then DELETE: the tag's event names
+ * the deleted parent, as it does sequentially, and the read model shows it where the deleted
+ * tag's other children went, projections/tags/projector.ts).
  *
  * Limits: an intent stops counting once it is older than the claim lease (30 s); a writer
  * stalled that long between its intent and its write could still land unseen. Moves to the top
