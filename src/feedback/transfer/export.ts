@@ -53,7 +53,7 @@ export async function exportWorkspace(
       source: { adapter: log.adapter, head: head.toString(), headHash },
     };
     const headerLine = JSON.stringify(header);
-    writeSync(fd, `${headerLine}\n`);
+    writeAll(fd, `${headerLine}\n`);
     let previous = headerHash(headerLine);
     let buffer = '';
     for await (const page of storedRows(log)) {
@@ -73,13 +73,13 @@ export async function exportWorkspace(
         events++;
       }
       if (buffer.length > 1 << 20) {
-        writeSync(fd, buffer);
+        writeAll(fd, buffer);
         buffer = '';
       }
       progress?.(events, page.at(-1)!.position, head);
       if (page.at(-1)!.position >= head) break;
     }
-    writeSync(fd, `${buffer}${JSON.stringify({ end: true, events, hash: previous })}\n`);
+    writeAll(fd, `${buffer}${JSON.stringify({ end: true, events, hash: previous })}\n`);
     progress?.(events, head, head);
     fsyncSync(fd);
     closeSync(fd);
@@ -92,4 +92,14 @@ export async function exportWorkspace(
     throw error;
   }
   return { events, streams: streams.size };
+}
+
+/**
+ * write(2) may take only part of what it is given — a disk filling up, a file-size limit — and
+ * says how much; the next write then fails with the cause (ENOSPC, EFBIG). Dropping the rest
+ * made a cut export that reported success.
+ */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
 }
