@@ -20,7 +20,16 @@ const port = whole(0, 65535);
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const url = z.url({ protocol: /^https?$/ });
+const url = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+/**
+ * A base URL is an OAuth issuer (RFC 8414 §2: no query, no fragment) or the start of the links
+ * a service writes (`<base>/v1/…`); with either the start once failed on an assertion of the
+ * OAuth server that named no key.
+ */
+const baseUrl = url.refine(
+  (value) => !/[?#]/.test(value),
+  'must be an http:// or https:// URL without a query (?) or fragment (#)',
+);
 /** comma-separated http(s) origins: scheme://host[:port], no path */
 const origins = z
   .string()
@@ -73,16 +82,16 @@ export const configSchema = z.object({
     .describe(
       'projector and webhooks roles: port of their operations listener on HOST (/healthz, /readyz, /metrics; 0 = any free port); unset = none',
     ),
-  FEEDBACK_BASE_URL: url
+  FEEDBACK_BASE_URL: baseUrl
     .optional()
     .describe('public base URL of the feedback service; default http://HOST:FEEDBACK_PORT'),
-  NOTES_BASE_URL: url
+  NOTES_BASE_URL: baseUrl
     .optional()
     .describe('public base URL of the notes service; default http://HOST:NOTES_PORT'),
-  NOTES_ALT_BASE_URL: url
+  NOTES_ALT_BASE_URL: baseUrl
     .optional()
     .describe('second host answering the notes API; default http://localhost:NOTES_PORT'),
-  PUBLIC_BASE_URL: url
+  PUBLIC_BASE_URL: baseUrl
     .optional()
     .describe(
       'base URL of the public board pages, the capture endpoint and widget.js; default the feedback base URL',
@@ -119,7 +128,7 @@ export const configSchema = z.object({
     .regex(MAILBOX, 'must be one sender address: name@example.com or Board <name@example.com>')
     .default('no-reply@localhost')
     .describe('sender address of sign-in mails'),
-  UPSTREAM_OIDC_ISSUER: url
+  UPSTREAM_OIDC_ISSUER: baseUrl
     .optional()
     .describe(
       'upstream identity provider (e.g. https://accounts.google.com) offered on the sign-in page; it must share a verified e-mail (email_verified true), which names the account',

@@ -88,6 +88,37 @@ describe('Configuration', () => {
       });
     });
 
+    it('refuses a base URL with a query or fragment, naming the key, instead of an assertion of the OAuth server', () => {
+      // each base URL is an OAuth issuer (RFC 8414 §2: no query, no fragment) or the start of
+      // the links the service writes (`<base>/v1/…`); `cannot start: AssertionError
+      // [ERR_ASSERTION]: Issuer Identifier must not have a query component` named no key
+      const keys = ['FEEDBACK_BASE_URL', 'NOTES_BASE_URL', 'NOTES_ALT_BASE_URL', 'PUBLIC_BASE_URL'];
+      const clientId = (key: string) =>
+        key === 'UPSTREAM_OIDC_ISSUER' ? { UPSTREAM_OIDC_CLIENT_ID: 'c' } : {};
+      for (const key of [...keys, 'UPSTREAM_OIDC_ISSUER']) {
+        for (const value of [
+          'http://127.0.0.1:3000/?a=1',
+          'https://b.example/#top',
+          'https://b.example?',
+        ]) {
+          expect(() => loadConfig({ [key]: value, ...clientId(key) }), `${key}=${value}`).to.throw(
+            ConfigError,
+            new RegExp(
+              `^invalid configuration: ${key}: must be an http:// or https:// URL without a query \\(\\?\\) or fragment \\(#\\)$`,
+            ),
+          );
+        }
+        expect(() => loadConfig({ [key]: 'ftp://b.example', ...clientId(key) })).to.throw(
+          ConfigError,
+          new RegExp(`^invalid configuration: ${key}: must be an http:// or https:// URL`),
+        );
+        const good = 'https://b.example/board';
+        expect(loadConfig({ [key]: good, ...clientId(key) })[key as 'PUBLIC_BASE_URL']).to.equal(
+          good,
+        );
+      }
+    });
+
     it('rejects an upstream identity provider without its client id', () => {
       expect(() => loadConfig({ UPSTREAM_OIDC_ISSUER: 'https://accounts.example' })).to.throw(
         ConfigError,
