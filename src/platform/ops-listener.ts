@@ -16,6 +16,7 @@ import { feedbackEnvelope } from '../http/envelopes.js';
 import { clientErrorAnswer, defaultChallenge, errorResponder } from '../http/respond.js';
 import { envelopeFallback } from '../http/service-http.js';
 import { connectionBounds, listenWhileBooting } from './http-server.js';
+import { httpUrl } from './http-url.js';
 import { apiSecurityHeaders } from './security-headers.js';
 import type { ServiceContext } from './service.js';
 import { serviceApp } from './service-app.js';
@@ -53,7 +54,7 @@ export async function startOpsListener(
     app,
     onClientError: clientErrorTelemetry(telemetryOf('ops', ctx), clientErrorAnswer(envelope)),
   });
-  const url = `http://${HOST}:${(server.address() as AddressInfo).port}`;
+  const url = httpUrl(HOST, (server.address() as AddressInfo).port);
   ctx.logger.info('ops listening', { url, role });
   return { server, url };
 }

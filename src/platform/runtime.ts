@@ -19,6 +19,7 @@ import type { ProjectionEngine } from '../read/projection-engine.js';
 import { lazyEmbedder } from '../search/create-embedder.js';
 import { checkpointStatus, createHealthReporter } from './health-report.js';
 import { connectionBounds, listenWhileBooting, refuseWhileBooting } from './http-server.js';
+import { httpUrl } from './http-url.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { startOpsListener } from './ops-listener.js';
@@ -160,8 +161,8 @@ export async function startRuntime(options: {
       }
       for (const { service, instance, server, serve } of listening) {
         const { address, port } = server.address() as AddressInfo;
-        const bound = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-        const baseUrl = service.baseUrl?.(config) ?? `http://${config.HOST}:${port}`;
+        const bound = httpUrl(address, port);
+        const baseUrl = service.baseUrl?.(config) ?? httpUrl(config.HOST, port);
         const served = await instance.createApp(context, { port, baseUrl });
         const telemetry = telemetryOf(service.name, context);
         serve({ ...served, onClientError: clientErrorTelemetry(telemetry, served.onClientError) });

@@ -266,6 +266,42 @@ describe('Starting the services (npm start)', function () {
     });
   });
 
+  describe('When HOST is the IPv6 loopback address ::1', () => {
+    it('serves both services at http://[::1]:<port>, the default base URLs', async () => {
+      // README, Configuration: FEEDBACK_BASE_URL "default http://HOST:FEEDBACK_PORT", and the
+      // dev mailbox serves a loopback HOST, [::1] among them; the default was built without the
+      // brackets an IPv6 address takes in a URL, and the start stopped on `cannot start:
+      // AuthConfigurationError: issuer is not a URL: http://::1:…`
+      const child = await startScript(
+        'src/processes/all.ts',
+        {
+          DATA_DIR: dir,
+          HOST: '::1',
+          FEEDBACK_PORT: '0',
+          NOTES_PORT: '0',
+          DEV_MODE: 'true',
+          LOG_LEVEL: 'info',
+          LOG_FORMAT: 'json',
+        },
+        /"msg":"started"|cannot start/,
+      );
+      try {
+        expect(child.output.match(/cannot start.*/)?.[0], 'the start').to.equal(undefined);
+        for (const service of ['feedback', 'notes']) {
+          const url = child.output.match(
+            new RegExp(`"url":"(http://\\[::1\\]:\\d+)","msg":"${service} service listening"`),
+          )?.[1];
+          expect(url, `${service} listening line`).to.be.a('string');
+          const health = await fetch(`${url}/healthz`);
+          expect(health.status, `${service} /healthz`).to.equal(200);
+        }
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    });
+  });
+
   describe('When no mail server is configured', () => {
     // issue 10 item 2: "a service listening on a non-loopback address without SMTP refuses to
     // start with a one-line message naming SMTP_URL"
