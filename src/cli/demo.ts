@@ -14,7 +14,7 @@ import {
 } from '../feedback/actions/index.js';
 import { parseImportRows, readImportFile } from './items/file.js';
 import { importItems } from './items/importer.js';
-import { withSession } from './session.js';
+import { withServerSession } from './session.js';
 
 export const DEMO = {
   email: 'demo@example.com',
@@ -50,8 +50,12 @@ const API_ITEMS = [
 /** What to print once the server listens, or null when the data directory was not empty. */
 export type DemoNotice = ((feedbackUrl: string | undefined) => string) | null;
 
+/**
+ * Seeded as the server it precedes, holding the data directory (src/platform/data-dir-lock.ts):
+ * a directory another server serves is refused before anything is written into it, not after.
+ */
 export async function seedDemoIfEmpty(config: Config): Promise<DemoNotice> {
-  return withSession(config, async ({ stores, deps, context, caughtUp }) => {
+  return withServerSession(config, async ({ stores, deps, context, caughtUp }) => {
     if ((await stores.eventStore.headPosition()) > 0n) return null;
     const { userId } = await createUser(deps, context(), {
       email: DEMO.email,

@@ -22,7 +22,12 @@ import {
 } from '../feedback/actions/index.js';
 import { idKeyFor } from '../platform/id-keys.js';
 import { loadSecret } from '../platform/secret.js';
-import { embeddedFile, openStores, type Stores } from '../platform/stores.js';
+import {
+  embeddedFile,
+  type OpenStoresOptions,
+  openStores,
+  type Stores,
+} from '../platform/stores.js';
 import { createProjectionEngine } from '../read/projection-engine.js';
 import { engineLog } from './engine-log.js';
 import { UsageError } from './errors.js';
@@ -43,9 +48,13 @@ export interface Session {
 export async function withSession<T>(
   config: Config,
   run: (session: Session) => Promise<T>,
+  options: Pick<OpenStoresOptions, 'server'> = {},
 ): Promise<T> {
   // a one-way migration of the data file is said on stderr; the answer stays stdout's
-  const stores = await openStores(config, { logger: { info: (line) => console.error(line) } });
+  const stores = await openStores(config, {
+    ...options,
+    logger: { info: (line) => console.error(line) },
+  });
   const log = engineLog();
   const engine = createProjectionEngine({
     eventStore: stores.eventStore,
@@ -112,4 +121,12 @@ export function requireEmbeddedLog(config: Config): string {
   const path = embeddedFile(config);
   if (!existsSync(path)) throw new UsageError(`no event log at ${path}`);
   return path;
+}
+
+/** A session that holds DATA_DIR as a server does: `npm start -- --demo` seeds before it serves. */
+export function withServerSession<T>(
+  config: Config,
+  run: (session: Session) => Promise<T>,
+): Promise<T> {
+  return withSession(config, run, { server: true });
 }

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startProcess, startScript } from '../support/processes.js';
+import { runCli, startProcess, startScript } from '../support/processes.js';
 import { tempDir } from '../support/stores.js';
 import { ours, refusal, runToExit as start } from './support.js';
 
@@ -219,6 +219,25 @@ describe('Starting the services (npm start)', function () {
       const second = await startProcess(dir);
       second.child.kill('SIGTERM');
       await new Promise((resolve) => second.child.once('exit', resolve));
+    });
+
+    it('refuses `npm start -- --demo` there before it seeds anything into the served data', async function () {
+      // README, Running on KurrentDB + MongoDB: "A second `npm start` on the same data directory
+      // is refused"; with --demo it first seeded the demo workspace and its token (443 events)
+      // into the data the other server serves, then refused, the token printed nowhere
+      this.timeout(120_000);
+      const first = await startProcess(dir);
+      try {
+        const before = await runCli({ DATA_DIR: dir }, 'verify');
+        const line = refusal(await start({ DATA_DIR: dir }, { args: ['--demo'] }));
+        expect(line).to.match(
+          /^cannot start: DATA_DIR=.*: another server process serves this data directory\./,
+        );
+        expect(await runCli({ DATA_DIR: dir }, 'verify'), 'the event log').to.equal(before);
+      } finally {
+        first.child.kill('SIGTERM');
+        await new Promise((resolve) => first.child.once('exit', resolve));
+      }
     });
 
     it('lets a second one serve it when SHARED_DATA_DIR is true', async () => {

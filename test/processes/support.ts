@@ -8,11 +8,11 @@ export interface Exit {
 
 export function runToExit(
   env: Record<string, string>,
-  options: { script?: string; uid?: number; gid?: number } = {},
+  options: { script?: string; args?: string[]; uid?: number; gid?: number } = {},
 ): Promise<Exit> {
-  const { script = 'src/processes/all.ts', uid, gid } = options;
+  const { script = 'src/processes/all.ts', args = [], uid, gid } = options;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       env: {
         ...process.env,
         FEEDBACK_PORT: '0',
