@@ -18,6 +18,12 @@ import {
 import { workspaceStreams } from './select.js';
 import { storedRows } from './source.js';
 
+/**
+ * An export holds what the data file holds of a workspace (its people's e-mail addresses, every
+ * item and reply): its owner's alone, like DATA_DIR's files (README, Security: Files).
+ */
+const EXPORT_FILE_MODE = 0o600;
+
 export interface ExportReport {
   events: number;
   streams: number;
@@ -34,13 +40,13 @@ export async function exportWorkspace(
   const streams = await workspaceStreams(workspace.id, storedRows(log));
   // claim the name ('wx' fails on anything there, even a file made while this export ran): an
   // export never replaces a file; the complete one is renamed over this empty claim
-  closeSync(openSync(file, 'wx'));
+  closeSync(openSync(file, 'wx', EXPORT_FILE_MODE));
   const temporary = `${file}.partial-${process.pid}`;
   let fd: number | undefined;
   let made = false;
   let events = 0;
   try {
-    fd = openSync(temporary, 'wx');
+    fd = openSync(temporary, 'wx', EXPORT_FILE_MODE);
     made = true;
     const headHash = isEmbeddedEventStore(log)
       ? (await log.readStored(head - 1n, 1))[0]?.hash || null
