@@ -147,7 +147,7 @@ export const configSchema = z.object({
     .string()
     .optional()
     .describe(
-      'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials; such a token names the maker account by its e-mail, which the issuer must have verified (email_verified true)',
+      'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials; such a token names the maker account by its e-mail, which the issuer must have verified (email_verified true), and must carry an expiry (`exp`; one without is refused)',
     ),
   SIGNIN_CODES_PER_ADDRESS: count(1000)
     .default(5)
@@ -249,7 +249,7 @@ export const configSchema = z.object({
     ),
   SEARCHES_PER_CALLER_PER_HOUR: count(10000000)
     .default(1200)
-    .describe('searches per hour one caller may send after the burst, refilled evenly'),
+    .describe('searches per hour one caller may send after the burst, refilled evenly; a `HEAD` of a search spends none (it answers the GET\'s status and headers, 200 or its 4xx, 429 once the budget is spent, without running the search)'),
   HTTP_IDLE_TIMEOUT_MS: whole(1000, 3600000)
     .default(60000)
     .describe(
