@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { requestIdsFor } from '../../http/respond.js';
 import type { AccountsPort } from '../options.js';
 import type { MailPort } from '../mail/port.js';
 import type { EmailCodes } from './email-code.js';
@@ -25,6 +26,28 @@ export interface InteractionContext {
   log: (line: string) => void;
   /** every scope the provider can grant: a request naming none of them gets invalid_scope */
   knownScopes: ReadonlySet<string>;
+}
+
+/**
+ * Ends the interaction signed in as the account of a proven address (made at its first sign-in):
+ * by a code sent to it (`otp`) or by the upstream identity provider's word (`fed`).
+ */
+export async function signInAs(
+  ctx: InteractionContext,
+  req: Request,
+  res: Response,
+  proven: { email: string; profile: { displayName?: string | null }; amr: 'otp' | 'fed' },
+): Promise<void> {
+  const { email, profile, amr } = proven;
+  const account = await ctx.accounts.findOrCreateByEmail(email, profile, requestIdsFor(req, res));
+  await ctx
+    .pickProvider(req)
+    .interactionFinished(
+      req,
+      res,
+      { login: { accountId: account.id, amr: [amr] } },
+      { mergeWithLastSubmission: false },
+    );
 }
 
 /** CSRF token bound to the interaction: HMAC(secret, uid); the form must echo it back. */

@@ -5,7 +5,6 @@
  */
 import { BIDI_CONTROL_RANGE } from '../../../commands/shared/text.js';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { requestIdsFor } from '../../http/respond.js';
 import type { UpstreamSignIn } from './upstream.js';
 import {
   type Guard,
@@ -16,6 +15,7 @@ import {
   loadInteraction,
   sendHtml,
   sendThrottled,
+  signInAs,
 } from './context.js';
 import { destinationOf } from './destination.js';
 import { renderCodeForm, renderEmailForm } from './views.js';
@@ -135,19 +135,7 @@ export function signInPages(ctx: InteractionContext, upstream: UpstreamSignIn | 
             case 'expired':
               return showSignIn(req, res, 400, TOO_OFTEN);
             case 'ok': {
-              const account = await ctx.accounts.findOrCreateByEmail(
-                result.email,
-                {},
-                requestIdsFor(req, res),
-              );
-              await ctx
-                .pickProvider(req)
-                .interactionFinished(
-                  req,
-                  res,
-                  { login: { accountId: account.id, amr: ['otp'] } },
-                  { mergeWithLastSubmission: false },
-                );
+              await signInAs(ctx, req, res, { email: result.email, profile: {}, amr: 'otp' });
               return;
             }
             default: {

@@ -5,12 +5,17 @@
  * state, nonce, verified e-mail) is upstream-client.ts's.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { requestIdsFor } from '../../http/respond.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { UpstreamIdpOptions } from '../options.js';
 import { isStoreRefusal } from '../unavailable.js';
 import { createUpstreamClient } from '../upstream-client.js';
-import { type Guard, type InteractionContext, loadInteraction, sendHtml } from './context.js';
+import {
+  type Guard,
+  type InteractionContext,
+  loadInteraction,
+  sendHtml,
+  signInAs,
+} from './context.js';
 import { renderErrorPage } from './views.js';
 
 export interface UpstreamSignIn {
@@ -83,19 +88,7 @@ export function createUpstreamSignIn(deps: {
         }
         try {
           const { email, name } = identity;
-          const account = await ctx.accounts.findOrCreateByEmail(
-            email,
-            { displayName: name },
-            requestIdsFor(req, res),
-          );
-          await ctx
-            .pickProvider(req)
-            .interactionFinished(
-              req,
-              res,
-              { login: { accountId: account.id, amr: ['fed'] } },
-              { mergeWithLastSubmission: false },
-            );
+          await signInAs(ctx, req, res, { email, profile: { displayName: name }, amr: 'fed' });
         } catch (err) {
           // a store that cannot keep the account or the login: 503, try again (unavailable.ts)
           if (isStoreRefusal(err)) throw err;
