@@ -249,7 +249,9 @@ export const configSchema = z.object({
     ),
   SEARCHES_PER_CALLER_PER_HOUR: count(10000000)
     .default(1200)
-    .describe('searches per hour one caller may send after the burst, refilled evenly; a `HEAD` of a search spends none (it answers the GET\'s status and headers, 200 or its 4xx, 429 once the budget is spent, without running the search)'),
+    .describe(
+      "searches per hour one caller may send after the burst, refilled evenly; a `HEAD` of a search spends none (it answers the GET's status and headers, 200 or its 4xx, 429 once the budget is spent, without running the search)",
+    ),
   HTTP_IDLE_TIMEOUT_MS: whole(1000, 3600000)
     .default(60000)
     .describe(
