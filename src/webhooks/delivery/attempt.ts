@@ -152,7 +152,12 @@ export function createAttempts(deps: AttemptDeps) {
         };
       case 'failed': {
         const failures = doc._failures + 1;
-        const next = nextAttemptAt(failures, now, verdict.retryAfterMs);
+        // a test is one attempt: whoever sent it waits for what the receiver did, not for a day
+        // of retries (redeliver_webhook sends it again, once)
+        const next =
+          doc.eventType === 'webhook.test'
+            ? null
+            : nextAttemptAt(failures, now, verdict.retryAfterMs);
         await deliveries.updateOne(mine, {
           $set: {
             ...base,

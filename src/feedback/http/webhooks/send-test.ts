@@ -38,7 +38,7 @@ export function sendTestOperation(deps: WebhookHttpDeps): FeedbackOperation {
     auth: 'bearer',
     meta: ADMIN,
     extraDescription:
-      'Delivers a `webhook.test` message to this webhook whatever its filters, signed and retried like any other; follow it with get_webhook_delivery. A disabled webhook answers 409: enable it first. ' +
+      'Delivers a `webhook.test` message to this webhook whatever its filters, signed like any other but tried once: a failed attempt is not retried (the delivery is `failed`); follow it with get_webhook_delivery. A disabled webhook answers 409: enable it first. ' +
       `At most ${deps.config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE} test messages per webhook and ${deps.config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE} per workspace in any minute; past that 429 \`resource-exhausted\` with \`Retry-After\`.`,
     async handler(ctx) {
       const { workspaceId, slug } = workspaceOf(ctx.access);
