@@ -51,7 +51,8 @@ export async function attemptBench(
     id: DELIVERY,
     webhookId: 'wh_1',
     messageId: 'msg_1',
-    eventType: 'webhook.test',
+    // an item's message: a test message is tried once (attempt.ts)
+    eventType: 'item.created',
     status: 'pending',
     attemptCount: 0,
     lastAttemptAt: null,
