@@ -291,11 +291,23 @@ export const configSchema = z.object({
   WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE: whole(1, 1000)
     .default(5)
     .describe(
-      'send_test_webhook calls one webhook takes in any minute (sliding); past it 429 with Retry-After (the delivery log shows the first KB of what the target answers)',
+      'send_test_webhook and redeliver_webhook calls one webhook takes in any minute (sliding); past it 429 with Retry-After (the delivery log shows the first KB of what the target answers)',
     ),
   WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE: whole(1, 10000)
     .default(20)
-    .describe('send_test_webhook calls one workspace takes in any minute, over all its webhooks'),
+    .describe(
+      'send_test_webhook and redeliver_webhook calls one workspace takes in any minute, over all its webhooks; and one account, over all its workspaces',
+    ),
+  WEBHOOK_RECOVERED_PER_WEBHOOK_PER_MINUTE: whole(1, 10000)
+    .default(100)
+    .describe(
+      'deliveries recover_webhook queues again for one webhook in any minute (sliding); past it a recover queues the oldest that fit and leaves the rest failed (`left`), and with no room answers 429 with Retry-After',
+    ),
+  WEBHOOK_RECOVERED_PER_WORKSPACE_PER_MINUTE: whole(1, 100000)
+    .default(200)
+    .describe(
+      'deliveries recover_webhook queues again for one workspace in any minute, over all its webhooks; and for one account, over all its workspaces',
+    ),
   CAPTURE_IP_BURST: count(100000)
     .default(10)
     .describe(

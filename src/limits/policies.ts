@@ -74,6 +74,7 @@ function slidingWindow(
   state: LimitState | null,
   now: number,
   consume: boolean,
+  count: number,
 ): Step {
   const windowMs = p.windowSeconds * 1000;
   const lockedUntil = state?.lockedUntil ?? 0;
@@ -82,10 +83,13 @@ function slidingWindow(
     p.lockout && lockedUntil > 0 && now - lockedUntil >= p.lockout.forgetAfterSeconds * 1000;
   let strikes = forgotten ? 0 : (state?.strikes ?? 0);
   const hits = (state?.hits ?? []).filter((t) => t > now - windowMs);
-  if (hits.length >= p.max)
-    return { next: null, verdict: refused((hits[0] as number) + windowMs - now) };
+  // `count` events fit once the hits before the last `max - count` have left the window
+  if (hits.length + count > p.max) {
+    const leaving = hits[Math.min(hits.length - 1, hits.length + count - p.max - 1)] ?? now;
+    return { next: null, verdict: refused(leaving + windowMs - now) };
+  }
   if (!consume) return { next: null, verdict: { allowed: true, remaining: p.max - hits.length } };
-  hits.push(now);
+  for (let i = 0; i < count; i++) hits.push(now);
   let locked = 0;
   if (p.lockout && hits.length >= p.max) {
     locked = now + lockoutSeconds(p.lockout, strikes) * 1000;
@@ -113,13 +117,14 @@ function tokenBucket(
   state: LimitState | null,
   now: number,
   consume: boolean,
+  count: number,
 ): Step {
   const refillMs = p.refillEverySeconds * 1000;
   const elapsed = Math.max(0, now - (state?.at ?? now));
   const tokens = Math.min(p.capacity, (state?.tokens ?? p.capacity) + elapsed / refillMs);
-  if (tokens < 1) return { next: null, verdict: refused((1 - tokens) * refillMs) };
+  if (tokens < count) return { next: null, verdict: refused((count - tokens) * refillMs) };
   if (!consume) return { next: null, verdict: { allowed: true, remaining: Math.floor(tokens) } };
-  const left = tokens - 1;
+  const left = tokens - count;
   return {
     next: { tokens: left, at: now, expiresAt: now + Math.ceil((p.capacity - left) * refillMs) },
     verdict: { allowed: true, remaining: Math.floor(left) },
@@ -131,7 +136,8 @@ function refused(ms: number): Verdict {
 }
 
 /**
- * One take (consume = true) or peek (false) under `policy`. A state stamped later than `now` was
+ * One take (consume = true) or peek (false) under `policy`, of `count` events at once (a take
+ * that asks more than the policy holds is never allowed). A state stamped later than `now` was
  * written before the clock was set back: its times are brought back to `now` (and written, even
  * by a refusal or a peek), or the window, lockout or refill would last as much longer as the
  * clock went back — an hour's step back would lock a sign-in out for an hour more.
@@ -141,9 +147,10 @@ export function step(
   state: LimitState | null,
   now: number,
   consume: boolean,
+  count = 1,
 ): Step {
   const reclocked = state && reclock(policy, state, now);
-  const result = stepOn(policy, reclocked ?? state, now, consume);
+  const result = stepOn(policy, reclocked ?? state, now, consume, count);
   return reclocked && !result.next ? { next: reclocked, verdict: result.verdict } : result;
 }
 
@@ -173,12 +180,18 @@ function reclock(policy: Policy, state: LimitState, now: number): LimitState | n
   return next;
 }
 
-function stepOn(policy: Policy, state: LimitState | null, now: number, consume: boolean): Step {
+function stepOn(
+  policy: Policy,
+  state: LimitState | null,
+  now: number,
+  consume: boolean,
+  count: number,
+): Step {
   switch (policy.kind) {
     case 'sliding-window':
-      return slidingWindow(policy, state, now, consume);
+      return slidingWindow(policy, state, now, consume, count);
     case 'token-bucket':
-      return tokenBucket(policy, state, now, consume);
+      return tokenBucket(policy, state, now, consume, count);
     default: {
       const _exhaustive: never = policy;
       return _exhaustive;

@@ -25,8 +25,8 @@ import { reserve, settle } from './reservations.js';
 export interface Limiter {
   readonly name: string;
   readonly policy: Policy;
-  /** counts one event for `key` when the policy allows it; a refusal counts nothing */
-  take(key: string): Promise<Verdict>;
+  /** counts one event (or `count`) for `key` when the policy allows it; a refusal counts nothing */
+  take(key: string, count?: number): Promise<Verdict>;
   /** what take would answer now, without counting */
   peek(key: string): Promise<Verdict>;
   /**
@@ -127,7 +127,8 @@ export function createLimits(deps: {
       return {
         name,
         policy,
-        take: async (key) => (await run(name, key, (s, now) => step(policy, s, now, true))).verdict,
+        take: async (key, count = 1) =>
+          (await run(name, key, (s, now) => step(policy, s, now, true, count))).verdict,
         peek: async (key) =>
           (await run(name, key, (s, now) => step(policy, s, now, false))).verdict,
         async reserve(key) {

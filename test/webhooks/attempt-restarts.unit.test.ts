@@ -39,7 +39,9 @@ describe('When a failed delivery (eight failures) is recovered and fails again',
   it('is still pending, its next attempt 5 s away: the schedule starts again', async () => {
     const bench = await attemptBench({}, { status: 'failed', attemptCount: 8, _failures: 8 });
     const now = bench.clock.at;
-    expect(await requeueFailedSince(bench.store, { hookKey: HOOK, since: 0, now })).to.equal(1);
+    expect(
+      await requeueFailedSince(bench.store, { hookKey: HOOK, since: 0, now, limit: 10 }),
+    ).to.equal(1);
     bench.answers.push(500);
     expect(await bench.run()).to.include({ kind: 'retry', at: now + 5 * S });
     expect(await bench.stored()).to.include({ status: 'pending', nextAttemptAt: now + 5 * S });

@@ -37,13 +37,37 @@ export async function requeueDelivery(
   return result.matchedCount > 0;
 }
 
-/** recover_webhook: queue again every failed delivery created since `since`. */
+const failedSince = (query: { hookKey: string; since: number }): Filter => ({
+  _hook: query.hookKey,
+  status: 'failed',
+  createdAt: { $gte: query.since },
+});
+
+/** recover_webhook: how many failed deliveries created since `since` there are. */
+export function countFailedSince(
+  store: ReadStore,
+  query: { hookKey: string; since: number },
+): Promise<number> {
+  return deliveriesOf(store).countDocuments(failedSince(query));
+}
+
+/**
+ * recover_webhook: queue again the `limit` oldest failed deliveries created since `since` (the
+ * throttle's room; the rest stay failed for the next call).
+ */
 export async function requeueFailedSince(
   store: ReadStore,
-  query: { hookKey: string; since: number; now: number },
+  query: { hookKey: string; since: number; now: number; limit: number },
 ): Promise<number> {
+  if (query.limit <= 0) return 0;
+  const oldest = await deliveriesOf(store).find(failedSince(query), {
+    sort: { _order: 1 },
+    limit: query.limit,
+    projection: { _id: 1 },
+  });
+  if (oldest.length === 0) return 0;
   const result = await deliveriesOf(store).updateMany(
-    { _hook: query.hookKey, status: 'failed', createdAt: { $gte: query.since } },
+    { ...failedSince(query), _id: { $in: oldest.map((d) => d._id) } },
     { $set: { status: 'pending', nextAttemptAt: query.now, _failures: 0 } },
   );
   return result.modifiedCount;

@@ -1,12 +1,14 @@
 /**
  * The delivery log and what an admin can do with it: send a test message (send-test.ts), page
  * through the deliveries (newest first), read one with its attempts, send one again (same
- * message, same `webhook-id`), and queue again every failed one since a time.
+ * message, same `webhook-id`), and queue again every failed one since a time. What sends now is
+ * throttled (throttle.ts).
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
 import {
+  countFailedSince,
   findDelivery,
   listDeliveries,
   requeueDelivery,
@@ -26,9 +28,12 @@ import {
 } from './schemas.js';
 import { sendTestOperation } from './send-test.js';
 import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
+import { createSendThrottle } from './throttle.js';
 
 export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
   const now = () => deps.webhooks.clock.now();
+  const throttle = createSendThrottle({ readStore: deps.readStore, now, config: deps.config });
+  const { config } = deps;
   const scope = (hookKey: string) => ({ scope: `deliveries:${hookKey}` });
 
   const list = defineFeedbackOp({
@@ -105,23 +110,28 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     tags: TAGS,
     params: DeliveryParams,
     response: z.object({ deliveryId: DeliveryId }),
-    errors: DECLARED,
+    errors: [...DECLARED, 429],
     auth: 'bearer',
     meta: ADMIN,
     extraDescription:
-      'A new attempt of the same message, with the same `webhook-id`, now and with a fresh retry schedule; the delivery keeps its log. On a disabled webhook it waits until the webhook is enabled.',
+      'A new attempt of the same message, with the same `webhook-id`, now and with a fresh retry schedule; the delivery keeps its log. On a disabled webhook it waits until the webhook is enabled. ' +
+      `Counted with send_test_webhook: at most ${config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE} per webhook and ${config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE} per workspace (and per account) in any minute; past that 429 \`resource-exhausted\` with \`Retry-After\`.`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       const { deliveryId } = ctx.params;
       // written outside the event log: a failed If-Match is answered before, once the delivery
-      // is found (lifecycle.ts checkIfMatch)
-      if (ctx.unmetIfMatch) {
-        if (!(await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId }))) {
-          throw new NotFound('delivery not found');
-        }
-        throw ctx.unmetIfMatch;
+      // is found (lifecycle.ts checkIfMatch); a delivery not found spends nothing
+      if (!(await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId }))) {
+        throw new NotFound('delivery not found');
       }
+      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      // a redelivery after update_webhook changed the URL probes the new host like a test
+      await throttle.single('redelivery', {
+        workspaceId,
+        hookKey: hook._id,
+        userId: ctx.principal.userId,
+      });
       if (!(await requeueDelivery(deps.readStore, { hookKey: hook._id, deliveryId, now: now() }))) {
         throw new NotFound('delivery not found');
       }
@@ -141,26 +151,41 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     body: z
       .object({ since: Timestamp.describe('milliseconds since the epoch; failed since then') })
       .strict(),
-    response: z.object({ queued: z.number().int().min(0) }),
-    errors: DECLARED,
+    response: z.object({
+      queued: z.number().int().min(0),
+      left: z
+        .number()
+        .int()
+        .min(0)
+        .meta({ description: 'failed deliveries since `since` not queued this time: call again' }),
+    }),
+    errors: [...DECLARED, 429],
     auth: 'bearer',
     meta: ADMIN,
     extraDescription:
-      'Every delivery of this webhook created at or after `since` whose retries ran out is queued again (same `webhook-id`, fresh retry schedule).',
+      'Every delivery of this webhook created at or after `since` whose retries ran out is queued again (same `webhook-id`, fresh retry schedule), oldest first. ' +
+      `Each counts: at most ${config.WEBHOOK_RECOVERED_PER_WEBHOOK_PER_MINUTE} per webhook and ${config.WEBHOOK_RECOVERED_PER_WORKSPACE_PER_MINUTE} per workspace (and per account) in any minute. Past that the rest stay failed (\`left\`; call again a minute later), and with room for none it answers 429 \`resource-exhausted\` with \`Retry-After\`.`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
       if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      const failed = { hookKey: hook._id, since: ctx.body.since };
+      const wanted = await countFailedSince(deps.readStore, failed);
+      // each delivery queued is a request to the webhook's URL now: counted one by one
+      const room = await throttle.recovered(
+        { workspaceId, hookKey: hook._id, userId: ctx.principal.userId },
+        wanted,
+      );
       const queued = await requeueFailedSince(deps.readStore, {
-        hookKey: hook._id,
-        since: ctx.body.since,
+        ...failed,
         now: now(),
+        limit: room,
       });
       if (queued > 0) deps.webhooks.wake();
-      return { body: { queued } };
+      return { body: { queued, left: Math.max(0, wanted - queued) } };
     },
   });
 
-  return [sendTestOperation(deps), list, get, redeliver, recover];
+  return [sendTestOperation(deps, throttle), list, get, redeliver, recover];
 }

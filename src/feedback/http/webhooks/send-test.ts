@@ -1,15 +1,12 @@
 /**
  * send_test_webhook: a `webhook.test` message to one webhook, whatever its filters. Test sends
- * are throttled per webhook and per workspace (WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE,
- * WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE): the delivery log shows the first KB of whatever the
- * target answered, so unthrottled an admin could point a webhook at any public host and port
- * and read its answers as fast as they could call — a port scanner run from our addresses.
- * A retry with the same Idempotency-Key answers the first delivery and spends nothing.
+ * are throttled with redeliveries (throttle.ts): the delivery log shows the first KB of whatever
+ * the target answered. A retry with the same Idempotency-Key answers the first delivery and
+ * spends nothing.
  */
 import { z } from 'zod';
-import { FailedPrecondition, ResourceExhausted } from '../../../../commands/shared/errors.js';
+import { FailedPrecondition } from '../../../../commands/shared/errors.js';
 import { describeActor } from '../../../../projections/people/actor.js';
-import { createLimits, longestWait } from '../../../limits/index.js';
 import { isDuplicateKey } from '../../../readstore/types.js';
 import { type DeliveryDoc, deliveriesOf, newDelivery } from '../../../webhooks/delivery/records.js';
 import { type Message, messageIdOf } from '../../../webhooks/messages/message.js';
@@ -18,12 +15,13 @@ import { workspaceOf } from '../triage/shared.js';
 import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
 import { DeliveryId, WebhookParams } from './schemas.js';
 import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
+import type { SendThrottle } from './throttle.js';
 
-const MINUTE_SECONDS = 60;
-
-export function sendTestOperation(deps: WebhookHttpDeps): FeedbackOperation {
+export function sendTestOperation(
+  deps: WebhookHttpDeps,
+  throttle: SendThrottle,
+): FeedbackOperation {
   const now = () => deps.webhooks.clock.now();
-  const throttle = testThrottle(deps, now);
 
   return defineFeedbackOp({
     id: 'send_test_webhook',
@@ -39,7 +37,7 @@ export function sendTestOperation(deps: WebhookHttpDeps): FeedbackOperation {
     meta: ADMIN,
     extraDescription:
       'Delivers a `webhook.test` message to this webhook whatever its filters, signed like any other but tried once: a failed attempt is not retried (the delivery is `failed`); follow it with get_webhook_delivery. A disabled webhook answers 409: enable it first. ' +
-      `At most ${deps.config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE} test messages per webhook and ${deps.config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE} per workspace in any minute; past that 429 \`resource-exhausted\` with \`Retry-After\`.`,
+      `At most ${deps.config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE} test messages and redeliveries per webhook and ${deps.config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE} per workspace (and per account) in any minute; past that 429 \`resource-exhausted\` with \`Retry-After\`.`,
     async handler(ctx) {
       const { workspaceId, slug } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
@@ -83,7 +81,11 @@ export function sendTestOperation(deps: WebhookHttpDeps): FeedbackOperation {
       // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
       if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
       if (await isSent(deps, doc)) return { body: { deliveryId: doc.id } }; // a keyed retry
-      await throttle(workspaceId, hook._id);
+      await throttle.single('test', {
+        workspaceId,
+        hookKey: hook._id,
+        userId: ctx.principal.userId,
+      });
       try {
         await deliveriesOf(deps.readStore).insertOne(doc);
       } catch (error) {
@@ -98,40 +100,4 @@ export function sendTestOperation(deps: WebhookHttpDeps): FeedbackOperation {
 
 async function isSent(deps: WebhookHttpDeps, doc: DeliveryDoc): Promise<boolean> {
   return (await deliveriesOf(deps.readStore).findOne({ _id: doc._id })) !== null;
-}
-
-/**
- * One test send from the webhook's and the workspace's windows, or ResourceExhausted (429 with
- * Retry-After). Both are asked before either counts, so a send the workspace refuses spends
- * nothing of the webhook's. Kept in the store: every API process counts against one figure.
- */
-function testThrottle(deps: WebhookHttpDeps, now: () => number) {
-  const { config } = deps;
-  const limits = createLimits({ readStore: deps.readStore, now });
-  const window = (max: number) =>
-    ({ kind: 'sliding-window', max, windowSeconds: MINUTE_SECONDS }) as const;
-  const pairs = (workspaceId: string, hookKey: string) =>
-    [
-      [byWorkspace, workspaceId],
-      [byWebhook, hookKey],
-    ] as const;
-  const byWebhook = limits.limiter(
-    'webhook-tests:webhook',
-    window(config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE),
-  );
-  const byWorkspace = limits.limiter(
-    'webhook-tests:workspace',
-    window(config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE),
-  );
-  return async (workspaceId: string, hookKey: string): Promise<void> => {
-    const asked = pairs(workspaceId, hookKey);
-    const wait = longestWait(await Promise.all(asked.map(([l, key]) => l.peek(key))));
-    if (wait !== null) throw tooMany(wait);
-    const taken = longestWait(await Promise.all(asked.map(([l, key]) => l.take(key))));
-    if (taken !== null) throw tooMany(taken);
-  };
-}
-
-function tooMany(seconds: number): ResourceExhausted {
-  return new ResourceExhausted(`too many test messages; try again in ${seconds} s`, seconds);
 }
