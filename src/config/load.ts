@@ -24,7 +24,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const firstPerKey = new Map<string, string>();
     for (const issue of parsed.error.issues) {
-      const key = issue.path.join('.');
+      // the key, not `MCP_ALLOWED_ORIGINS.1`: a list's entry is no key an operator sets
+      const key = String(issue.path[0] ?? '');
       if (!firstPerKey.has(key)) firstPerKey.set(key, `${key}: ${issue.message}`);
     }
     throw invalid([...firstPerKey.values()]);

@@ -15,11 +15,20 @@ const whole = (min: number, max: number) =>
     .string()
     .regex(/^\d+$/, 'must be a whole number in decimal digits')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `must be from ${min} to ${max}`)
+        .max(max, `must be from ${min} to ${max}`),
+    );
 const port = whole(0, 65535);
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+/** one of a few words; zod's own message quotes them as a TypeScript union */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+const bool = oneOf(['true', 'false', '1', '0', 'yes', 'no']).transform(
+  (v) => v === 'true' || v === '1' || v === 'yes',
+);
 const url = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 /**
  * A base URL is an OAuth issuer (RFC 8414 §2: no query, no fragment) or the start of the links
@@ -106,7 +115,7 @@ export const configSchema = z.object({
     .describe('take client IPs from X-Forwarded-For (only behind your own proxy)'),
   APP_SECRET: z
     .string()
-    .min(32)
+    .min(32, 'must be at least 32 characters')
     .optional()
     .describe(
       'secret for signing cursors and keying ids derived from e-mail addresses; default: generated once into DATA_DIR/secret',
@@ -357,19 +366,17 @@ export const configSchema = z.object({
   BOARD_CODES_PER_VISITOR_PER_HOUR: count(10000)
     .default(6)
     .describe('confirmation codes per hour one board visitor may ask for after the burst'),
-  LOG_LEVEL: z
-    .enum(['debug', 'info', 'warn', 'error'])
+  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error'])
     .default('info')
     .describe('log verbosity (`info` includes one access line per request)'),
-  LOG_FORMAT: z
-    .enum(['auto', 'json', 'pretty'])
+  LOG_FORMAT: oneOf(['auto', 'json', 'pretty'])
     .default('auto')
     .describe(
       '`json`: one JSON line per entry (pino); `pretty`: readable lines; `auto`: pretty on a terminal',
     ),
   METRICS_TOKEN: z
     .string()
-    .min(16)
+    .min(16, 'must be at least 16 characters')
     .optional()
     .describe(
       'bearer token that lets non-loopback clients read `/metrics` and the report of `/readyz` (others read its status alone); unset = loopback clients only (nobody when TRUST_PROXY is true: behind a proxy every client looks local)',

@@ -145,6 +145,25 @@ describe('Configuration', () => {
       ]);
     });
 
+    it('says what a good value is, in words, under the key an operator sets', () => {
+      // README: "a bad value stops the process with one line on stderr naming the key" — the
+      // key as set (not `MCP_ALLOWED_ORIGINS.1`), and no zod message quoting a TypeScript union
+      const cases: [Record<string, string>, string][] = [
+        [
+          { MCP_ALLOWED_ORIGINS: 'https://a.example, https://b.example/app' },
+          'MCP_ALLOWED_ORIGINS: each must be an origin: scheme://host[:port]',
+        ],
+        [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: must be one of auto, json, pretty'],
+        [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: must be one of true, false, 1, 0, yes, no'],
+        [{ FEEDBACK_PORT: '70000' }, 'FEEDBACK_PORT: must be from 0 to 65535'],
+        [{ APP_SECRET: 'short' }, 'APP_SECRET: must be at least 32 characters'],
+        [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: must be at least 16 characters'],
+      ];
+      for (const [env, problem] of cases) {
+        expect(() => loadConfig(env)).to.throw(ConfigError, `invalid configuration: ${problem}`);
+      }
+    });
+
     it('refuses an entry that is not an origin (a path, another scheme)', () => {
       for (const value of ['https://a.example/app', 'ftp://a.example', 'a.example']) {
         expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: value }), value).to.throw(
