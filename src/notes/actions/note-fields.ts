@@ -12,7 +12,8 @@ import {
   requestClaimDecider,
   requestClaimStreamId,
 } from '../../../commands/note/index.js';
-import { validTagName } from '../../../commands/tag/index.js';
+import { tagNameKey, validTagName } from '../../../commands/tag/index.js';
+import { getTags } from '../../../projections/tags/queries.js';
 import { type CommandContext, derivedId, latest, type NotesDeps, unkeyed } from './deps.js';
 import { ensureDevice } from './devices.js';
 import { ensureTags } from './tags.js';
@@ -48,19 +49,25 @@ export function checkFields(fields: NoteFields): void {
 
 /**
  * Tags, device and place of checked fields; creates what does not exist yet. `context` is the
- * note write's (keyedBy), `note` the note it writes; not called for a retry of a write that
- * landed (notes.ts), which is answered from its first attempt.
+ * note write's (keyedBy), `note` the note it writes, `carried` the ids of the tags it carries
+ * (a PUT); not called for a retry of a write that landed (notes.ts), which is answered from its
+ * first attempt.
  */
 export async function resolve(
   deps: NotesDeps,
   context: CommandContext,
   note: { userId: string; noteId: string },
   fields: NoteFields,
+  carried: readonly string[] = [],
 ) {
   const { userId } = note;
   await claimKey(deps, context, note);
   const named = fields.tags
-    ? await ensureTags(deps, context, { userId, names: fields.tags })
+    ? await ensureTags(deps, context, {
+        userId,
+        names: fields.tags,
+        kept: fields.tags.length > 0 ? await deletedTagsOf(deps, userId, carried) : undefined,
+      })
     : null;
   const meta = fields.metadata ?? {};
   const device = meta.device
@@ -78,6 +85,20 @@ export async function resolve(
         : null,
   };
   return { tagIds: named?.tagIds, metadata, position: latest(named?.position, device?.position) };
+}
+
+/**
+ * The soft-deleted tags among a note's, by name key. The spec leaves a note's associations with
+ * a deleted tag alone, and a client editing a note sends back the names the note shows: such a
+ * name names that tag, not a new one (which would bring back a tag the user deleted).
+ */
+async function deletedTagsOf(
+  deps: NotesDeps,
+  userId: string,
+  tagIds: readonly string[],
+): Promise<Map<string, string>> {
+  const tags = await getTags(deps.readStore, userId, tagIds);
+  return new Map(tags.filter((t) => t.deletedAt !== null).map((t) => [tagNameKey(t.name), t.id]));
 }
 
 /**

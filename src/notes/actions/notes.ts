@@ -89,9 +89,9 @@ export async function updateNote(
   checkRef(input);
   checkFields(input);
   const keyed = keyedBy(context, { type: 'UpdateNote', ...asSent(input) });
-  const resolved = (await editable(deps, keyed, input))
-    ? unresolved
-    : await resolve(deps, keyed, input, input);
+  const carried = await editable(deps, keyed, input);
+  const resolved =
+    carried === null ? unresolved : await resolve(deps, keyed, input, input, carried);
   const command: NoteCommand = {
     type: 'UpdateNote',
     data: {
@@ -214,19 +214,24 @@ function checkRef(ref: NoteRef): void {
 /**
  * Refuse early what the decider would refuse, so nothing is created for a doomed request — but
  * not a retry of a write that landed: it is answered with its first result, whatever the note
- * became since (its If-Match named the revision before that write). True for such a retry.
+ * became since (its If-Match named the revision before that write). Null for such a retry, else
+ * the ids of the tags the note carries.
  */
-async function editable(deps: NotesDeps, context: CommandContext, ref: NoteRef): Promise<boolean> {
+async function editable(
+  deps: NotesDeps,
+  context: CommandContext,
+  ref: NoteRef,
+): Promise<readonly string[] | null> {
   const { state, retry } = await deps.commandHandler.load(
     noteStreamId(ref.userId, ref.noteId),
     noteDecider,
     context,
   );
   if (state.status === 'absent') throw new NotFound('note not found');
-  if (retry) return true;
+  if (retry) return null;
   checkRevision(ref.expectedRevision, state.revision);
   if (state.status === 'trashed') {
     throw new FailedPrecondition('note is in the trash; restore it before changing it');
   }
-  return false;
+  return state.version.tagIds;
 }

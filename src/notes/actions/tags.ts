@@ -54,11 +54,14 @@ export async function createTag(
   return create(deps, keyed, userId, fields, { reuse: false, keyedId: at });
 }
 
-/** Tag ids for names, in order, without duplicates; unknown names become new tags. */
+/**
+ * Tag ids for names, in order, without duplicates; unknown names become new tags. `kept`: tags
+ * a name stands for before any active tag of that name (a note's deleted tags, by name key).
+ */
 export async function ensureTags(
   deps: NotesDeps,
   context: CommandContext,
-  input: { userId: string; names: readonly string[] },
+  input: { userId: string; names: readonly string[]; kept?: ReadonlyMap<string, string> },
 ): Promise<{ tagIds: string[]; position: bigint | null }> {
   const seen = new Map<string, string>();
   let position: bigint | null = null;
@@ -67,6 +70,11 @@ export async function ensureTags(
   for (const name of input.names) {
     const key = tagNameKey(name);
     if (seen.has(key)) continue;
+    const kept = input.kept?.get(key);
+    if (kept) {
+      seen.set(key, kept);
+      continue;
+    }
     const fields = { name, color: null, parentId: null };
     const result = await create(deps, plain, input.userId, fields, { reuse: true });
     seen.set(key, result.tag.id);

@@ -53,4 +53,27 @@ describe('Deleting a tag with children (e2e)', function () {
       ]);
     });
   });
+
+  describe('When a note carrying a deleted tag is PUT back with the tag names it shows', () => {
+    it('keeps the deleted tag on the note and creates no new tag of that name', async () => {
+      // spec: "tag active | DELETE /v1/tags/{id} | tag soft-deleted | existing note associations
+      // are left alone"; PUT "when tags is sent it replaces the whole tag set" — the set the note
+      // shows, sent back unchanged, is the same set. A client editing a note sends its tags back
+      // by name: that made a new active tag of each deleted one and put it on the note instead.
+      const note = (await api('POST', '/v1/notes', { content: 'draft', tags: ['Archive', 'Keep'] }))
+        .body;
+      const [archive, keep] = note.tags;
+      expect((await api('DELETE', `/v1/tags/${archive.id}`)).status).to.equal(204);
+
+      const shown = (await api('GET', `/v1/notes/${note.id}`)).body;
+      const put = await api('PUT', `/v1/notes/${note.id}`, {
+        content: 'edited',
+        tags: shown.tags.map((t: Json) => t.name),
+      });
+      expect(put.status, put.text).to.equal(200);
+      expect(put.body.tags.map((t: Json) => t.id)).to.deep.equal([archive.id, keep.id]);
+      const names = (await api('GET', '/v1/tags')).body.tags.map((t: Json) => t.name);
+      expect(names).to.include('Keep').and.not.include('Archive');
+    });
+  });
 });

@@ -163,13 +163,25 @@ export class NotesModel {
 }
 
 /**
- * The tag ids a note's tag names resolve to, in order and without duplicates: a live tag of that
- * name (case and surrounding space ignored), else a new tag, learnt from the answer.
+ * The tag ids a note's tag names resolve to, in order and without duplicates: a deleted tag of
+ * that name the note carries (`carried`, a PUT), else a live tag of that name (case and
+ * surrounding space ignored), else a new tag, learnt from the answer.
  */
-export function learnTags(model: NotesModel, names: readonly string[], answered: Json[]): string[] {
+export function learnTags(
+  model: NotesModel,
+  names: readonly string[],
+  answered: Json[],
+  carried: readonly string[] = [],
+): string[] {
   const wanted = new Map<string, Named | undefined>();
+  const deletedOnNote = (name: string) =>
+    model.tags.find(
+      (t) => t.deleted && carried.includes(t.id) && nameKey(t.name) === nameKey(name),
+    );
   for (const name of names) {
-    if (!wanted.has(nameKey(name))) wanted.set(nameKey(name), model.liveTag(name));
+    if (!wanted.has(nameKey(name))) {
+      wanted.set(nameKey(name), deletedOnNote(name) ?? model.liveTag(name));
+    }
   }
   expect(answered.length, 'tags on the note').to.equal(wanted.size);
   return [...wanted.entries()].map(([key, live], i) => {

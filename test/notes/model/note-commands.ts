@@ -59,7 +59,7 @@ async function versionOf(
   return {
     title: sent.title ?? '',
     content: sent.content,
-    tags: sent.tags ? learnTags(model, sent.tags, answer.tags) : kept,
+    tags: sent.tags ? learnTags(model, sent.tags, answer.tags, kept) : kept,
     device: device ? await learnDevice(model, api, device) : null,
   };
 }
