@@ -59,10 +59,12 @@ export function decideTag(command: TagCommand, state: TagState): TagEvent[] {
         parentId: parentId === undefined ? state.fields.parentId : parentId,
       };
       const parentChanged = fields.parentId !== state.fields.parentId;
-      // An unchanged parent was checked when it was set; only a move needs the lookup.
+      // An unchanged parent was checked when it was set; only a move needs the lookup — and a
+      // parent sent again, looked up, which may have been deleted since.
+      const parentSent = parentChanged || (parentId != null && command.data.parent != null);
       checkTagFields(
         state.tagId,
-        parentChanged ? fields : { ...fields, parentId: null },
+        parentSent ? fields : { ...fields, parentId: null },
         command.data.parent ?? null,
       );
       const same =

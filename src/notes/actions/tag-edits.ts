@@ -42,8 +42,9 @@ export async function updateTag(
   const keyed = keyedBy(context, { type: 'UpdateTag', ...asSent(request) });
   const first: TagCommand = { type: 'UpdateTag', data: { ...fields, expectedRevision } };
   return edit(deps, keyed, input, first, async (state, revision) => {
-    const moving =
-      state.status === 'active' && !!fields.parentId && fields.parentId !== state.fields.parentId;
+    // a parent sent is looked up also when the tag's events name it already: deleted since, it
+    // is no parent to keep (the read model shows the tag where the delete moved it)
+    const moving = state.status === 'active' && !!fields.parentId;
     const tree = moving ? await readTree(deps, userId) : null;
     const parent =
       moving && fields.parentId

@@ -76,4 +76,24 @@ describe('Deleting a tag with children (e2e)', function () {
       expect(names).to.include('Keep').and.not.include('Archive');
     });
   });
+
+  describe('When a tag is moved under the deleted tag it was filed under', () => {
+    it('refuses the move as any move under a deleted tag, instead of answering 200 unmoved', async () => {
+      // README (Notes tags): "the tag tree has no cycle and no child under a deleted tag"; a move
+      // under a deleted tag is a 400. The child's own events still name the deleted parent, so
+      // that move looked unchanged: 200 with the tag left where the delete had moved it.
+      const home = await create('Home');
+      const garden = await create('Garden', home.id);
+      const roses = await create('Roses', garden.id);
+      const elsewhere = await create('Elsewhere');
+      expect((await api('DELETE', `/v1/tags/${garden.id}`)).status).to.equal(204);
+
+      for (const tag of [roses, elsewhere]) {
+        const moved = await api('PUT', `/v1/tags/${tag.id}`, { parentId: garden.id });
+        expect(moved.status, moved.text).to.equal(400);
+        expect(moved.body).to.deep.equal({ error: 'parent tag is deleted' });
+      }
+      expect((await api('GET', `/v1/tags/${roses.id}`)).body.parentId).to.equal(home.id);
+    });
+  });
 });
