@@ -14,7 +14,8 @@
  *    on the item or on an item merged into it.
  *    People who only gave a +1 are counted, not named: the board shows a +1's count, never who
  *    gave it, and the entry is public. Anonymous people without a name are counted too.
- * A given `title` / `body` replaces the drafted one. Without `publish: true` nothing is written.
+ * A given `title` / `body` replaces the drafted one; a title is trimmed, and one with nothing
+ * left (only spaces) is refused with 400 like update_item's. Without `publish: true` nothing is written.
  * With it, one public entry per item (`chg-<ITEMKEY>`): publishing again with other text revises
  * the entry, with the same text changes nothing.
  *
@@ -29,7 +30,7 @@ import {
   changelogStreamId,
 } from '../../../commands/changelog/index.js';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
-import { characters, cutAt } from '../../../commands/shared/text.js';
+import { characters, cutAt, nameText } from '../../../commands/shared/text.js';
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
@@ -73,7 +74,7 @@ export async function draftChangelogEntry(
     : [];
   const requesters = await requestersOf(deps, doc, merged);
   const draft: ChangelogDraft = {
-    title: input.title?.trim() || doc.title,
+    title: input.title === undefined ? doc.title : givenTitle(input.title),
     body: input.body ?? draftBody(doc, merged, requesters),
     itemIds: [doc.id, ...doc._mergedKeys],
     requestedByNames: requesters.names,
@@ -100,6 +101,14 @@ export async function draftChangelogEntry(
     context,
   );
   return { ...draft, publishedId: entryId, position: result.position };
+}
+
+/**
+ * A given title, trimmed before it is measured (as update_item's): the schema's "1 to 500" let
+ * a title of only spaces through, which the draft then swapped for the item's title unasked.
+ */
+function givenTitle(title: string): string {
+  return nameText(title.trim(), 'title', 500);
 }
 
 async function requestersOf(

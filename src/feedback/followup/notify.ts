@@ -32,6 +32,7 @@ import {
   planNotification,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
+import { showsCharacter } from '../../../commands/shared/text.js';
 import { type PersonDoc, peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
 import type { ItemAddress } from '../actions/triage.js';
@@ -76,13 +77,15 @@ export async function notifyPeople(
     return { personId, ...eligibility(person) };
   });
 
+  // a message of only spaces says nothing: recorded (and sent to webhooks) as no message
+  const message = input.message && showsCharacter(input.message) ? input.message : undefined;
   const notify = () =>
     deps.commandHandler.handle(
       streamId,
       itemDecider,
       {
         type: 'NotifyPeople',
-        data: { candidates, ...(input.message ? { message: input.message } : {}) },
+        data: { candidates, ...(message ? { message } : {}) },
       },
       context,
     );

@@ -126,6 +126,21 @@ describe('draft_changelog_entry over HTTP', () => {
     });
   });
 
+  describe('When the title is only spaces', () => {
+    // Limits: "item `title` (update_item, changelog) 1 to 500 chars", counted after trimming as
+    // update_item counts it; it was swapped for the item's title without a word
+    it('answers 400 and publishes nothing; a title with spaces around it is trimmed', async () => {
+      const { itemKey } = await shippedWithDuplicate();
+      const before = await world.countEvents('ChangelogEntryPublished');
+      const blank = await world.api().post(path(itemKey), { title: '   ', publish: true });
+      expect(blank.status).to.equal(400);
+      expect(blank.body).to.deep.equal({ error: 'title is required', code: 'invalid-argument' });
+      expect(await world.countEvents('ChangelogEntryPublished')).to.equal(before);
+      const padded = await world.api().post(path(itemKey), { title: '  Dark mode  ' });
+      expect(padded.body.title).to.equal('Dark mode');
+    });
+  });
+
   describe('When a named person only gave a +1', () => {
     // The board shows who filed an item and who replied, never who gave a +1 (only the count);
     // the public entry must not name voters either (privacy audit: "Requested by … Quiet Voter").

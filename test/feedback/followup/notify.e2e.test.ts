@@ -146,6 +146,19 @@ describe('notify_people over HTTP', () => {
     });
   });
 
+  describe('When the message is only spaces', () => {
+    // "message (string, at most 2000 chars, optional)": a message that says nothing is none
+    it('records the notification without a message', async () => {
+      const { itemKey } = await shippedItemWithPeople();
+      const res = await world.api().post(notifyPath(itemKey), { confirm: true, message: '   ' });
+      expect(res.status).to.equal(200);
+      const [event] = (
+        await world.events.readAll({ filter: { eventTypes: ['PeopleNotified'] } })
+      ).slice(-1);
+      expect(event!.data).not.to.have.property('message');
+    });
+  });
+
   describe('When the message is too long', () => {
     it('answers 400', async () => {
       const { itemKey } = await shippedItemWithPeople();
