@@ -86,6 +86,19 @@ export const ItemsMergedData = z.object({
       itemKey: z.string(),
       /** people new to the survivor, with the role they take on it */
       addedPeople: z.array(MergedPerson),
+      /**
+       * Only when the survivor is shipped, and only when not empty (absent in events recorded
+       * before it was tracked, which carried nobody): people of this item who were told it
+       * shipped, and so count on the survivor as told about its shipping — notify_people skips
+       * them (`already-notified`) instead of telling them twice.
+       */
+      told: z.array(z.string().min(1)).optional(),
+      /**
+       * Likewise: people new to the shipped survivor whom nobody told it shipped. The survivor's
+       * last notification did not reach them, so it is announced no longer: it is back in
+       * who_needs_followup's shippedUnnotified until notify_people tells them.
+       */
+      untold: z.array(z.string().min(1)).optional(),
     }),
   ),
 });

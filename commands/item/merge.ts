@@ -8,13 +8,27 @@ export interface MergeSnapshot {
   itemKey: string;
   survivorKey: string;
   people: Readonly<Record<string, ParticipantRole>>;
+  /** its people told about its current status (notify_people needs it shipped) */
+  told: readonly string[];
 }
 
 export function mergeSnapshot(state: ItemState): MergeSnapshot {
   if (state.status !== 'merged') {
     throw new FailedPrecondition('item has not been merged yet');
   }
-  return { itemKey: state.itemKey, survivorKey: state.survivorKey, people: peopleIn(state.roster) };
+  return {
+    itemKey: state.itemKey,
+    survivorKey: state.survivorKey,
+    people: peopleIn(state.roster),
+    told: toldAboutCurrentStatus(state),
+  };
+}
+
+/** Who notify_people told about the item's current status (see notify.ts). */
+function toldAboutCurrentStatus(item: Pick<ItemFacts, 'notified' | 'statusChanges'>): string[] {
+  const told: string[] = [];
+  for (const [personId, at] of item.notified) if (at === item.statusChanges) told.push(personId);
+  return told;
 }
 
 /**
@@ -22,6 +36,11 @@ export function mergeSnapshot(state: ItemState): MergeSnapshot {
  * submitter and +1s become +1s of the survivor, its repliers become repliers. A person already
  * on the survivor is not added again (counted once); a replier of the survivor who +1'd the
  * duplicate becomes a +1. Merges already recorded are skipped, so a retry appends nothing.
+ *
+ * Who was told (the spec is silent; each person is told once): into a shipped survivor, the
+ * people a shipped duplicate's notification reached count as told (`told`), and people new to
+ * the survivor whom nobody told are recorded as such (`untold`), which returns the survivor to
+ * shippedUnnotified. Into a survivor that is not shipped, nothing carries: its shipping is news.
  */
 export function decideRecordMerge(
   merged: readonly MergeSnapshot[],
@@ -59,7 +78,30 @@ export function decideRecordMerge(
     }
     entries.push({ itemKey: snapshot.itemKey, addedPeople });
   }
+  if (survivor.itemStatus === 'shipped') noteWhoWasTold(entries, merged, survivor);
   return entries.length ? [{ type: 'ItemsMerged', data: { merged: entries } }] : [];
+}
+
+/** `told` and `untold` of each entry into a shipped survivor; each left out when empty. */
+function noteWhoWasTold(
+  entries: ItemsMerged['data']['merged'],
+  merged: readonly MergeSnapshot[],
+  survivor: ItemFacts,
+): void {
+  const toldOn = new Map(merged.map((s) => [s.itemKey, s.told]));
+  // told on any of the merged items: one person on two duplicates is told once
+  const toldAnywhere = new Set(entries.flatMap((e) => toldOn.get(e.itemKey) ?? []));
+  const toldHere = (personId: string) => survivor.notified.get(personId) === survivor.statusChanges;
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const told = (toldOn.get(entry.itemKey) ?? []).filter((p) => !toldHere(p) && !seen.has(p));
+    for (const personId of told) seen.add(personId);
+    const untold = entry.addedPeople
+      .map((p) => p.personId)
+      .filter((p) => roleOf(survivor.roster, p) === undefined && !toldAnywhere.has(p));
+    if (told.length) entry.told = told;
+    if (untold.length) entry.untold = untold;
+  }
 }
 
 /** merge_items' `mergedPeople`: people new to the survivor from these merged items. */

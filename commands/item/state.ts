@@ -1,5 +1,5 @@
 import { Map as ImmutableMap, OrderedSet } from 'immutable';
-import type { ItemEvent, ItemStatus } from './events.js';
+import type { ItemEvent, ItemsMerged, ItemStatus } from './events.js';
 import { type Contribution, plusOneVia } from './people.js';
 import { joined, newRoster, type Roster, roleOf, unmerged, withdrawn } from './roster.js';
 
@@ -120,7 +120,7 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
         }
         merges[itemKey] = newcomers;
       }
-      return { ...contribute(state, added), merges };
+      return { ...contribute(state, added), merges, ...toldByMerge(state, event.data.merged) };
     }
     case 'ItemsUnmerged': {
       const keys = new Set(event.data.unmerged.map((u) => u.itemKey));
@@ -163,6 +163,19 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       return state;
     }
   }
+}
+
+/** Who a merge says was told it shipped, and whether it leaves someone untold (merge.ts). */
+function toldByMerge(
+  state: ItemFacts,
+  merged: ItemsMerged['data']['merged'],
+): Pick<ItemFacts, 'notified' | 'announced'> {
+  const notified = state.notified.withMutations((told) => {
+    for (const entry of merged)
+      for (const personId of entry.told ?? []) told.set(personId, state.statusChanges);
+  });
+  const untold = merged.some((entry) => (entry.untold ?? []).length > 0);
+  return { notified, announced: untold ? null : state.announced };
 }
 
 /** The state with more contributions; people and +1s follow (roster.ts). */

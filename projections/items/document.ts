@@ -76,7 +76,8 @@ export type ItemDoc = Doc &
     _notifiedStatus: ItemStatus | null;
     /**
      * a notification was recorded after the last status change: event order, which times
-     * cannot tell (two events in one millisecond, or stamped alike after the clock was set back)
+     * cannot tell (two events in one millisecond, or stamped alike after the clock was set back);
+     * false again when a merge brought people nobody told (ItemsMerged `untold`)
      */
     _announced: boolean;
   };

@@ -193,9 +193,12 @@ export function changes(
         }
       }
       const mergedKeys = [...doc._mergedKeys, ...event.data.merged.map((m) => m.itemKey)];
+      // people the shipped item's notification never reached: it owes them one (merge.ts)
+      const untold = event.data.merged.some((m) => (m.untold ?? []).length > 0);
       return {
         $set: {
           ...next,
+          ...(untold ? { _announced: false } : {}),
           _plusOnes: plusOnes,
           plusOneCount: plusOnes.length,
           _mergedKeys: mergedKeys,

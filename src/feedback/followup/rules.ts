@@ -26,6 +26,7 @@
  *    recorded after the last status change (shipping again after a notification counts anew).
  *    Told by the order of the item's events, not by `notifiedAt` against `statusChangedAt`:
  *    two events may carry one time (the same millisecond, or after the clock was set back).
+ *    A merge that brings people nobody told it shipped puts it back (commands/item/merge.ts).
  */
 import type { ItemStatus } from '../../../commands/item/index.js';
 import type { ItemDoc } from '../../../projections/items/document.js';

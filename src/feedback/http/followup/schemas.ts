@@ -51,7 +51,7 @@ export const Followup = z
     shippedUnnotified: z
       .array(FollowUpEntry)
       .describe(
-        'shipped items nobody was told about since they last shipped (notifiedAt null or set before that status change, in the order the changes were recorded); longest waiting first',
+        'shipped items nobody was told about since they last shipped (notifiedAt null or set before that status change, in the order the changes were recorded), or since a merge brought people nobody told it shipped; longest waiting first',
       ),
     stalePromises: z
       .array(FollowUpEntry)
