@@ -5,12 +5,20 @@ import {
   changelogOf,
   type StoredChangelogEntry,
 } from './projector.js';
+import { withoutUnmerged } from './render.js';
 
 /** A changelog entry as the public changelog shows it (the item ids, not the first alone). */
 export type ChangelogEntry = Omit<StoredChangelogEntry, 'itemId'>;
 
+/**
+ * The entry as it may still be read: without the merged items an unmerge gave back (render.ts).
+ * An entry whose item left `shipped` is not listed at all (SHOWN): the board's roadmap no longer
+ * shows it shipped, and the changelog must not say otherwise. It is kept, not deleted, and is
+ * listed again, as published, when the item ships again.
+ */
 export function toChangelogEntry(doc: ChangelogEntryDoc): ChangelogEntry {
-  const { id, productId, itemIds, title, body, requestedByNames, requestedByCount } = doc;
+  const { id, productId, title, requestedByNames, requestedByCount } = doc;
+  const { itemIds, body } = withoutUnmerged(doc, doc._unmerged ?? []);
   return {
     id,
     productId,
@@ -24,13 +32,16 @@ export function toChangelogEntry(doc: ChangelogEntryDoc): ChangelogEntry {
   };
 }
 
+/** The entries a reader is shown: their announced item is shipped (toChangelogEntry). */
+const SHOWN = { _shipped: { $ne: false } };
+
 /** A product's changelog, newest first. */
 export async function listChangelog(
   store: ReadStore,
   query: { workspaceId: string; productKey: string; limit?: number },
 ): Promise<ChangelogEntry[]> {
   const docs = await changelogOf(store).find(
-    { _ws: query.workspaceId, productId: query.productKey },
+    { _ws: query.workspaceId, productId: query.productKey, ...SHOWN },
     { sort: { publishedAt: -1, id: 1 }, ...(query.limit ? { limit: query.limit } : {}) },
   );
   return docs.map(toChangelogEntry);
@@ -42,6 +53,7 @@ export async function getChangelogEntry(
 ): Promise<ChangelogEntry | null> {
   const doc = await changelogOf(store).findOne({
     _id: changelogDocId(query.workspaceId, query.entryId),
+    ...SHOWN,
   });
   return doc ? toChangelogEntry(doc) : null;
 }
@@ -62,6 +74,7 @@ export async function changelogPage(
     {
       _ws: query.workspaceId,
       productId: query.productKey,
+      ...SHOWN,
       ...(after
         ? {
             $or: [

@@ -69,4 +69,56 @@ describe('Changelog projection', () => {
       ]);
     });
   });
+
+  describe('When the announced items change after publication', () => {
+    // an entry keeps its record but claims nothing false: the unmerged item leaves it, and it is
+    // not listed while its item is not shipped; running the events twice changes nothing
+    it('shows the entry as it may still be read, the same after a second run', async () => {
+      const projector = changelogProjector();
+      await projector.setup?.(stores.readStore);
+      const { log, add } = eventLog();
+      add(
+        changelogStreamId('w1', 'ACME-1'),
+        'ChangelogEntryPublished',
+        {
+          entryId: 'chg-ACME-1',
+          workspaceId: 'w1',
+          productKey: 'ACME',
+          itemKey: 'ACME-1',
+          title: 'One',
+          body: 'Done.\n\nAlso answers: Two (ACME-2); Three (ACME-3).\n\nRequested by 3 people.',
+          itemIds: ['ACME-1', 'ACME-2', 'ACME-3'],
+          requestedByNames: [],
+          requestedByCount: 3,
+        },
+        10,
+      );
+      const unmerged = {
+        unmerged: [{ itemKey: 'ACME-2', restoredPeople: 1, returnedPlusOnes: [] }],
+        removedPeople: [],
+        changedRoles: [],
+        participants: [],
+        plusOnes: [],
+      };
+      add('item-w1.ACME-1', 'ItemsUnmerged', unmerged, 20);
+      const list = () => listChangelog(stores.readStore, { workspaceId: 'w1', productKey: 'ACME' });
+      for (const e of log) await projector.apply(e, stores.readStore);
+      const first = await list();
+      for (const e of log) await projector.apply(e, stores.readStore);
+      expect(await list()).to.deep.equal(first);
+      expect(first.map((e) => [e.itemIds, e.body])).to.deep.equal([
+        [['ACME-1', 'ACME-3'], 'Done.\n\nAlso answers: Three (ACME-3).\n\nRequested by 3 people.'],
+      ]);
+
+      const left = add(
+        'item-w1.ACME-1',
+        'ItemStatusChanged',
+        { from: 'shipped', to: 'planned' },
+        30,
+      );
+      await projector.apply(left, stores.readStore);
+      await projector.apply(left, stores.readStore);
+      expect(await list()).to.deep.equal([]);
+    });
+  });
 });

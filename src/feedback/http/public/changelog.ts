@@ -49,7 +49,9 @@ export function publicChangelogOperation(deps: FeedbackHttpDeps): FeedbackOperat
     extraDescription:
       "Newest first. The same entries as the board's changelog page and its Atom feed " +
       '(`<public base URL>/<slug>/<key>/changelog.atom`). A private product answers 404 to ' +
-      'everyone outside its workspace, like an unknown address.',
+      'everyone outside its workspace, like an unknown address. An entry is kept as published, ' +
+      'but is not listed while its item is not shipped (again when it ships again), and a ' +
+      'merged item given back by unmerge_items leaves its `itemIds` and its "Also answers" line.',
     async handler(ctx) {
       const { slug, key } = ctx.params;
       const board = await boardFor(deps.readStore, ctx.principal, slug, key);

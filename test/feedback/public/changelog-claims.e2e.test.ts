@@ -1,0 +1,93 @@
+/**
+ * list_public_changelog after the announced items changed, over real HTTP: a published entry is
+ * kept as published, but the public changelog claims nothing that is no longer true.
+ *  - Spec: "Transition to `shipped` makes the item eligible for ... draft_changelog_entry", and
+ *    the roadmap shows what is shipped: an entry whose item left `shipped` is not listed (the
+ *    board would contradict itself), and is listed again, as published, when it ships again.
+ *    (The board's changelog page and Atom feed read the same query, changelogPage.)
+ *  - unmerge_items "undoes merges exactly": a merged item given back is no longer answered, so
+ *    it leaves the entry's `itemIds` and its part of the drafted "Also answers" paragraph.
+ */
+import { expect } from 'chai';
+import type { Api } from '../support/harness.js';
+import { type Board, item, startBoard } from '../triage/board.js';
+
+const changelog = '/v1/public/acme-co/APP/changelog';
+
+describe('list_public_changelog after the announced items changed (e2e)', () => {
+  let board: Board;
+  let owner: Api;
+  let outsider: Api;
+
+  before(async () => {
+    board = await startBoard();
+    owner = board.fb.api(board.owner.token);
+    outsider = board.fb.api(board.outsider.token);
+  });
+  after(() => board.fb.stop());
+
+  async function file(title: string): Promise<string> {
+    const res = await outsider.post('/v1/public/acme-co/APP/feedback', {
+      title,
+      body: `${title}, please`,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.itemId;
+  }
+  async function post(path: string, body: unknown): Promise<void> {
+    const res = await owner.post(path, body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  }
+  const entryOf = async (itemKey: string) => {
+    const res = await outsider.get(changelog);
+    expect(res.status).to.equal(200);
+    return res.body.items.find((e: { id: string }) => e.id === `chg-${itemKey}`);
+  };
+
+  describe('When a merged item the entry also answers is unmerged', () => {
+    it('leaves its item ids and its "Also answers" part; merged again, it is back', async () => {
+      const survivor = await file('Dark mode');
+      const first = await file('Night theme');
+      const second = await file('Black background');
+      await post(`${item(survivor)}/merge`, { mergedKeys: [first, second] });
+      await post(`${item(survivor)}/status`, { status: 'shipped' });
+      await post(`${item(survivor)}/changelog`, { publish: true });
+      const published = await entryOf(survivor);
+      expect(published.itemIds).to.deep.equal([survivor, first, second]);
+      expect(published.body).to.include(
+        `Also answers: Night theme (${first}); Black background (${second}).`,
+      );
+
+      await post(`${item(survivor)}/unmerge`, { mergedKeys: [first] });
+      const after = await entryOf(survivor);
+      expect(after.itemIds).to.deep.equal([survivor, second]);
+      expect(after.body).to.include(`\n\nAlso answers: Black background (${second}).\n\n`);
+      expect(after.body).not.to.include(first);
+
+      await post(`${item(survivor)}/unmerge`, { mergedKeys: [second] });
+      const none = await entryOf(survivor);
+      expect(none.itemIds).to.deep.equal([survivor]);
+      expect(none.body).not.to.include('Also answers');
+      expect(none.body).to.match(/^Dark mode, please\n\nRequested by /);
+
+      await post(`${item(survivor)}/merge`, { mergedKeys: [first] });
+      expect((await entryOf(survivor)).itemIds).to.deep.equal([survivor, first]);
+    });
+  });
+
+  describe('When the announced item leaves shipped', () => {
+    it('is not listed while it is not shipped, and is listed as published when it ships again', async () => {
+      const shipped = await file('Export to CSV');
+      await post(`${item(shipped)}/status`, { status: 'shipped' });
+      await post(`${item(shipped)}/changelog`, { publish: true, title: 'CSV export is here' });
+      const published = await entryOf(shipped);
+      expect(published.title).to.equal('CSV export is here');
+
+      await post(`${item(shipped)}/status`, { status: 'in-progress' });
+      expect(await entryOf(shipped)).to.equal(undefined);
+
+      await post(`${item(shipped)}/status`, { status: 'shipped' });
+      expect(await entryOf(shipped)).to.deep.equal(published);
+    });
+  });
+});
