@@ -39,6 +39,8 @@ export interface VerifiedIdToken {
 }
 
 const JWKS_TIMEOUT_MS = 3000;
+/** how far the issuer's clock may run ahead of ours, for nbf, exp and iat alike (jose's default) */
+const CLOCK_TOLERANCE_S = 0;
 
 export function isAnonymous(claims: Record<string, unknown>): boolean {
   const amr = Array.isArray(claims.amr) ? claims.amr : [];
@@ -80,6 +82,7 @@ export function createIdTokenVerifier(options: {
         issuer: trusted.issuer,
         audience: trusted.audience,
         currentDate: new Date(now()),
+        clockTolerance: CLOCK_TOLERANCE_S,
         // OIDC Core §2: exp is REQUIRED; jose checks it only when present, and an ID token
         // without one would be a credential for ever
         requiredClaims: ['exp'],
@@ -90,6 +93,11 @@ export function createIdTokenVerifier(options: {
       const code = (err as { code?: string }).code ?? 'invalid';
       throw new Unauthenticated(`ID token rejected (${code})`);
     }
+    // OIDC Core §3.1.3.7: "The iat Claim can be used to reject tokens that were issued too far
+    // away from the current time"; jose checks iat only against a maxTokenAge, so one dated
+    // ahead (a mis-set clock or a token minted to be used later) is refused here
+    if (typeof claims.iat === 'number' && claims.iat > now() / 1000 + CLOCK_TOLERANCE_S)
+      throw new Unauthenticated('ID token rejected (issued in the future)');
     if (isAnonymous(claims)) throw new Unauthenticated('anonymous sessions cannot use the API');
     if (typeof claims.sub !== 'string' || claims.sub === '')
       throw new Unauthenticated('ID token without subject');

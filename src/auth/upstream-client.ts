@@ -11,6 +11,8 @@ import type { UpstreamIdpOptions } from './options.js';
 import { emailKey } from '../../commands/shared/email.js';
 
 const STATE_TTL_MS = 10 * 60 * 1000;
+/** how far the upstream's clock may run from ours, for exp, nbf and iat (openid-client's default) */
+const CLOCK_TOLERANCE_S = 30;
 
 interface UpstreamState extends Doc {
   /** who started it: an interaction uid, a board visitor */
@@ -51,7 +53,10 @@ export function createUpstreamClient(deps: {
       .discovery(
         new URL(options.issuer),
         options.clientId,
-        options.clientSecret,
+        {
+          ...(options.clientSecret ? { client_secret: options.clientSecret } : {}),
+          [oidc.clockTolerance]: CLOCK_TOLERANCE_S,
+        },
         options.clientSecret ? undefined : oidc.None(),
         options.allowInsecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
       )
@@ -115,6 +120,12 @@ export function createUpstreamClient(deps: {
           expectedState: stateId,
           expectedNonce: state.nonce,
         });
+        const issuedAt = tokens.claims()?.iat;
+        // openid-client checks exp and nbf with its clock tolerance but never a future iat (OIDC
+        // Core §3.1.3.7: "The iat Claim can be used to reject tokens that were issued too far
+        // away from the current time"); the same tolerance applies
+        if (typeof issuedAt === 'number' && issuedAt > deps.now() / 1000 + CLOCK_TOLERANCE_S)
+          return { ok: false, reason: 'refused', detail: 'ID token issued in the future' };
         const claims = await identityClaims(cfg, tokens);
         const email = typeof claims.email === 'string' ? emailKey(claims.email) : null;
         if (!email || claims.email_verified !== true) return { ok: false, reason: 'unverified' };

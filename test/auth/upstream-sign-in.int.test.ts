@@ -148,6 +148,22 @@ describe('When a maker signs in with the upstream identity provider', () => {
     }
   });
 
+  it('refuses an ID token the upstream dated ahead of our clock by more than the tolerance (30 s)', async () => {
+    // OIDC Core §3.1.3.7: "The iat Claim can be used to reject tokens that were issued too far
+    // away from the current time"; refused like one without exp, with exp's and nbf's tolerance
+    const config = await registerClient(h.base);
+    const pending = await startAuthorization(config, h.base, 'openid email');
+    offset = -60_000;
+    try {
+      const { res, url } = await signInUpstream('ada', pending.url);
+      expect(new URL(url).pathname).to.not.equal('/cb');
+      expect(res.status).to.equal(502);
+      expect(await res.text()).to.include('was not accepted');
+    } finally {
+      offset = 0;
+    }
+  });
+
   it('answers 503 with Retry-After when the store cannot keep the account, not "not accepted"', async () => {
     // README (Security): "every OAuth endpoint answers a store that cannot serve with 503,
     // Retry-After and temporarily_unavailable" — the identity provider's answer was fine

@@ -28,7 +28,8 @@ describe('Identity-provider ID tokens (e2e)', () => {
   let sign: (
     claims: Record<string, unknown>,
     /** `exp: null`: no expiry claim at all */
-    opts?: { exp?: string | null; aud?: string; iss?: string },
+    /** `iat`: when it says it was issued, as jose's setIssuedAt takes it (default now) */
+    opts?: { exp?: string | null; aud?: string; iss?: string; iat?: string },
   ) => Promise<string>;
   let signWithStrangerKey: (claims: Record<string, unknown>) => Promise<string>;
 
@@ -46,14 +47,14 @@ describe('Identity-provider ID tokens (e2e)', () => {
     issuer = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
     const build = (
       claims: Record<string, unknown>,
-      opts: { exp?: string | null; aud?: string; iss?: string } = {},
+      opts: { exp?: string | null; aud?: string; iss?: string; iat?: string } = {},
     ) => {
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
         .setIssuer(opts.iss ?? issuer)
         .setAudience(opts.aud ?? AUDIENCE)
         .setSubject('idp-user-1')
-        .setIssuedAt();
+        .setIssuedAt(opts.iat);
       return opts.exp === null ? jwt : jwt.setExpirationTime(opts.exp ?? '1h');
     };
     sign = (claims, opts) => build(claims, opts).sign(privateKey);
@@ -127,6 +128,16 @@ describe('Identity-provider ID tokens (e2e)', () => {
         .get(PRODUCTS);
       expect401(res);
       expect(res.body.error).to.equal('ID token rejected (ERR_JWT_CLAIM_VALIDATION_FAILED)');
+    });
+
+    // OIDC Core §3.1.3.7: "The iat Claim can be used to reject tokens that were issued too far
+    // away from the current time"; one dated ahead is refused like one without exp
+    it('answers 401 when it says it was issued in the future', async () => {
+      const res = await fb
+        .api(await sign({ email_verified: true, email: 'ida@acme.io' }, { iat: '+2m', exp: '1h' }))
+        .get(PRODUCTS);
+      expect401(res);
+      expect(res.body.error).to.equal('ID token rejected (issued in the future)');
     });
 
     it('answers 401 when it was issued for another audience', async () => {
