@@ -51,6 +51,17 @@ export function telemetryOf(
   };
 }
 
+/**
+ * The sign-in pages (`/oauth/interaction/<uid>…`) and their resume (`/oauth/authorize/<uid>`)
+ * carry oidc-provider's interaction id, the `_interaction` cookie's value: whoever reads the log
+ * could go on with a sign-in in flight. Logged as `:uid`, like the route that serves it.
+ */
+const INTERACTION_ID = /(\/(?:interaction|authorize)\/)[^/]+/;
+
+export function loggedPath(path: string): string {
+  return path.replace(INTERACTION_ID, '$1:uid');
+}
+
 export function requestTelemetry(options: TelemetryOptions): RequestHandler {
   const { service, logger, metrics, accessLog } = options;
   return (req, res, next) => {
@@ -79,7 +90,7 @@ export function requestTelemetry(options: TelemetryOptions): RequestHandler {
         service,
         operation,
         method: req.method,
-        path: req.path,
+        path: loggedPath(req.path),
         status,
         durationMs: Math.round(seconds * 10_000) / 10,
         caller: res.locals.caller,
