@@ -2,6 +2,7 @@
 // `npm start -- --demo` first seeds a demo workspace and token when the data directory is empty.
 // `npm run dev` (`--dev`) is explicit development mode: DEV_MODE=true, sign-in codes in the dev
 // mailbox on this machine when SMTP_URL is unset (src/config/mail-mode.ts).
+import './hold-notices.js';
 import { oneLine } from '../cli/errors.js';
 import { type DemoNotice, seedDemoIfEmpty } from '../cli/demo.js';
 import { loadConfig } from '../config/load.js';

@@ -1,4 +1,5 @@
 // Stateless API process (KurrentDB + MongoDB deployments): the HTTP services, no projectors.
+import './hold-notices.js';
 import { boot } from './boot.js';
 
 const runtime = await boot('api');

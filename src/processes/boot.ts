@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
+import { sendLibraryNoticesTo } from '../platform/library-notices.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { type Role, type Runtime, startRuntime } from '../platform/runtime.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
@@ -52,6 +53,7 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
     config = loadConfig();
     checkBeforeStart(role, config);
     logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
+    sendLibraryNoticesTo(logger);
     runtime = await startRuntime({
       config,
       role,

@@ -1,5 +1,6 @@
 // Projector worker (KurrentDB + MongoDB deployments): projections and background workers; no
 // HTTP besides the operations listener when OPS_PORT is set (/healthz, /readyz, /metrics).
+import './hold-notices.js';
 import { boot } from './boot.js';
 
 const runtime = await boot('projector');
