@@ -23,6 +23,7 @@ import { publicBoard } from './board/index.js';
 import { captureLimitsFrom, createCaptureGuard } from './capture/guard.js';
 import { createItemTimelines } from './activity/timeline.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { reauthenticateCounted, revocationsHeard } from './auth/revocations.js';
 import { createAuthorizer, PUBLIC_SCOPE, WORKSPACE_NOT_FOUND } from './auth/authorize.js';
 import { feedbackChallenge, httpAuthenticate } from './auth/http-auth.js';
 import { feedbackAuthOptions } from './auth/settings.js';
@@ -102,6 +103,7 @@ export async function createFeedbackApp(
   });
   const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
+  const httpAuthenticated = httpAuthenticate(authenticate, ctx.catchUp, baseUrl);
   const https = baseUrl.startsWith('https:');
   const http = createServiceHttp<FeedbackTypes>({
     title: 'Feedback board',
@@ -111,7 +113,9 @@ export async function createFeedbackApp(
       'Workspaces, products, feedback items, replies, people, follow-up, changelog, outbound webhooks and the event feed. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, an identity-provider ID token, or a workspace integration credential (`rfi_…`). No resource here carries an ETag: a request with an `If-Match` other than `*` is refused with 412 (`failed-precondition`), as no tag can match, unless it fails otherwise (a missing item answers 404; RFC 9110 §13.2.1); nothing is written. A search refused so spends none of the caller’s search budget; a spent budget answers 429 first.',
     operations,
     envelope: feedbackEnvelope(),
-    authenticate: httpAuthenticate(authenticate, ctx.catchUp, baseUrl),
+    authenticate: httpAuthenticated,
+    revocationsHeard: revocationsHeard((listener) => ctx.observeApplied(listener)),
+    reauthenticate: reauthenticateCounted(httpAuthenticated),
     challenge: feedbackChallenge((error, scope, scheme) =>
       auth.wwwAuthenticate(error, scope, scheme),
     ),

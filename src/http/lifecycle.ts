@@ -3,8 +3,9 @@
  * oidc-provider's endpoints). The HTTP middleware runs every step; the MCP server brings its own
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
- *   authenticate → checkIdempotencyKey → readBody → validate → authorize → findScope
- *     → throttle → checkIfMatch → handle → ifMatchAnswered → awaitReadModels → checkResponse → answer
+ *   authenticate → checkIdempotencyKey → readBody → validate → authorize → findScope → throttle
+ *     → checkIfMatch → recheckCredential → handle → ifMatchAnswered → awaitReadModels
+ *     → checkResponse → answer
  *
  * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
  * reached (and, when it answers the changed resource, `readBack` to build that answer); the
@@ -63,6 +64,21 @@ export interface LifecycleHooks<S extends ServiceTypes> {
   readJson?: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
   /** check handler output against `response` (tests and development; costs time per request) */
   validateResponses?: boolean;
+  /**
+   * how many revocations this process has heard (a token revoked, a member removed): when the
+   * count moved while a request was on its way, `recheckCredential` checks it again
+   */
+  revocationsHeard?: () => number;
+  /**
+   * the caller again, live, for a credential whose revocations `revocationsHeard` counts (throw
+   * Unauthenticated when it no longer holds); the principal as it is for any other (a DPoP proof
+   * cannot be presented twice)
+   */
+  reauthenticate?: (
+    req: IncomingMessage,
+    op: Operation<S>,
+    principal: S['principal'],
+  ) => Promise<S['principal']>;
   /** a short label for the access log (who called, through which credential) */
   describeCaller?: (principal: S['principal']) => string;
   /** the 404 message for a path parameter that cannot name anything (e.g. a malformed slug) */
@@ -97,6 +113,8 @@ export interface Exchange<S extends ServiceTypes> {
   readonly raw: RawInput;
   ctx?: ErasedContext<S>;
   result?: OperationResult;
+  /** `revocationsHeard` as the request was authenticated */
+  revocationsAt?: number;
 }
 
 export type Step = <S extends ServiceTypes>(
@@ -110,6 +128,7 @@ const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unkno
 export const authenticate: Step = async (x, hooks) => {
   const { op } = x.prepared;
   if (op.auth !== 'bearer' || !x.facts.req || !hooks.authenticate) return;
+  x.revocationsAt = hooks.revocationsHeard?.();
   const principal = await hooks.authenticate(x.facts.req, op);
   x.facts.principal = principal;
   // Express's per-response locals: the access log (platform/telemetry.ts) reads it
@@ -272,6 +291,23 @@ function unmetIfMatch<S extends ServiceTypes>(x: Exchange<S>) {
   return x.prepared.op.versioned ? undefined : ifMatchWithoutETag(x.facts.ifMatch);
 }
 
+/**
+ * A credential revoked while its request was on its way (its body still arriving, a wait on a
+ * budget) must not act: when this process heard of a revocation since the request was
+ * authenticated, it is authenticated and authorized again, live. Otherwise nothing is read twice.
+ */
+export const recheckCredential: Step = async (x, hooks) => {
+  const { req } = x.facts;
+  if (x.revocationsAt === undefined || !req) return;
+  if (hooks.revocationsHeard?.() === x.revocationsAt) return;
+  const principal = hooks.reauthenticate
+    ? await hooks.reauthenticate(req, x.prepared.op, x.facts.principal)
+    : x.facts.principal;
+  x.facts.principal = principal;
+  x.ctx!.principal = principal;
+  if (hooks.authorize) x.ctx!.access = await hooks.authorize(x.prepared.op, principal, x.ctx!);
+};
+
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
 export const handle: Step = async (x) => {
   const { op } = x.prepared;
@@ -350,6 +386,7 @@ export const HTTP_STEPS: readonly Step[] = [
   findScope,
   throttle,
   checkIfMatch,
+  recheckCredential,
   handle,
   ifMatchAnswered,
   awaitReadModels,
