@@ -5,9 +5,13 @@
  * its body is whole moves the process's count of revocations, and the step before the handler
  * authenticates it again (src/http/lifecycle.ts recheckCredential).
  */
+import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { expect } from 'chai';
+import { exportJWK, SignJWT } from 'jose';
+import { CookieJar } from '../../auth/support/browserless.js';
 import { type FeedbackHarness, type Maker, startFeedback } from '../support/harness.js';
+import { authorizeClient, oidc } from '../support/oauth.js';
 
 describe('When a personal token is revoked while its request body is still being sent (e2e)', () => {
   let fb: FeedbackHarness;
@@ -20,14 +24,19 @@ describe('When a personal token is revoked while its request body is still being
   });
   after(() => fb.stop());
 
-  it('answers 401 and writes nothing', async () => {
-    const body = JSON.stringify({ body: 'Sent by a token revoked meanwhile' });
-    const url = new URL(`/v1/public/${maker.home.slug}/APP/feedback`, fb.url);
-    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+  /** POSTs `body` with `headers`: ten bytes, then `meanwhile()`, then the rest */
+  function slowPost(
+    path: string,
+    headers: Record<string, string>,
+    body: string,
+    meanwhile: () => Promise<void>,
+  ): Promise<{ status: number; text: string }> {
+    const url = new URL(path, fb.url);
+    return new Promise((resolve, reject) => {
       const req = http.request(url, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${maker.token}`,
+          ...headers,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
         },
@@ -41,20 +50,55 @@ describe('When a personal token is revoked while its request body is still being
       });
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      // the headers are in: authenticated; the rest of the body follows the revocation
+      // the headers are in: authenticated; the rest of the body follows `meanwhile`
       setTimeout(() => {
-        fb.api(maker.token)
-          .del(`/v1/me/tokens/${maker.tokenId}`)
-          .then((revoked) => {
-            expect(revoked.status).to.be.oneOf([200, 204]);
-            req.end(body.slice(10));
-          })
+        meanwhile()
+          .then(() => req.end(body.slice(10)))
           .catch(reject);
       }, 300);
     });
-    const res = await answered;
+  }
+
+  it('answers 401 and writes nothing', async () => {
+    const path = `/v1/public/${maker.home.slug}/APP/feedback`;
+    const body = JSON.stringify({ body: 'Sent by a token revoked meanwhile' });
+    const res = await slowPost(path, { authorization: `Bearer ${maker.token}` }, body, async () => {
+      const revoked = await fb.api(maker.token).del(`/v1/me/tokens/${maker.tokenId}`);
+      expect(revoked.status).to.be.oneOf([200, 204]);
+    });
     expect(res.status, res.text).to.equal(401);
     const items = await fb.runtime.runtime.stores.readStore.collection('items').countDocuments({});
     expect(items, 'no item was written').to.equal(0);
+  });
+
+  it('lets a DPoP-bound OAuth request on its way act when another credential was revoked', async () => {
+    // RFC 9449 §11.1: a proof is used once; checking the request again must not present it twice
+    const other = await fb.createMaker('ida@acme.io');
+    const keys = await oidc.randomDPoPKeyPair('ES256');
+    const pending = await authorizeClient(fb, { email: 'ida@acme.io', jar: new CookieJar() });
+    const tokens = await oidc.authorizationCodeGrant(
+      pending.config,
+      pending.callback,
+      { pkceCodeVerifier: pending.verifier, expectedState: pending.state },
+      undefined,
+      { DPoP: oidc.getDPoPHandle(pending.config, keys) },
+    );
+    const path = `/v1/public/${maker.home.slug}/APP/feedback`;
+    const proof = await new SignJWT({
+      htm: 'POST',
+      htu: new URL(path, fb.url).href,
+      ath: createHash('sha256').update(tokens.access_token).digest('base64url'),
+      jti: randomUUID(),
+    })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: await exportJWK(keys.publicKey) })
+      .setIssuedAt()
+      .sign(keys.privateKey);
+    const body = JSON.stringify({ body: 'Sent while someone else was revoked' });
+    const headers = { authorization: `DPoP ${tokens.access_token}`, dpop: proof };
+    const res = await slowPost(path, headers, body, async () => {
+      const revoked = await fb.api(other.token).del(`/v1/me/tokens/${other.tokenId}`);
+      expect(revoked.status).to.be.oneOf([200, 204]);
+    });
+    expect(res.status, res.text).to.equal(200);
   });
 });
