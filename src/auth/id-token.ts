@@ -39,8 +39,12 @@ export interface VerifiedIdToken {
 }
 
 const JWKS_TIMEOUT_MS = 3000;
-/** how far the issuer's clock may run ahead of ours, for nbf, exp and iat alike (jose's default) */
-const CLOCK_TOLERANCE_S = 0;
+/**
+ * how far the issuer's clock may run from ours, for nbf, exp and iat alike (openid-client's
+ * default, as the upstream sign-in uses): with none, an issuer whose clock runs a second fast
+ * would now and then have a token refused for its iat as it is used
+ */
+const CLOCK_TOLERANCE_S = 30;
 
 export function isAnonymous(claims: Record<string, unknown>): boolean {
   const amr = Array.isArray(claims.amr) ? claims.amr : [];

@@ -140,7 +140,7 @@ export const configSchema = z.object({
   UPSTREAM_OIDC_ISSUER: baseUrl
     .optional()
     .describe(
-      'upstream identity provider (e.g. https://accounts.google.com) offered on the sign-in page; it must share a verified e-mail (email_verified true), which names the account',
+      "upstream identity provider (e.g. https://accounts.google.com) offered on the sign-in page; it must share a verified e-mail (email_verified true), which names the account; an ID token it dates more than 30 s ahead of this server's clock (`iat`) is refused",
     ),
   UPSTREAM_OIDC_CLIENT_ID: z
     .string()
@@ -156,7 +156,7 @@ export const configSchema = z.object({
     .string()
     .optional()
     .describe(
-      'JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials; such a token names the maker account by its e-mail, which the issuer must have verified (email_verified true), and must carry an expiry (`exp`; one without is refused)',
+      "JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials; such a token names the maker account by its e-mail, which the issuer must have verified (email_verified true), and must carry an expiry (`exp`; one without is refused) and not be dated more than 30 s ahead of this server's clock (`iat`; `exp` and `nbf` allow the same 30 s)",
     ),
   SIGNIN_CODES_PER_ADDRESS: count(1000)
     .default(5)
