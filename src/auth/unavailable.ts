@@ -14,6 +14,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type Provider from 'oidc-provider';
 import { resolveError } from '../http/errors.js';
+import { loggedPath } from '../platform/logger.js';
 import { renderErrorPage } from './interaction/views.js';
 
 /** a store that refused says when to retry only through the read store's own flush period */
@@ -53,7 +54,7 @@ const rendered = (answer: Answer) =>
 /** the operator learns the cause the client is not told */
 function logged(log: (line: string) => void, method: string, path: string, error: unknown) {
   const cause = error instanceof Error ? error.message : String(error);
-  log(`[auth] store unavailable: ${method} ${path} answered 503: ${cause}`);
+  log(`[auth] store unavailable: ${method} ${loggedPath(path)} answered 503: ${cause}`);
 }
 
 /** The auth router's last error handler: a store's refusal in our middleware. */

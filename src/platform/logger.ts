@@ -61,3 +61,14 @@ export const silentLogger: Logger = {
   error() {},
   child: () => silentLogger,
 };
+
+/**
+ * The sign-in pages (`/oauth/interaction/<uid>…`) and their resume (`/oauth/authorize/<uid>`)
+ * carry oidc-provider's interaction id, the `_interaction` cookie's value: whoever reads the log
+ * could go on with a sign-in in flight. Logged as `:uid`, like the route that serves it.
+ */
+const INTERACTION_ID = /(\/(?:interaction|authorize)\/)[^/]+/;
+
+export function loggedPath(path: string): string {
+  return path.replace(INTERACTION_ID, '$1:uid');
+}

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { ANSWERED_STATUS, requestIdsFor } from '../http/respond.js';
 import { wasCutAtShutdown } from './http-server.js';
-import type { Logger } from './logger.js';
+import { type Logger, loggedPath } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ServedApp, ServiceContext } from './service.js';
 
@@ -49,17 +49,6 @@ export function telemetryOf(
     metrics: ctx.metrics,
     accessLog: LOG_LEVEL === 'debug' || LOG_LEVEL === 'info',
   };
-}
-
-/**
- * The sign-in pages (`/oauth/interaction/<uid>…`) and their resume (`/oauth/authorize/<uid>`)
- * carry oidc-provider's interaction id, the `_interaction` cookie's value: whoever reads the log
- * could go on with a sign-in in flight. Logged as `:uid`, like the route that serves it.
- */
-const INTERACTION_ID = /(\/(?:interaction|authorize)\/)[^/]+/;
-
-export function loggedPath(path: string): string {
-  return path.replace(INTERACTION_ID, '$1:uid');
 }
 
 export function requestTelemetry(options: TelemetryOptions): RequestHandler {

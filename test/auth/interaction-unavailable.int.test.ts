@@ -28,11 +28,13 @@ describe('When the sign-in pages cannot read the store', () => {
   let h: Harness;
   let jar: CookieJar;
   let page: string;
+  const warnings: string[] = [];
 
   before(async () => {
     h = await startHarness({
       ...feedbackAuthPreset,
       serviceName: 'Feedback',
+      logger: { info: () => {}, warn: (line: string) => warnings.push(line) },
       openReadStore: async () => {
         reads = refusedReads(await openEmbeddedReadStore({ path: join(dir, 'store.sqlite') }));
         return reads.store;
@@ -53,6 +55,17 @@ describe('When the sign-in pages cannot read the store', () => {
   it('answers the sign-in page 503 temporarily_unavailable with Retry-After, not expired', async () => {
     reads.refuse(interactions);
     await expectUnavailablePage(await request(jar, page));
+  });
+
+  // README (Logs): the interaction id is the `_interaction` cookie's value, "logged as :uid":
+  // whoever reads the log could go on with a sign-in in flight
+  it('logs the refusal without the interaction id', async () => {
+    warnings.length = 0;
+    reads.refuse(interactions);
+    await expectUnavailablePage(await request(jar, page));
+    const uid = new URL(page).pathname.split('/')[3]!;
+    expect(warnings.join('\n')).to.match(/store unavailable: GET \/oauth\/interaction\/:uid/);
+    expect(warnings.join('\n')).not.to.include(uid);
   });
 
   it('answers the sign-in form 503 temporarily_unavailable, and takes it once the store is back', async () => {

@@ -123,7 +123,7 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
       readStore: store,
       accounts,
       devMailboxPath: mailboxPath,
-      logger: { info: () => {}, warn: () => {} },
+      logger: options.logger ?? { info: () => {}, warn: () => {} },
     });
     current = harness.auth.router;
   }
