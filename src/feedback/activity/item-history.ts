@@ -58,6 +58,7 @@ export async function itemChanges(
     const summary = itemSentence(asRecorded<ItemEvent>(event), {
       who: actorWord(actor),
       ...(actor.actingFor ? { actingForId: actor.actingFor.id } : {}),
+      ...(actor.kind === 'agent' && event.metadata.via ? { agentVia: event.metadata.via } : {}),
       itemKey,
       before,
       personName: (id) => names.get(revision)?.get(id) ?? null,

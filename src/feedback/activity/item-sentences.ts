@@ -12,6 +12,8 @@ export interface SentenceContext {
   who: string;
   /** the person or user an OAuth client acted for, whom `who` names already */
   actingForId?: string;
+  /** the channel an agent actor came through (`api:<client>`), which `who` names already */
+  agentVia?: string;
   itemKey: string;
   /** a person's display name as it stood at the event, or null */
   personName(personId: string): string | null;
@@ -27,7 +29,9 @@ export function itemSentence(event: Recorded<ItemEvent>, ctx: SentenceContext): 
       const from = author.displayName ?? ctx.personName(author.personId);
       const named = from === who || author.personId === ctx.actingForId;
       const behalf = from && !named ? ` from ${from}` : '';
-      return `${who} submitted ${quoted(title)}${behalf}${via ? ` via ${via}` : ''}`;
+      // "Claude acting for max submitted …", not "… via api:Claude": the subject names the client
+      const through = via && via !== ctx.agentVia ? ` via ${via}` : '';
+      return `${who} submitted ${quoted(title)}${behalf}${through}`;
     }
     case 'ItemEdited': {
       const parts: string[] = [];

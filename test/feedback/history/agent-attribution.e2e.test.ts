@@ -143,9 +143,10 @@ describe('When an OAuth client acts for a maker', function () {
       },
       via: 'api:Eve’s helper',
     });
-    // who filed it is said once: not "… acting for eve submitted … from eve"
+    // who filed it is said once: not "… acting for eve submitted … from eve", nor the client
+    // twice ("… via api:Eve’s helper" when the subject is that client, issue h142 item 4)
     expect(items[0]!.summary).to.equal(
-      'Eve’s helper acting for eve submitted “Offline mode, please” via api:Eve’s helper',
+      'Eve’s helper acting for eve submitted “Offline mode, please”',
     );
   });
 
