@@ -79,8 +79,10 @@ export function createPageAnswers(deps: BoardDeps) {
         send(res, type, await render(formToken()));
         return;
       }
+      const tenant = view.product.workspaceId;
       const page =
-        cache.get(key, view.version) ?? cache.set(key, view.version, await render(TOKEN_SLOT));
+        cache.get(tenant, key, view.version) ??
+        cache.set(tenant, key, view.version, await render(TOKEN_SLOT));
       // the page's own digest, never the version: a tag that changed with the page's
       // workspace or its other pages would say more than the page does (page-cache.ts)
       const etag = `W/"${page.digest}.${Math.floor(view.now / TAG_PERIOD_MS)}"`;

@@ -3,8 +3,12 @@
  * per address and version of the product's pages (versions.ts: equal versions, equal pages), so
  * a page is rendered once per change of its product instead of once per view. The form token, the
  * one per-view value, is cut out at a slot and put back fresh on every answer. The parts are kept
- * as UTF-8 bytes, so an answer copies them instead of encoding the whole page again. Bounded: the
- * least recently used address goes first.
+ * as UTF-8 bytes, so an answer copies them instead of encoding the whole page again.
+ *
+ * Bounded per tenant (a workspace) under a global cap, so one board's traffic never pushes
+ * another's pages out (which would also let an observer time how busy other boards are): a
+ * tenant over its own share drops its least recently used page; when the whole cache is full, the
+ * tenant holding the most pages drops its least recently used one.
  *
  * Each page keeps a digest of what it shows (the page with the slot, not the token): the page's
  * validator. The version moves with every change of the product's workspace and of any of its
@@ -22,26 +26,47 @@ export interface CachedPage {
   digest: string;
 }
 
-export function createPageCache(max = 500) {
-  const pages = new Map<string, CachedPage>();
+export function createPageCache(max = 500, perTenant = 50) {
+  const tenants = new Map<string, Map<string, CachedPage>>();
+  let size = 0;
+  function drop(pages: Map<string, CachedPage>): void {
+    pages.delete(pages.keys().next().value as string);
+    size--;
+  }
   return {
-    get(key: string, version: string): CachedPage | null {
-      const page = pages.get(key);
-      if (!page || page.version !== version) return null;
+    get(tenant: string, key: string, version: string): CachedPage | null {
+      const pages = tenants.get(tenant);
+      const page = pages?.get(key);
+      if (!pages || !page || page.version !== version) return null;
       pages.delete(key);
       pages.set(key, page);
       return page;
     },
-    set(key: string, version: string, html: string): CachedPage {
+    set(tenant: string, key: string, version: string, html: string): CachedPage {
       const page = {
         version,
         parts: html.split(TOKEN_SLOT).map((part) => Buffer.from(part)),
         digest: createHash('sha256').update(html).digest('base64url').slice(0, 22),
       };
-      pages.delete(key);
+      let pages = tenants.get(tenant);
+      if (!pages) {
+        pages = new Map();
+        tenants.set(tenant, pages);
+      }
+      if (pages.delete(key)) size--;
       pages.set(key, page);
-      if (pages.size > max) pages.delete(pages.keys().next().value as string);
+      size++;
+      if (pages.size > perTenant) drop(pages);
+      if (size > max) {
+        let largest = pages;
+        for (const other of tenants.values()) if (other.size > largest.size) largest = other;
+        drop(largest);
+      }
       return page;
+    },
+    /** how many pages a tenant holds (for tests) */
+    sizeOf(tenant: string): number {
+      return tenants.get(tenant)?.size ?? 0;
     },
   };
 }
