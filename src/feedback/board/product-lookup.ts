@@ -7,6 +7,10 @@
  * The version answered goes with the product answered: a change heard while the store was read
  * may or may not be in what was read, so that answer carries no version (its page is rendered
  * afresh and not kept) and is not remembered.
+ *
+ * Addresses no public product has are remembered apart from the boards', in a smaller bound:
+ * anyone can ask for any number of made-up addresses, and those must not push a real board out
+ * (nor let its answer time tell an observer how busy others are).
  */
 import type { ReadStore } from '../../readstore/types.js';
 import { type PublicProduct, productAt } from './queries.js';
@@ -35,14 +39,15 @@ export function createProductLookup(
   max = 1000,
 ): ProductLookup {
   const { versions } = deps;
-  const known = new Map<string, Known>();
+  const found = new Map<string, Known>();
+  const missing = new Map<string, Known>();
   return async (slug, key) => {
     // first: it catches up on other processes' writes (at most every 50 ms, catch-up.ts)
     if ((await deps.readVersion()) === null) {
       return { product: (await productAt(store, slug, key)).product, version: null };
     }
     const address = `${slug}/${key}`;
-    const hit = known.get(address);
+    const hit = found.get(address) ?? missing.get(address);
     if (hit) {
       const version = versions.versionOf(hit.scopes);
       if (version <= hit.readAt) return { product: hit.product, version: String(version) };
@@ -52,9 +57,11 @@ export function createProductLookup(
     const scopes = workspaceId ? pageScopes(workspaceId, key) : [slugScope(slug)];
     const version = versions.versionOf(scopes);
     if (version > readAt) return { product, version: null };
-    known.delete(address);
+    found.delete(address);
+    missing.delete(address);
+    const [known, bound] = product ? [found, max] : [missing, Math.ceil(max / 4)];
     known.set(address, { product, scopes, readAt });
-    if (known.size > max) known.delete(known.keys().next().value as string);
+    if (known.size > bound) known.delete(known.keys().next().value as string);
     return { product, version: String(version) };
   };
 }
