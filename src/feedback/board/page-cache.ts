@@ -29,9 +29,11 @@ export interface CachedPage {
 export function createPageCache(max = 500, perTenant = 50) {
   const tenants = new Map<string, Map<string, CachedPage>>();
   let size = 0;
-  function drop(pages: Map<string, CachedPage>): void {
+  /** a tenant's least recently used page; a tenant left with none is forgotten with it */
+  function drop(tenant: string, pages: Map<string, CachedPage>): void {
     pages.delete(pages.keys().next().value as string);
     size--;
+    if (pages.size === 0) tenants.delete(tenant);
   }
   return {
     get(tenant: string, key: string, version: string): CachedPage | null {
@@ -56,17 +58,21 @@ export function createPageCache(max = 500, perTenant = 50) {
       if (pages.delete(key)) size--;
       pages.set(key, page);
       size++;
-      if (pages.size > perTenant) drop(pages);
+      if (pages.size > perTenant) drop(tenant, pages);
       if (size > max) {
-        let largest = pages;
-        for (const other of tenants.values()) if (other.size > largest.size) largest = other;
-        drop(largest);
+        let largest: [string, Map<string, CachedPage>] = [tenant, pages];
+        for (const other of tenants) if (other[1].size > largest[1].size) largest = other;
+        drop(...largest);
       }
       return page;
     },
     /** how many pages a tenant holds (for tests) */
     sizeOf(tenant: string): number {
       return tenants.get(tenant)?.size ?? 0;
+    },
+    /** how many tenants hold pages (for tests) */
+    tenantsHeld(): number {
+      return tenants.size;
     },
   };
 }

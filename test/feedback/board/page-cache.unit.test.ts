@@ -1,8 +1,8 @@
 /**
  * The board's page cache is shared by every tenant, but one tenant must not evict another's
- * pages (h142 item 1): "a busy tenant's views push another board's pages out (an observer can
- * learn how busy others are)". Rule: a tenant over its share drops its own least recently used
- * page; a full cache drops from the tenant holding the most pages.
+ * pages: a busy tenant's views pushing another board's pages out would let an observer time how
+ * busy others are. Rule (page-cache.ts): a tenant over its share drops its own least recently
+ * used page; a full cache drops from the tenant holding the most pages.
  */
 import { expect } from 'chai';
 import { createPageCache } from '../../../src/feedback/board/page-cache.js';
@@ -27,6 +27,12 @@ describe('The board page cache', () => {
     expect(cache.sizeOf('c')).to.equal(3);
     expect(cache.get('c', '/c/1', 'v'), 'c’s least recently used page').to.equal(null);
     expect(cache.get('c', '/c/0', 'v')).to.not.equal(null);
+  });
+
+  it('forgets a tenant whose last page went, so the cache does not grow with every board seen', () => {
+    const cache = createPageCache(4, 4);
+    for (let i = 0; i < 20; i++) cache.set(`tenant-${i}`, '/x', 'v', 'x');
+    expect(cache.tenantsHeld()).to.equal(4);
   });
 
   it('answers a page only for its tenant and version', () => {
