@@ -5,7 +5,6 @@
  * that means the first secret: a client whose first answer was lost must be able to verify.
  */
 import { expect } from 'chai';
-import { connectClient } from '../support/oauth.js';
 import { verify } from './support/receiver.js';
 import {
   expectError,
@@ -82,21 +81,5 @@ describe('Retrying webhook writes with an Idempotency-Key (e2e)', () => {
     await receiver.until(before + 1);
     const deliveries = await api().get(`${hook(id)}/deliveries`);
     expect(deliveries.body.items).to.have.length(1);
-  });
-
-  // src/write/batch.ts clientKey: "an Idempotency-Key belongs to the client that sent it" — the
-  // maker's token and an OAuth app acting for them pick keys without knowing of each other
-  it('send_test_webhook takes the same key from another client of the same maker as a new send', async () => {
-    const { id } = await subscribe(world, receiver, { eventTypes: ['webhook.test'] });
-    const app = await connectClient(world.fb, { email: world.owner.email, name: 'Hook tester' });
-    const mine = await api().post(`${hook(id)}/test`, undefined, keyed('test-2'));
-    const theirs = await world.fb
-      .api(app.accessToken)
-      .post(`${hook(id)}/test`, undefined, keyed('test-2'));
-    expect(mine.status).to.equal(200);
-    expect(theirs.status, JSON.stringify(theirs.body)).to.equal(200);
-    expect(theirs.body.deliveryId, 'not the delivery stored for the other client').not.to.equal(
-      mine.body.deliveryId,
-    );
   });
 });

@@ -12,7 +12,7 @@ import { type DeliveryDoc, deliveriesOf, newDelivery } from '../../../webhooks/d
 import { type Message, messageIdOf } from '../../../webhooks/messages/message.js';
 import { hexIdFor } from '../../actions/deps.js';
 import { workspaceOf } from '../triage/shared.js';
-import { commandContext, defineFeedbackOp, type FeedbackOperation } from '../types.js';
+import { defineFeedbackOp, type FeedbackOperation } from '../types.js';
 import { DeliveryId, WebhookParams } from './schemas.js';
 import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
 import type { SendThrottle } from './throttle.js';
@@ -43,13 +43,9 @@ export function sendTestOperation(
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       if (!hook.enabled) throw new FailedPrecondition('the webhook is disabled; enable it first');
       const at = now();
-      // with an Idempotency-Key, a retry names the same message, hence the same delivery; the
-      // key as a write takes it (the client's, not only the user's: batch.ts clientKey)
+      // with an Idempotency-Key, a retry names the same message, hence the same delivery
       const messageId = messageIdOf(
-        hexIdFor(
-          commandContext(deps, ctx.principal, ctx),
-          `webhook.test\0${hook._id}\0${ctx.principal.userId}`,
-        ),
+        hexIdFor(ctx, `webhook.test\0${hook._id}\0${ctx.principal.userId}`),
       );
       const actor = await describeActor(deps.readStore, workspaceId, {
         actor: ctx.principal.userId,
