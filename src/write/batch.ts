@@ -93,18 +93,6 @@ export function scopedKey(actor: string | null, key: string): string {
   return `${actor ?? ''}\u0000${key}`;
 }
 
-/**
- * The Idempotency-Key a command carries: the one the client sent, prefixed with the client that
- * sent it when that is not the user's own credential (each OAuth client its own), so one client
- * never gets another's stored answer, nor a 409, by sending the same key — the actor alone is the
- * same person behind both. Every key derived from it (scopedKey, ids named after the key) follows.
- * A sent key is visible ASCII (lifecycle.ts), so no sent key can spell a prefixed one.
- */
-export function clientKey(client: string | undefined, key: string | undefined): string | undefined {
-  if (key === undefined || client === undefined) return key;
-  return `${client}\u0000${key}`;
-}
-
 export function decideBatch<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   snapshot: Snapshot<State>,

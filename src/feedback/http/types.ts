@@ -4,7 +4,6 @@
  * and the dependencies operation factories receive (FeedbackHttpDeps).
  */
 import type { CommandContext, CommandHandler } from '../../write/command-handler.js';
-import { clientKey } from '../../write/batch.js';
 import type { Config } from '../../config/schema.js';
 import type { CursorCodec, Operation } from '../../http/registry.js';
 import { operationsFor } from '../../http/registry.js';
@@ -88,12 +87,7 @@ export function commandContext(
     now: deps.now(),
     correlationId: facts.correlationId,
     ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),
-    // a personal token is the user's own hand: its keys are the user's; any other credential's
-    // are its client's (batch.ts clientKey)
-    idempotencyKey: clientKey(
-      caller.credential === 'pat' ? undefined : `${caller.credential}:${caller.clientId ?? ''}`,
-      facts.idempotencyKey,
-    ),
+    idempotencyKey: facts.idempotencyKey,
     ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
   };
 }

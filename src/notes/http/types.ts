@@ -6,7 +6,6 @@
 import type { CursorCodec, Operation } from '../../http/registry.js';
 import { operationsFor } from '../../http/registry.js';
 import type { CommandContext } from '../../write/command-handler.js';
-import { clientKey } from '../../write/batch.js';
 import type { NotesDeps } from '../actions/index.js';
 import type { NotesQueries } from '../queries.js';
 import type { NotesSearchPort } from '../search/notes-search.js';
@@ -64,9 +63,7 @@ export function commandContext(
     now: deps.now(),
     correlationId: facts.correlationId,
     ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),
-    ...(facts.idempotencyKey
-      ? { idempotencyKey: clientKey(`oauth:${caller.clientId}`, facts.idempotencyKey) }
-      : {}),
+    ...(facts.idempotencyKey ? { idempotencyKey: facts.idempotencyKey } : {}),
     ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
   };
 }
