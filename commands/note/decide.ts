@@ -82,9 +82,11 @@ export function decideNote(command: NoteCommand, state: NoteState): NoteEvent[] 
     case 'AddTagToNote': {
       const note = editable(state, command.data.expectedRevision);
       if (command.data.tag === 'absent') throw new NotFound('tag not found');
+      // Adding a tag the note has changes nothing, even one deleted since it was added: the
+      // spec leaves a deleted tag's associations alone, and PUT keeps it when sent back.
+      if (note.version.tagIds.includes(command.data.tagId)) return [];
       // the tag can still be read (GET answers it with deletedAt); like PUT on it, a conflict
       if (command.data.tag === 'deleted') throw new FailedPrecondition('tag is deleted');
-      if (note.version.tagIds.includes(command.data.tagId)) return [];
       checkVersion({ ...note.version, tagIds: [...note.version.tagIds, command.data.tagId] });
       return [{ type: 'TagAddedToNote', data: { tagId: command.data.tagId } }];
     }

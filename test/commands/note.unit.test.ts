@@ -178,6 +178,13 @@ describe('Note decider', () => {
         .when({ type: 'AddTagToNote', data: { tagId: 'b', tag: 'deleted' } })
         .thenThrows(FailedPrecondition, /tag is deleted/);
     });
+    it('adds nothing, and refuses nothing, for a tag on the note that was deleted since', () => {
+      // "Adding a tag the note has changes nothing" (add_note_tag), and deleting a tag leaves
+      // "existing note associations … alone" (spec, tag lifecycle)
+      given([created])
+        .when({ type: 'AddTagToNote', data: { tagId: 'a', tag: 'deleted' } })
+        .then([]);
+    });
     it('removes a tag on the note even when the tag was deleted since', () => {
       given([created])
         .when({ type: 'RemoveTagFromNote', data: { tagId: 'a', tag: 'deleted' } })

@@ -162,7 +162,7 @@ export class TagNote implements Cmd {
     const has = note.tags.includes(tag.id);
     if (this.pre === 'stale') expectStatus(res, 412, what);
     else if (note.trashed) expectStatus(res, 409, what);
-    else if (this.add && tag.deleted) expectStatus(res, 409, what);
+    else if (this.add && tag.deleted && !has) expectStatus(res, 409, what);
     else {
       expectStatus(res, this.add ? 200 : 204, what);
       if (this.add !== has) {

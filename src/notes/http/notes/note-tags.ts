@@ -23,7 +23,7 @@ export function noteTagOperations(deps: NotesHttpDeps): NotesOperation[] {
     errors: [401, 403, 404, 409, 412],
     auth: 'bearer',
     extraDescription:
-      'The tag must be one of your tags (404 otherwise) and not deleted (409). Adding a tag the note has changes nothing. Honours If-Match.',
+      'The tag must be one of your tags (404 otherwise) and not deleted (409). Adding a tag the note has changes nothing, even one deleted since it was added. Honours If-Match.',
     async handler(ctx) {
       const context = commandContext(deps, ctx.principal, ctx);
       const added = await noteWrite(deps, ctx, (note) =>
