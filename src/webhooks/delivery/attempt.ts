@@ -154,10 +154,8 @@ export function createAttempts(deps: AttemptDeps) {
         const failures = doc._failures + 1;
         // a test is one attempt: whoever sent it waits for what the receiver did, not for a day
         // of retries (redeliver_webhook sends it again, once)
-        const next =
-          doc.eventType === 'webhook.test'
-            ? null
-            : nextAttemptAt(failures, now, verdict.retryAfterMs);
+        const test = doc.eventType === 'webhook.test';
+        const next = test ? null : nextAttemptAt(failures, now, verdict.retryAfterMs);
         await deliveries.updateOne(mine, {
           $set: {
             ...base,
@@ -166,11 +164,11 @@ export function createAttempts(deps: AttemptDeps) {
             nextAttemptAt: next,
           },
         });
-        const since = await recordFailure(readStore, {
-          hookKey: hook._id,
-          now,
-          changedAt: hook.updatedAt,
-        });
+        // A failed test is the maker checking a receiver, not the webhook's traffic failing: it
+        // does not start or extend the five days of failures that disable the webhook.
+        const since = test
+          ? null
+          : await recordFailure(readStore, { hookKey: hook._id, now, changedAt: hook.updatedAt });
         const disable =
           since === null
             ? null

@@ -55,6 +55,28 @@ describe('A webhook whose receiver keeps failing (e2e, simulated time)', () => {
     });
   });
 
+  // A test message is the maker checking the receiver; README: "Five days of nothing but
+  // failures disable the webhook" counts the webhook's traffic, not the maker's tests.
+  describe('When a test send failed 4 days before the first failure of a real message', () => {
+    it('counts the five days from the real failure, not from the test', async () => {
+      receiver.answer = () => ({ status: 500 });
+      const sent = await world.fb.api(world.owner.token).post(`${hook(webhook.id)}/test`);
+      expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+      await settle(world, webhook.id);
+      expect(receiver.received.length, 'the test was tried').to.equal(1);
+
+      await jump(100 * HOUR);
+      await submit(world, 'Fails from day four');
+      await settle(world, webhook.id);
+      // one jump runs one due retry: 130 hours after the test, 30 after the real failure
+      await jump(30 * HOUR);
+      expect(receiver.received.length, 'the real message was retried').to.be.greaterThan(2);
+      const now = await getWebhook();
+      expect(now.disabledReason, 'disabledReason').to.equal(null);
+      expect(now.enabled).to.equal(true);
+    });
+  });
+
   describe('When a message is delivered on the third day of failures', () => {
     it('counts the five days afresh from the next failure', async () => {
       receiver.answer = () => ({ status: 500 });
