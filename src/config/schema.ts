@@ -350,6 +350,11 @@ export const configSchema = z.object({
   PLUS_ONES_PER_IP_PER_HOUR: count(1000000)
     .default(300)
     .describe('public board +1 toggles per client IP per hour (bursts of a tenth of it)'),
+  PLUS_ONES_PER_IP_PER_ITEM_PER_DAY: count(100000)
+    .default(10)
+    .describe(
+      'public board +1s one client IP may add to one item per day from visitors without a confirmed e-mail address (at once, then spread over the day); withdrawing and confirmed visitors take none',
+    ),
   BOARD_SEARCHES_PER_IP_BURST: count(100000)
     .default(60)
     .describe(

@@ -55,14 +55,17 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
         : doc;
       // (a +1 on an item merged into theirs is recorded by the decider, for an unmerge to return)
       if (doc._submitterId === personId) throw new FailedPrecondition(OWN_ITEM);
-      await deps.guard.takePlusOne(ipOf(deps, req));
+      const given = current?._plusOnes.includes(personId) ?? false;
+      // an unconfirmed visitor's +1 is a cookie's: the IP's bucket for the item bounds stuffing
+      const adds =
+        !given && !visitor.email ? `${workspaceId}.${current?.itemKey ?? itemKey}` : undefined;
+      await deps.guard.takePlusOne(ipOf(deps, req), adds);
       const context: CommandContext = {
         actor: personId,
         now,
         ...requestIdsFor(req, res),
       };
       const person = await registerPerson(deps, context, { workspaceId, requester, personId });
-      const given = current?._plusOnes.includes(personId) ?? false;
       const input = { workspaceId, itemKey, personId };
       const result = given
         ? await withdrawPlusOne(deps, context, input)

@@ -35,6 +35,7 @@ export interface CaptureLimits {
   minFillSeconds: number;
   maxLinks: number;
   plusOnesPerIpPerHour: number;
+  plusOnesPerIpPerItemPerDay: number;
   searchesPerIpBurst: number;
   searchesPerIpPerHour: number;
   codesPerVisitorBurst: number;
@@ -52,6 +53,7 @@ export function captureLimitsFrom(config: Config): CaptureLimits {
     minFillSeconds: config.CAPTURE_MIN_FILL_SECONDS,
     maxLinks: config.CAPTURE_MAX_LINKS,
     plusOnesPerIpPerHour: config.PLUS_ONES_PER_IP_PER_HOUR,
+    plusOnesPerIpPerItemPerDay: config.PLUS_ONES_PER_IP_PER_ITEM_PER_DAY,
     searchesPerIpBurst: config.BOARD_SEARCHES_PER_IP_BURST,
     searchesPerIpPerHour: config.BOARD_SEARCHES_PER_IP_PER_HOUR,
     codesPerVisitorBurst: config.BOARD_CODES_PER_VISITOR_BURST,
@@ -78,8 +80,13 @@ export interface CaptureGuard {
    * only throws when a bucket is spent)
    */
   takeSubmission(asker: Asker, mode?: 'take' | 'peek'): Promise<void>;
-  /** one +1 toggle from the client IP's bucket, or throws ResourceExhausted */
-  takePlusOne(ip: string): Promise<void>;
+  /**
+   * one +1 toggle from the client IP's bucket and, for a +1 added by a visitor without a confirmed
+   * address (`unconfirmedAdd`: `<workspaceId>.<itemKey>`), one from the IP's bucket for that item —
+   * both or neither — or throws ResourceExhausted. Clearing cookies makes a new visitor, and so
+   * another +1, each time: the item's bucket bounds what one network can add that way.
+   */
+  takePlusOne(ip: string, unconfirmedAdd?: string): Promise<void>;
   /** one board search (a page's `q`, a suggestion) from the client IP's bucket */
   takeSearch(ip: string): Promise<void>;
   /** one confirmation code sent for the visitor's bucket, or throws ResourceExhausted */
@@ -94,6 +101,13 @@ export function countLinks(text: string): number {
 
 export function tooMany(what: string, seconds: number): ResourceExhausted {
   return new ResourceExhausted(`too many ${what}; try again in ${seconds} s`, seconds);
+}
+
+function tooManyOnItem(seconds: number): ResourceExhausted {
+  return new ResourceExhausted(
+    `too many +1s on this item from your network; try again in ${seconds} s, or confirm your e-mail address to add yours now`,
+    seconds,
+  );
 }
 
 export function createCaptureGuard(deps: {
@@ -117,6 +131,8 @@ export function createCaptureGuard(deps: {
     Math.max(1, Math.round(limits.plusOnesPerIpPerHour / 10)),
     limits.plusOnesPerIpPerHour,
   );
+  const perItem = limits.plusOnesPerIpPerItemPerDay;
+  const plusOnesOnItem = bucket('plus-one-ip-item', perItem, perItem / 24);
   const codes = bucket('codes-visitor', limits.codesPerVisitorBurst, limits.codesPerVisitorPerHour);
   // a search embeds its query: at a typing pace, not a flood (by default 60 at once, then 10 a
   // minute)
@@ -152,9 +168,27 @@ export function createCaptureGuard(deps: {
       const verdict = await searches.take(ip);
       if (!verdict.allowed) throw tooMany('searches', verdict.retryAfterSeconds);
     },
-    async takePlusOne(ip) {
-      const verdict = await plusOnes.take(ip);
-      if (!verdict.allowed) throw tooMany('+1s', verdict.retryAfterSeconds);
+    async takePlusOne(ip, unconfirmedAdd) {
+      if (unconfirmedAdd === undefined) {
+        const verdict = await plusOnes.take(ip);
+        if (!verdict.allowed) throw tooMany('+1s', verdict.retryAfterSeconds);
+        return;
+      }
+      const onItem = `${ip} ${unconfirmedAdd}`;
+      const refuse = (ipWait: number | null, itemWait: number | null) => {
+        if (ipWait !== null) throw tooMany('+1s', ipWait);
+        if (itemWait !== null) throw tooManyOnItem(itemWait);
+      };
+      const [ipPeek, itemPeek] = await Promise.all([
+        plusOnes.peek(ip),
+        plusOnesOnItem.peek(onItem),
+      ]);
+      refuse(longestWait([ipPeek]), longestWait([itemPeek]));
+      const [ipTake, itemTake] = await Promise.all([
+        plusOnes.take(ip),
+        plusOnesOnItem.take(onItem),
+      ]);
+      refuse(longestWait([ipTake]), longestWait([itemTake]));
     },
   };
 }

@@ -36,6 +36,7 @@ const limits = {
   minFillSeconds: 0,
   maxLinks: 3,
   plusOnesPerIpPerHour: 1000,
+  plusOnesPerIpPerItemPerDay: 10,
   searchesPerIpBurst: 60,
   searchesPerIpPerHour: 600,
   codesPerVisitorBurst: 3,

@@ -19,6 +19,7 @@ const LIMITS: CaptureLimits = {
   minFillSeconds: 3,
   maxLinks: 2,
   plusOnesPerIpPerHour: 300,
+  plusOnesPerIpPerItemPerDay: 10,
   searchesPerIpBurst: 60,
   searchesPerIpPerHour: 600,
   codesPerVisitorBurst: 3,
@@ -62,6 +63,22 @@ describe('The capture guard (integration)', () => {
     }
     await g.takeSubmission({ ip: '10.0.0.2', person: 'ben', product: 'ws.APP' });
     await g.takeSubmission({ ip: '10.0.0.3', person: 'cy', product: 'ws.APP' });
+  });
+
+  it("draws a +1 from neither the IP's bucket nor the item's when the item's refuses", async () => {
+    // README: "+1 toggles: 300 an hour per IP" and "10 a day per IP and item" — both or neither
+    const g = guard({ ...LIMITS, plusOnesPerIpPerHour: 20, plusOnesPerIpPerItemPerDay: 1 });
+    await g.takePlusOne('10.0.0.1', 'ws.APP-1');
+    for (let i = 0; i < 5; i++) {
+      const refused = await g.takePlusOne('10.0.0.1', 'ws.APP-1').catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(ResourceExhausted);
+      // one a day: the wait is about a day, not the IP bucket's
+      expect((refused as ResourceExhausted).retryAfterSeconds).to.be.greaterThan(3600);
+    }
+    // the IP's burst is 2 (a tenth of 20): only the first +1 took from it
+    await g.takePlusOne('10.0.0.1', 'ws.APP-2');
+    const spent = await g.takePlusOne('10.0.0.1').catch((e: unknown) => e);
+    expect(spent).to.be.instanceOf(ResourceExhausted);
   });
 
   it('counts links in the title and the body together', () => {

@@ -48,7 +48,11 @@ export interface Real extends Routed {
 
 export async function startService(): Promise<Service> {
   // every visitor presses +1 from 127.0.0.1, many runs long
-  const env = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PLUS_ONES_PER_IP_PER_HOUR: '1000000' };
+  const env = {
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    PLUS_ONES_PER_IP_PER_HOUR: '1000000',
+    PLUS_ONES_PER_IP_PER_ITEM_PER_DAY: '100000',
+  };
   const fb: Board = SPLIT ? await splitBoard(env) : inProcess(await startFeedback({ env }));
   const makers = {
     owner: await fb.createMaker(`owner${fb.tag}@model.io`, 'laptop'),
