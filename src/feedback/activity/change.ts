@@ -31,6 +31,11 @@ export interface Change {
   correlationId: string;
   /** the client's own `x-correlation-id` for the request, when it sent one: its claim only */
   clientCorrelationId?: string;
+  /**
+   * true on a step of an interrupted request that was finished after it (continued.ts): by the
+   * restart's recovery, or by a later request that needed it finished; absent otherwise
+   */
+  finishedAfterInterruption?: true;
   summary: string;
   changes: Record<string, FieldChange>;
 }
@@ -81,6 +86,8 @@ export function changeOf(
   };
   if (metadata.via) change.via = metadata.via;
   if (metadata.clientCorrelationId) change.clientCorrelationId = metadata.clientCorrelationId;
+  // only the recovery of an interrupted request names a cause (continued.ts)
+  if (metadata.causationId) change.finishedAfterInterruption = true;
   return change;
 }
 

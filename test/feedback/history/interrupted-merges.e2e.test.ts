@@ -20,6 +20,7 @@ interface ChangeBody {
   via?: string;
   correlationId: string;
   clientCorrelationId?: string;
+  finishedAfterInterruption?: true;
   summary: string;
 }
 
@@ -79,11 +80,14 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
     );
     expect(merge.status, 'the crashed request').to.be.at.least(500);
     const mergeId = merge.headers.get('x-correlation-id');
-    expect((await history('APP-2')).at(-1)).to.include({
+    const firstStep = (await history('APP-2')).at(-1)!;
+    expect(firstStep).to.include({
       type: 'ItemMergedInto',
       correlationId: mergeId,
       clientCorrelationId: 'merge-request-1',
     });
+    // the request made this step itself
+    expect(firstStep).not.to.have.property('finishedAfterInterruption');
     await fb.restart();
 
     const recorded = await lastChangeOnceThere('APP-1', 'ItemsMerged');
@@ -91,6 +95,8 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
     expect(recorded.via).to.equal('pat:laptop');
     expect(recorded.correlationId).to.equal(mergeId);
     expect(recorded.clientCorrelationId).to.equal('merge-request-1');
+    // an auditor can tell the restart finished it (the step is the request's, not its own doing)
+    expect(recorded.finishedAfterInterruption).to.equal(true);
     expect(recorded.summary).to.match(/^max merged APP-2 and APP-3 into this item/);
     // the webhook message of that step names the same maker
     const feed = await api().get(`/v1/workspaces/${SLUG}/events?types=item.merged&pageSize=200`);
@@ -122,6 +128,7 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
     expect(takenBack.via).to.equal('pat:laptop');
     expect(takenBack.correlationId).to.equal(unmergeId);
     expect(takenBack.clientCorrelationId).to.equal('unmerge-request-1');
+    expect(takenBack.finishedAfterInterruption).to.equal(true);
   });
 
   it('names the maker who unmerged when another maker’s merge finishes that unmerge', async function () {
@@ -147,7 +154,9 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
     expect(takenBack!.actor).to.deep.equal({ kind: 'maker', id: owner.userId, name: 'max' });
     expect(takenBack!.via).to.equal('pat:laptop');
     expect(takenBack!.correlationId).to.equal(gaveBack.correlationId);
+    expect(takenBack!.finishedAfterInterruption).to.equal(true);
     expect(mergedAgain!.type).to.equal('ItemMergedInto');
+    expect(mergedAgain!).not.to.have.property('finishedAfterInterruption');
     expect(mergedAgain!.actor).to.deep.equal({ kind: 'maker', id: zoe.userId, name: 'zoe' });
   });
 });

@@ -40,6 +40,12 @@ export const ChangeSchema = z
       .describe(
         'the `x-correlation-id` the client sent with that request, as sent (when well-formed): a claim of the client, which another caller may repeat, so never a link between changes',
       ),
+    finishedAfterInterruption: z
+      .literal(true)
+      .optional()
+      .describe(
+        'present (true) on a step of a request that was interrupted (a crash between the steps of a merge or unmerge) and finished after it — by the restart, or by a later request that needed it finished — not by the request itself; the step still names that request: its actor, via and correlationId',
+      ),
     summary: z.string().describe('one readable sentence'),
     changes: z
       .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }).strict())
