@@ -7,6 +7,7 @@ import type { AppConsent } from './delivery/attempt.js';
 import type { ServiceContext } from '../platform/service.js';
 import { systemClock, type WebhookClock } from './clock.js';
 import type { TargetPolicy } from './delivery/target.js';
+import { deliveriesOf } from './delivery/records.js';
 import { type FeedPage, type FeedQuery, readFeed } from './feed.js';
 import { type Composer, createComposer, type LinkBases } from './messages/compose.js';
 import { createSecretBox, type SecretBox } from './secrets.js';
@@ -94,6 +95,12 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
       await started.start();
       worker = started;
       ctx.reportHealth('webhooks', () => started.status());
+      // read from the shared delivery log at scrape time (indexed by status)
+      ctx.metrics.observe(
+        'webhook_deliveries_pending',
+        'deliveries waiting for an attempt: new, failed and waiting for their retry, or held while their webhook is disabled',
+        () => deliveriesOf(stores.readStore).countDocuments({ status: 'pending' }),
+      );
       return {
         async stop() {
           worker = undefined;

@@ -1,8 +1,9 @@
 /**
  * README, Running on KurrentDB + MongoDB, "Probes of the workers": "`/metrics` carries … for
  * webhooks `webhook_worker_delivering`, `webhook_worker_checkpoint_position` and
- * `webhook_delivery_attempt_duration_seconds` per outcome (delivered, failed, gone) — these three
- * also on the services of `npm start`, which runs the worker."
+ * `webhook_delivery_attempt_duration_seconds` per outcome (delivered, failed, gone) and
+ * `webhook_deliveries_pending` — these four also on the services of `npm start`, which runs the
+ * worker."
  */
 import { expect } from 'chai';
 import {
@@ -51,6 +52,8 @@ describe('Webhook delivery metrics of the worker (e2e)', () => {
       expect(count(text, 'gone')).to.equal(0);
       expect(text).to.include('webhook_worker_delivering 1\n');
       expect(text).to.match(/webhook_worker_checkpoint_position [1-9]\d*\n/);
+      // the refused message waits an hour for its retry: one delivery pending
+      expect(text).to.include('webhook_deliveries_pending 1\n');
     });
   });
 });
