@@ -28,11 +28,18 @@ export function findDelivery(
 /** Queue one delivery again, due now, with a fresh retry schedule; its log is kept. */
 export async function requeueDelivery(
   store: ReadStore,
-  query: { hookKey: string; deliveryId: string; now: number },
+  query: { hookKey: string; deliveryId: string; now: number; keyedFor?: string },
 ): Promise<boolean> {
   const result = await deliveriesOf(store).updateOne(
     { _id: query.deliveryId, _hook: query.hookKey },
-    { $set: { status: 'pending', nextAttemptAt: query.now, _failures: 0 } },
+    {
+      $set: {
+        status: 'pending',
+        nextAttemptAt: query.now,
+        _failures: 0,
+        ...(query.keyedFor ? { _redeliveredFor: query.keyedFor } : {}),
+      },
+    },
   );
   return result.matchedCount > 0;
 }

@@ -57,6 +57,11 @@ export interface DeliveryDoc extends Doc, Delivery {
    * absent on deliveries stored before it was kept
    */
   _correlationId?: string | null;
+  /**
+   * the digest of the last redeliver_webhook's Idempotency-Key and caller (queries.ts
+   * `requeueDelivery`): a retry of that request is answered without sending it again
+   */
+  _redeliveredFor?: string;
 }
 
 /** Attempts kept per delivery (redeliveries add more; the oldest go first). */

@@ -44,6 +44,40 @@ describe('When an admin sends again faster than the throttle allows (e2e)', () =
   const deliveryOf = async (path: string, id: string) =>
     (await api().get(`${path}/deliveries/${id}`)).body.delivery;
 
+  it('answers a redelivery retried with its Idempotency-Key as the first: not sent again, not counted', async () => {
+    // OpenAPI, every write: "the same key on the same resource returns the first result instead
+    // of writing again"
+    receiver.answer = () => ({ status: 204 });
+    const { id } = await subscribe(world, receiver);
+    const sent = await sendTest(hook(id));
+    const path = `${hook(id)}/deliveries/${sent.body.deliveryId}/redeliver`;
+    await eventually(
+      async () => (await deliveryOf(hook(id), sent.body.deliveryId)).attemptCount === 1,
+      'the test sent',
+    );
+    const keyed = { headers: { 'idempotency-key': 'redeliver-1' } };
+    const first = await api().post(path, undefined, keyed);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    await eventually(
+      async () => (await deliveryOf(hook(id), sent.body.deliveryId)).attemptCount === 2,
+      'the redelivery sent',
+    );
+    // a test and a redelivery spent 2 of 3: the retries spend nothing, so one more goes through
+    for (let i = 0; i < 3; i++) {
+      const retry = await api().post(path, undefined, keyed);
+      expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+      expect(retry.body).to.deep.equal(first.body);
+    }
+    expect((await api().post(path)).status, 'the third send of the minute').to.equal(200);
+    await eventually(
+      async () => (await deliveryOf(hook(id), sent.body.deliveryId)).attemptCount === 3,
+      'the unkeyed redelivery sent',
+    );
+    // and the retries sent nothing: three attempts in all
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await deliveryOf(hook(id), sent.body.deliveryId)).attemptCount).to.equal(3);
+  });
+
   it('counts redeliveries with test messages per webhook: past the figure 429, and nothing is sent', async () => {
     receiver.answer = () => ({ status: 204 });
     const { id } = await subscribe(world, receiver);

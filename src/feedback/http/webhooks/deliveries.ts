@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
+import { hexIdFor } from '../../actions/deps.js';
 import { cursorParam, pageSizeParam } from '../../../http/registry.js';
 import {
   countFailedSince,
@@ -122,17 +123,27 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const { deliveryId } = ctx.params;
       // written outside the event log: a failed If-Match is answered before, once the delivery
       // is found (lifecycle.ts checkIfMatch); a delivery not found spends nothing
-      if (!(await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId }))) {
-        throw new NotFound('delivery not found');
-      }
+      const found = await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId });
+      if (!found) throw new NotFound('delivery not found');
       if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      // a retry with the same Idempotency-Key is answered as the first: nothing sent or counted
+      const keyedFor = ctx.idempotencyKey
+        ? hexIdFor(ctx, `redeliver\0${ctx.principal.userId}`)
+        : undefined;
+      if (keyedFor && found._redeliveredFor === keyedFor) return { body: { deliveryId } };
       // a redelivery after update_webhook changed the URL probes the new host like a test
       await throttle.single('redelivery', {
         workspaceId,
         hookKey: hook._id,
         userId: ctx.principal.userId,
       });
-      if (!(await requeueDelivery(deps.readStore, { hookKey: hook._id, deliveryId, now: now() }))) {
+      const requeue = {
+        hookKey: hook._id,
+        deliveryId,
+        now: now(),
+        ...(keyedFor ? { keyedFor } : {}),
+      };
+      if (!(await requeueDelivery(deps.readStore, requeue))) {
         throw new NotFound('delivery not found');
       }
       deps.webhooks.wake();
