@@ -5,10 +5,8 @@
  * one per-view value, is cut out at a slot and put back fresh on every answer. The parts are kept
  * as UTF-8 bytes, so an answer copies them instead of encoding the whole page again.
  *
- * Bounded per tenant (a workspace) under a global cap, so one board's traffic never pushes
- * another's pages out (which would also let an observer time how busy other boards are): a
- * tenant over its own share drops its least recently used page; when the whole cache is full, the
- * tenant holding the most pages drops its least recently used one.
+ * Bounded per tenant (a workspace) under a global cap (tenant-lru.ts), so one board's traffic
+ * never pushes another's pages out.
  *
  * Each page keeps a digest of what it shows (the page with the slot, not the token): the page's
  * validator. The version moves with every change of the product's workspace and of any of its
@@ -16,6 +14,7 @@
  * void the page's tag on each of them. A digest of the page changes exactly when the page does.
  */
 import { createHash } from 'node:crypto';
+import { createTenantLru } from './tenant-lru.js';
 
 export const TOKEN_SLOT = 'form-token-slot-3f9c2a';
 
@@ -27,22 +26,11 @@ export interface CachedPage {
 }
 
 export function createPageCache(max = 500, perTenant = 50) {
-  const tenants = new Map<string, Map<string, CachedPage>>();
-  let size = 0;
-  /** a tenant's least recently used page; a tenant left with none is forgotten with it */
-  function drop(tenant: string, pages: Map<string, CachedPage>): void {
-    pages.delete(pages.keys().next().value as string);
-    size--;
-    if (pages.size === 0) tenants.delete(tenant);
-  }
+  const pages = createTenantLru<CachedPage>(max, perTenant);
   return {
     get(tenant: string, key: string, version: string): CachedPage | null {
-      const pages = tenants.get(tenant);
-      const page = pages?.get(key);
-      if (!pages || !page || page.version !== version) return null;
-      pages.delete(key);
-      pages.set(key, page);
-      return page;
+      const page = pages.get(tenant, key);
+      return page && page.version === version ? page : null;
     },
     set(tenant: string, key: string, version: string, html: string): CachedPage {
       const page = {
@@ -50,30 +38,11 @@ export function createPageCache(max = 500, perTenant = 50) {
         parts: html.split(TOKEN_SLOT).map((part) => Buffer.from(part)),
         digest: createHash('sha256').update(html).digest('base64url').slice(0, 22),
       };
-      let pages = tenants.get(tenant);
-      if (!pages) {
-        pages = new Map();
-        tenants.set(tenant, pages);
-      }
-      if (pages.delete(key)) size--;
-      pages.set(key, page);
-      size++;
-      if (pages.size > perTenant) drop(tenant, pages);
-      if (size > max) {
-        let largest: [string, Map<string, CachedPage>] = [tenant, pages];
-        for (const other of tenants) if (other[1].size > largest[1].size) largest = other;
-        drop(...largest);
-      }
+      pages.set(tenant, key, page);
       return page;
     },
-    /** how many pages a tenant holds (for tests) */
-    sizeOf(tenant: string): number {
-      return tenants.get(tenant)?.size ?? 0;
-    },
-    /** how many tenants hold pages (for tests) */
-    tenantsHeld(): number {
-      return tenants.size;
-    },
+    sizeOf: pages.sizeOf,
+    tenantsHeld: pages.tenantsHeld,
   };
 }
 

@@ -8,12 +8,15 @@
  * may or may not be in what was read, so that answer carries no version (its page is rendered
  * afresh and not kept) and is not remembered.
  *
+ * Real boards are remembered per tenant (the workspace's slug; tenant-lru.ts: a tenth of the bound
+ * each), so a workspace with many public products does not push other workspaces' boards out.
  * Addresses no public product has are remembered apart from the boards', in a smaller bound:
  * anyone can ask for any number of made-up addresses, and those must not push a real board out
  * (nor let its answer time tell an observer how busy others are).
  */
 import type { ReadStore } from '../../readstore/types.js';
 import { type PublicProduct, productAt } from './queries.js';
+import { createTenantLru } from './tenant-lru.js';
 import { type BoardVersions, pageScopes, slugScope } from './versions.js';
 
 export type ProductLookup = (
@@ -39,7 +42,7 @@ export function createProductLookup(
   max = 1000,
 ): ProductLookup {
   const { versions } = deps;
-  const found = new Map<string, Known>();
+  const found = createTenantLru<Known>(max, Math.max(1, Math.floor(max / 10)));
   const missing = new Map<string, Known>();
   return async (slug, key) => {
     // first: it catches up on other processes' writes (at most every 50 ms, catch-up.ts)
@@ -47,7 +50,7 @@ export function createProductLookup(
       return { product: (await productAt(store, slug, key)).product, version: null };
     }
     const address = `${slug}/${key}`;
-    const hit = found.get(address) ?? missing.get(address);
+    const hit = found.get(slug, key) ?? missing.get(address);
     if (hit) {
       const version = versions.versionOf(hit.scopes);
       if (version <= hit.readAt) return { product: hit.product, version: String(version) };
@@ -57,11 +60,14 @@ export function createProductLookup(
     const scopes = workspaceId ? pageScopes(workspaceId, key) : [slugScope(slug)];
     const version = versions.versionOf(scopes);
     if (version > readAt) return { product, version: null };
-    found.delete(address);
+    found.delete(slug, key);
     missing.delete(address);
-    const [known, bound] = product ? [found, max] : [missing, Math.ceil(max / 4)];
-    known.set(address, { product, scopes, readAt });
-    if (known.size > bound) known.delete(known.keys().next().value as string);
+    const known = { product, scopes, readAt };
+    if (product) found.set(slug, key, known);
+    else {
+      missing.set(address, known);
+      if (missing.size > Math.ceil(max / 4)) missing.delete(missing.keys().next().value as string);
+    }
     return { product, version: String(version) };
   };
 }

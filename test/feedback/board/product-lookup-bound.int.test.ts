@@ -1,7 +1,9 @@
 /**
  * The board's product look-up is shared by all tenants (h142 item 1): "a busy tenant's views
- * push another board's pages out". Rule: addresses no public product has are remembered apart
- * from real boards, so any number of made-up addresses never evicts a board's product.
+ * push another board's pages out". Rules (product-lookup.ts): addresses no public product has are
+ * remembered apart from real boards, so any number of made-up addresses never evicts a board's
+ * product; and real boards are remembered per workspace (a tenth of the bound each), so a
+ * workspace with many public products never evicts another's.
  */
 import { expect } from 'chai';
 import { productsProjector } from '../../../projections/products/projector.js';
@@ -14,39 +16,62 @@ import { interceptIn } from '../../support/intercepted-store.js';
 
 const metadata = { actor: null, occurredAt: 1, correlationId: 'c', causationId: null };
 
+async function boards() {
+  const store = createMemoryReadStore();
+  const versions = createBoardVersions();
+  const projectors = [workspacesProjector(), productsProjector()];
+  let position = 0n;
+  const apply = async (streamId: string, type: string, data: unknown) => {
+    position += 1n;
+    const event: RecordedEvent = {
+      id: `e${position}`,
+      ...{ type, data, metadata, streamId, revision: 0, position },
+    };
+    for (const projector of projectors) await projector.apply(event, store);
+    versions.heard(event);
+  };
+  const board = async (workspaceId: string, slug: string, keys: string[]) => {
+    await apply(`workspace-${workspaceId}`, 'WorkspaceCreated', { workspaceId, name: slug, slug });
+    for (const key of keys) {
+      const created = { workspaceId, key, name: `Product ${key}`, visibility: 'public' };
+      await apply(`product-${workspaceId}.${key}`, 'ProductCreated', created);
+    }
+  };
+  await board('w1', 'acme-co', ['APP']);
+  const counted = { reads: 0 };
+  interceptIn(store, ['products', 'workspaces'], async (_collection, method, proceed) => {
+    if (method === 'findOne') counted.reads++;
+    return proceed();
+  });
+  return { store, versions, board, counted };
+}
+
 describe('The board’s product look-up, asked for many made-up addresses', () => {
   it('still answers a real board from memory', async () => {
-    const store = createMemoryReadStore();
-    const versions = createBoardVersions();
-    const projectors = [workspacesProjector(), productsProjector()];
-    let position = 0n;
-    const apply = async (streamId: string, type: string, data: unknown) => {
-      position += 1n;
-      const event: RecordedEvent = {
-        id: `e${position}`,
-        ...{ type, data, metadata, streamId, revision: 0, position },
-      };
-      for (const projector of projectors) await projector.apply(event, store);
-      versions.heard(event);
-    };
-    await apply('workspace-w1', 'WorkspaceCreated', {
-      workspaceId: 'w1',
-      name: 'A',
-      slug: 'acme-co',
-    });
-    const created = { workspaceId: 'w1', key: 'APP', name: 'App', visibility: 'public' };
-    await apply('product-w1.APP', 'ProductCreated', created);
-    let reads = 0;
-    interceptIn(store, ['products', 'workspaces'], async (_collection, method, proceed) => {
-      if (method === 'findOne') reads++;
-      return proceed();
-    });
+    const { store, versions, counted } = await boards();
     const lookup = createProductLookup(store, { readVersion: async () => '0', versions }, 8);
-    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('App');
+    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
     for (let i = 0; i < 50; i++) await lookup(`nobody-${i}`, 'APP');
     for (let i = 0; i < 50; i++) await lookup('acme-co', `NO${i}`);
-    reads = 0;
-    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('App');
-    expect(reads, 'store reads for the real board after the made-up addresses').to.equal(0);
+    counted.reads = 0;
+    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
+    expect(counted.reads, 'store reads for the real board after the made-up addresses').to.equal(0);
+  });
+});
+
+describe('The board’s product look-up, when one workspace has many public boards', () => {
+  it('keeps another workspace’s board in memory however many of them are viewed', async () => {
+    const { store, versions, board, counted } = await boards();
+    const keys = Array.from(
+      { length: 30 },
+      (_, i) => `B${String.fromCharCode(65 + i / 26, 65 + (i % 26))}`,
+    );
+    await board('w2', 'busy-co', keys);
+    const lookup = createProductLookup(store, { readVersion: async () => '0', versions }, 20);
+    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
+    for (const key of keys) expect((await lookup('busy-co', key)).product).to.not.equal(null);
+    counted.reads = 0;
+    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
+    expect(counted.reads, 'store reads for acme-co after busy-co’s 30 boards').to.equal(0);
   });
 });
