@@ -6,44 +6,20 @@
  * workspace with many public products never evicts another's.
  */
 import { expect } from 'chai';
-import { productsProjector } from '../../../projections/products/projector.js';
-import { workspacesProjector } from '../../../projections/workspaces/projector.js';
-import type { RecordedEvent } from '../../../src/eventstore/types.js';
 import { createProductLookup } from '../../../src/feedback/board/product-lookup.js';
-import { createBoardVersions } from '../../../src/feedback/board/versions.js';
-import { createMemoryReadStore } from '../../../src/readstore/embedded/memory.js';
 import { interceptIn } from '../../support/intercepted-store.js';
+import { projectedBoards } from './projected-boards.js';
 
-const metadata = { actor: null, occurredAt: 1, correlationId: 'c', causationId: null };
-
+/** acme-co/APP, and a count of the store reads the look-up makes */
 async function boards() {
-  const store = createMemoryReadStore();
-  const versions = createBoardVersions();
-  const projectors = [workspacesProjector(), productsProjector()];
-  let position = 0n;
-  const apply = async (streamId: string, type: string, data: unknown) => {
-    position += 1n;
-    const event: RecordedEvent = {
-      id: `e${position}`,
-      ...{ type, data, metadata, streamId, revision: 0, position },
-    };
-    for (const projector of projectors) await projector.apply(event, store);
-    versions.heard(event);
-  };
-  const board = async (workspaceId: string, slug: string, keys: string[]) => {
-    await apply(`workspace-${workspaceId}`, 'WorkspaceCreated', { workspaceId, name: slug, slug });
-    for (const key of keys) {
-      const created = { workspaceId, key, name: `Product ${key}`, visibility: 'public' };
-      await apply(`product-${workspaceId}.${key}`, 'ProductCreated', created);
-    }
-  };
-  await board('w1', 'acme-co', ['APP']);
+  const boards = projectedBoards();
+  await boards.board('w1', 'acme-co', ['APP']);
   const counted = { reads: 0 };
-  interceptIn(store, ['products', 'workspaces'], async (_collection, method, proceed) => {
+  interceptIn(boards.store, ['products', 'workspaces'], async (_collection, method, proceed) => {
     if (method === 'findOne') counted.reads++;
     return proceed();
   });
-  return { store, versions, board, counted };
+  return { ...boards, counted };
 }
 
 describe('The board’s product look-up, asked for many made-up addresses', () => {

@@ -6,41 +6,14 @@
  * before a change must never be answered with the version after it.
  */
 import { expect } from 'chai';
-import { productsProjector } from '../../../projections/products/projector.js';
-import { workspacesProjector } from '../../../projections/workspaces/projector.js';
-import type { RecordedEvent } from '../../../src/eventstore/types.js';
 import { createProductLookup } from '../../../src/feedback/board/product-lookup.js';
-import { createBoardVersions } from '../../../src/feedback/board/versions.js';
-import { createMemoryReadStore } from '../../../src/readstore/embedded/memory.js';
 import { interceptIn } from '../../support/intercepted-store.js';
-
-const metadata = { actor: null, occurredAt: 1, correlationId: 'c', causationId: null };
+import { projectedBoards } from './projected-boards.js';
 
 describe('When a product changes while the board looks it up', () => {
   it('answers what it read without a version, and the change with one', async () => {
-    const store = createMemoryReadStore();
-    const versions = createBoardVersions();
-    const projectors = [workspacesProjector(), productsProjector()];
-    let position = 0n;
-    const apply = async (streamId: string, type: string, data: unknown) => {
-      position += 1n;
-      const event: RecordedEvent = {
-        id: `e${position}`,
-        type,
-        data,
-        metadata,
-        streamId,
-        revision: 0,
-        position,
-      };
-      for (const projector of projectors) await projector.apply(event, store);
-      versions.heard(event);
-    };
-    await apply('workspace-w1', 'WorkspaceCreated', {
-      workspaceId: 'w1',
-      name: 'Acme',
-      slug: 'acme-co',
-    });
+    const { store, versions, apply, board } = projectedBoards();
+    await board('w1', 'acme-co', []);
     const created = { workspaceId: 'w1', key: 'APP', name: 'Old name', visibility: 'public' };
     await apply('product-w1.APP', 'ProductCreated', created);
     // the rename is applied (and heard) after the look-up read the product, before it answers
