@@ -10,7 +10,7 @@ import {
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { ErrorEnvelope } from './envelopes.js';
-import { IDEMPOTENCY_KEY } from './lifecycle.js';
+import { IDEMPOTENCY_KEY } from './steps/input.js';
 import type { Operation, ServiceTypes } from './operation.js';
 
 type SecurityScheme = Parameters<OpenAPIRegistry['registerComponent']>[2];

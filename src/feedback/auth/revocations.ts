@@ -2,7 +2,7 @@
  * The revocations this process has heard of, counted: a personal token revoked, a member
  * removed, an integration credential revoked — each once the read models include it, which is
  * when authenticating again sees it. The operation steps recheck a request's credential only
- * when the count moved while it was on its way (lifecycle.ts `recheckCredential`).
+ * when the count moved while it was on its way (src/http/steps/preconditions.ts `recheckCredential`).
  */
 import type { IncomingMessage } from 'node:http';
 import type { ServiceContext } from '../../platform/service.js';

@@ -3,7 +3,7 @@
  * applies to the very next request" would otherwise leave out the one whose body was still being
  * sent. The request was authenticated when its headers arrived; the revocation that lands before
  * its body is whole moves the process's count of revocations, and the step before the handler
- * authenticates it again (src/http/lifecycle.ts recheckCredential).
+ * authenticates it again (src/http/steps/preconditions.ts recheckCredential).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';

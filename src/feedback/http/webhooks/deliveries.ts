@@ -122,7 +122,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       const { deliveryId } = ctx.params;
       // written outside the event log: a failed If-Match is answered before, once the delivery
-      // is found (lifecycle.ts checkIfMatch); a delivery not found spends nothing
+      // is found (steps/preconditions.ts checkIfMatch); a delivery not found spends nothing
       const found = await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId });
       if (!found) throw new NotFound('delivery not found');
       if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;

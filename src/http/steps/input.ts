@@ -1,0 +1,100 @@
+/**
+ * The lifecycle's first steps (lifecycle.ts): who calls, the Idempotency-Key, the body, and the
+ * input validated against the operation's schemas, then authorized.
+ */
+import { InvalidArgument, NotFound, Unauthenticated } from '../../../commands/shared/errors.js';
+import { HttpProblem } from '../errors.js';
+import type { Step } from '../lifecycle.js';
+import { describeIssues } from '../validation.js';
+
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+export const authenticate: Step = async (x, hooks) => {
+  const { op } = x.prepared;
+  if (op.auth !== 'bearer' || !x.facts.req || !hooks.authenticate) return;
+  x.revocationsAt = hooks.revocationsHeard?.();
+  const principal = await hooks.authenticate(x.facts.req, op);
+  x.facts.principal = principal;
+  // Express's per-response locals: the access log (platform/telemetry.ts) reads it
+  const locals = (x.facts.res as { locals?: Record<string, unknown> } | undefined)?.locals;
+  if (locals && hooks.describeCaller) locals.caller = hooks.describeCaller(principal);
+};
+
+/** Only writes read the key; a read ignores it. */
+export const checkIdempotencyKey: Step = (x) => {
+  const key = x.facts.idempotencyKey;
+  if (x.prepared.op.method === 'get') return;
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw new InvalidArgument('Idempotency-Key must be 1 to 255 visible ASCII characters');
+  }
+};
+
+export const readBody: Step = async (x, hooks) => {
+  const { req, res } = x.facts;
+  if (!x.prepared.op.body || !req || !res || !hooks.readJson) return;
+  const length = req.headers['content-length'];
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (!hasBody) return;
+  if (!isJsonType(req.headers['content-type'])) {
+    throw new HttpProblem('unsupported-media-type', 'Content-Type must be application/json');
+  }
+  x.raw.body = await hooks.readJson(req, res);
+};
+
+export const validate: Step = (x, hooks) => {
+  const { op, coerceQuery } = x.prepared;
+  if (op.auth === 'bearer' && x.facts.principal === undefined) {
+    throw new Unauthenticated('a bearer credential is required');
+  }
+  let params = EMPTY;
+  if (op.params) {
+    const parsed = op.params.safeParse(x.raw.params);
+    if (!parsed.success) {
+      const name = String(parsed.error.issues[0]?.path[0] ?? '');
+      // a malformed segment of a URL names nothing that exists (the service may answer 404); a
+      // tool call's missing or non-string argument is a bad argument, and says which
+      const given = (x.raw.params as Record<string, unknown> | undefined)?.[name];
+      const message = typeof given === 'string' ? hooks.unknownParam?.(name, op) : undefined;
+      if (message) throw new NotFound(message);
+      throw new InvalidArgument(describeIssues(parsed.error, x.raw.params, 'path'));
+    }
+    params = parsed.data;
+  }
+  let query = EMPTY;
+  const input = coerceQuery(x.raw.query);
+  if (op.query) {
+    const parsed = op.query.safeParse(input);
+    if (!parsed.success) throw new InvalidArgument(describeIssues(parsed.error, input, 'query'));
+    query = parsed.data;
+  }
+  let body: unknown;
+  if (op.body) {
+    if (x.raw.body === undefined && op.bodyRequired) {
+      throw new InvalidArgument('request body is required (Content-Type: application/json)');
+    }
+    if (x.raw.body !== undefined) {
+      const parsed = op.body.safeParse(x.raw.body);
+      if (!parsed.success)
+        throw new InvalidArgument(
+          describeIssues(parsed.error, x.raw.body, 'body', { schema: op.body }),
+        );
+      body = parsed.data;
+    }
+  }
+  x.ctx = { ...x.facts, params, query, body, access: undefined };
+};
+
+export const authorize: Step = async (x, hooks) => {
+  if (hooks.authorize)
+    x.ctx!.access = await hooks.authorize(x.prepared.op, x.facts.principal, x.ctx!);
+};
+
+function isJsonType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const media = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return (
+    media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'))
+  );
+}

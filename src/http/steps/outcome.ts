@@ -1,0 +1,83 @@
+/**
+ * The handler and its answer (lifecycle.ts): run it, wait for the read models its write reached
+ * (read-your-writes), check the answer against its schema where asked, and send it.
+ */
+import { DomainError, errorOfKind } from '../../../commands/shared/errors.js';
+import { RawJson } from '../../../projections/shared/raw-json.js';
+import type { Step } from '../lifecycle.js';
+import { notModified } from '../etag.js';
+import { sendJson } from '../respond.js';
+import { headOnly } from './preconditions.js';
+
+/** Thrown when a handler's answer does not match its own response schema: a bug, answered `internal`. */
+export class ResponseSchemaMismatch extends Error {
+  override readonly name = 'ResponseSchemaMismatch';
+}
+
+/** Runs the handler; refusals the operation declares under another kind are answered as that. */
+export const handle: Step = async (x) => {
+  const { op } = x.prepared;
+  if (headOnly(x)) {
+    x.result = { headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+    return;
+  }
+  try {
+    x.result = await op.handler(x.ctx!);
+  } catch (error) {
+    const kind = error instanceof DomainError ? op.answerAs?.[error.kind] : undefined;
+    throw kind ? errorOfKind(kind, (error as Error).message) : error;
+  }
+};
+
+export const awaitReadModels: Step = async (x, hooks) => {
+  const result = x.result!;
+  if (result.position != null && hooks.waitFor) await hooks.waitFor(result.position);
+  if (result.readBack) x.result = await result.readBack();
+};
+
+export const checkResponse: Step = (x, hooks) => {
+  const { op } = x.prepared;
+  const body = x.result!.body;
+  if (!hooks.validateResponses) return;
+  // the OpenAPI document declares ETag (and 304) only on `versioned` operations' bodies
+  const status = x.result!.status ?? op.successStatus;
+  if (status !== 204 && (x.result!.headers?.ETag !== undefined) !== (op.versioned === true)) {
+    throw new ResponseSchemaMismatch(
+      `${op.id} ${op.versioned ? 'is declared versioned but answered no ETag' : 'answered an ETag but is not declared versioned'}`,
+    );
+  }
+  if (!op.response || body === undefined) return;
+  const checked = op.response.safeParse(body instanceof RawJson ? body.toJSON() : body);
+  if (!checked.success) {
+    throw new ResponseSchemaMismatch(
+      `${op.id} answered a body its response schema rejects: ${checked.error.message}`,
+    );
+  }
+};
+
+export const answer: Step = (x) => {
+  const res = x.facts.res!;
+  const result = x.result!;
+  // A handler that wrote to the response itself (a stream, a redirect) has answered already.
+  if (res.headersSent) return;
+  if (result.headers) {
+    for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+  }
+  const status = result.status ?? x.prepared.op.successStatus;
+  const etag = result.headers?.ETag;
+  const method = x.facts.req?.method;
+  if (status === 200 && etag && (method === 'GET' || method === 'HEAD')) {
+    const header = x.facts.req?.headers['if-none-match'];
+    if (notModified(typeof header === 'string' ? header : undefined, etag)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+  }
+  if (status === 204 || result.body === undefined) {
+    res.statusCode = status;
+    res.end();
+  } else {
+    sendJson(res, status, result.body);
+  }
+};

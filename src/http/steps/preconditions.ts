@@ -1,0 +1,110 @@
+/**
+ * What must hold before the handler acts (lifecycle.ts): the product the path names, the caller's
+ * budget, If-Match (before the handler and after it), and the credential, checked again when a
+ * revocation was heard meanwhile.
+ */
+import type { ServiceTypes } from '../operation.js';
+import { ifMatchHoldsFor, ifMatchRefused, ifMatchWithoutETag } from '../etag.js';
+import type { Exchange, Step } from '../lifecycle.js';
+
+/**
+ * What the path names beyond the workspace (a product) must exist before the budget or the
+ * If-Match are looked at: a search of a missing product answers 404, as it would without
+ * If-Match (RFC 9110 §13.2.1), and spends none of the caller's budget — only this cheap read ran.
+ */
+export const findScope: Step = (x) => {
+  const scope = x.prepared.op.scope;
+  // synchronous for every other operation: a returned promise would cost each one a turn
+  if (scope) return scope(x.ctx!);
+};
+
+/**
+ * An operation drawing on a per-caller budget takes one call from it (authorized calls only). A
+ * request its If-Match refuses (checkIfMatch, next) only checks that a call is left: the 412
+ * spends nothing, while a spent budget still answers 429 whatever the If-Match says, so the
+ * caller learns nothing it would not have learnt without it.
+ */
+export const throttle: Step = (x, hooks) => {
+  const budget = x.prepared.op.throttled;
+  if (!budget || !hooks.throttle) return;
+  // synchronous for every other operation: a returned promise would cost each one a turn
+  const mode = unmetIfMatch(x) || headOnly(x) ? 'peek' : 'take';
+  return hooks.throttle(budget, x.facts.principal, mode);
+};
+
+/**
+ * A HEAD of a `throttled` operation: RFC 9110 §9.3.2 lets it answer the status and headers a GET
+ * would, without the content, and none of the content's cost is worth spending for it — the
+ * handler (the search) does not run and the budget is only checked (a spent one answers 429 as the
+ * GET would). Counting it let a caller's HEAD requests (link checkers, proxies' probes) spend
+ * their searches.
+ */
+export function headOnly<S extends ServiceTypes>(x: Exchange<S>): boolean {
+  return x.facts.req?.method === 'HEAD' && x.prepared.op.throttled !== undefined;
+}
+
+/**
+ * RFC 9110 §13.1.1: an origin server "MUST NOT perform the requested method if a received If-Match
+ * condition evaluates to false" — for every method, GET included. An operation that is not
+ * `versioned` answers a resource without ETag, so no listed tag can match and only `*` holds.
+ * §13.2.1: the server "MUST ignore all received preconditions if its response to the same
+ * request without those conditions ... would have been a status code other than a 2xx ... or
+ * 412", so the refusal waits for the handler (a missing resource answers 404): it is kept in
+ * `unmetIfMatch`, which the command handler honours after deciding, before appending, and
+ * answered once the handler returns (ifMatchAnswered) — for a write only when it declares how it
+ * honours it (`honoursIfMatch`): any other write is refused here, so a handler that does not
+ * know of the precondition can never write under it. A `throttled` operation is refused here
+ * instead, before its costly handler runs (the 401, 400, 403/404 — its `scope` included — and 429
+ * of the earlier steps still come first): running it for a 412 would let a caller spend the server's work for free.
+ * A `versioned` write's handler compares If-Match with its resource's revision itself.
+ */
+export const checkIfMatch: Step = (x) => {
+  const refused = unmetIfMatch(x);
+  if (!refused) return;
+  const { op } = x.prepared;
+  if (op.throttled || (op.method !== 'get' && !op.honoursIfMatch)) throw refused;
+  x.ctx!.unmetIfMatch = refused;
+};
+
+/**
+ * After the handler found the resource and answered 2xx: a deferred refusal (checkIfMatch) is
+ * answered now, and a `versioned` read compares If-Match with the ETag it answers (strong
+ * comparison: a weak tag never matches), naming that ETag and its `resource` as a write's 412
+ * does.
+ */
+export const ifMatchAnswered: Step = (x) => {
+  const ifMatch = x.facts.ifMatch;
+  if (ifMatch === undefined) return;
+  if (x.ctx!.unmetIfMatch) throw x.ctx!.unmetIfMatch;
+  const { op } = x.prepared;
+  const etag = x.result!.headers?.ETag;
+  if (
+    op.versioned &&
+    op.method === 'get' &&
+    etag !== undefined &&
+    !ifMatchHoldsFor(ifMatch, etag)
+  ) {
+    throw ifMatchRefused(ifMatch, op.resource ?? 'resource', etag);
+  }
+};
+
+function unmetIfMatch<S extends ServiceTypes>(x: Exchange<S>) {
+  return x.prepared.op.versioned ? undefined : ifMatchWithoutETag(x.facts.ifMatch);
+}
+
+/**
+ * A credential revoked while its request was on its way (its body still arriving, a wait on a
+ * budget) must not act: when this process heard of a revocation since the request was
+ * authenticated, it is authenticated and authorized again, live. Otherwise nothing is read twice.
+ */
+export const recheckCredential: Step = async (x, hooks) => {
+  const { req } = x.facts;
+  if (x.revocationsAt === undefined || !req) return;
+  if (hooks.revocationsHeard?.() === x.revocationsAt) return;
+  const principal = hooks.reauthenticate
+    ? await hooks.reauthenticate(req, x.prepared.op, x.facts.principal)
+    : x.facts.principal;
+  x.facts.principal = principal;
+  x.ctx!.principal = principal;
+  if (hooks.authorize) x.ctx!.access = await hooks.authorize(x.prepared.op, principal, x.ctx!);
+};
