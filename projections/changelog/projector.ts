@@ -1,7 +1,8 @@
 import { type ChangelogEvent, changelogEntryId } from '../../commands/changelog/index.js';
 import { type ItemEvent, parseItemStreamId } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
-import { guardedUpdate } from '../shared/guard.js';
+import { guardedUpdate, guardedUpdateMany } from '../shared/guard.js';
+import { CHANGELOG_ITEMS, claimOf, recordItem } from './items.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded, type Recorded } from '../shared/recorded.js';
 
@@ -25,14 +26,25 @@ export interface StoredChangelogEntry {
  */
 export interface ChangelogEntryDoc extends Doc, StoredChangelogEntry {
   _ws: string;
-  /** false while the announced item is not shipped (it left `shipped` after publication) */
+  /**
+   * whether the item whose status the entry claims is shipped now: the announced item's, or
+   * while it is merged, its survivor's (items.ts); false hides the entry (queries.ts)
+   */
   _shipped?: boolean;
+  /** the item `_shipped` follows: `itemId`, or its survivor while it is merged */
+  _follows?: string;
   /** merged items of `itemIds` given back by an unmerge since (a new merge takes one back) */
   _unmerged?: string[];
 }
 
 /** The item events that change what an entry may claim. */
-const ITEM_EVENTS = ['ItemStatusChanged', 'ItemsMerged', 'ItemsUnmerged'] as const;
+const ITEM_EVENTS = [
+  'ItemStatusChanged',
+  'ItemMergedInto',
+  'ItemUnmerged',
+  'ItemsMerged',
+  'ItemsUnmerged',
+] as const;
 type EntryItemEvent = Extract<ItemEvent, { type: (typeof ITEM_EVENTS)[number] }>;
 
 export const CHANGELOG = 'changelog';
@@ -43,9 +55,10 @@ export const changelogDocId = (workspaceId: string, entryId: string): string =>
 export function changelogProjector(): Projector {
   return {
     name: 'changelog',
-    // 2: follows the announced items (`_shipped`, `_unmerged`)
-    version: 2,
-    collections: [CHANGELOG],
+    // 2: follows the announced items (`_shipped`, `_unmerged`); 3: and what they are now when
+    // the entry is published, and a merged item's survivor (items.ts)
+    version: 3,
+    collections: [CHANGELOG, CHANGELOG_ITEMS],
     filter: {
       streamPrefixes: ['changelog-', 'item-'],
       eventTypes: ['ChangelogEntryPublished', 'ChangelogEntryRevised', ...ITEM_EVENTS],
@@ -55,6 +68,7 @@ export function changelogProjector(): Projector {
         keys: { _ws: 1, productId: 1, publishedAt: -1 },
         name: 'changelog_list',
       });
+      await changelogOf(store).createIndex({ keys: { _ws: 1, _follows: 1 }, name: 'follows' });
     },
     async apply(raw, store) {
       if (raw.streamId.startsWith('item-')) {
@@ -74,6 +88,9 @@ export function changelogProjector(): Projector {
             publishedAt: at,
             updatedAt: at,
             _ws: workspaceId,
+            // what the item is now, in log order: a status change or a merge may have landed
+            // between the draft's read of the item and this append
+            ...(await claimOf(store, workspaceId, itemKey)),
           };
           await guardedUpdate(
             changelogOf(store),
@@ -107,29 +124,45 @@ export function changelogProjector(): Projector {
 }
 
 /**
- * An announced item's change after publication, on the entry announcing it (if any): it left
- * `shipped` or came back to it; a merged item it also announces was given back, or merged again.
+ * An announced item's change after publication, on the entry announcing it (if any): its status
+ * (or its survivor's) moved, it was merged or given back (items.ts); a merged item the entry also
+ * announces was given back, or merged again.
  */
 async function itemChanged(event: Recorded<EntryItemEvent>, store: ReadStore): Promise<void> {
   const address = parseItemStreamId(event.streamId);
   if (!address) return;
-  const id = changelogDocId(address.workspaceId, changelogEntryId(address.itemKey));
+  const { workspaceId, itemKey } = address;
   const entries = changelogOf(store);
+  const id = changelogDocId(workspaceId, changelogEntryId(itemKey));
+  switch (event.type) {
+    case 'ItemStatusChanged': {
+      const shipped = event.data.to === 'shipped';
+      await recordItem(store, workspaceId, itemKey, event.position, { shipped });
+      await guardedUpdateMany(entries, { _ws: workspaceId, _follows: itemKey }, event.position, {
+        $set: { _shipped: shipped },
+      });
+      return;
+    }
+    case 'ItemMergedInto':
+    case 'ItemUnmerged': {
+      const survivor = event.type === 'ItemMergedInto' ? event.data.survivorKey : null;
+      await recordItem(store, workspaceId, itemKey, event.position, { survivor });
+      await guardedUpdate(entries, id, event.position, {
+        $set: await claimOf(store, workspaceId, itemKey),
+      });
+      return;
+    }
+  }
   const doc = await entries.findOne({ _id: id });
   if (!doc) return;
   const unmerged = new Set(doc._unmerged ?? []);
   switch (event.type) {
-    case 'ItemStatusChanged':
-      await guardedUpdate(entries, id, event.position, {
-        $set: { _shipped: event.data.to === 'shipped' },
-      });
-      return;
     case 'ItemsMerged':
-      for (const { itemKey } of event.data.merged) unmerged.delete(itemKey);
+      for (const { itemKey: key } of event.data.merged) unmerged.delete(key);
       break;
     case 'ItemsUnmerged':
-      for (const { itemKey } of event.data.unmerged)
-        if (doc.itemIds.includes(itemKey)) unmerged.add(itemKey);
+      for (const { itemKey: key } of event.data.unmerged)
+        if (doc.itemIds.includes(key)) unmerged.add(key);
       break;
     default: {
       const _exhaustive: never = event;

@@ -4,7 +4,7 @@
  * newer. Positions are stored as fixed-width hex strings because they can exceed 2^63
  * (KurrentDB's commit/prepare pair) and MongoDB compares strings byte-wise.
  */
-import type { Collection, Doc, Update } from '../../src/readstore/types.js';
+import type { Collection, Doc, Filter, Update } from '../../src/readstore/types.js';
 import { DuplicateKeyError } from '../../src/readstore/types.js';
 
 export function positionKey(position: bigint): string {
@@ -36,6 +36,20 @@ export async function guardedUpdate<T extends Doc>(
     if (options.upsert && error instanceof DuplicateKeyError) return false;
     throw error;
   }
+}
+
+/** `guardedUpdate` for every document `filter` matches: each applies it unless it is as new. */
+export async function guardedUpdateMany<T extends Doc>(
+  collection: Collection<T>,
+  filter: Filter,
+  position: bigint,
+  update: Update,
+): Promise<void> {
+  const key = positionKey(position);
+  await collection.updateMany(
+    { ...filter, $or: [{ _pos: { $lt: key } }, { _pos: { $exists: false } }] },
+    { ...update, $set: { ...((update.$set as Record<string, unknown>) ?? {}), _pos: key } },
+  );
 }
 
 /** Insert a document once; a replay finds it and leaves it alone. */

@@ -18,6 +18,9 @@ describe('Changelog projection', () => {
       await projector.setup?.(stores.readStore);
       const { log, add } = eventLog();
       const fields = { body: 'b', requestedByNames: ['Ada'], requestedByCount: 1 };
+      // only a shipped item is announced (draft_changelog_entry refuses any other)
+      for (const key of ['ACME-1', 'ACME-2'])
+        add(`item-w1.${key}`, 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
       add(
         changelogStreamId('w1', 'ACME-1'),
         'ChangelogEntryPublished',
@@ -77,6 +80,7 @@ describe('Changelog projection', () => {
       const projector = changelogProjector();
       await projector.setup?.(stores.readStore);
       const { log, add } = eventLog();
+      add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
       add(
         changelogStreamId('w1', 'ACME-1'),
         'ChangelogEntryPublished',
@@ -119,6 +123,118 @@ describe('Changelog projection', () => {
       await projector.apply(left, stores.readStore);
       await projector.apply(left, stores.readStore);
       expect(await list()).to.deep.equal([]);
+    });
+  });
+
+  describe('When the announced item is not shipped, in log order, when the entry is published', () => {
+    // a status change or a merge can land between draft_changelog_entry's read of the item and
+    // its append: the entry must not claim, from its first moment, what is no longer true
+    const entry = (key: string) => ({
+      entryId: `chg-${key}`,
+      workspaceId: 'w1',
+      productKey: 'ACME',
+      itemKey: key,
+      title: key,
+      body: 'Done.',
+      itemIds: [key],
+      requestedByNames: [],
+      requestedByCount: 1,
+    });
+    const listed = async () =>
+      (await listChangelog(stores.readStore, { workspaceId: 'w1', productKey: 'ACME' })).map(
+        (e) => e.id,
+      );
+
+    it('is not listed while the item is not shipped, and is listed once it ships again', async () => {
+      const projector = changelogProjector();
+      await projector.setup?.(stores.readStore);
+      const { log, add } = eventLog();
+      add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
+      add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'shipped', to: 'planned' }, 8);
+      add(changelogStreamId('w1', 'ACME-1'), 'ChangelogEntryPublished', entry('ACME-1'), 10);
+      for (const e of log) await projector.apply(e, stores.readStore);
+      expect(await listed()).to.deep.equal([]);
+
+      const shipped = add(
+        'item-w1.ACME-1',
+        'ItemStatusChanged',
+        { from: 'planned', to: 'shipped' },
+        20,
+      );
+      await projector.apply(shipped, stores.readStore);
+      expect(await listed()).to.deep.equal(['chg-ACME-1']);
+    });
+
+    it('is not listed when the item was merged into one not shipped', async () => {
+      const projector = changelogProjector();
+      await projector.setup?.(stores.readStore);
+      const { log, add } = eventLog();
+      add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
+      add('item-w1.ACME-1', 'ItemMergedInto', { survivorKey: 'ACME-2' }, 8);
+      add(changelogStreamId('w1', 'ACME-1'), 'ChangelogEntryPublished', entry('ACME-1'), 10);
+      for (const e of log) await projector.apply(e, stores.readStore);
+      expect(await listed()).to.deep.equal([]);
+    });
+  });
+
+  describe('When the announced item is merged into another after publication', () => {
+    // a merged item lives on in its survivor, whose status the board shows for its key: the
+    // entry is listed while the survivor is shipped, and follows its own item again once given back
+    it('follows the survivor while merged, its own item once unmerged, the same after a second run', async () => {
+      const projector = changelogProjector();
+      await projector.setup?.(stores.readStore);
+      const { log, add } = eventLog();
+      const list = async () =>
+        (await listChangelog(stores.readStore, { workspaceId: 'w1', productKey: 'ACME' })).map(
+          (e) => e.id,
+        );
+      const step = async (...events: ReturnType<typeof add>[]) => {
+        for (const e of events) await projector.apply(e, stores.readStore);
+        const first = await list();
+        for (const e of log) await projector.apply(e, stores.readStore);
+        expect(await list(), 'after running every event again').to.deep.equal(first);
+        return first;
+      };
+      const published = await step(
+        add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5),
+        add(
+          changelogStreamId('w1', 'ACME-1'),
+          'ChangelogEntryPublished',
+          {
+            entryId: 'chg-ACME-1',
+            workspaceId: 'w1',
+            productKey: 'ACME',
+            itemKey: 'ACME-1',
+            title: 'One',
+            body: 'Done.',
+            itemIds: ['ACME-1'],
+            requestedByNames: [],
+            requestedByCount: 1,
+          },
+          10,
+        ),
+      );
+      expect(published).to.deep.equal(['chg-ACME-1']);
+      expect(
+        await step(add('item-w1.ACME-1', 'ItemMergedInto', { survivorKey: 'ACME-2' }, 20)),
+        'merged into ACME-2, which is new',
+      ).to.deep.equal([]);
+      expect(
+        await step(add('item-w1.ACME-2', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 30)),
+        'ACME-2 shipped',
+      ).to.deep.equal(['chg-ACME-1']);
+      expect(
+        await step(
+          add('item-w1.ACME-2', 'ItemStatusChanged', { from: 'shipped', to: 'planned' }, 40),
+        ),
+        'ACME-2 planned again',
+      ).to.deep.equal([]);
+      expect(
+        await step(
+          add('item-w1.ACME-1', 'ItemUnmerged', { survivorKey: 'ACME-2', plusOnes: [] }, 50),
+        ),
+        'ACME-1 given back: it is shipped',
+      ).to.deep.equal(['chg-ACME-1']);
     });
   });
 });

@@ -7,6 +7,8 @@
  *    (The board's changelog page and Atom feed read the same query, changelogPage.)
  *  - unmerge_items "undoes merges exactly": a merged item given back is no longer answered, so
  *    it leaves the entry's `itemIds` and its part of the drafted "Also answers" paragraph.
+ *  - merge_items: a merged item lives on in its survivor, whose status the board shows for the
+ *    merged item's key; an entry announcing a merged item is listed while the survivor is shipped.
  */
 import { expect } from 'chai';
 import type { Api } from '../support/harness.js';
@@ -88,6 +90,33 @@ describe('list_public_changelog after the announced items changed (e2e)', () => 
 
       await post(`${item(shipped)}/status`, { status: 'shipped' });
       expect(await entryOf(shipped)).to.deep.equal(published);
+    });
+  });
+
+  describe('When the announced item is merged into an item not shipped', () => {
+    it('is not listed until the survivor ships, and follows its own item once given back', async () => {
+      const announced = await file('Keyboard shortcuts');
+      const survivor = await file('Hotkeys everywhere');
+      await post(`${item(announced)}/status`, { status: 'shipped' });
+      await post(`${item(announced)}/changelog`, { publish: true });
+      const published = await entryOf(announced);
+      expect(published.itemIds).to.deep.equal([announced]);
+
+      await post(`${item(survivor)}/merge`, { mergedKeys: [announced] });
+      const shown = await owner.get(`${item(announced)}`);
+      expect(shown.body.status, 'the board shows the survivor for the merged key').to.not.equal(
+        'shipped',
+      );
+      expect(await entryOf(announced), 'merged into an item not shipped').to.equal(undefined);
+
+      await post(`${item(survivor)}/status`, { status: 'shipped' });
+      expect(await entryOf(announced), 'the survivor shipped').to.deep.equal(published);
+
+      await post(`${item(survivor)}/status`, { status: 'planned' });
+      expect(await entryOf(announced), 'the survivor planned again').to.equal(undefined);
+
+      await post(`${item(survivor)}/unmerge`, { mergedKeys: [announced] });
+      expect(await entryOf(announced), 'given back, it is shipped').to.deep.equal(published);
     });
   });
 });
