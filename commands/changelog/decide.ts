@@ -31,7 +31,11 @@ export function decideChangelog(
         if (JSON.stringify(data[field]) !== JSON.stringify(state.entry[field]))
           Object.assign(revised, { [field]: data[field] });
       }
-      return Object.keys(revised).length ? [{ type: 'ChangelogEntryRevised', data: revised }] : [];
+      if (Object.keys(revised).length === 0) return [];
+      // who is behind the names is not shown: it is revised with what is, never alone
+      if (JSON.stringify(data.requestedBy) !== JSON.stringify(state.entry.requestedBy))
+        revised.requestedBy = data.requestedBy;
+      return [{ type: 'ChangelogEntryRevised', data: revised }];
     }
     default: {
       const _exhaustive: never = command.type;

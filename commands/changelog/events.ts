@@ -13,6 +13,15 @@ export const ChangelogEntryFields = z.object({
   itemIds: z.array(z.string()).min(1),
   requestedByNames: z.array(z.string()),
   requestedByCount: z.number().int().min(0),
+  /**
+   * Who `requestedByCount` counts, in order, with the items (the entry's item, the merged ones)
+   * on which those `requestedByNames` names (in the same order) filed or replied: an unmerge
+   * takes back the people and names that came only through the items it gives back. Not public.
+   * Absent in entries published before it was kept.
+   */
+  requestedBy: z
+    .array(z.object({ personId: z.string().min(1), namedVia: z.array(z.string()).optional() }))
+    .optional(),
 });
 export const ChangelogEntryPublishedData = ChangelogEntryFields.extend({
   entryId: z.string().min(1),
@@ -24,6 +33,7 @@ export const ChangelogEntryPublishedData = ChangelogEntryFields.extend({
 export const ChangelogEntryRevisedData = ChangelogEntryFields.partial();
 
 export type ChangelogEntryFields = z.infer<typeof ChangelogEntryFields>;
+export type Requester = NonNullable<ChangelogEntryFields['requestedBy']>[number];
 export type ChangelogEntryPublished = DomainEvent<
   'ChangelogEntryPublished',
   z.infer<typeof ChangelogEntryPublishedData>

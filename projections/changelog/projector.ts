@@ -1,4 +1,8 @@
-import { type ChangelogEvent, changelogEntryId } from '../../commands/changelog/index.js';
+import {
+  type ChangelogEvent,
+  changelogEntryId,
+  type Requester,
+} from '../../commands/changelog/index.js';
 import { type ItemEvent, parseItemStreamId } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 import { guardedUpdate, guardedUpdateMany } from '../shared/guard.js';
@@ -16,6 +20,8 @@ export interface StoredChangelogEntry {
   body: string;
   requestedByNames: string[];
   requestedByCount: number;
+  /** who is counted and named, not shown (commands/changelog/events.ts) */
+  requestedBy?: Requester[];
   publishedAt: number;
   updatedAt: number;
 }
@@ -35,6 +41,8 @@ export interface ChangelogEntryDoc extends Doc, StoredChangelogEntry {
   _follows?: string;
   /** merged items of `itemIds` given back by an unmerge since (a new merge takes one back) */
   _unmerged?: string[];
+  /** people of `requestedBy` who left the item with them (a new merge brings them back) */
+  _departed?: string[];
 }
 
 /** The item events that change what an entry may claim. */
@@ -56,7 +64,7 @@ export function changelogProjector(): Projector {
   return {
     name: 'changelog',
     // 2: follows the announced items (`_shipped`, `_unmerged`); 3: and what they are now when
-    // the entry is published, and a merged item's survivor (items.ts)
+    // the entry is published, a merged item's survivor (items.ts), the people who left (`_departed`)
     version: 3,
     collections: [CHANGELOG, CHANGELOG_ITEMS],
     filter: {
@@ -111,7 +119,14 @@ export function changelogProjector(): Projector {
             changelogOf(store),
             changelogDocId(workspaceId, changelogEntryId(itemKey)),
             event.position,
-            { $set: { ...event.data, updatedAt: at } },
+            {
+              $set: {
+                ...event.data,
+                updatedAt: at,
+                // drafted anew: the people it names are those on the item now
+                ...(event.data.requestedBy ? { _departed: [] } : {}),
+              },
+            },
           );
           return;
         }
@@ -156,18 +171,28 @@ async function itemChanged(event: Recorded<EntryItemEvent>, store: ReadStore): P
   const doc = await entries.findOne({ _id: id });
   if (!doc) return;
   const unmerged = new Set(doc._unmerged ?? []);
+  const departed = new Set(doc._departed ?? []);
   switch (event.type) {
     case 'ItemsMerged':
-      for (const { itemKey: key } of event.data.merged) unmerged.delete(key);
+      for (const { itemKey: key, addedPeople } of event.data.merged) {
+        unmerged.delete(key);
+        for (const { personId } of addedPeople) departed.delete(personId);
+      }
       break;
-    case 'ItemsUnmerged':
+    case 'ItemsUnmerged': {
       for (const { itemKey: key } of event.data.unmerged)
         if (doc.itemIds.includes(key)) unmerged.add(key);
+      const requesters = new Set(doc.requestedBy?.map((r) => r.personId));
+      for (const personId of event.data.removedPeople)
+        if (requesters.has(personId)) departed.add(personId);
       break;
+    }
     default: {
       const _exhaustive: never = event;
       return;
     }
   }
-  await guardedUpdate(entries, id, event.position, { $set: { _unmerged: [...unmerged] } });
+  await guardedUpdate(entries, id, event.position, {
+    $set: { _unmerged: [...unmerged], _departed: [...departed] },
+  });
 }

@@ -11,14 +11,18 @@ import { withoutUnmerged } from './render.js';
 export type ChangelogEntry = Omit<StoredChangelogEntry, 'itemId'>;
 
 /**
- * The entry as it may still be read: without the merged items an unmerge gave back (render.ts).
+ * The entry as it may still be read: without the merged items an unmerge gave back, nor the
+ * people who came only through them (render.ts).
  * An entry whose item left `shipped` is not listed at all (SHOWN): the board's roadmap no longer
  * shows it shipped, and the changelog must not say otherwise. It is kept, not deleted, and is
  * listed again, as published, when the item ships again.
  */
 export function toChangelogEntry(doc: ChangelogEntryDoc): ChangelogEntry {
-  const { id, productId, title, requestedByNames, requestedByCount } = doc;
-  const { itemIds, body } = withoutUnmerged(doc, doc._unmerged ?? []);
+  const { id, productId, title } = doc;
+  const { itemIds, body, requestedByNames, requestedByCount } = withoutUnmerged(doc, {
+    unmerged: doc._unmerged ?? [],
+    departed: doc._departed ?? [],
+  });
   return {
     id,
     productId,

@@ -36,6 +36,8 @@ import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
 import type { ItemAddress } from '../actions/triage.js';
 import { notShipped } from './notify.js';
+import { acknowledgment } from '../../../projections/changelog/render.js';
+import type { Requester } from '../../../commands/changelog/index.js';
 
 export interface ChangelogDraft {
   title: string;
@@ -47,7 +49,6 @@ export interface ChangelogDraft {
 }
 
 const MAX_BODY = 50_000;
-const NAMED_IN_ACK = 10;
 
 export async function draftChangelogEntry(
   deps: FeedbackDeps,
@@ -84,7 +85,8 @@ export async function draftChangelogEntry(
   if (input.publish !== true) return { ...draft, position: null };
 
   const entryId = changelogEntryId(doc.id);
-  const { publishedId: _none, ...fields } = draft;
+  const { publishedId: _none, ...shown } = draft;
+  const fields = { ...shown, requestedBy: requesters.requestedBy };
   const result = await deps.commandHandler.handle(
     changelogStreamId(input.workspaceId, doc.id),
     changelogDecider,
@@ -115,35 +117,30 @@ async function requestersOf(
   deps: FeedbackDeps,
   doc: ItemDoc,
   merged: readonly ItemDoc[],
-): Promise<{ names: string[]; count: number }> {
+): Promise<{ names: string[]; count: number; requestedBy: Requester[] }> {
   const ids = doc._participants.map((p) => p.personId);
   const people = await peopleOf(deps.readStore).find({ _id: { $in: ids } });
   const byId = new Map(people.map((p) => [p._id, p]));
-  // a merged item's submitter joins the survivor as a +1, but was shown as its item's author
-  const shown = new Set(
-    [doc, ...merged].flatMap((item) =>
-      item._participants.filter((p) => p.role !== 'plus-one').map((p) => p.personId),
-    ),
-  );
+  // a merged item's submitter joins the survivor as a +1, but was shown as its item's author:
+  // the items on which each person filed or replied
+  const shownOn = new Map<string, string[]>();
+  for (const item of [doc, ...merged]) {
+    for (const p of item._participants) {
+      if (p.role === 'plus-one') continue;
+      const on = shownOn.get(p.personId) ?? [];
+      if (!on.includes(item.id)) on.push(item.id);
+      shownOn.set(p.personId, on);
+    }
+  }
   const names: string[] = [];
-  for (const id of ids) {
-    const name = shown.has(id) ? byId.get(id)?.displayName?.trim() : undefined;
+  const requestedBy: Requester[] = [];
+  for (const personId of ids) {
+    const on = shownOn.get(personId);
+    const name = on ? byId.get(personId)?.displayName?.trim() : undefined;
     if (name) names.push(name);
+    requestedBy.push(name && on ? { personId, namedVia: on } : { personId });
   }
-  return { names, count: ids.length };
-}
-
-/** "Requested by Ada, Bob and Carol." / "Requested by Ada, Bob and 4 others." / "Requested by 3 people." */
-export function acknowledgment(names: readonly string[], count: number): string {
-  if (count === 0) return '';
-  if (names.length === 0) return `Requested by ${count} ${count === 1 ? 'person' : 'people'}.`;
-  const shown = names.slice(0, NAMED_IN_ACK);
-  const others = count - shown.length;
-  if (others === 0) {
-    if (shown.length === 1) return `Requested by ${shown[0]}.`;
-    return `Requested by ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}.`;
-  }
-  return `Requested by ${shown.join(', ')} and ${others} ${others === 1 ? 'other' : 'others'}.`;
+  return { names, count: ids.length, requestedBy };
 }
 
 function draftBody(

@@ -213,7 +213,14 @@ function foldEntry(events: Recorded<ChangelogEvent>[]): ChangelogEntry | null {
     const at = event.metadata.occurredAt;
     switch (event.type) {
       case 'ChangelogEntryPublished': {
-        const { entryId, workspaceId: _ws, productKey, itemKey, ...fields } = event.data;
+        const {
+          entryId,
+          workspaceId: _ws,
+          productKey,
+          itemKey,
+          requestedBy: _,
+          ...fields
+        } = event.data;
         entry = {
           id: entryId,
           productId: productKey,
@@ -224,9 +231,11 @@ function foldEntry(events: Recorded<ChangelogEvent>[]): ChangelogEntry | null {
         };
         break;
       }
-      case 'ChangelogEntryRevised':
-        if (entry) entry = { ...entry, ...event.data, updatedAt: at };
+      case 'ChangelogEntryRevised': {
+        const { requestedBy: _, ...revised } = event.data;
+        if (entry) entry = { ...entry, ...revised, updatedAt: at };
         break;
+      }
       default: {
         const _exhaustive: never = event;
       }

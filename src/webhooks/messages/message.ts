@@ -7,12 +7,13 @@
  */
 import type { ItemStatus } from '../../../commands/item/index.js';
 import type { WebhookEventType } from '../../../commands/webhook/index.js';
-import type { StoredChangelogEntry as ChangelogEntry } from '../../../projections/changelog/projector.js';
+import type { StoredChangelogEntry } from '../../../projections/changelog/projector.js';
 import type { Item } from '../../../projections/items/document.js';
 import type { Reply } from '../../../projections/replies/queries.js';
 import type { ActorView } from '../../../projections/people/actor.js';
 
-export type { ChangelogEntry };
+/** the entry as published; who is behind its names is not sent */
+export type ChangelogEntry = Omit<StoredChangelogEntry, 'requestedBy'>;
 
 /** Where a receiver can send a person (or its own code) to see the item. */
 export interface ItemLinks {

@@ -159,4 +159,52 @@ describe('draft_changelog_entry over HTTP', () => {
       expect(JSON.stringify(entry)).not.to.include('Quiet Voter');
     });
   });
+
+  describe('When a merged item the entry answers is given back after publication', () => {
+    // unmerge_items "undoes merges exactly": the people who came only through the item given
+    // back are no longer counted, a name shown only for filing on it is no longer named (one who
+    // also gave the item a +1 stays counted), and the drafted "Requested by" line says so
+    it('takes back its people and names, and gives them back with a new merge', async () => {
+      const { itemKey, dup } = await shippedWithDuplicate();
+      const { itemKey: other, personId: cy } = await world.submit({
+        email: 'cy@x.io',
+        name: 'Cy',
+        title: 'Darker greys',
+      });
+      await world.plusOne(itemKey, cy);
+      await world.merge(itemKey, [other]);
+      const res = await world.api().post(path(itemKey), { publish: true });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const entry = async () => (await entries()).find((e) => e.id === `chg-${itemKey}`);
+      const published = await entry();
+      expect(published).to.deep.include({
+        requestedByNames: ['Ada', 'Bob', 'Cy'],
+        requestedByCount: 4,
+      });
+      expect(published!.body).to.match(/\n\nRequested by Ada, Bob, Cy and 1 other\.$/);
+
+      await world.unmerge(itemKey, [dup]);
+      const withoutBob = await entry();
+      expect(withoutBob).to.deep.include({
+        itemIds: [itemKey, other],
+        requestedByNames: ['Ada', 'Cy'],
+        requestedByCount: 3,
+      });
+      expect(withoutBob!.body).to.match(/\n\nRequested by Ada, Cy and 1 other\.$/);
+
+      await world.unmerge(itemKey, [other]);
+      const withoutBoth = await entry();
+      expect(withoutBoth, 'Cy stays: a +1 of the item, counted, not named').to.deep.include({
+        itemIds: [itemKey],
+        requestedByNames: ['Ada'],
+        requestedByCount: 3,
+      });
+      expect(withoutBoth!.body).to.equal(
+        'A dark theme for night use.\n\nRequested by Ada and 2 others.',
+      );
+
+      await world.merge(itemKey, [dup, other]);
+      expect(await entry()).to.deep.equal(published);
+    });
+  });
 });

@@ -5,7 +5,7 @@ import {
   changelogDecider,
 } from '../../../commands/changelog/index.js';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
-import { acknowledgment } from '../../../src/feedback/followup/changelog.js';
+import { acknowledgment } from '../../../projections/changelog/render.js';
 import { deciderSpec } from '../../support/decider.js';
 
 const given = deciderSpec(changelogDecider);
@@ -38,6 +38,29 @@ describe('Changelog entry decider', () => {
       given([published])
         .when(publish({ title: 'Dark mode is here' }))
         .then([{ type: 'ChangelogEntryRevised', data: { title: 'Dark mode is here' } }]));
+  });
+  describe('When only who is behind the names differs', () => {
+    // requestedBy is not shown: a republish whose shown text is the same changes nothing, and
+    // one that changes the text brings the requesters as they are now with it
+    const ada = [{ personId: 'p-ada', namedVia: ['ACME-1'] }, { personId: 'p-anon' }];
+    const withAda: ChangelogEvent = {
+      type: 'ChangelogEntryPublished',
+      data: { ...entry, requestedBy: ada },
+    };
+    const now = [{ personId: 'p-ada2', namedVia: ['ACME-1'] }, { personId: 'p-anon' }];
+    it('changes nothing when the shown text is the same', () =>
+      given([withAda])
+        .when(publish({ requestedBy: now }))
+        .then([]));
+    it('revises them with the text', () =>
+      given([withAda])
+        .when(publish({ requestedByCount: 3, requestedBy: [...now, { personId: 'p-new' }] }))
+        .then([
+          {
+            type: 'ChangelogEntryRevised',
+            data: { requestedByCount: 3, requestedBy: [...now, { personId: 'p-new' }] },
+          },
+        ]));
   });
   describe('When the title is blank', () => {
     it('refuses', () =>

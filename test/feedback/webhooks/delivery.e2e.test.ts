@@ -224,6 +224,21 @@ describe('Outbound webhooks to a receiver that verifies them (e2e)', () => {
         title: 'Bulk export',
       });
       expect(published.data.changelog.itemIds).to.deep.equal(drafted.body.itemIds);
+      // the entry as the public changelog shows it: who is behind its names is not sent
+      expect(Object.keys(published.data.changelog).sort()).to.deep.equal(
+        [
+          'body',
+          'id',
+          'itemId',
+          'itemIds',
+          'productId',
+          'publishedAt',
+          'requestedByCount',
+          'requestedByNames',
+          'title',
+          'updatedAt',
+        ].sort(),
+      );
       expect(published.data.sequence).to.equal(0);
       expect(published.data.item.status).to.equal('shipped');
     });

@@ -72,6 +72,7 @@ export interface World {
   setStatus(itemKey: string, status: ItemStatus): Promise<void>;
   tag(itemKey: string, tagIds: string[]): Promise<void>;
   merge(survivorKey: string, mergedKeys: string[]): Promise<void>;
+  unmerge(survivorKey: string, mergedKeys: string[]): Promise<void>;
   createProduct(key: string): Promise<void>;
   countEvents(type: string): Promise<number>;
   stop(): Promise<void>;
@@ -235,6 +236,15 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     async merge(survivorKey, mergedKeys) {
       const { position } = await actions.mergeItems(deps, context(), {
+        workspaceId,
+        productKey: survivorKey.slice(0, survivorKey.indexOf('-')),
+        survivorKey,
+        mergedKeys,
+      });
+      await caughtUp(position);
+    },
+    async unmerge(survivorKey, mergedKeys) {
+      const { position } = await actions.unmergeItems(deps, context(), {
         workspaceId,
         productKey: survivorKey.slice(0, survivorKey.indexOf('-')),
         survivorKey,
