@@ -3,7 +3,7 @@
  * push another board's pages out". Rules (product-lookup.ts): addresses no public product has are
  * remembered apart from real boards, so any number of made-up addresses never evicts a board's
  * product; and real boards are remembered per workspace (a tenth of the bound each), so a
- * workspace with many public products never evicts another's.
+ * workspace with many public products never evicts another's, and holds no more than its share.
  */
 import { expect } from 'chai';
 import { createProductLookup } from '../../../src/feedback/board/product-lookup.js';
@@ -49,5 +49,21 @@ describe('The board’s product look-up, when one workspace has many public boar
     counted.reads = 0;
     expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
     expect(counted.reads, 'store reads for acme-co after busy-co’s 30 boards').to.equal(0);
+  });
+});
+
+describe('The board’s product look-up, for one workspace past its share', () => {
+  it('keeps at most a tenth of the bound for it, though the whole has room', async () => {
+    const { store, versions, board, counted } = await boards();
+    await board('w2', 'busy-co', ['BAA', 'BAB', 'BAC']);
+    // a bound of 20: busy-co's share is 2, and acme-co's board and busy-co's 3 leave room
+    const lookup = createProductLookup(store, { readVersion: async () => '0', versions }, 20);
+    expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
+    for (const key of ['BAA', 'BAB', 'BAC']) await lookup('busy-co', key);
+    counted.reads = 0;
+    expect((await lookup('busy-co', 'BAC')).product?.name).to.equal('Product BAC');
+    expect(counted.reads, 'busy-co’s last board is held').to.equal(0);
+    expect((await lookup('busy-co', 'BAA')).product?.name).to.equal('Product BAA');
+    expect(counted.reads, 'busy-co’s first board, past its share of 2, was dropped').to.be.above(0);
   });
 });
