@@ -6,6 +6,8 @@
  * the body as structuredContent and text, an error status as `isError` with the API's envelope.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { describeIssues } from '../http/validation.js';
 import { type OpenApiLike, fromOpenApi } from './openapi-source.js';
 import { type CallMeta, type ToolCatalog, unknownTool } from './server.js';
 import { errorResult, type GeneratedTool, generateTools, successResult } from './tools.js';
@@ -31,6 +33,35 @@ function queryString(query: Query): string {
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** Path parameters are strings: the hosted server's validation refuses anything else, in these words. */
+const PathValues = z.record(z.string(), z.string());
+
+/** `.` and `..`: path segments the URL parser resolves (WHATWG URL). */
+const DOT_SEGMENT = /^\.\.?$/;
+
+/**
+ * The request path with the call's path parameters in it, or why there is none. A parameter
+ * that is not a string is refused as the hosted server refuses it (String() would make `123` or
+ * `[id]` an id). A `.` or `..` would be resolved away by fetch's URL parser — encodeURIComponent
+ * leaves dots alone — and name another operation: remove_note_tag with id `..` became
+ * DELETE /v1/tags/{tagId}, deleting the tag; get_note with id `.` listed the notes. No id the
+ * service issues is one, so it is answered as the hosted server answers an unknown id: 404.
+ */
+function requestPath(template: string, params: Record<string, unknown>): string | CallToolResult {
+  const strings = PathValues.safeParse(params);
+  if (!strings.success) {
+    return errorResult({ error: describeIssues(strings.error, params, 'path') }, 400);
+  }
+  const dotted = Object.entries(strings.data).find(([, value]) => DOT_SEGMENT.test(value));
+  if (dotted) {
+    const [name, value] = dotted;
+    return errorResult({ error: `not found: no ${name} is "${value}"` }, 404);
+  }
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(strings.data[name] ?? ''),
+  );
 }
 
 export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
@@ -67,9 +98,8 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     } catch (error) {
       return errorResult({ error: (error as Error).message }, 400);
     }
-    const path = source.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(String(raw.params[name])),
-    );
+    const path = requestPath(source.path, raw.params);
+    if (typeof path !== 'string') return path;
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${options.accessToken}`,

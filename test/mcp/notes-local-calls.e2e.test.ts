@@ -1,0 +1,71 @@
+/**
+ * What the local notes MCP server (stdio, a thin client of the HTTP API) sends for a call, and
+ * what it answers when it cannot send one: the same answer as the hosted server's for the same
+ * call, never another operation's and never a protocol error for a failed operation.
+ *
+ * Spec 001: "Both a hosted and a local MCP server are thin wrappers over this API." README: "A
+ * failed operation is a tool result with `isError: true` whose text is the service's error
+ * envelope … protocol problems (unknown tool, malformed request) stay JSON-RPC errors."
+ */
+import { expect } from 'chai';
+import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
+import { callTool, type Connected, connectLocal, connectMcp, envelopeOf } from './support.js';
+
+describe('When an assistant calls the local notes MCP server', function () {
+  this.timeout(120_000);
+  let notes: NotesE2e;
+  let ann: SignedIn;
+  let local: Connected;
+  let hosted: Connected;
+
+  before(async () => {
+    notes = await startNotesE2e();
+    ann = await notes.signIn('ann@example.com');
+    local = await connectLocal(notes.base, ann.token);
+    hosted = await connectMcp(`${notes.base}/mcp`, { token: ann.token });
+  });
+  after(async () => {
+    await local?.close();
+    await hosted?.close();
+    await notes?.stop();
+  });
+
+  it('answers an id "." or ".." as the hosted server does (404), never running another operation', async () => {
+    const api = notes.api(ann.token);
+    const note = (await api('POST', '/v1/notes', { content: 'Keep my tag', tags: ['keep'] })).body;
+    const tagId: string = note.tags[0].id;
+    // `..` is resolved away by the URL parser: DELETE /v1/notes/../tags/{tagId} is delete_tag
+    const removed = await callTool(local, 'remove_note_tag', { id: '..', tagId });
+    expect(removed._meta?.status, JSON.stringify(removed)).to.equal(404);
+    expect(envelopeOf(removed)).to.have.keys('error');
+    expect((await api('GET', `/v1/tags/${tagId}`)).body.deletedAt, 'the tag is not deleted').to.be
+      .null;
+    expect(
+      (await api('GET', `/v1/notes/${note.id}`)).body.tags.map((t: { id: string }) => t.id),
+    ).to.deep.equal([tagId]);
+    // `.` is dropped: GET /v1/notes/. is list_notes, GET /v1/devices/. is list_devices
+    for (const [name, id] of [
+      ['get_note', '.'],
+      ['get_note', '..'],
+      ['get_device', '.'],
+      ['delete_note', '.'],
+    ] as const) {
+      const answer = await callTool(local, name, { id });
+      expect(answer._meta?.status, `${name} ${id}: ${JSON.stringify(answer)}`).to.equal(404);
+      expect(envelopeOf(answer).error).to.include(`"${id}"`);
+    }
+    const hostedAnswer = await callTool(hosted, 'get_note', { id: '.' });
+    expect(hostedAnswer._meta?.status).to.equal(404);
+  });
+
+  it('refuses an id that is not a string in the hosted server\'s words, rather than sending "123"', async () => {
+    const note = (await notes.api(ann.token)('POST', '/v1/notes', { content: 'By id only' })).body;
+    for (const id of [123, true, null, [note.id], { id: note.id }]) {
+      const there = await callTool(hosted, 'get_note', { id });
+      const here = await callTool(local, 'get_note', { id });
+      expect(there._meta?.status, JSON.stringify(id)).to.equal(400);
+      expect(here._meta?.status, `${JSON.stringify(id)}: ${JSON.stringify(here)}`).to.equal(400);
+      expect(envelopeOf(here), JSON.stringify(id)).to.deep.equal(envelopeOf(there));
+    }
+  });
+});
