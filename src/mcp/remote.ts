@@ -147,7 +147,15 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
       return [...(await tools()).values()].map((t) => t.tool);
     },
     async call(name, args, meta) {
-      const generated = (await tools()).get(name);
+      // without the tools no call can be sent: answered as a call the service cannot take (503,
+      // as when it stops answering later), not as a protocol error; the next call tries again
+      let all: Map<string, GeneratedTool>;
+      try {
+        all = await tools();
+      } catch (error) {
+        return errorResult({ error: (error as Error).message }, 503);
+      }
+      const generated = all.get(name);
       if (!generated) throw unknownTool(name);
       return call(generated, args, meta);
     },

@@ -7,9 +7,19 @@
  * failed operation is a tool result with `isError: true` whose text is the service's error
  * envelope … protocol problems (unknown tool, malformed request) stay JSON-RPC errors."
  */
+import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
 import { callTool, type Connected, connectLocal, connectMcp, envelopeOf } from './support.js';
+
+/** A base URL nothing listens at: a port the system just handed out and took back. */
+async function deadBase(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 describe('When an assistant calls the local notes MCP server', function () {
   this.timeout(120_000);
@@ -66,6 +76,19 @@ describe('When an assistant calls the local notes MCP server', function () {
       expect(there._meta?.status, JSON.stringify(id)).to.equal(400);
       expect(here._meta?.status, `${JSON.stringify(id)}: ${JSON.stringify(here)}`).to.equal(400);
       expect(envelopeOf(here), JSON.stringify(id)).to.deep.equal(envelopeOf(there));
+    }
+  });
+
+  it('answers a call while the service cannot be reached as an error result naming it, not a protocol error', async () => {
+    const base = await deadBase();
+    const offline = await connectLocal(base, ann.token);
+    try {
+      const result = await callTool(offline, 'list_notes', {});
+      expect(result.isError, JSON.stringify(result)).to.equal(true);
+      expect(result._meta?.status).to.equal(503);
+      expect(envelopeOf(result).error).to.include(base);
+    } finally {
+      await offline.close();
     }
   });
 });
