@@ -34,7 +34,7 @@ export function listNotesOperation(deps: NotesHttpDeps): NotesOperation {
     errors: [400, 401, 403],
     auth: 'bearer',
     extraDescription:
-      'Keyset pagination: every note left unchanged during a walk is returned exactly once. Page tokens are signed; an edited token, or one from another listing, is a 400.',
+      'To page, pass nextPageToken back as pageToken with the same includeDeleted (limit may change) until it is null. Keyset pagination: every note left unchanged during a walk is returned exactly once. Page tokens are signed; an edited token, or one from the other listing (includeDeleted changed), is a 400.',
     async handler(ctx) {
       const { userId } = ctx.principal;
       const scope = tokenScope(userId, ctx.query.includeDeleted);

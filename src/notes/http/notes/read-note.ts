@@ -44,7 +44,7 @@ export function noteHistoryOperation(deps: NotesHttpDeps): NotesOperation {
     response: NoteHistory,
     errors: [400, 401, 403, 404],
     auth: 'bearer',
-    extraDescription: `Every PUT archives the version it replaced; tag additions, removals, trash and restore do not. Read from the note’s own events. At most \`limit\` versions (default and most ${HISTORY_PAGE_MAX}) per answer; \`nextPageToken\` (null on the last page) asks for the older ones.`,
+    extraDescription: `Every PUT archives the version it replaced; tag additions, removals, trash and restore do not. Read from the note’s own events. At most \`limit\` versions (default and most ${HISTORY_PAGE_MAX}) per answer; to read the older ones, pass \`nextPageToken\` back as \`pageToken\` until it is null.`,
     async handler(ctx) {
       const { userId } = ctx.principal;
       const scope = { scope: `history:${userId}:${ctx.params.id}`, field: 'pageToken' };
