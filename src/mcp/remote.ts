@@ -64,6 +64,30 @@ function requestPath(template: string, params: Record<string, unknown>): string 
   );
 }
 
+/**
+ * The call's `_meta` as the REST request's headers (README: "Per-call `_meta` carries what REST
+ * takes in headers"), or the refusal of a value no header can carry: fetch would throw, and that
+ * was answered as a service it "cannot reach". The key goes with writes only, which alone read
+ * it (the hosted server ignores it on a read too).
+ */
+function metaHeaders(meta: CallMeta, method: string): Headers | CallToolResult {
+  const sent = [
+    ['idempotencyKey', 'Idempotency-Key', method === 'get' ? undefined : meta.idempotencyKey],
+    ['ifMatch', 'If-Match', meta.ifMatch],
+  ] as const;
+  const headers = new Headers();
+  for (const [field, header, value] of sent) {
+    if (value === undefined) continue;
+    try {
+      headers.set(header, value);
+    } catch {
+      const error = `_meta.${field} cannot be sent as the ${header} header: it holds a line break, a NUL or a character above U+00FF`;
+      return errorResult({ error }, 400);
+    }
+  }
+  return headers;
+}
+
 export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
   const fetchFn = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -100,13 +124,11 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     }
     const path = requestPath(source.path, raw.params);
     if (typeof path !== 'string') return path;
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      authorization: `Bearer ${options.accessToken}`,
-    };
-    if (raw.body !== undefined) headers['content-type'] = 'application/json';
-    if (meta.idempotencyKey !== undefined) headers['idempotency-key'] = meta.idempotencyKey;
-    if (meta.ifMatch !== undefined) headers['if-match'] = meta.ifMatch;
+    const headers = metaHeaders(meta, source.method);
+    if (!(headers instanceof Headers)) return headers;
+    headers.set('accept', 'application/json');
+    headers.set('authorization', `Bearer ${options.accessToken}`);
+    if (raw.body !== undefined) headers.set('content-type', 'application/json');
     let res: Response;
     try {
       res = await fetchFn(`${base}${path}${queryString(raw.query)}`, {

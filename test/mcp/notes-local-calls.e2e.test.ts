@@ -79,6 +79,38 @@ describe('When an assistant calls the local notes MCP server', function () {
     }
   });
 
+  it('refuses a _meta value no header can carry (400, naming it) rather than blaming the service, as the hosted server refuses it', async () => {
+    const api = notes.api(ann.token);
+    const before = (await api('GET', '/v1/notes?limit=100')).body.notes.length;
+    // README: "Per-call `_meta` carries what REST takes in headers: `idempotencyKey` … and `ifMatch`"
+    for (const idempotencyKey of ['a\nb', '\u{1F642}']) {
+      const there = await callTool(hosted, 'create_note', { content: 'k' }, { idempotencyKey });
+      const here = await callTool(local, 'create_note', { content: 'k' }, { idempotencyKey });
+      expect(there._meta?.status).to.equal(400);
+      expect(here._meta?.status, JSON.stringify(here)).to.equal(400);
+      expect(envelopeOf(here).error).to.include('_meta.idempotencyKey');
+    }
+    expect((await api('GET', '/v1/notes?limit=100')).body.notes.length, 'nothing created').to.equal(
+      before,
+    );
+    const note = (await api('POST', '/v1/notes', { content: 'Unchanged' })).body;
+    const stale = await callTool(
+      local,
+      'update_note',
+      { id: note.id, content: 'Changed' },
+      { ifMatch: '"0"\r\nX-Other: 1' },
+    );
+    expect(stale._meta?.status, JSON.stringify(stale)).to.equal(400);
+    expect(envelopeOf(stale).error).to.include('_meta.ifMatch');
+    expect((await api('GET', `/v1/notes/${note.id}`)).body.content).to.equal('Unchanged');
+    // a read takes no key, on either server: it is not sent, so it cannot be refused
+    const read = await callTool(local, 'get_note', { id: note.id }, { idempotencyKey: 'a\nb' });
+    expect(read.isError, JSON.stringify(read)).to.not.equal(true);
+    expect(
+      (await callTool(hosted, 'get_note', { id: note.id }, { idempotencyKey: 'a\nb' })).isError,
+    ).to.not.equal(true);
+  });
+
   it('answers a call while the service cannot be reached as an error result naming it, not a protocol error', async () => {
     const base = await deadBase();
     const offline = await connectLocal(base, ann.token);
