@@ -52,7 +52,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     errors: [401, 403, 404, 412],
     auth: 'bearer',
     extraDescription:
-      'Soft delete: the note keeps its history and can be restored (POST /v1/notes/{id}/restore). Trashing a trashed note changes nothing. Honours If-Match.',
+      'Soft delete: the note keeps its history and can be restored (restore_note: POST /v1/notes/{id}/restore). Trashing a trashed note changes nothing. Honours If-Match.',
     async handler(ctx) {
       const context = commandContext(deps, ctx.principal, ctx);
       const { position } = await noteWrite(deps, ctx, (note) => trashNote(deps, context, note));
@@ -73,7 +73,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     errors: [401, 403, 404, 412],
     auth: 'bearer',
     extraDescription:
-      'Beyond the spec. Restoring an active note changes nothing. Honours If-Match. The note is searchable again shortly after.',
+      'Takes the note out of the trash. Restoring an active note changes nothing. Honours If-Match. The note is searchable again shortly after.',
     async handler(ctx) {
       const context = commandContext(deps, ctx.principal, ctx);
       const { position, note: left } = await noteWrite(deps, ctx, (note) =>

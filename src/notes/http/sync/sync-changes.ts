@@ -59,7 +59,7 @@ export function syncChangesOperation(deps: NotesHttpDeps): NotesOperation {
     // the devices' change feed, not a notes or tags tool: not on the hosted MCP server
     meta: { hostedMcp: false },
     extraDescription:
-      'Beyond the spec. Keep calling with the returned cursor while hasMore is true. A change is one of a note\'s own: renaming, recolouring, moving or deleting a tag, or renaming a device, changes what its notes show (their tags\' and device\'s names) but adds no change to this feed — read list_tags and list_devices for those. The newest 10,000 changes per user are kept; an older cursor, or one this feed did not issue to you, answers 200 with resyncRequired: true, a reason ("expired" or "unknown") and a fresh cursor to continue from after listing all notes again.',
+      'Keep calling with the returned cursor while hasMore is true. A change is one of a note\'s own: renaming, recolouring, moving or deleting a tag, or renaming a device, changes what its notes show (their tags\' and device\'s names) but adds no change to this feed — read list_tags and list_devices for those. The newest 10,000 changes per user are kept; an older cursor, or one this feed did not issue to you, answers 200 with resyncRequired: true, a reason ("expired" or "unknown") and a fresh cursor to continue from after listing all notes again.',
     async handler(ctx) {
       const { userId } = ctx.principal;
       const result = await queries.syncChanges(userId, inner(userId, ctx.query.cursor), {
