@@ -98,6 +98,12 @@ export function toolInput(source: ToolSource): ToolInput {
     defs,
   );
 
+  // a query parameter that takes one value: over REST an array is the parameter repeated (and
+  // REST says "given only once"); a tool argument is typed, so its array is refused as such
+  const queryProperties = propertiesOf(query?.root);
+  const singleValued = new Set(
+    [...queryNames].filter((name) => !takesArray(queryProperties[name]!, query?.defs ?? {})),
+  );
   const bodyTakes = new Set(bodyFields);
   const spreadTakes = (name: string) =>
     body !== undefined && !nestedBody && (additionalProperties !== false || bodyTakes.has(name));
@@ -110,10 +116,13 @@ export function toolInput(source: ToolSource): ToolInput {
       const spread: Record<string, unknown> = {};
       let spreadGiven = false;
       const unknown: string[] = [];
+      const arrays: string[] = [];
       for (const [name, value] of Object.entries(args ?? {})) {
         if (paramNames.has(name)) raw.params[name] = value;
-        else if (queryNames.has(name)) raw.query[name] = value;
-        else if (body && nestedBody && name === 'body') raw.body = value;
+        else if (queryNames.has(name)) {
+          if (Array.isArray(value) && singleValued.has(name)) arrays.push(name);
+          raw.query[name] = value;
+        } else if (body && nestedBody && name === 'body') raw.body = value;
         else if (spreadTakes(name)) {
           spread[name] = value;
           spreadGiven = true;
@@ -130,9 +139,35 @@ export function toolInput(source: ToolSource): ToolInput {
       const missing = [...paramNames].filter(
         (name) => raw.params[name] === undefined || raw.params[name] === '',
       );
-      if (missing.length) throw new InvalidArgument(`${missing.join(', ')} is required`);
+      if (missing.length) {
+        const are = missing.length > 1 ? 'are' : 'is';
+        throw new InvalidArgument(`${listed(missing)} ${are} required`);
+      }
+      if (arrays.length) {
+        throw new InvalidArgument(
+          arrays.map((name) => `${name} must be one value, not an array`).join('; '),
+        );
+      }
       if (body && !nestedBody && (spreadGiven || source.bodyRequired)) raw.body = spread;
       return raw;
     },
   };
+}
+
+/** `a`, `a and b`, `a, b and c` */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * Whether a parameter's schema admits an array; one that says nothing of its type (what zod
+ * cannot express is left open) admits anything. A `$ref` to a definition is followed.
+ */
+function takesArray(schema: JsonSchema, defs: Record<string, JsonSchema>, depth = 0): boolean {
+  const name = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
+  const resolved = (name && defs[name]) || schema;
+  const variants = [resolved.anyOf, resolved.oneOf].flat().filter(Boolean) as JsonSchema[];
+  if (variants.length) return depth < 5 && variants.some((v) => takesArray(v, defs, depth + 1));
+  if (resolved.type === undefined) return resolved.enum === undefined && !('const' in resolved);
+  return [resolved.type].flat().includes('array');
 }

@@ -1,0 +1,57 @@
+/**
+ * The hosted feedback MCP server read as an assistant reads it, over real HTTP with the SDK
+ * client: what it is told before its first call (instructions, output schemas) and the errors it
+ * gets for arguments a URL could never carry — each enough to make the next call right.
+ *
+ * Spec 000, Paging 1: "A response carries `nextCursor`; pass it back as `cursor` for the next
+ * page. It is null at the end." Addressing: "The public page of a product is
+ * `<public_host>/<slug>/<key>`. No other addressing scheme exists."
+ */
+import { expect } from 'chai';
+import { callTool, envelopeOf, feedbackMcpWithItem } from './support.js';
+
+describe('When an assistant starts on the hosted feedback MCP server', function () {
+  this.timeout(60_000);
+  const world = feedbackMcpWithItem();
+
+  it('names every missing path argument in one sentence', async () => {
+    const { mcp, args } = world;
+    const none = envelopeOf(await callTool(mcp, 'list_items', {}));
+    expect(none).to.deep.equal({ error: 'slug and key are required', code: 'invalid-argument' });
+    const three = envelopeOf(await callTool(mcp, 'get_item', {}));
+    expect(three.error).to.equal('slug, key and itemKey are required');
+    const one = envelopeOf(await callTool(mcp, 'get_item', { slug: args.slug, key: args.key }));
+    expect(one.error).to.equal('itemKey is required');
+  });
+
+  it('refuses an array for an argument that takes one value as such, not as a repeated query parameter', async () => {
+    const { fb, owner, mcp, args } = world;
+    // over REST an array is the parameter sent twice, and REST says so
+    const rest = await fb
+      .api(owner.token)
+      .get(`/v1/workspaces/${args.slug}/products/${args.key}/items?status=new&status=planned`);
+    expect(rest.body).to.deep.equal({
+      error: 'status must be given only once',
+      code: 'invalid-argument',
+    });
+    // a tool argument is typed JSON: nothing was "given twice"
+    const listed = await callTool(mcp, 'list_items', {
+      slug: args.slug,
+      key: args.key,
+      status: ['new', 'planned'],
+    });
+    expect(envelopeOf(listed)).to.deep.equal({
+      error: 'status must be one value, not an array',
+      code: 'invalid-argument',
+    });
+    const searched = await callTool(mcp, 'search_items', {
+      slug: args.slug,
+      key: args.key,
+      q: ['dark', 'mode'],
+      limit: [1],
+    });
+    expect(envelopeOf(searched).error).to.equal(
+      'q must be one value, not an array; limit must be one value, not an array',
+    );
+  });
+});
