@@ -55,6 +55,10 @@ export const cursorParam = (
   description = 'opaque cursor from a previous page; pass it back unchanged',
 ) => z.string().min(1).max(4096).meta({ description }).optional();
 
+/** The `nextCursor` of a page whose listing takes `cursor`: how to get the next page, and the end. */
+export const nextCursorOf = () =>
+  z.string().nullable().meta({ description: 'pass back to get the next page; null at the end' });
+
 /** `{ items: [T], <cursorField>: string | null }` */
 export function pageOf<T extends z.ZodType, K extends string = 'nextCursor'>(
   item: T,
@@ -62,10 +66,7 @@ export function pageOf<T extends z.ZodType, K extends string = 'nextCursor'>(
 ) {
   return z.object({
     items: z.array(item),
-    [cursorField ?? 'nextCursor']: z
-      .string()
-      .nullable()
-      .meta({ description: 'pass back to get the next page; null at the end' }),
+    [cursorField ?? 'nextCursor']: nextCursorOf(),
   }) as unknown as z.ZodObject<{ items: z.ZodArray<T> } & Record<K, z.ZodNullable<z.ZodString>>>;
 }
 

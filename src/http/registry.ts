@@ -84,8 +84,8 @@
  *    `http.listRoutes()` lists every operation route; `http.execute(id, raw, facts)` runs the
  *    steps from validation on without HTTP (the MCP server, which authenticates on its own).
  *
- * Helpers: pagination.ts (pageSizeParam, limitParam, cursorParam, pageOf, createCursorCodec with
- * HMAC-signed opaque cursors -> tampering is 400), etag.ts (etagFor, assertIfMatch or
+ * Helpers: pagination.ts (pageSizeParam, limitParam, cursorParam, pageOf, nextCursorOf,
+ * createCursorCodec with HMAC-signed opaque cursors -> tampering is 400), etag.ts (etagFor, assertIfMatch or
  * ifMatchHolds/ifMatchRefused -> 412, expectedRevisionFrom). Envelopes and the status chosen for each error kind: envelopes.ts.
  */
 export {
@@ -131,6 +131,7 @@ export {
   createCursorCodec,
   cursorParam,
   limitParam,
+  nextCursorOf,
   pageOf,
   pageSizeParam,
   boundedInt,

@@ -14,6 +14,26 @@ describe('When an assistant starts on the hosted feedback MCP server', function 
   this.timeout(60_000);
   const world = feedbackMcpWithItem();
 
+  it("is told by every paged tool's output schema how to get the next page", async () => {
+    const { mcp } = world;
+    const paged = (await mcp.client.listTools()).tools.filter(
+      (t) => (t.inputSchema.properties as Record<string, unknown>).cursor !== undefined,
+    );
+    expect(paged.map((t) => t.name)).to.include.members([
+      'list_items',
+      'get_item_history',
+      'list_audit_events',
+      'list_webhook_deliveries',
+    ]);
+    const silent = paged
+      .filter((t) => {
+        const next = t.outputSchema?.properties?.nextCursor as { description?: string } | undefined;
+        return !/next page/.test(next?.description ?? '');
+      })
+      .map((t) => t.name);
+    expect(silent, 'paged tools whose nextCursor does not say how to page').to.deep.equal([]);
+  });
+
   it('names every missing path argument in one sentence', async () => {
     const { mcp, args } = world;
     const none = envelopeOf(await callTool(mcp, 'list_items', {}));

@@ -1,5 +1,6 @@
 /** Schemas of the history operations (issue 15): the actor and the Change record. */
 import { z } from 'zod';
+import { nextCursorOf } from '../../../http/registry.js';
 import { ActingFor, ItemKey, Timestamp } from '../schemas.js';
 
 export const ActorViewSchema = z
@@ -59,6 +60,6 @@ export const ChangeSchema = z
 export const ChangePage = z
   .object({
     items: z.array(ChangeSchema),
-    nextCursor: z.string().nullable(),
+    nextCursor: nextCursorOf(),
   })
   .strict();

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { hexIdFor } from '../../actions/deps.js';
-import { cursorParam, pageSizeParam } from '../../../http/registry.js';
+import { cursorParam, nextCursorOf, pageSizeParam } from '../../../http/registry.js';
 import {
   countFailedSince,
   findDelivery,
@@ -51,7 +51,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     }),
     response: z.object({
       items: z.array(Delivery),
-      nextCursor: z.string().nullable().meta({ description: 'null at the end' }),
+      nextCursor: nextCursorOf(),
     }),
     errors: DECLARED,
     auth: 'bearer',
