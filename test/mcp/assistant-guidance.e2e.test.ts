@@ -14,6 +14,23 @@ describe('When an assistant starts on the hosted feedback MCP server', function 
   this.timeout(60_000);
   const world = feedbackMcpWithItem();
 
+  it('is told where a workspace slug comes from, since no tool lists workspaces, and how to page', async () => {
+    const { mcp, args } = world;
+    const names = (await mcp.client.listTools()).tools.map((t) => t.name);
+    expect(names.filter((n) => /workspaces/.test(n))).to.deep.equal([]);
+    const instructions = mcp.client.getInstructions() ?? '';
+    expect(instructions).to.include('No tool lists workspaces');
+    expect(instructions).to.include('`<board host>/<slug>/<key>`');
+    expect(instructions).to.include('pass it back unchanged as `cursor` for the next page');
+    // the way the instructions give works: an item key leads to its workspace, then its products
+    const resolved = await callTool(mcp, 'resolve_item', { itemKey: args.itemKey });
+    const { matches } = resolved.structuredContent as { matches: { slug: string }[] };
+    expect(matches.map((m) => m.slug)).to.deep.equal([args.slug]);
+    const products = await callTool(mcp, 'list_products', { slug: matches[0]!.slug });
+    const { items } = products.structuredContent as { items: { id: string }[] };
+    expect(items.map((p) => p.id)).to.deep.equal([args.key]);
+  });
+
   it("is told by every paged tool's output schema how to get the next page", async () => {
     const { mcp } = world;
     const paged = (await mcp.client.listTools()).tools.filter(
