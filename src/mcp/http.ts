@@ -44,6 +44,11 @@ export interface McpEndpointOptions<P> {
   catalogFor(principal: P, ids: RequestIds, answered: (status: number) => void): ToolCatalog;
   /** every tool name the endpoint has: only these name a call in the access log and metrics */
   toolNames: ReadonlySet<string>;
+  /**
+   * what this caller is told at `initialize` after `info.instructions` (feedback: the caller's
+   * workspaces, which no tool lists); asked only for a POST that holds an `initialize`
+   */
+  instructionsFor?(principal: P): Promise<string | undefined>;
   /** a short label of the caller for the access log */
   describeCaller?(principal: P): string;
   envelope: ErrorEnvelope;
@@ -70,6 +75,25 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
   });
 
   const allowedOrigins = new Set(options.allowedOrigins);
+
+  /** the server's info for one POST: the caller's own instructions when it initializes */
+  async function infoFor(body: unknown, principal: P, correlationId: string): Promise<ServerInfo> {
+    const { info, instructionsFor } = options;
+    const messages: unknown[] = Array.isArray(body) ? body : [body];
+    const initializes = messages.some(
+      (m) => (m as { method?: unknown } | null)?.method === 'initialize',
+    );
+    if (!instructionsFor || !initializes) return info;
+    try {
+      const own = await instructionsFor(principal);
+      if (!own) return info;
+      return { ...info, instructions: [info.instructions, own].filter(Boolean).join(' ') };
+    } catch (error) {
+      // the general instructions still serve: the session must not fail for a courtesy
+      options.logger.warn('MCP instructions for the caller failed', { correlationId, error });
+      return info;
+    }
+  }
 
   router.all(MCP_PATH, async (req, res, next) => {
     res.locals.operationId = 'mcp';
@@ -122,13 +146,17 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
         jsonRpcError(res, tooLarge ? 413 : 400, -32700, `Parse error: ${reason}`);
         return;
       }
-      answerWithServer(req, res, {
-        info: options.info,
-        catalog: (answered) => options.catalogFor(principal, ids, answered),
-        toolNames: options.toolNames,
-        correlationId,
-        logger: options.logger,
-      }).catch(next);
+      infoFor(req.body, principal, correlationId)
+        .then((info) =>
+          answerWithServer(req, res, {
+            info,
+            catalog: (answered) => options.catalogFor(principal, ids, answered),
+            toolNames: options.toolNames,
+            correlationId,
+            logger: options.logger,
+          }),
+        )
+        .catch(next);
     });
   });
 
