@@ -232,6 +232,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
       },
       responses,
       ...(op.idempotent ? { 'x-idempotent': true } : {}),
+      ...(op.openWorld ? { 'x-open-world': true } : {}),
     });
   }
 

@@ -118,6 +118,12 @@ export interface OperationSpec<
    */
   idempotent?: true;
   /**
+   * an operation that sends to a receiver outside the service (a webhook's URL): `x-open-world`
+   * in OpenAPI and `openWorldHint` on its MCP tool; every other one works on the service's own
+   * data only
+   */
+  openWorld?: true;
+  /**
    * the per-caller budget a call draws one from (the service's `throttle` hook): an expensive
    * operation — a search embeds its query on a thread every caller shares — is bounded per
    * caller, so one account cannot hold it for everyone; past the budget a call is answered 429
@@ -188,6 +194,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly successStatus: 200 | 201 | 202 | 204;
   readonly responseDescription?: string;
   readonly idempotent?: true;
+  readonly openWorld?: true;
   readonly throttled?: 'searches';
   readonly scope?: (ctx: ErasedContext<S>) => Promise<void>;
   readonly honoursIfMatch?: 'commands' | 'handler';

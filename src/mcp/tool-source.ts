@@ -28,6 +28,8 @@ export interface ToolSource {
   successStatus: number;
   /** a POST whose repeat changes nothing more (operation.ts `idempotent`) */
   idempotent?: boolean;
+  /** sends to a receiver outside the service (operation.ts `openWorld`) */
+  openWorld?: boolean;
 }
 
 /**
@@ -54,5 +56,6 @@ export function fromOperations<S extends ServiceTypes>(
     response: op.response ? jsonSchemaOf(op.response, 'output') : undefined,
     successStatus: op.successStatus,
     ...(op.idempotent ? { idempotent: true } : {}),
+    ...(op.openWorld ? { openWorld: true } : {}),
   }));
 }

@@ -11,7 +11,8 @@
  *   PUT     destructiveHint (replaces the current values), idempotentHint
  *   PATCH   destructiveHint (overwrites the fields it names), idempotentHint
  *   DELETE  destructiveHint, idempotentHint
- * and openWorldHint false everywhere: every tool works on the service's own data only.
+ * and openWorldHint false, as a tool works on the service's own data only — except where the
+ * operation declares it sends to a receiver outside the service (a webhook's URL): true.
  *
  * A result carries the answer twice, as MCP asks: `structuredContent` (the JSON body, checked
  * by clients against outputSchema) and the same JSON as text. A failed operation is a result
@@ -87,6 +88,7 @@ export function generateTool(source: ToolSource): GeneratedTool {
       title: source.summary,
       ...ANNOTATIONS[source.method],
       ...(source.idempotent ? { idempotentHint: true } : {}),
+      ...(source.openWorld ? { openWorldHint: true } : {}),
     },
   };
   return { tool, source, split: input.split };

@@ -51,6 +51,31 @@ describe('When an assistant starts on the hosted feedback MCP server', function 
     expect(silent, 'paged tools whose nextCursor does not say how to page').to.deep.equal([]);
   });
 
+  it('hints openWorldHint on exactly the tools that send to a webhook URL outside the service', async () => {
+    // MCP ToolAnnotations: "openWorldHint: If true, this tool may interact with an 'open world'
+    // of external entities. If false, the tool's domain of interaction is closed."
+    const { fb, mcp } = world;
+    const open = (await mcp.client.listTools()).tools
+      .filter((t) => t.annotations?.openWorldHint !== false)
+      .map((t) => t.name)
+      .sort();
+    const sending = [
+      'create_webhook',
+      'recover_webhook',
+      'redeliver_webhook',
+      'send_test_webhook',
+      'update_webhook',
+    ];
+    expect(open).to.deep.equal(sending);
+    // the OpenAPI document says the same, for clients generated from it
+    const documented = Object.values(fb.app().http.openapi.paths ?? {})
+      .flatMap((item) => Object.values(item as Record<string, Record<string, unknown>>))
+      .filter((op) => op['x-open-world'] === true)
+      .map((op) => op.operationId)
+      .sort();
+    expect(documented).to.deep.equal(sending);
+  });
+
   it('names every missing path argument in one sentence', async () => {
     const { mcp, args } = world;
     const none = envelopeOf(await callTool(mcp, 'list_items', {}));

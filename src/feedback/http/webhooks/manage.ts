@@ -45,6 +45,8 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     id: 'create_webhook',
     honoursIfMatch: 'commands',
     method: 'post',
+    // its URL is resolved, then sent the workspace's messages
+    openWorld: true,
     path: '/v1/workspaces/{slug}/webhooks',
     summary: 'Create a webhook',
     description:
@@ -125,6 +127,8 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     id: 'update_webhook',
     honoursIfMatch: 'commands',
     method: 'patch',
+    // a new URL is resolved and sent the messages; enabling resumes delivery
+    openWorld: true,
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}',
     summary: 'Change a webhook, or disable / enable it',
     tags: TAGS,

@@ -27,6 +27,7 @@ export function sendTestOperation(
     id: 'send_test_webhook',
     honoursIfMatch: 'handler',
     method: 'post',
+    openWorld: true,
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}/test',
     summary: 'Send a webhook.test message',
     tags: TAGS,
