@@ -66,6 +66,15 @@ describe("When an assistant connects to the hosted feedback MCP server, the inst
     expect(after).to.include(`(slug and your role): \`${carl.home.slug}\` (admin).`);
   });
 
+  it('tells a user of no workspace that only the public tools reach anything', async () => {
+    const visitor = await fb.createUser('vic@example.com');
+    const connected = await connectClient(fb, { email: visitor.email, name: 'Visitor helper' });
+    const instructions = await instructionsFor(connected.accessToken);
+    expect(instructions).to.include(
+      'You belong to no workspace: only submit_feedback, get_public_roadmap and list_public_changelog reach anything, on public products.',
+    );
+  });
+
   it('names the one workspace of an integration credential', async () => {
     const created = await fb
       .api(max.token)
