@@ -13,6 +13,8 @@
  * body, whose own schema then decides exactly as over REST. An argument that is none of these is
  * refused here, naming every argument the tool takes (REST's message would name only the body's
  * fields) — unless the body is an open object, which then takes (or drops) it as over REST.
+ * An array given for a query parameter that takes one value is refused here too: over REST an
+ * array is the parameter repeated, and REST's "given only once" means nothing to a tool call.
  */
 import { InvalidArgument } from '../../commands/shared/errors.js';
 import type { RawInput } from '../http/registry.js';

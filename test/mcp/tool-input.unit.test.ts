@@ -142,6 +142,30 @@ describe('When path parameters, query and body become one tool input', () => {
     );
   });
 
+  it('refuses an array for a query parameter of one value, and passes it to one whose schema takes arrays or says nothing', () => {
+    const input = toolInput(
+      source({
+        method: 'get',
+        query: {
+          ...object({
+            status: { $ref: '#/$defs/Status' },
+            ids: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+            open: {},
+          }),
+          $defs: { Status: { type: 'string', enum: ['a', 'b'] } },
+        },
+      }),
+    );
+    expect(() => input.split({ status: ['a', 'b'] })).to.throw(
+      InvalidArgument,
+      'status must be one value, not an array',
+    );
+    expect(input.split({ ids: ['a'], open: ['b'] }).query).to.deep.equal({
+      ids: ['a'],
+      open: ['b'],
+    });
+  });
+
   it('inlines a named body schema (a bare $ref at the root) and keeps its definitions', () => {
     const Named = z
       .object({ title: z.string().min(1) })
