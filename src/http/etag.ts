@@ -85,8 +85,14 @@ export function ifMatchRefused(
   if (etag === undefined) {
     return new PreconditionFailed(`If-Match given but the ${what} does not exist`);
   }
+  if (tagsOf(ifMatch).every((tag) => tag.startsWith('W/'))) {
+    // reading again would give the same answer: the tag, not the resource, is the problem
+    return new PreconditionFailed(
+      `If-Match ${shownTags(ifMatch)} names only weak tags, which never match (RFC 9110 §13.1.1 compares strongly); send the ETag as read, current ETag ${etag}`,
+    );
+  }
   return new PreconditionFailed(
-    `the ${what} has changed since it was read (If-Match ${ifMatch}, current ETag ${etag}); read it again`,
+    `the ${what} has changed since it was read (If-Match ${shownTags(ifMatch)}, current ETag ${etag}); read it again`,
   );
 }
 

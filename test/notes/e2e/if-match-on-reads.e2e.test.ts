@@ -58,6 +58,10 @@ describe('When a notes read that answers an ETag carries If-Match (e2e)', functi
       for (const ifMatch of [`W/${etag}`, 'W/"0"']) {
         const refused = await api('GET', path, undefined, { 'if-match': ifMatch });
         expect(refused.status, `${ifMatch}: ${refused.text}`).to.equal(412);
+        // not "changed since it was read": reading again would give the same tag and the same 412
+        expect(refused.body.error).to.equal(
+          `If-Match ${ifMatch} names only weak tags, which never match (RFC 9110 §13.1.1 compares strongly); send the ETag as read, current ETag ${etag}`,
+        );
       }
     });
 
