@@ -19,7 +19,16 @@ export interface RemoteToolsOptions {
   openapiPath: string;
   accessToken: string;
   fetch?: typeof fetch;
+  /** how long a call waits for the service's whole answer (default CALL_TIMEOUT_MS) */
+  timeoutMs?: number;
 }
+
+/**
+ * A call the service does not answer within this is answered 504: an assistant waiting on a
+ * hung service otherwise waits for its host's own timeout, if it has one. A write waits at most
+ * PROJECTION_WAIT_MS (5 s by default) for its read models before the service answers 503.
+ */
+export const CALL_TIMEOUT_MS = 60_000;
 
 type Query = Record<string, unknown>;
 
@@ -97,6 +106,7 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     loading ??= (async () => {
       const res = await fetchFn(`${base}${options.openapiPath}`, {
         headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(options.timeoutMs ?? CALL_TIMEOUT_MS),
       });
       if (!res.ok) throw new Error(`GET ${options.openapiPath} answered ${res.status}`);
       const generated = generateTools(fromOpenApi((await res.json()) as OpenApiLike));
@@ -129,20 +139,28 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     headers.set('accept', 'application/json');
     headers.set('authorization', `Bearer ${options.accessToken}`);
     if (raw.body !== undefined) headers.set('content-type', 'application/json');
+    const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
+    const signal = AbortSignal.timeout(timeoutMs);
     let res: Response;
+    let text: string;
     try {
       res = await fetchFn(`${base}${path}${queryString(raw.query)}`, {
         method: source.method.toUpperCase(),
         headers,
+        signal,
         ...(raw.body !== undefined ? { body: JSON.stringify(raw.body) } : {}),
       });
+      text = await res.text();
     } catch (error) {
+      if (signal.aborted) {
+        const error = `the service at ${base} did not answer within ${timeoutMs / 1000} s; a write may have been made: read before sending it again, or send it with the same _meta.idempotencyKey`;
+        return errorResult({ error }, 504);
+      }
       return errorResult(
         { error: `cannot reach the service at ${base}: ${(error as Error).message}` },
         503,
       );
     }
-    const text = await res.text();
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;

@@ -18,6 +18,8 @@ export interface LocalNotesOptions {
   /** an access token of the notes service with the `notes` scope */
   accessToken: string;
   fetch?: typeof fetch;
+  /** how long a call waits for the service (src/mcp/remote.ts CALL_TIMEOUT_MS by default) */
+  timeoutMs?: number;
 }
 
 export function localNotesServer(options: LocalNotesOptions): Server {

@@ -7,6 +7,7 @@
  * failed operation is a tool result with `isError: true` whose text is the service's error
  * envelope … protocol problems (unknown tool, malformed request) stay JSON-RPC errors."
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
@@ -121,6 +122,38 @@ describe('When an assistant calls the local notes MCP server', function () {
       expect(envelopeOf(result).error).to.include(base);
     } finally {
       await offline.close();
+    }
+  });
+
+  it('answers a call the service does not answer in time as an error result (504), not a wait without end', async () => {
+    // the service's tools are read, then every operation hangs: a stalled service, a lost proxy
+    const held: import('node:http').ServerResponse[] = [];
+    const hanging = createHttpServer(async (req, res) => {
+      if (req.url !== '/docs/json') return void held.push(res);
+      const docs = await fetch(`${notes.base}/docs/json`);
+      res.setHeader('content-type', 'application/json');
+      res.end(await docs.text());
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(hanging.address() as { port: number }).port}`;
+    const stalled = await connectLocal(base, ann.token, { NOTES_MCP_TIMEOUT_MS: '300' });
+    try {
+      const started = performance.now();
+      const result = await callTool(stalled, 'create_note', { content: 'lost?' });
+      expect(result.isError, JSON.stringify(result)).to.equal(true);
+      expect(result._meta?.status).to.equal(504);
+      expect(envelopeOf(result).error).to.include(
+        `the service at ${base} did not answer within 0.3 s`,
+      );
+      expect(held, 'the call reached the service').to.have.length(1);
+      expect(performance.now() - started, 'answered after the timeout, not the host’s').to.be.below(
+        10_000,
+      );
+    } finally {
+      await stalled.close();
+      for (const res of held) res.destroy();
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
     }
   });
 });

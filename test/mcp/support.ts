@@ -102,11 +102,15 @@ export function envelopeOf(result: CallToolResult): Record<string, string> {
 const NOTES_MCP_BIN = path.resolve('bin/notes-mcp.js');
 
 /** The local notes server as an MCP client configuration starts it: one command, two variables. */
-export async function connectLocal(base: string, token: string): Promise<Connected> {
+export async function connectLocal(
+  base: string,
+  token: string,
+  env: Record<string, string> = {},
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [NOTES_MCP_BIN],
-    env: { PATH: process.env.PATH ?? '', NOTES_BASE_URL: base, NOTES_ACCESS_TOKEN: token },
+    env: { PATH: process.env.PATH ?? '', NOTES_BASE_URL: base, NOTES_ACCESS_TOKEN: token, ...env },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'local-test-client', version: '1.0.0' });
