@@ -5,6 +5,23 @@ import { listChangelog } from '../../../projections/changelog/queries.js';
 import { eventLog } from '../../support/notes-events.js';
 import { openTestStores, type TestStores } from '../../support/stores.js';
 
+/** ChangelogEntryPublished for the entry announcing `key` in w1/ACME, with `fields` over these */
+function publishedFor(key: string, fields: Record<string, unknown> = {}) {
+  const data = {
+    entryId: `chg-${key}`,
+    workspaceId: 'w1',
+    productKey: 'ACME',
+    itemKey: key,
+    title: key,
+    body: 'Done.',
+    itemIds: [key],
+    requestedByNames: [],
+    requestedByCount: 1,
+    ...fields,
+  };
+  return [changelogStreamId('w1', key), 'ChangelogEntryPublished', data] as const;
+}
+
 describe('Changelog projection', () => {
   let stores: TestStores;
   beforeEach(async () => {
@@ -21,32 +38,9 @@ describe('Changelog projection', () => {
       // only a shipped item is announced (draft_changelog_entry refuses any other)
       for (const key of ['ACME-1', 'ACME-2'])
         add(`item-w1.${key}`, 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
+      add(...publishedFor('ACME-1', { title: 'One', ...fields }), 10);
       add(
-        changelogStreamId('w1', 'ACME-1'),
-        'ChangelogEntryPublished',
-        {
-          entryId: 'chg-ACME-1',
-          workspaceId: 'w1',
-          productKey: 'ACME',
-          itemKey: 'ACME-1',
-          title: 'One',
-          itemIds: ['ACME-1'],
-          ...fields,
-        },
-        10,
-      );
-      add(
-        changelogStreamId('w1', 'ACME-2'),
-        'ChangelogEntryPublished',
-        {
-          entryId: 'chg-ACME-2',
-          workspaceId: 'w1',
-          productKey: 'ACME',
-          itemKey: 'ACME-2',
-          title: 'Two',
-          itemIds: ['ACME-2', 'ACME-3'],
-          ...fields,
-        },
+        ...publishedFor('ACME-2', { title: 'Two', itemIds: ['ACME-2', 'ACME-3'], ...fields }),
         20,
       );
       add(
@@ -82,19 +76,11 @@ describe('Changelog projection', () => {
       const { log, add } = eventLog();
       add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
       add(
-        changelogStreamId('w1', 'ACME-1'),
-        'ChangelogEntryPublished',
-        {
-          entryId: 'chg-ACME-1',
-          workspaceId: 'w1',
-          productKey: 'ACME',
-          itemKey: 'ACME-1',
-          title: 'One',
+        ...publishedFor('ACME-1', {
           body: 'Done.\n\nAlso answers: Two (ACME-2); Three (ACME-3).\n\nRequested by 3 people.',
           itemIds: ['ACME-1', 'ACME-2', 'ACME-3'],
-          requestedByNames: [],
           requestedByCount: 3,
-        },
+        }),
         10,
       );
       const unmerged = {
@@ -129,17 +115,6 @@ describe('Changelog projection', () => {
   describe('When the announced item is not shipped, in log order, when the entry is published', () => {
     // a status change or a merge can land between draft_changelog_entry's read of the item and
     // its append: the entry must not claim, from its first moment, what is no longer true
-    const entry = (key: string) => ({
-      entryId: `chg-${key}`,
-      workspaceId: 'w1',
-      productKey: 'ACME',
-      itemKey: key,
-      title: key,
-      body: 'Done.',
-      itemIds: [key],
-      requestedByNames: [],
-      requestedByCount: 1,
-    });
     const listed = async () =>
       (await listChangelog(stores.readStore, { workspaceId: 'w1', productKey: 'ACME' })).map(
         (e) => e.id,
@@ -151,7 +126,7 @@ describe('Changelog projection', () => {
       const { log, add } = eventLog();
       add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
       add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'shipped', to: 'planned' }, 8);
-      add(changelogStreamId('w1', 'ACME-1'), 'ChangelogEntryPublished', entry('ACME-1'), 10);
+      add(...publishedFor('ACME-1'), 10);
       for (const e of log) await projector.apply(e, stores.readStore);
       expect(await listed()).to.deep.equal([]);
 
@@ -171,7 +146,7 @@ describe('Changelog projection', () => {
       const { log, add } = eventLog();
       add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5);
       add('item-w1.ACME-1', 'ItemMergedInto', { survivorKey: 'ACME-2' }, 8);
-      add(changelogStreamId('w1', 'ACME-1'), 'ChangelogEntryPublished', entry('ACME-1'), 10);
+      add(...publishedFor('ACME-1'), 10);
       for (const e of log) await projector.apply(e, stores.readStore);
       expect(await listed()).to.deep.equal([]);
     });
@@ -197,22 +172,7 @@ describe('Changelog projection', () => {
       };
       const published = await step(
         add('item-w1.ACME-1', 'ItemStatusChanged', { from: 'new', to: 'shipped' }, 5),
-        add(
-          changelogStreamId('w1', 'ACME-1'),
-          'ChangelogEntryPublished',
-          {
-            entryId: 'chg-ACME-1',
-            workspaceId: 'w1',
-            productKey: 'ACME',
-            itemKey: 'ACME-1',
-            title: 'One',
-            body: 'Done.',
-            itemIds: ['ACME-1'],
-            requestedByNames: [],
-            requestedByCount: 1,
-          },
-          10,
-        ),
+        add(...publishedFor('ACME-1'), 10),
       );
       expect(published).to.deep.equal(['chg-ACME-1']);
       expect(

@@ -177,6 +177,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     productKey: itemKey.slice(0, itemKey.indexOf('-')),
     itemKey,
   });
+  const survivorOf = (survivorKey: string) => {
+    const { itemKey: _, ...where } = address(survivorKey);
+    return { ...where, survivorKey };
+  };
 
   return {
     url,
@@ -235,22 +239,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       await caughtUp(position);
     },
     async merge(survivorKey, mergedKeys) {
-      const { position } = await actions.mergeItems(deps, context(), {
-        workspaceId,
-        productKey: survivorKey.slice(0, survivorKey.indexOf('-')),
-        survivorKey,
-        mergedKeys,
-      });
-      await caughtUp(position);
+      const input = { ...survivorOf(survivorKey), mergedKeys };
+      await caughtUp((await actions.mergeItems(deps, context(), input)).position);
     },
     async unmerge(survivorKey, mergedKeys) {
-      const { position } = await actions.unmergeItems(deps, context(), {
-        workspaceId,
-        productKey: survivorKey.slice(0, survivorKey.indexOf('-')),
-        survivorKey,
-        mergedKeys,
-      });
-      await caughtUp(position);
+      const input = { ...survivorOf(survivorKey), mergedKeys };
+      await caughtUp((await actions.unmergeItems(deps, context(), input)).position);
     },
     async createProduct(key) {
       const { position } = await actions.createProduct(deps, context(), {
