@@ -26,7 +26,7 @@ export interface RemoteToolsOptions {
 /**
  * A call the service does not answer within this is answered 504: an assistant waiting on a
  * hung service otherwise waits for its host's own timeout, if it has one. A write waits at most
- * PROJECTION_WAIT_MS (5 s by default) for its read models before the service answers 503.
+ * PROJECTION_WAIT_MS (10 s by default) for its read models before the service answers 503.
  */
 export const CALL_TIMEOUT_MS = 60_000;
 
