@@ -3,7 +3,9 @@
  * case (`/acme-co/app`, `/Acme-Co/APP`), or a page a board does not have (`/acme-co/APP/items`,
  * `/acme-co/APP/foo`). Someone typed or followed a board address, so a GET gets the board's 404
  * page — the one private and unknown products answer — instead of the API's JSON 404 (a client
- * that asks for JSON still gets JSON).
+ * that asks for JSON still gets JSON). The same goes for a board address with a broken
+ * percent-escape (`/acme-co/APP/items/%ZZ`, a link cut or mistyped): the router cannot decode it,
+ * and the visitor gets the board's 400 page, not the API's JSON error.
  *
  * Mounted last on the board's router, which runs after the API operations but before the MCP
  * and OAuth routers and the app's fallback (src/feedback/app.ts). So a path is taken only when
@@ -11,8 +13,8 @@
  * `/.well-known` and `/_board` cannot — and is not one of the app's own top-level names that
  * could (below): those stay with their routers and the JSON fallback.
  */
-import type { Router } from 'express';
-import { NotFound } from '../../../commands/shared/errors.js';
+import type { ErrorRequestHandler, Request, Router } from 'express';
+import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { ProductKey, Slug } from '../http/schemas.js';
 import type { BoardDeps } from './context.js';
 import { answerError } from './respond.js';
@@ -29,9 +31,22 @@ export function isBoardShaped(path: string): boolean {
   return rest.length === 0 || ProductKey.safeParse(second.toUpperCase()).success;
 }
 
+const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
+
 export function mountNearMisses(router: Router, deps: BoardDeps): void {
   router.use((req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !isBoardShaped(req.path)) return next();
+    if (!isRead(req) || !isBoardShaped(req.path)) return next();
     answerError(deps, req, res, new NotFound('no public board at this address'), null);
   });
+  // the router's own error: a path parameter it could not percent-decode (no product looked up,
+  // so a private and an unknown product answer alike)
+  const undecodable: ErrorRequestHandler = (error, req, res, next) => {
+    if (!(error instanceof URIError) || !isRead(req) || !isBoardShaped(req.path))
+      return next(error);
+    answerError(deps, req, res, new InvalidArgument(BROKEN_ADDRESS), null);
+  };
+  router.use(undecodable);
 }
+
+export const BROKEN_ADDRESS =
+  'This address has a broken %-escape, so it leads nowhere; check the link or type it again.';

@@ -93,6 +93,31 @@ describe('Board addresses (e2e)', () => {
     });
   });
 
+  describe('When a board address has a broken percent-escape (a link cut or mistyped)', () => {
+    it("answers the board's readable 400 page, alike for a public, private and unknown product", async () => {
+      // task: "every error must be a readable page or message, never a stack trace, an empty
+      // page or a 500" — not the API's JSON envelope shown raw in the browser
+      const pages = [];
+      for (const path of [
+        '/acme-co/APP/items/%ZZ',
+        '/acme-co/SEC/items/%E0%A4%A',
+        '/acme-co/NOPE/items/%',
+      ]) {
+        const page = await visitor.get(path, { accept: 'text/html' });
+        expect(page.status, path).to.equal(400);
+        expect(page.headers.get('content-type'), path).to.match(/^text\/html/);
+        expect(page.text, path).to.include('broken %-escape');
+        pages.push(page.text);
+      }
+      expect(pages[1]).to.equal(pages[2]);
+      // a client asking for JSON, and the API's own paths, keep the envelope
+      const json = await visitor.get('/acme-co/APP/items/%ZZ', { accept: 'application/json' });
+      expect(json.headers.get('content-type')).to.match(/^application\/json/);
+      const api = await visitor.get('/v1/workspaces/acme-co/products/%ZZ', { accept: 'text/html' });
+      expect(api.headers.get('content-type')).to.match(/^application\/json/);
+    });
+  });
+
   describe('When an item key is unknown', () => {
     it('says the item is missing on a public board, and nothing more on a private or unknown one', async () => {
       // README: "A private product and an unknown one answer the same 404 on every page"
