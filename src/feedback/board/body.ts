@@ -1,6 +1,6 @@
 /**
- * Reading a board form: JSON (the widget, board.js, in-app capture boxes) or
- * application/x-www-form-urlencoded (a plain HTML form, without JavaScript), at most 32 kB, then
+ * Reading a board form: JSON (the widget, board.js, in-app capture boxes, at most 32 kB) or
+ * application/x-www-form-urlencoded (a plain HTML form, without JavaScript, at most 64 kB), then
  * checked with a zod schema. Anything else is a 400 in the service's envelope, never a 500.
  */
 import express, { type Request, type Response } from 'express';
@@ -11,7 +11,13 @@ import { cutAt } from '../../../commands/shared/text.js';
 import { describeIssues } from '../../http/validation.js';
 
 const json = jsonBody({ limit: '32kb' });
-const form = express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 50 });
+/**
+ * A browser percent-encodes each UTF-8 byte of a form: a character of most scripts (CJK, Indic,
+ * Thai) takes 3 bytes, so 9 once encoded. The capture box full to its fields' maxlength (200 +
+ * 5,000 + 100 UTF-16 units) in such a script is about 48 kB with its tokens; 32 kB refused a
+ * 3,700-character body the box had let the visitor type, and lost it all.
+ */
+const form = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 });
 
 export async function readForm<T extends z.ZodType>(
   req: Request,

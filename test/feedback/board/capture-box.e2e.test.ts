@@ -44,6 +44,22 @@ describe('The capture box without JavaScript (e2e)', () => {
     });
   });
 
+  describe('When a visitor fills the box to its limits in a script of 3-byte characters', () => {
+    it('files it: the form a browser encodes (9 bytes a character) is not refused as too large', async () => {
+      // README: "body (1–5000), title? (≤ 200), displayName? (≤ 100)" -- characters, whatever the
+      // script; was 400 "request body is too large: at most 32,768 bytes", and the text lost
+      const v = new BoardVisitor(world.fb.url);
+      const kana = (n: number) => 'フィードバック'.repeat(n).slice(0, n);
+      const full = { title: kana(200), body: kana(5000), displayName: kana(100) };
+      const filed = await postBoardForm(world, v, full);
+      const refusal = /class="error" role="alert">([^<]*)/.exec(filed.text)?.[1];
+      expect(filed.status, refusal).to.equal(303);
+      const saved = await item(filedKey(filed));
+      expect(saved.title).to.equal(full.title);
+      expect(saved.body).to.equal(full.body);
+    });
+  });
+
   describe('When the board refuses a post', () => {
     const typed = { title: 'Dark <mode> & more', body: 'Line one\nLine "two"', displayName: 'Ari' };
     const expectFilledIn = (html: string) => {
