@@ -212,7 +212,18 @@ describe('The public board pages (e2e)', () => {
         publish: true,
       });
       expect(published.status, JSON.stringify(published.body)).to.equal(200);
+      // the board's count, as the +1 button reads it out: "1 vote", "0 votes" (was "1 votes")
+      await visitor.post(`${world.boardPath}/items/${planned}/plus-one`, { back: 'item' });
       const roadmap = await visitor.get(`${world.boardPath}/roadmap`);
+      const spoken = (title: string) =>
+        new RegExp(
+          `>${title}</a> <span class="muted">▲ (\\d+)<span class="visually-hidden">([^<]*)<`,
+        )
+          .exec(roadmap.text)
+          ?.slice(1)
+          .join('');
+      expect(spoken('Calendar view')).to.equal('1 vote');
+      expect(spoken('Bulk edit')).to.equal('0 votes');
       const plannedAt = roadmap.text.indexOf('Calendar view');
       expect(plannedAt).to.be.greaterThan(roadmap.text.indexOf('id="col-planned"'));
       expect(roadmap.text.indexOf('Bulk edit')).to.be.greaterThan(

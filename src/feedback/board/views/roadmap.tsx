@@ -37,7 +37,9 @@ export function RoadmapPage(v: {
                     <a href={entry.url}>{entry.title}</a>{' '}
                     <span class="muted">
                       ▲ {entry.plusOneCount}
-                      <span class="visually-hidden"> votes</span>
+                      <span class="visually-hidden">
+                        {entry.plusOneCount === 1 ? ' vote' : ' votes'}
+                      </span>
                     </span>
                   </li>
                 ))}
