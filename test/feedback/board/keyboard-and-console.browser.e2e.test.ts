@@ -2,7 +2,8 @@
 /**
  * The board with JavaScript in Chromium, for a keyboard and a screen reader: focus stays on the
  * button that was pressed while board.js posts, the title is described by the suggestions only
- * while they are shown, and a first visit logs nothing to the console (no /favicon.ico 404).
+ * while they are shown (and they go with the title once it is posted), and a first visit logs
+ * nothing to the console (no /favicon.ico 404).
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -74,6 +75,27 @@ describeInBrowser('The board with JavaScript, by keyboard (e2e)', (browser) => {
     await page.fill('#capture-title', 'ke');
     await page.waitForSelector('.suggestions[hidden]', { state: 'attached' });
     expect(await described()).to.equal(null);
+    await context.close();
+  });
+
+  it('takes the suggestions away with the title once the feedback is posted', async () => {
+    // the box emptied for the next idea still showed "Already asked? Add your +1 instead" and the
+    // matches of the title just posted, and still described the empty title by them
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    await page.goto(board);
+    await page.fill('#capture-title', 'Keyboard shortcuts for the editor');
+    await page.waitForSelector('.suggestions:not([hidden]) a');
+    await page.fill('#capture-body', 'Posted while suggestions were shown.');
+    fillTime(world);
+    await page.click('form.capture button[type="submit"]');
+    await page.waitForSelector('.form-status a');
+    expect(await page.inputValue('#capture-title')).to.equal('');
+    expect(await page.isVisible('.suggestions'), 'suggestions still shown').to.equal(false);
+    expect(await page.getAttribute('#capture-title', 'aria-describedby')).to.equal(null);
+    // and the same title typed again is looked up again
+    await page.fill('#capture-title', 'Keyboard shortcuts for the editor');
+    await page.waitForSelector('.suggestions:not([hidden]) a');
     await context.close();
   });
 

@@ -70,6 +70,17 @@
   const say = (text) => {
     status.textContent = text;
   };
+  const title = capture.querySelector('#capture-title');
+  const box = capture.querySelector('.suggestions');
+  const list = box.querySelector('ul');
+  let timer = 0;
+  let asked = '';
+  // the title is described by the suggestions only while they are shown
+  const show = (on) => {
+    box.hidden = !on;
+    if (on) title.setAttribute('aria-describedby', 'suggestions-heading');
+    else title.removeAttribute('aria-describedby');
+  };
   capture.addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = capture.querySelector('button[type="submit"]');
@@ -84,8 +95,12 @@
       if (!res.ok) return say(await failure(res));
       const answer = await res.json();
       setCsrf(answer.csrf);
-      capture.querySelector('#capture-title').value = '';
+      title.value = '';
       capture.querySelector('#capture-body').value = '';
+      // the suggestions were for the title just posted: gone with it
+      clearTimeout(timer);
+      asked = '';
+      show(false);
       status.textContent = 'Thanks! Your feedback is posted: ';
       const link = document.createElement('a');
       link.href = answer.url;
@@ -98,17 +113,6 @@
     }
   });
 
-  const title = capture.querySelector('#capture-title');
-  const box = capture.querySelector('.suggestions');
-  const list = box.querySelector('ul');
-  let timer = 0;
-  let asked = '';
-  // the title is described by the suggestions only while they are shown
-  const show = (on) => {
-    box.hidden = !on;
-    if (on) title.setAttribute('aria-describedby', 'suggestions-heading');
-    else title.removeAttribute('aria-describedby');
-  };
   title.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
