@@ -17,6 +17,7 @@ import type { PersonIds } from '../actions/index.js';
 import type { FeedbackSearch } from '../search/search.js';
 import { mountAssets } from './assets.js';
 import { mountCapture } from './capture.js';
+import { mountFormAddresses } from './form-addresses.js';
 import type { BoardDeps } from './context.js';
 import { mountPages } from './pages.js';
 import { createProductLookup } from './product-lookup.js';
@@ -86,6 +87,8 @@ export function publicBoard(
 export function boardRouter(deps: BoardDeps): Router {
   const router = Router();
   mountPages(router, deps);
+  // before the capture endpoint: a browser opening its address is sent to the board
+  mountFormAddresses(router, deps);
   mountCapture(router, deps);
   mountPlusOne(router, deps);
   mountIdentity(router, deps);

@@ -118,6 +118,37 @@ describe('Board addresses (e2e)', () => {
     });
   });
 
+  describe("When a visitor opens a form's address as a page (the address bar after a post without JavaScript)", () => {
+    it('sends them to the page holding the form, and a private product to the one 404', async () => {
+      // task: "every error must be a readable page or message": was the capture endpoint's JSON
+      // (after "sent too fast") and "There is no public board at this address" on a public board
+      // (after a wrong code or a refused +1)
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Opened by address' });
+      const board = `${world.fb.url}${world.boardPath}`;
+      const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+      for (const [path, to] of [
+        [`/capture/acme-co/APP`, board],
+        [`${world.boardPath}/identity/code`, `${board}/identity`],
+        [`${world.boardPath}/identity/sign-out`, `${board}/identity`],
+        [`${world.boardPath}/items/${itemKey}/plus-one`, `${board}/items/${itemKey}`],
+      ]) {
+        const opened = await visitor.get(path, html);
+        expect(opened.status, path).to.equal(303);
+        expect(opened.headers.get('location'), path).to.equal(to);
+      }
+      const unknown = await visitor.get('/acme-co/NOPE', html);
+      for (const path of ['/capture/acme-co/SEC', '/acme-co/SEC/identity/code']) {
+        const page = await visitor.get(path, html);
+        expect(page.status, path).to.equal(404);
+        expect(page.text, path).to.equal(unknown.text);
+      }
+      // the widget's fetch (Accept */*) still gets the endpoint's JSON
+      const widget = await visitor.get('/capture/acme-co/APP', { accept: '*/*' });
+      expect(widget.status).to.equal(200);
+      expect(JSON.parse(widget.text)).to.have.property('formToken');
+    });
+  });
+
   describe('When an item key is unknown', () => {
     it('says the item is missing on a public board, and nothing more on a private or unknown one', async () => {
       // README: "A private product and an unknown one answer the same 404 on every page"
