@@ -28,13 +28,16 @@ import { mountUpstreamSignIn } from './upstream-sign-in.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 
 const EmailFormBody = z.object({ csrf: z.string().max(200).optional(), email: z.email().max(254) });
-const CodeFormBody = z.object({
-  csrf: z.string().max(200).optional(),
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, 'the code is 6 digits'),
-});
+/** the code as typed; what is not 6 digits is told on the code form (NOT_A_CODE), not a 400 page */
+const CodeFormBody = z.object({ csrf: z.string().max(200).optional(), code: z.string().max(100) });
+
+/** the 6 digits typed (spaces around them aside), or null when that is not a code */
+const digitsOf = (typed: string): string | null => {
+  const code = typed.trim();
+  return /^\d{6}$/.test(code) ? code : null;
+};
+
+const NOT_A_CODE = 'The code is the 6 digits in the e-mail we sent; type them again.';
 
 export function mountIdentity(router: Router, deps: BoardDeps): void {
   const codeUid = (visitor: Visitor) => `board:${visitor.id}`;
@@ -119,10 +122,12 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       const email = await deps.codes.pendingEmail(codeUid(visitor));
       const expired = 'That code has expired. Ask for a new one.';
       if (!email) return formPage(res, 400, product, visitor, { error: expired });
+      const code = digitsOf(form.code);
+      if (!code) return formPage(res, 400, product, visitor, { email, error: NOT_A_CODE });
       const ip = ipOf(deps, req);
       const place = await deps.throttle.beforeCheck(email, ip);
       if (place.status === 'throttled') throw tooMany('wrong codes', place.wait);
-      const check = await deps.codes.check(codeUid(visitor), form.code);
+      const check = await deps.codes.check(codeUid(visitor), code);
       const lockout = await place.settle(check.status === 'wrong');
       if (check.status === 'ok') {
         setVisitorCookie(deps, res, { id: visitor.id, email: check.email });

@@ -85,6 +85,38 @@ describe('Confirming an e-mail address on the board (e2e)', () => {
     });
   });
 
+  describe('When what is typed for the code is not 6 digits', () => {
+    it('shows the code form again saying so in words for people, and counts no wrong try', async () => {
+      // was a page with no form saying "The code has an invalid format (must match /^\d{6}$/)."
+      const email = 'digits@customer.example';
+      const v = new BoardVisitor(world.fb.url);
+      const start = await v.get(identity);
+      await v.post(identity, { csrf: field(start.text, 'csrf'), email });
+      const asked = await v.get(identity);
+      const refused = await v.post(`${identity}/code`, {
+        csrf: field(asked.text, 'csrf'),
+        code: '12345o',
+      });
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.include('The code is the 6 digits in the e-mail we sent');
+      expect(refused.text).to.not.include('must match');
+      expect(refused.text).to.include('name="code"').and.include(email);
+      // no try was spent on it: the first wrong code leaves 4 of the 5
+      const code = latestCode(world.fb.mailboxPath, email);
+      const wrong = await v.post(`${identity}/code`, {
+        csrf: field(refused.text, 'csrf'),
+        code: code === '000000' ? '111111' : '000000',
+      });
+      expect(wrong.text).to.include('That code is not right; 4 tries left.');
+      // the form on that page works, with the right code and spaces around it
+      const done = await v.post(`${identity}/code`, {
+        csrf: field(wrong.text, 'csrf'),
+        code: ` ${code} `,
+      });
+      expect(done.status).to.equal(303);
+    });
+  });
+
   describe('When a visitor without a pending code opens the page', () => {
     it('shows the address form', async () => {
       const v = new BoardVisitor(world.fb.url);
