@@ -128,18 +128,21 @@ export function BoardPage(v: BoardView) {
           ))}
         </ol>
       )}
-      <nav class="pager" aria-label="Pages">
-        {v.page > 1 ? (
-          <a href={query(v.page - 1)} rel="prev">
-            Previous
-          </a>
-        ) : null}
-        {v.hasNext ? (
-          <a href={query(v.page + 1)} rel="next">
-            Next
-          </a>
-        ) : null}
-      </nav>
+      {/* only when there is another page: an empty "Pages" landmark is read out for nothing */}
+      {v.page > 1 || v.hasNext ? (
+        <nav class="pager" aria-label="Pages">
+          {v.page > 1 ? (
+            <a href={query(v.page - 1)} rel="prev">
+              Previous
+            </a>
+          ) : null}
+          {v.hasNext ? (
+            <a href={query(v.page + 1)} rel="next">
+              Next
+            </a>
+          ) : null}
+        </nav>
+      ) : null}
     </Layout>
   );
 }
