@@ -81,6 +81,31 @@
     if (on) title.setAttribute('aria-describedby', 'suggestions-heading');
     else title.removeAttribute('aria-describedby');
   };
+  // a form token is good for 2 days: in a board left open longer, the visitor starting on the
+  // form gets fresh tokens (the board's own page, read again), before they send what they type
+  let renewedAt = Date.now();
+  let renewing = false;
+  const renew = async () => {
+    if (renewing || Date.now() - renewedAt < 864e5) return;
+    renewing = true;
+    try {
+      const res = await fetch(location.pathname, {
+        headers: { Accept: 'text/html' },
+        cache: 'no-store',
+      });
+      const page = new DOMParser().parseFromString(res.ok ? await res.text() : '', 'text/html');
+      const token = page.querySelector('form[data-capture] input[name="formToken"]');
+      if (!token) return;
+      capture.querySelector('input[name="formToken"]').value = token.value;
+      setCsrf(page.querySelector('input[name="csrf"]').value);
+      renewedAt = Date.now();
+    } catch {
+    } finally {
+      renewing = false;
+    }
+  };
+  capture.addEventListener('focusin', renew);
+  capture.addEventListener('input', renew);
   capture.addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = capture.querySelector('button[type="submit"]');
