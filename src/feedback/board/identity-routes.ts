@@ -123,6 +123,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       const expired = 'That code has expired. Ask for a new one.';
       if (!email) return formPage(res, 400, product, visitor, { error: expired });
       const code = digitsOf(form.code);
+      if (!code && wantsJson(req)) throw new InvalidArgument(NOT_A_CODE);
       if (!code) return formPage(res, 400, product, visitor, { email, error: NOT_A_CODE });
       const ip = ipOf(deps, req);
       const place = await deps.throttle.beforeCheck(email, ip);

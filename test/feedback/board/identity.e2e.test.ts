@@ -101,6 +101,17 @@ describe('Confirming an e-mail address on the board (e2e)', () => {
       expect(refused.text).to.include('The code is the 6 digits in the e-mail we sent');
       expect(refused.text).to.not.include('must match');
       expect(refused.text).to.include('name="code"').and.include(email);
+      // a JSON caller gets the same words in the service's envelope
+      const json = await v.post(
+        `${identity}/code`,
+        { csrf: field(refused.text, 'csrf'), code: 'abc' },
+        { json: true },
+      );
+      expect(json.status).to.equal(400);
+      expect(JSON.parse(json.text)).to.deep.equal({
+        error: 'The code is the 6 digits in the e-mail we sent; type them again.',
+        code: 'invalid-argument',
+      });
       // no try was spent on it: the first wrong code leaves 4 of the 5
       const code = latestCode(world.fb.mailboxPath, email);
       const wrong = await v.post(`${identity}/code`, {
