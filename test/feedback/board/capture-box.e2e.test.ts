@@ -1,7 +1,9 @@
 /**
  * The board's capture box without JavaScript, over real HTTP: a confirmed visitor can still give
- * a name, a refused post comes back with the reason and what was typed, and the title is not
- * described by suggestions that are not shown. (The endpoint's own rules: capture.e2e.)
+ * a name, a refused post comes back with the reason and what was typed (also when the page's
+ * token went stale in another tab), the box takes what its fields hold in any script, and the
+ * title is not described by suggestions that are not shown. (The endpoint's own rules:
+ * capture.e2e.)
  */
 import { expect } from 'chai';
 import {
@@ -57,6 +59,42 @@ describe('The capture box without JavaScript (e2e)', () => {
       const saved = await item(filedKey(filed));
       expect(saved.title).to.equal(full.title);
       expect(saved.body).to.equal(full.body);
+    });
+  });
+
+  describe('When the visitor got their cookie in another tab after the board was shown', () => {
+    it('shows the board again with what was typed and their token, and sending it again files it', async () => {
+      // a +1 in a second tab makes the visitor; the first tab's form, shown before, carries no
+      // token of theirs: it answered "Please reload the page", and the reload lost the text
+      const v = new BoardVisitor(world.fb.url);
+      const shown = await v.get(world.boardPath);
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Voted in a second tab' });
+      const voted = await v.post(`${world.boardPath}/items/${itemKey}/plus-one`, { back: 'item' });
+      expect(voted.status).to.equal(303);
+      fillTime(world);
+      const typed = { title: 'Two tabs', body: 'Typed in the first tab', displayName: 'Ari' };
+      const form = { formToken: field(shown.text, 'formToken'), csrf: field(shown.text, 'csrf') };
+      const stale = await v.post(capture, { ...form, ...typed });
+      expect(stale.status).to.equal(403);
+      expect(stale.text).to.include('send your feedback again');
+      expect(stale.text)
+        .to.include('value="Two tabs"')
+        .and.include('Typed in the first tab</textarea>');
+      const again = await v.post(capture, {
+        formToken: field(stale.text, 'formToken'),
+        csrf: field(stale.text, 'csrf'),
+        ...typed,
+      });
+      expect(again.status).to.equal(303);
+      expect((await item(filedKey(again))).title).to.equal('Two tabs');
+      // another site's post with the cookie gets no token of the visitor's
+      const elsewhere = await v.post(
+        capture,
+        { ...form, ...typed, body: 'From elsewhere' },
+        { headers: { 'sec-fetch-site': 'cross-site' } },
+      );
+      expect(elsewhere.status).to.equal(403);
+      expect(elsewhere.text).to.not.include('name="csrf"');
     });
   });
 
