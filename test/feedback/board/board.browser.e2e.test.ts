@@ -124,6 +124,37 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
     await context.close();
   });
 
+  it('files and +1s from tabs shown before a +1 in another tab made the visitor', async () => {
+    // those tabs' forms carry no token of the visitor the other tab's +1 made: they answered
+    // "the page is out of date; reload it and send the form again", and a reload lost the text
+    const context = await browser().newContext();
+    const filing = await context.newPage();
+    await filing.goto(board);
+    const voting = await context.newPage();
+    await voting.goto(board);
+    const item = await context.newPage();
+    await item.goto(`${board}/items/${itemKey}`);
+    await item.click('form.plus-one button');
+    await item.waitForSelector('form.plus-one button[aria-pressed="true"]');
+    await voting.bringToFront();
+    await voting.locator('li.item', { hasText: 'Calendar view' }).locator('button').click();
+    // what was done is announced; a refusal is shown in the notice
+    const said = () =>
+      document.querySelector('#announce')?.textContent ||
+      document.querySelector('#notice')?.textContent;
+    expect(await (await voting.waitForFunction(said)).jsonValue()).to.equal('+1 added');
+    await filing.bringToFront();
+    await filing.fill('#capture-title', 'Filed from an older tab');
+    await filing.fill('#capture-body', 'Shown before another tab made me a visitor.');
+    fillTime(world);
+    await filing.click('form.capture button[type="submit"]');
+    await filing.waitForFunction(() => document.querySelector('.form-status')?.textContent);
+    expect(await filing.textContent('.form-status')).to.equal(
+      'Thanks! Your feedback is posted: Filed from an older tab',
+    );
+    await context.close();
+  });
+
   it('files as tier email once the visitor confirmed the code sent to the address', async () => {
     // issue 12: "with the e-mail confirmed, tier `email`"
     const context = await browser().newContext();

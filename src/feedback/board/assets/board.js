@@ -31,6 +31,25 @@
     const wait = res.headers.get('Retry-After');
     return wait && !/\d+ s\b/.test(message) ? `${message} (try again in ${wait} s)` : message;
   };
+  // this page read again (its address without the query): its forms as the server gives them now
+  const readPage = async () => {
+    const res = await fetch(location.pathname, {
+      headers: { Accept: 'text/html' },
+      cache: 'no-store',
+    });
+    return new DOMParser().parseFromString(res.ok ? await res.text() : '', 'text/html');
+  };
+  // 403: the visitor's cookie was made or changed in another tab (a +1, a confirmed address)
+  // after this page was shown, so its CSRF token is not theirs; with their token read again, the
+  // request (which changed nothing) is sent once more
+  const post = async (send) => {
+    const res = await send();
+    if (res.status !== 403) return res;
+    const csrf = (await readPage()).querySelector('input[name="csrf"]')?.value;
+    if (!csrf) return res;
+    setCsrf(csrf);
+    return send();
+  };
 
   for (const form of document.querySelectorAll('form[data-plus-one]')) {
     form.addEventListener('submit', async (event) => {
@@ -40,11 +59,13 @@
       busy(button, true);
       const was = button.getAttribute('aria-pressed') === 'true';
       try {
-        const res = await fetch(form.action, {
-          method: 'POST',
-          headers: { Accept: 'application/json' },
-          body: new URLSearchParams(new FormData(form)),
-        });
+        const res = await post(() =>
+          fetch(form.action, {
+            method: 'POST',
+            headers: { Accept: 'application/json' },
+            body: new URLSearchParams(new FormData(form)),
+          }),
+        );
         if (!res.ok) return notify(await failure(res));
         notify('');
         const answer = await res.json();
@@ -89,11 +110,7 @@
     if (renewing || Date.now() - renewedAt < 864e5) return;
     renewing = true;
     try {
-      const res = await fetch(location.pathname, {
-        headers: { Accept: 'text/html' },
-        cache: 'no-store',
-      });
-      const page = new DOMParser().parseFromString(res.ok ? await res.text() : '', 'text/html');
+      const page = await readPage();
       const token = page.querySelector('form[data-capture] input[name="formToken"]');
       if (!token) return;
       capture.querySelector('input[name="formToken"]').value = token.value;
@@ -112,11 +129,13 @@
     if (isBusy(button)) return;
     busy(button, true);
     try {
-      const res = await fetch(capture.action, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(Object.fromEntries(new FormData(capture))),
-      });
+      const res = await post(() =>
+        fetch(capture.action, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify(Object.fromEntries(new FormData(capture))),
+        }),
+      );
       if (!res.ok) return say(await failure(res));
       const answer = await res.json();
       setCsrf(answer.csrf);
