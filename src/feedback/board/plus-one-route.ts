@@ -8,7 +8,7 @@
  * not an extra +1), so their press is refused here (409) rather than answered as if it toggled.
  */
 import { requestIdsFor } from '../../http/respond.js';
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { FailedPrecondition, NotFound } from '../../../commands/shared/errors.js';
 import { findItem } from '../../../projections/items/queries.js';
@@ -22,6 +22,7 @@ import { boardQueryOf } from './board-page.js';
 import { readForm } from './body.js';
 import { type BoardDeps, ipOf, NO_SUCH_ITEM, requesterOf, wantsJson } from './context.js';
 import { navOf } from './nav.js';
+import type { Visitor } from './tokens.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 import { boardHref } from './views/board.js';
 
@@ -30,6 +31,8 @@ const PlusOneForm = z.object({
   back: z.enum(['board', 'item']).optional(),
   /** the board's query string the button was on (`back: board`); only its known parameters count */
   query: z.string().max(2000).optional(),
+  /** whether the button showed the visitor's +1 given (its aria-pressed) when it was pressed */
+  given: z.enum(['true', 'false']).optional(),
 });
 
 export const OWN_ITEM =
@@ -56,28 +59,22 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       // (a +1 on an item merged into theirs is recorded by the decider, for an unmerge to return)
       if (doc._submitterId === personId) throw new FailedPrecondition(OWN_ITEM);
       const given = current?._plusOnes.includes(personId) ?? false;
-      // an unconfirmed visitor's +1 is a cookie's: the IP's bucket for the item bounds stuffing
-      const adds =
-        !given && !visitor.email ? `${workspaceId}.${current?.itemKey ?? itemKey}` : undefined;
-      await deps.guard.takePlusOne(ipOf(deps, req), adds);
-      const context: CommandContext = {
-        actor: personId,
-        now,
-        ...requestIdsFor(req, res),
-      };
-      const person = await registerPerson(deps, context, { workspaceId, requester, personId });
-      const input = { workspaceId, itemKey, personId };
-      const result = given
-        ? await withdrawPlusOne(deps, context, input)
-        : await addPlusOne(deps, context, input);
-      const position = result.position ?? person.position;
-      if (position !== null) await deps.waitFor(position);
-      const after = await findItem(deps.readStore, { workspaceId, itemKey: result.itemKey });
-      const url = `${navOf(deps, product, 'item').boardUrl}/items/${result.itemKey}`;
+      // the press does what the button showed: a page shown before a +1 or a withdrawal in another
+      // tab, or taken from the browser's history, does not undo it (a toggle did)
+      const wanted = form.given === undefined ? !given : form.given === 'false';
+      const after =
+        wanted === given
+          ? current
+          : await toggle(deps, req, res, {
+              ...{ workspaceId, visitor, requester, personId, given, itemKey, now },
+              counted: current?.id ?? itemKey,
+            });
+      const shownKey = after?.id ?? itemKey;
+      const url = `${navOf(deps, product, 'item').boardUrl}/items/${shownKey}`;
       if (wantsJson(req)) {
         res.setHeader('Cache-Control', 'no-store');
         res.json({
-          itemId: result.itemKey,
+          itemId: shownKey,
           plusOneCount: after?.plusOneCount ?? 0,
           plusOned: after?._plusOnes.includes(personId) ?? false,
           csrf: deps.tokens.csrf(visitor),
@@ -90,4 +87,36 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       res.redirect(303, boardHref(navOf(deps, product, 'board').boardUrl, query));
     }),
   );
+}
+
+/** Adds or withdraws the visitor's +1 (limited per IP) and answers the item as it is after. */
+async function toggle(
+  deps: BoardDeps,
+  req: Request,
+  res: Response,
+  press: {
+    workspaceId: string;
+    visitor: Visitor;
+    requester: ReturnType<typeof requesterOf>;
+    personId: string;
+    given: boolean;
+    itemKey: string;
+    /** the item whose +1s count it: the survivor of a merged one */
+    counted: string;
+    now: number;
+  },
+) {
+  const { workspaceId, visitor, requester, personId, given, itemKey, now } = press;
+  // an unconfirmed visitor's +1 is a cookie's: the IP's bucket for the item bounds stuffing
+  const adds = !given && !visitor.email ? `${workspaceId}.${press.counted}` : undefined;
+  await deps.guard.takePlusOne(ipOf(deps, req), adds);
+  const context: CommandContext = { actor: personId, now, ...requestIdsFor(req, res) };
+  const person = await registerPerson(deps, context, { workspaceId, requester, personId });
+  const input = { workspaceId, itemKey, personId };
+  const result = given
+    ? await withdrawPlusOne(deps, context, input)
+    : await addPlusOne(deps, context, input);
+  const position = result.position ?? person.position;
+  if (position !== null) await deps.waitFor(position);
+  return findItem(deps.readStore, { workspaceId, itemKey: result.itemKey });
 }

@@ -200,6 +200,28 @@ describeInBrowser('The public board in a browser (e2e)', (browser) => {
     await context.close();
   });
 
+  it('keeps a +1 given in another tab when the older tab’s button, showing none, is pressed', async () => {
+    // the +1 is a toggle on the server: the older tab's press withdrew it, one vote fewer, and
+    // said "Nothing changed"
+    const { itemKey: key } = await world.fb.submit(world.ws, 'APP', {
+      title: 'Two tabs, one vote',
+      body: 'Voted twice',
+    });
+    const context = await browser().newContext();
+    const older = await context.newPage();
+    await older.goto(`${board}/items/${key}`);
+    const newer = await context.newPage();
+    await newer.goto(`${board}/items/${key}`);
+    await newer.click('form.plus-one button');
+    await newer.waitForSelector('form.plus-one button[aria-pressed="true"]');
+    await older.bringToFront();
+    await older.click('form.plus-one button');
+    await older.waitForFunction(() => document.querySelector('#announce')?.textContent);
+    expect(await older.getAttribute('form.plus-one button', 'aria-pressed')).to.equal('true');
+    expect((await owner.get(`${items}/${key}`)).body.item.plusOneCount).to.equal(1);
+    await context.close();
+  });
+
   it('has no serious or critical axe violation on any page, light or dark, and saves screenshots', async () => {
     // issue 12: "axe-core run in the browser on every page reports no serious or critical violation"
     const pages: [string, string][] = [

@@ -56,6 +56,29 @@ describe('Board visitors: +1s and a confirmed e-mail address (e2e)', () => {
       expect((await item(itemKey)).item.plusOneCount).to.equal(1);
     });
 
+    it('does what the pressed button showed: a page from before the +1 does not withdraw it', async () => {
+      // the Back button shows the board as it was before the +1 (unpressed); pressing it there
+      // withdrew the +1 and showed the button unpressed again, one vote fewer
+      const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Back and forth' });
+      const v = new BoardVisitor(world.fb.url);
+      const plusOne = `${world.boardPath}/items/${itemKey}/plus-one`;
+      const before = await v.get(world.boardPath);
+      const row = before.text.split('<li class="item">').find((li) => li.includes(plusOne))!;
+      expect(field(row, 'given')).to.equal('false');
+      const press = (given: string) => v.post(plusOne, { csrf: field(before.text, 'csrf'), given });
+      await press('false');
+      const csrf = field((await v.get(world.boardPath)).text, 'csrf');
+      const again = await v.post(plusOne, { csrf, given: 'false' });
+      expect(again.status).to.equal(303);
+      expect((await item(itemKey)).item.plusOneCount).to.equal(1);
+      const json = await v.post(plusOne, { csrf, given: 'false' }, { json: true });
+      expect(JSON.parse(json.text)).to.include({ plusOneCount: 1, plusOned: true });
+      // a button showing the +1 withdraws it, once
+      await v.post(plusOne, { csrf, given: 'true' });
+      await v.post(plusOne, { csrf, given: 'true' });
+      expect((await item(itemKey)).item.plusOneCount).to.equal(0);
+    });
+
     it('refuses a +1 carrying the cookie but not its CSRF token', async () => {
       // issue 12 item 6: "CSRF protection on cookie-authenticated forms"
       const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Forged votes' });

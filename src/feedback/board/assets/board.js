@@ -63,7 +63,10 @@
           fetch(form.action, {
             method: 'POST',
             headers: { Accept: 'application/json' },
-            body: new URLSearchParams(new FormData(form)),
+            body: new URLSearchParams({
+              ...Object.fromEntries(new FormData(form)),
+              given: button.getAttribute('aria-pressed'),
+            }),
           }),
         );
         if (!res.ok) return notify(await failure(res));

@@ -65,6 +65,9 @@ export function PlusOneButton(props: {
       <CsrfField auth={props.auth} />
       <input type="hidden" name="back" value={props.back} />
       {props.query ? <input type="hidden" name="query" value={props.query} /> : null}
+      {/* what the button shows, so a press from an older page does what it shows (board.js
+          sends its aria-pressed instead) */}
+      <input type="hidden" name="given" value={given ? 'true' : 'false'} />
       <button type="submit" aria-pressed={given ? 'true' : 'false'}>
         <span class="visually-hidden">+1 {props.title}: </span>
         {votes}
