@@ -60,7 +60,7 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       if (doc._submitterId === personId) throw new FailedPrecondition(OWN_ITEM);
       const given = current?._plusOnes.includes(personId) ?? false;
       // the press does what the button showed: a page shown before a +1 or a withdrawal in another
-      // tab, or taken from the browser's history, does not undo it (a toggle did)
+      // tab does not undo it (a toggle did)
       const wanted = form.given === undefined ? !given : form.given === 'false';
       const after =
         wanted === given

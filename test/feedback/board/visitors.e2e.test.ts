@@ -56,9 +56,9 @@ describe('Board visitors: +1s and a confirmed e-mail address (e2e)', () => {
       expect((await item(itemKey)).item.plusOneCount).to.equal(1);
     });
 
-    it('does what the pressed button showed: a page from before the +1 does not withdraw it', async () => {
-      // the Back button shows the board as it was before the +1 (unpressed); pressing it there
-      // withdrew the +1 and showed the button unpressed again, one vote fewer
+    it('does what the pressed button showed: a page shown before the +1 does not withdraw it', async () => {
+      // a board shown before the +1 (in another tab) shows the button unpressed; pressing it
+      // there withdrew the +1 and showed the button unpressed again, one vote fewer
       const { itemKey } = await world.fb.submit(world.ws, 'APP', { body: 'Back and forth' });
       const v = new BoardVisitor(world.fb.url);
       const plusOne = `${world.boardPath}/items/${itemKey}/plus-one`;
