@@ -1,9 +1,12 @@
 /**
- * An item's page (issue 12 item 1): the item and its thread, the +1 button; a merged item
- * redirects to its survivor (302: an unmerge may bring it back).
+ * An item's page (issue 12 item 1): the item and its thread, the +1 button, and the items merged
+ * into it. A merged item redirects to its survivor (302: an unmerge may bring it back), to the
+ * line naming it there (`#merged-<KEY>`): a visitor following a link to their own idea is told
+ * where it went, not shown another item without a word.
  */
 import type { Router } from 'express';
 import { NotFound } from '../../../commands/shared/errors.js';
+import { itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
 import { ItemKey } from '../http/schemas.js';
@@ -27,7 +30,7 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
       const nav = navOf(deps, product, 'item');
       if (doc._mergedInto) {
         res.setHeader('Cache-Control', 'no-cache');
-        res.redirect(302, `${nav.boardUrl}/items/${doc._mergedInto}`);
+        res.redirect(302, `${nav.boardUrl}/items/${doc._mergedInto}#merged-${itemKey}`);
         return;
       }
       await pages.answer(req, res, view, `item:${product.scope}:${itemKey}`, !visitor, async () => {
@@ -36,12 +39,19 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
           itemKey,
         });
         const person = await pages.personOf(product, visitor);
+        const merged = doc._mergedKeys.length
+          ? await itemsOf(deps.readStore).find(
+              { _id: { $in: doc._mergedKeys.map((key) => itemDocId(product.workspaceId, key)) } },
+              { sort: { _n: 1 } },
+            )
+          : [];
         return documentOf(
           <ItemPage
             nav={nav}
             item={doc}
             url={`${nav.boardUrl}/items/${itemKey}`}
             replies={replies}
+            merged={merged.map((m) => ({ id: m.id, title: m.title }))}
             plusOned={person !== null && doc._plusOnes.includes(person)}
             own={person !== null && doc._submitterId === person}
             auth={pages.authOf(visitor)}

@@ -188,17 +188,24 @@ describe('The public board pages (e2e)', () => {
       expect(page.text).to.match(/class="thread nested"/);
     });
 
-    it('redirects a merged item to its survivor', async () => {
-      // issue 12: "A merged item's page redirects to its survivor"
+    it('redirects a merged item to its survivor, to the line there that names it', async () => {
+      // issue 12: "A merged item's page redirects to its survivor"; a visitor following a link
+      // to their own idea is told where it went, not shown another item without a word
       const survivor = await file('Dark theme', 'dark please');
-      const merged = await file('Night mode', 'night please');
+      const merged = await file('Night <i>mode</i>', 'night please');
       expect(
         (await owner.post(`${items}/${survivor}/merge`, { mergedKeys: [merged] })).status,
       ).to.equal(200);
       const res = await visitor.get(`${world.boardPath}/items/${merged}`);
       expect(res.status).to.equal(302);
       expect(res.headers.get('location')).to.equal(
-        `${world.fb.url}${world.boardPath}/items/${survivor}`,
+        `${world.fb.url}${world.boardPath}/items/${survivor}#merged-${merged}`,
+      );
+      const page = await visitor.get(`${world.boardPath}/items/${survivor}`);
+      expect(page.text).to.include('Also asked as');
+      const at = page.text.indexOf('Also asked as');
+      expect(page.text, page.text.slice(at, at + 500)).to.match(
+        new RegExp(`<li id="merged-${merged}">Night &lt;i>mode&lt;/i> <span[^>]*>· ${merged}`),
       );
     });
   });

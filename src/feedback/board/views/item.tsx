@@ -1,5 +1,6 @@
 /**
- * An item's page: title, status, body, the +1 button, and the replies as a thread (each reply
+ * An item's page: title, status, body, the +1 button, the items merged into it (each with the id
+ * `merged-<KEY>` its old address redirects to), and the replies as a thread (each reply
  * under its parent; maker and agent replies marked). Text is shown as text, line breaks kept by
  * CSS; nothing a user wrote becomes HTML. The `via` field is never shown.
  */
@@ -13,6 +14,8 @@ export interface ItemView {
   item: Item;
   url: string;
   replies: Reply[];
+  /** the items merged into it, oldest first: their +1s and people count here */
+  merged: { id: string; title: string }[];
   plusOned: boolean;
   /** the visitor submitted it */
   own: boolean;
@@ -91,6 +94,19 @@ export function ItemPage(v: ItemView) {
           </div>
         </div>
         <p class="text">{item.body}</p>
+        {v.merged.length ? (
+          <section class="merged" aria-labelledby="merged-heading">
+            <h2 id="merged-heading">Also asked as</h2>
+            <p class="muted">Merged into this item: their +1s and people count here.</p>
+            <ul>
+              {v.merged.map((m) => (
+                <li id={`merged-${m.id}`}>
+                  {m.title} <span class="muted">· {m.id}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <h2>
           {v.replies.length} {v.replies.length === 1 ? 'reply' : 'replies'}
         </h2>
