@@ -78,6 +78,13 @@ describe('The public board pages (e2e)', () => {
       expect(count(second.text)).to.be.greaterThan(0);
       const past = await visitor.get(`${world.boardPath}?page=9`);
       expect(past.text).to.include('No more items').and.not.include('No feedback here yet');
+      // the title names what the page lists: a later page, a search, a filter are told apart
+      // from the board in the tab, the history and a screen reader's list of windows
+      const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+      expect(titleOf(first.text)).to.equal('Acme App feedback');
+      expect(titleOf(second.text)).to.equal('page 2 · Acme App feedback');
+      const searched = await visitor.get(`${world.boardPath}?q=filler&status=new&page=2`);
+      expect(titleOf(searched.text)).to.equal('“filler”, New, page 2 · Acme App feedback');
     });
 
     it('answers a page number past the 10,000th as a page past the last one, not as page 1', async () => {

@@ -59,11 +59,26 @@ const SORTS: [BoardSort, string][] = [
   ['trending', 'Trending'],
 ];
 
+/**
+ * The page's title names what it lists, so a search, a filter or a later page is told apart
+ * from the board in the tab, the history and a screen reader's list of windows.
+ */
+function listTitle(v: BoardView): string {
+  const q = Array.from(v.q);
+  const parts = [
+    v.q ? `“${q.length > 60 ? `${q.slice(0, 60).join('')}…` : v.q}”` : null,
+    v.status ? STATUS_LABEL[v.status] : null,
+    v.page > 1 ? `page ${v.page}` : null,
+  ].filter((part): part is string => part !== null);
+  const board = `${v.nav.productName} feedback`;
+  return parts.length ? `${parts.join(', ')} · ${board}` : board;
+}
+
 export function BoardPage(v: BoardView) {
   const query = (page: number) => boardHref(v.nav.boardUrl, { ...v, page });
   // a +1 form without JavaScript comes back to this very list
   const here = boardSearch(v);
-  const title = `${v.nav.productName} feedback`;
+  const title = listTitle(v);
   // a refusal leads the title, so it is the first thing read out when the page comes back
   const refusal = v.capture.refusal;
   return (
