@@ -72,6 +72,7 @@ export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAn
             entries={entries}
             itemUrl={(k) => `${nav.boardUrl}/items/${k}`}
             nextUrl={nextUrl}
+            newestUrl={after ? `${nav.boardUrl}/changelog` : null}
           />,
         );
       });

@@ -264,6 +264,30 @@ describe('The public board pages (e2e)', () => {
     });
   });
 
+  describe('When the changelog holds more than a page of entries', () => {
+    it('links an older page to the older entries and back to the newest', async () => {
+      // 20 entries a page, newest first, keyed by the last entry shown: the first page is the
+      // only "newer" one a later page can name
+      const href = (html: string, text: string) =>
+        new RegExp(`<a href="([^"]+)"[^>]*>${text}</a>`).exec(html)?.[1]?.replaceAll('&amp;', '&');
+      for (let i = 0; i < 21; i++) {
+        const key = await file(`Shipped ${i}`, `shipped body ${i}`);
+        await owner.post(`${items}/${key}/status`, { status: 'shipped' });
+        const res = await owner.post(`${items}/${key}/changelog`, { publish: true });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+      const first = await visitor.get(`${world.boardPath}/changelog`);
+      expect(href(first.text, 'Newest entries'), 'the first page').to.equal(undefined);
+      const older = href(first.text, 'Older entries');
+      expect(older).to.be.a('string');
+      const second = await visitor.get(new URL(older!).pathname + new URL(older!).search);
+      expect(second.status).to.equal(200);
+      expect(href(second.text, 'Newest entries')).to.equal(
+        `${world.fb.url}${world.boardPath}/changelog`,
+      );
+    });
+  });
+
   describe('When a product is renamed to a name with markup characters', () => {
     it('puts the name in the Atom feed so a feed parser reads it back exactly', async () => {
       // README: "user text is escaped, never markup" -- escaped once: the feed's title is text

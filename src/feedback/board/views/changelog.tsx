@@ -1,4 +1,8 @@
-/** The changelog page: published entries, newest first, with a link to the Atom feed. */
+/**
+ * The changelog page: published entries, newest first, with a link to the Atom feed; a later
+ * page links to the older entries and back to the newest (its pages are keyed by the last entry
+ * shown, so there is no "newer" page to name but the first).
+ */
 import type { ChangelogEntry } from '../../../../projections/changelog/queries.js';
 import { type BoardNav, Layout } from './layout.js';
 
@@ -7,6 +11,8 @@ export function ChangelogPage(v: {
   entries: ChangelogEntry[];
   itemUrl: (key: string) => string;
   nextUrl: string | null;
+  /** the first page, from any later one */
+  newestUrl: string | null;
 }) {
   return (
     <Layout title={`${v.nav.productName} changelog`} nav={v.nav}>
@@ -37,11 +43,14 @@ export function ChangelogPage(v: {
           </p>
         </article>
       ))}
-      {v.nextUrl ? (
+      {v.nextUrl || v.newestUrl ? (
         <nav class="pager" aria-label="Pages">
-          <a href={v.nextUrl} rel="next">
-            Older entries
-          </a>
+          {v.newestUrl ? <a href={v.newestUrl}>Newest entries</a> : null}
+          {v.nextUrl ? (
+            <a href={v.nextUrl} rel="next">
+              Older entries
+            </a>
+          ) : null}
         </nav>
       ) : null}
     </Layout>
