@@ -66,9 +66,9 @@ export async function auditChanges(
  */
 async function namedThen(actor: ActorView, event: RecordedEvent, nameAt: NameAt) {
   const then = async (personId: string, name: string | null) => {
-    const named =
-      (await nameAt(personId, event.position)) ?? (await nameAt(personId, event.position + 1n));
-    return typeof named === 'string' ? named : name;
+    const before = await nameAt(personId, event.position);
+    const named = before === undefined ? await nameAt(personId, event.position + 1n) : before;
+    return named === undefined ? name : named;
   };
   const view = { ...actor };
   if (view.kind === 'person' && view.id) view.name = await then(view.id, view.name);

@@ -29,16 +29,17 @@ export async function itemChanges(
   const events = await deps.timelines.events(workspaceId, itemKey);
   const asked = revisions.filter((r) => r >= 0 && r < events.length);
   const views = new Map<number, ItemView | null>();
-  const names = new Map<number, Map<string, string | null>>();
+  // a person's name at a revision: null when they had none then, undefined when not there yet
+  const names = new Map<number, Map<string, string | null | undefined>>();
   const wanted = new Set(asked.flatMap((r) => [r - 1, r]));
   await deps.timelines.replay(workspaceId, itemKey, wanted, async (revision, store) => {
     views.set(revision, itemView(await findItem(store, { workspaceId, itemKey })));
-    const named = new Map<string, string | null>();
+    const named = new Map<string, string | null | undefined>();
     const event = events[revision]!;
     // the actor too: a person who renamed themselves since acted under the name they had then
     const actor = event.metadata.actor === null ? [] : [event.metadata.actor];
     for (const personId of [...namedIn(event), ...actor]) {
-      named.set(personId, (await peopleOf(store).findOne({ _id: personId }))?.displayName ?? null);
+      named.set(personId, (await peopleOf(store).findOne({ _id: personId }))?.displayName);
     }
     names.set(revision, named);
   });
@@ -47,12 +48,15 @@ export async function itemChanges(
     const event = events[revision]!;
     // a copy: `describe` hands the same view to every event of this actor
     const actor = { ...(await describe(event.metadata)) };
-    const then = actor.kind === 'person' && actor.id ? names.get(revision)?.get(actor.id) : null;
-    if (typeof then === 'string') actor.name = then;
+    // also when they had no name then: a name given later is not the one they acted under (the
+    // sentence, as-of and webhook messages say none)
+    const then =
+      actor.kind === 'person' && actor.id ? names.get(revision)?.get(actor.id) : undefined;
+    if (then !== undefined) actor.name = then;
     // so did a person an OAuth client acted for
     if (actor.actingFor?.kind === 'person') {
       const named = names.get(revision)?.get(actor.actingFor.id);
-      if (typeof named === 'string') actor.actingFor = { ...actor.actingFor, name: named };
+      if (named !== undefined) actor.actingFor = { ...actor.actingFor, name: named };
     }
     const before = views.get(revision - 1) ?? null;
     const summary = itemSentence(asRecorded<ItemEvent>(event), {
