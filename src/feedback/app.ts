@@ -32,6 +32,7 @@ import { feedbackOperations } from './http/operations.js';
 import { feedbackMcp } from './mcp.js';
 import type { FeedbackSearch } from './search/index.js';
 import type { Webhooks } from '../webhooks/index.js';
+import { outboundWebhooks } from './http/webhooks/index.js';
 import { NO_BOARD } from './http/public/board.js';
 import type { FeedbackOperation, FeedbackTypes } from './http/types.js';
 
@@ -126,6 +127,7 @@ export async function createFeedbackApp(
     describeCaller: (caller) => `${caller.userId} ${caller.via ?? caller.credential}`,
     validateResponses: options.validateResponses,
     openapiPath: '/v1/openapi.json',
+    webhooks: outboundWebhooks(),
     docsPath: '/docs',
     servers: [{ url: baseUrl }],
     securitySchemes: {

@@ -32,6 +32,25 @@ export interface OpenApiOptions<S extends ServiceTypes = ServiceTypes> {
    */
   security?: SecurityRequirement[] | ((op: Operation<S>) => SecurityRequirement[]);
   envelope: ErrorEnvelope;
+  /**
+   * the requests the service itself sends (OpenAPI 3.1 `webhooks`): a subscriber's receiver
+   * is generated and checked from them as a client is from `paths`
+   */
+  webhooks?: readonly OutboundWebhook[];
+}
+
+/** One kind of request the service POSTs to its subscribers' receivers. */
+export interface OutboundWebhook {
+  /** the key under `webhooks` (a message type) */
+  name: string;
+  summary: string;
+  description?: string;
+  /** the headers every such request carries */
+  headers: z.ZodObject;
+  /** the JSON body */
+  body: z.ZodType;
+  /** what the receiver answers, by status (`2XX`, `default`) */
+  responses: Record<string, string>;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -233,6 +252,22 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
       responses,
       ...(op.idempotent ? { 'x-idempotent': true } : {}),
       ...(op.openWorld ? { 'x-open-world': true } : {}),
+    });
+  }
+
+  for (const hook of options.webhooks ?? []) {
+    registry.registerWebhook({
+      method: 'post',
+      path: hook.name,
+      summary: hook.summary,
+      description: hook.description,
+      request: {
+        headers: hook.headers,
+        body: { required: true, content: { 'application/json': { schema: hook.body } } },
+      },
+      responses: Object.fromEntries(
+        Object.entries(hook.responses).map(([status, description]) => [status, { description }]),
+      ),
     });
   }
 

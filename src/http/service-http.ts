@@ -61,6 +61,8 @@ export interface ServiceHttpOptions<S extends ServiceTypes>
   servers?: OpenApiOptions['servers'];
   securitySchemes?: OpenApiOptions['securitySchemes'];
   security?: OpenApiOptions<S>['security'];
+  /** the requests the service sends to subscribers (OpenAPI `webhooks`) */
+  webhooks?: OpenApiOptions['webhooks'];
   /** largest accepted JSON body (express/bytes syntax); default `1mb` */
   bodyLimit?: string | number;
   logger?: HttpLogger;

@@ -5,6 +5,7 @@ import { eventsOperation } from './events.js';
 import { manageOperations } from './manage.js';
 import type { WebhookHttpDeps } from './shared.js';
 
+export { outboundWebhooks } from './outbound.js';
 export type { WebhookHttpDeps } from './shared.js';
 
 export function webhookOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
