@@ -128,6 +128,9 @@ export function createAttempts(deps: AttemptDeps) {
     };
     const deliveries = deliveriesOf(readStore);
     const mine = { _id: doc._id, status: 'pending' };
+    // a test is one attempt: whoever sent it waits for what the receiver did, not for a day of
+    // retries (redeliver_webhook sends it again, once)
+    const test = doc.eventType === 'webhook.test';
     switch (verdict.kind) {
       case 'delivered': {
         await deliveries.updateOne(mine, {
@@ -143,8 +146,13 @@ export function createAttempts(deps: AttemptDeps) {
         return { kind: 'delivered', recovered };
       }
       case 'gone':
-        // the message stays queued: re-enabling the webhook sends it
-        await deliveries.updateOne(mine, { $set: { ...base, nextAttemptAt: now } });
+        // the message stays queued: re-enabling the webhook sends it. A test was tried once:
+        // sent again on re-enabling, it reached the receiver late, after newer messages.
+        await deliveries.updateOne(mine, {
+          $set: test
+            ? { ...base, status: 'failed', nextAttemptAt: null }
+            : { ...base, nextAttemptAt: now },
+        });
         return {
           kind: 'gone',
           hook,
@@ -152,9 +160,6 @@ export function createAttempts(deps: AttemptDeps) {
         };
       case 'failed': {
         const failures = doc._failures + 1;
-        // a test is one attempt: whoever sent it waits for what the receiver did, not for a day
-        // of retries (redeliver_webhook sends it again, once)
-        const test = doc.eventType === 'webhook.test';
         const next = test ? null : nextAttemptAt(failures, now, verdict.retryAfterMs);
         await deliveries.updateOne(mine, {
           $set: {
