@@ -22,6 +22,8 @@ export interface WebhooksOptions {
   resolveTimeoutMs?: number;
   /** worker lease timings, real milliseconds */
   lease?: { leaseMs: number; renewMs: number };
+  /** how often the worker looks for deliveries other processes made due, real ms (default 5 s) */
+  pollMs?: number;
   /** whether an OAuth app still holds the user's grant (delivery/attempt.ts `consentHeld`) */
   consentHeld?: (consent: AppConsent) => Promise<boolean>;
   /** the origins of the messages' `links` (messages/compose.ts); none: no links */
@@ -91,6 +93,7 @@ export function createWebhooks(ctx: ServiceContext, options: WebhooksOptions = {
         onAttempt: (outcome, seconds) => ctx.metrics.webhookAttempts.observe({ outcome }, seconds),
         consentHeld: options.consentHeld,
         ...options.lease,
+        ...(options.pollMs ? { pollMs: options.pollMs } : {}),
       });
       await started.start();
       worker = started;

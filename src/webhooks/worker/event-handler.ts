@@ -15,6 +15,8 @@ export function createEventHandler(deps: {
   readStore: ReadStore;
   fanOut: ReturnType<typeof createFanOut>;
   clock: WebhookClock;
+  /** resolves once the read models include `position` */
+  waitFor(position: bigint): Promise<void>;
 }) {
   const { readStore, fanOut } = deps;
 
@@ -31,6 +33,9 @@ export function createEventHandler(deps: {
           { _hook: hookKey, status: 'pending' },
           { $set: { nextAttemptAt: deps.clock.now() } },
         );
+        // the scan sends only for webhooks the read model shows enabled: woken before it does,
+        // it skipped this one, and what waited went only with the next poll, 5 s later
+        await deps.waitFor(event.position);
         void active.wake();
         return;
       case 'WebhookDisabled':

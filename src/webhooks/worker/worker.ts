@@ -52,6 +52,8 @@ export interface WorkerDeps {
   /** lease length and renewal period, real milliseconds (tests shorten them) */
   leaseMs?: number;
   renewMs?: number;
+  /** how often the dispatcher looks for what other processes queued (dispatcher `pollMs`) */
+  pollMs?: number;
   /** each delivery attempt's outcome and duration (metrics) */
   onAttempt?: DispatcherDeps['onAttempt'];
   consentHeld?: DispatcherDeps['consentHeld'];
@@ -107,7 +109,12 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     waitFor: deps.waitFor,
     remember: payloads.remember,
   });
-  const handle = createEventHandler({ readStore, fanOut, clock: deps.clock });
+  const handle = createEventHandler({
+    readStore,
+    fanOut,
+    clock: deps.clock,
+    waitFor: deps.waitFor,
+  });
 
   /**
    * Soon (embedded store: in one transaction with everything else written so far) record the
@@ -235,6 +242,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       logger,
       onAttempt: deps.onAttempt,
       consentHeld: deps.consentHeld,
+      ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
     });
     dispatcher = active;
     await active.start();
