@@ -151,6 +151,9 @@ async function itemChanged(event: Recorded<EntryItemEvent>, store: ReadStore): P
   const id = changelogDocId(workspaceId, changelogEntryId(itemKey));
   switch (event.type) {
     case 'ItemStatusChanged': {
+      // only `shipped` counts, and no record reads as not shipped: a change between two other
+      // statuses (most of them) writes nothing
+      if (event.data.from !== 'shipped' && event.data.to !== 'shipped') return;
       const shipped = event.data.to === 'shipped';
       await recordItem(store, workspaceId, itemKey, event.position, { shipped });
       await guardedUpdateMany(entries, { _ws: workspaceId, _follows: itemKey }, event.position, {
