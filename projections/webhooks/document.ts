@@ -33,6 +33,12 @@ export type WebhookDoc = Doc &
     _grant?: OAuthGrant | null;
     /** the app that set the URL before events carried its grant (projector.ts legacyApp) */
     _legacyApp?: LegacyApp | null;
+    /**
+     * when what the receiver is sent last changed in a way that may end its failures: created,
+     * a new URL, re-enabled, a new secret (delivery/health.ts counts five days from no earlier);
+     * absent (projected earlier): `updatedAt`
+     */
+    _receiverSince?: number;
   };
 
 /** An OAuth app known only by its client name and the user it acted for (no client id). */

@@ -6,14 +6,14 @@ import { type LegacyApp, WEBHOOKS, webhooksOf } from './document.js';
 
 /**
  * Webhook configuration, one document per webhook (stream `webhook-<ws>.<id>`). Version 2 records
- * `createdBy`; version 3 `_legacyApp` (below). A data folder projected by an earlier version is
+ * `createdBy`; version 3 `_legacyApp` (below); version 4 `_receiverSince`. A data folder projected by an earlier version is
  * replayed into it on its next start (src/read/projector-versions.ts), so webhooks made before
  * either name their maker and the app that set their URL too.
  */
 export function webhooksProjector(): Projector {
   return {
     name: 'webhooks',
-    version: 3,
+    version: 4,
     collections: [WEBHOOKS],
     filter: { streamPrefixes: ['webhook-'] },
     async setup(store) {
@@ -37,6 +37,7 @@ export function webhooksProjector(): Projector {
             createdAt: at,
             createdBy: event.metadata.actor,
             updatedAt: at,
+            _receiverSince: at,
             _ws: workspaceId,
             _createdPos: positionKey(event.position),
             _deleted: false,
@@ -50,9 +51,12 @@ export function webhooksProjector(): Projector {
         }
         case 'WebhookUpdated': {
           const { grant, ...fields } = event.data;
-          if (grant !== undefined) await set({ ...fields, _grant: grant, _legacyApp: null });
+          // a new URL may end the receiver's failures: the five days count afresh (health.ts)
+          const receiver = fields.url !== undefined ? { _receiverSince: at } : {};
+          if (grant !== undefined)
+            await set({ ...fields, ...receiver, _grant: grant, _legacyApp: null });
           else if (fields.url !== undefined)
-            await set({ ...fields, _legacyApp: legacyApp(event.metadata) });
+            await set({ ...fields, ...receiver, _legacyApp: legacyApp(event.metadata) });
           else await set(fields);
           return;
         }
@@ -61,12 +65,13 @@ export function webhooksProjector(): Projector {
           return;
         case 'WebhookEnabled':
           // resuming takes the webhook over (README, Security), as the grant's decider does
-          await set({ enabled: true, disabledReason: null, _legacyApp: null });
+          await set({ enabled: true, disabledReason: null, _legacyApp: null, _receiverSince: at });
           return;
         case 'WebhookSecretRotated': {
           const doc = await webhooks.findOne({ _id: id });
           if (!doc) return;
           await set({
+            _receiverSince: at,
             _secret: event.data.secret,
             _previousSecrets: previousSecretsAfterRotation(
               doc._secret,

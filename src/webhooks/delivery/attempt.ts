@@ -173,7 +173,11 @@ export function createAttempts(deps: AttemptDeps) {
         // does not start or extend the five days of failures that disable the webhook.
         const since = test
           ? null
-          : await recordFailure(readStore, { hookKey: hook._id, now, changedAt: hook.updatedAt });
+          : await recordFailure(readStore, {
+              hookKey: hook._id,
+              now,
+              changedAt: hook._receiverSince ?? hook.updatedAt,
+            });
         const disable =
           since === null
             ? null

@@ -1,7 +1,8 @@
 /**
  * Whether a webhook's receiver keeps failing: the time its current run of failed attempts began.
- * Five days of nothing but failures disables the webhook (issue 18). A change to the webhook
- * (re-enabling it, a new URL) starts the count afresh.
+ * Five days of nothing but failures disables the webhook (issue 18). A change that may end them
+ * (re-enabling it, a new URL, a new secret) starts the count afresh; one that does not (its
+ * description, its event types or products) leaves it running.
  */
 import type { Doc, ReadStore } from '../../readstore/types.js';
 import { DISABLE_AFTER_MS } from './schedule.js';

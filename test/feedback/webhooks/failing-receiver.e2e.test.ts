@@ -77,6 +77,28 @@ describe('A webhook whose receiver keeps failing (e2e, simulated time)', () => {
     });
   });
 
+  // README: only a change that may end the failures (a new URL, re-enabling, a new secret)
+  // counts the five days afresh; a new description or filter does not
+  describe('When the description is edited on the third day of failures', () => {
+    it('still disables the webhook five days after the first failure', async () => {
+      receiver.answer = () => ({ status: 500 });
+      await submit(world, 'Failing through an edit');
+      await settle(world, webhook.id);
+      await jump(72 * HOUR);
+      const edited = await world.fb
+        .api(world.owner.token)
+        .patch(hook(webhook.id), { description: 'renamed while failing' });
+      expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
+      await jump(47 * HOUR);
+      await jump(HOUR + 10 * 60_000);
+      const disabled = await eventually(async () => {
+        const now = await getWebhook();
+        return !now.enabled && now;
+      }, 'the webhook to be disabled five days after the first failure');
+      expect(disabled.disabledReason).to.match(/every delivery attempt failed for 5 days/);
+    });
+  });
+
   describe('When a message is delivered on the third day of failures', () => {
     it('counts the five days afresh from the next failure', async () => {
       receiver.answer = () => ({ status: 500 });
