@@ -20,7 +20,7 @@ interface ChangelogItemDoc extends Doc {
 }
 
 export const CHANGELOG_ITEMS = 'changelog_items';
-const itemsOf = (s: ReadStore): Collection<ChangelogItemDoc> => s.collection(CHANGELOG_ITEMS);
+const recordsOf = (s: ReadStore): Collection<ChangelogItemDoc> => s.collection(CHANGELOG_ITEMS);
 const itemId = (workspaceId: string, itemKey: string) => `${workspaceId}.${itemKey}`;
 
 export async function recordItem(
@@ -31,7 +31,7 @@ export async function recordItem(
   fields: { shipped: boolean } | { survivor: string | null },
 ): Promise<void> {
   await guardedUpdate(
-    itemsOf(store),
+    recordsOf(store),
     itemId(workspaceId, itemKey),
     position,
     { $set: fields },
@@ -47,10 +47,10 @@ export async function claimOf(
   workspaceId: string,
   itemKey: string,
 ): Promise<{ _follows: string; _shipped: boolean }> {
-  const items = itemsOf(store);
-  const own = await items.findOne({ _id: itemId(workspaceId, itemKey) });
+  const records = recordsOf(store);
+  const own = await records.findOne({ _id: itemId(workspaceId, itemKey) });
   const follows = own?.survivor ?? itemKey;
   const followed =
-    follows === itemKey ? own : await items.findOne({ _id: itemId(workspaceId, follows) });
+    follows === itemKey ? own : await records.findOne({ _id: itemId(workspaceId, follows) });
   return { _follows: follows, _shipped: followed?.shipped === true };
 }

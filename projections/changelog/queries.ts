@@ -5,7 +5,7 @@ import {
   changelogOf,
   type StoredChangelogEntry,
 } from './projector.js';
-import { withoutUnmerged } from './render.js';
+import { stillClaimed } from './render.js';
 
 /** A changelog entry as the public changelog shows it (the item ids, not the first alone). */
 export type ChangelogEntry = Omit<StoredChangelogEntry, 'itemId'>;
@@ -19,7 +19,7 @@ export type ChangelogEntry = Omit<StoredChangelogEntry, 'itemId'>;
  */
 export function toChangelogEntry(doc: ChangelogEntryDoc): ChangelogEntry {
   const { id, productId, title } = doc;
-  const { itemIds, body, requestedByNames, requestedByCount } = withoutUnmerged(doc, {
+  const { itemIds, body, requestedByNames, requestedByCount } = stillClaimed(doc, {
     unmerged: doc._unmerged ?? [],
     departed: doc._departed ?? [],
   });

@@ -37,7 +37,8 @@ export interface PublishedClaims {
 
 type Shown = Omit<PublishedClaims, 'requestedBy'>;
 
-export function withoutUnmerged(
+/** The entry as it may still claim it: without what the unmerges since gave back (above). */
+export function stillClaimed(
   entry: PublishedClaims,
   given: { unmerged: readonly string[]; departed: readonly string[] },
 ): Shown {
