@@ -5,6 +5,8 @@
  */
 import type { Request, Router } from 'express';
 import type { ItemStatus } from '../../../commands/item/index.js';
+import { InvalidArgument } from '../../../commands/shared/errors.js';
+import { characters } from '../../../commands/shared/text.js';
 import { searchItemDocs } from '../search/queries.js';
 import { queryText } from './body.js';
 import { type BoardDeps, ipOf, personOfVisitor } from './context.js';
@@ -24,13 +26,16 @@ import { type CaptureRefusal, STATUS_LABEL } from './views/parts.js';
 
 const SORTS: BoardSort[] = ['top', 'new', 'trending'];
 
+/** a search's length, as search_items allows it (spec: `q`, 1 to 500 characters) */
+export const BOARD_QUERY_MAX = 500;
+
 export function boardQueryOf(query: Request['query'] | Record<string, string>): BoardQuery {
   const sort = SORTS.find((s) => s === query.sort) ?? 'top';
   const status = queryText(query.status, 20);
   return {
     sort,
     status: Object.hasOwn(STATUS_LABEL, status) ? (status as ItemStatus) : null,
-    q: queryText(query.q, 500),
+    q: queryText(query.q, BOARD_QUERY_MAX),
     page: pageOf(query.page),
   };
 }
@@ -91,12 +96,29 @@ export async function renderBoard(
   );
 }
 
+/**
+ * A search longer than search_items allows is refused as search_items refuses it (400), with the
+ * board's page saying why: searching its first 500 characters instead showed results for a
+ * query the visitor had not typed, and did not tell them. (The search box holds no more; only
+ * an address made or edited by hand gets here.)
+ */
+function refuseLongSearch(value: unknown): void {
+  if (typeof value !== 'string') return;
+  const length = characters(value.trim());
+  if (length > BOARD_QUERY_MAX) {
+    throw new InvalidArgument(
+      `The search must be at most ${BOARD_QUERY_MAX} characters long (this one has ${length}).`,
+    );
+  }
+}
+
 export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
   router.get(
     '/:slug/:key',
     page(async (req, res, view) => {
       const { product, visitor } = view;
+      refuseLongSearch(req.query.q);
       const query = boardQueryOf(req.query);
       if (query.q) await deps.guard.takeSearch(ipOf(deps, req));
       const key = `board:${product.scope}:${query.sort}:${query.status}:${query.page}`;
