@@ -2,6 +2,11 @@
 // title is typed the closest existing items are suggested. Without this script the same forms
 // post and redirect. No dependencies; served from the board's origin (the CSP allows no other).
 (() => {
+  // a date comes as its UTC day (the page is the same for everyone): shown in the visitor's own
+  for (const time of document.querySelectorAll('time[datetime]')) {
+    const at = new Date(time.dateTime);
+    if (at.getTime()) time.textContent = at.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  }
   const announce = (text) => {
     const region = document.getElementById('announce');
     if (region) region.textContent = text;

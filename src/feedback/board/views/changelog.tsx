@@ -5,6 +5,7 @@
  */
 import type { ChangelogEntry } from '../../../../projections/changelog/queries.js';
 import { type BoardNav, Layout } from './layout.js';
+import { DateShown } from './parts.js';
 
 export function ChangelogPage(v: {
   nav: BoardNav;
@@ -25,9 +26,7 @@ export function ChangelogPage(v: {
         <article class="entry" id={`entry-${entry.id}`}>
           <h2>{entry.title}</h2>
           <p class="meta">
-            <time dateTime={new Date(entry.publishedAt).toISOString()}>
-              {new Date(entry.publishedAt).toISOString().slice(0, 10)}
-            </time>
+            <DateShown ms={entry.publishedAt} />
             {entry.requestedByCount > 0
               ? ` · asked for by ${entry.requestedByCount} ${entry.requestedByCount === 1 ? 'person' : 'people'}`
               : null}

@@ -7,7 +7,7 @@
 import type { Item } from '../../../../projections/items/document.js';
 import type { Reply } from '../../../../projections/replies/queries.js';
 import { type BoardNav, Layout } from './layout.js';
-import { type FormAuth, PlusOneButton, Status } from './parts.js';
+import { DateShown, type FormAuth, PlusOneButton, Status } from './parts.js';
 
 export interface ItemView {
   nav: BoardNav;
@@ -27,8 +27,6 @@ const KIND_LABEL: Record<Reply['authorKind'], string | null> = {
   agent: 'Assistant',
   person: null,
 };
-
-const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 type Children = Map<string | null, Reply[]>;
 
@@ -54,9 +52,7 @@ function Thread(props: { tree: Children; parent: string | null; depth: number })
             <p class="meta">
               <strong>{reply.authorName ?? 'Someone'}</strong>
               {kind ? <span class={`badge badge-${reply.authorKind}`}>{kind}</span> : null} ·{' '}
-              <time dateTime={new Date(reply.createdAt).toISOString()}>
-                {dateOf(reply.createdAt)}
-              </time>
+              <DateShown ms={reply.createdAt} />
             </p>
             <p class="text">{reply.body}</p>
             <Thread tree={props.tree} parent={reply.id} depth={props.depth + 1} />
@@ -87,9 +83,7 @@ export function ItemPage(v: ItemView) {
             <h1>{item.title}</h1>
             <p class="meta">
               <Status status={item.status} /> · {item.id} · by {author} on{' '}
-              <time dateTime={new Date(item.createdAt).toISOString()}>
-                {dateOf(item.createdAt)}
-              </time>
+              <DateShown ms={item.createdAt} />
             </p>
           </div>
         </div>

@@ -13,6 +13,17 @@ export function Status(props: { status: ItemStatus }) {
   return <span class={`status status-${props.status}`}>{STATUS_LABEL[props.status]}</span>;
 }
 
+/**
+ * A moment as every board page shows it: its date in UTC, and said to be UTC — a page is the
+ * same for every visitor (cached for all who have no cookie), so the server cannot know their
+ * time zone, and a bare UTC date is a day off for half the world. board.js rewrites it in the
+ * visitor's own time zone and locale; the `datetime` attribute keeps the exact instant.
+ */
+export function DateShown(props: { ms: number }) {
+  const iso = new Date(props.ms).toISOString();
+  return <time dateTime={iso}>{iso.slice(0, 10)} UTC</time>;
+}
+
 /** What a form posted with the visitor's cookie carries (CSRF, issue 12 item 6). */
 export interface FormAuth {
   csrf: string;
