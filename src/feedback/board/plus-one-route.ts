@@ -82,9 +82,13 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
         return;
       }
       if (form.back !== 'board') return res.redirect(303, url);
-      // rebuilt from the board's own address and its known parameters: never an open redirect
+      // rebuilt from the board's own address and its known parameters: never an open redirect;
+      // to the row pressed, so the visitor is where they were and sees their +1 counted
       const query = boardQueryOf(Object.fromEntries(new URLSearchParams(form.query ?? '')));
-      res.redirect(303, boardHref(navOf(deps, product, 'board').boardUrl, query));
+      res.redirect(
+        303,
+        `${boardHref(navOf(deps, product, 'board').boardUrl, query)}#item-${shownKey}`,
+      );
     }),
   );
 }

@@ -38,7 +38,7 @@ describe('Board addresses (e2e)', () => {
       const plusOne = `${world.boardPath}/items/${itemKey}/plus-one`;
       const pressed = await visitor.post(plusOne, { csrf: '', back: 'board', query });
       expect(pressed.status).to.equal(303);
-      expect(pressed.headers.get('location')).to.equal(`${world.fb.url}${list}`);
+      expect(pressed.headers.get('location')).to.equal(`${world.fb.url}${list}#item-${itemKey}`);
       const csrf = field((await visitor.get(world.boardPath)).text, 'csrf');
       const forged = await visitor.post(plusOne, {
         csrf,
@@ -46,7 +46,7 @@ describe('Board addresses (e2e)', () => {
         query: 'next=https://evil.example&sort=//evil.example&page=2&q=x y',
       });
       expect(forged.headers.get('location')).to.equal(
-        `${world.fb.url}${world.boardPath}?q=x+y&page=2`,
+        `${world.fb.url}${world.boardPath}?q=x+y&page=2#item-${itemKey}`,
       );
     });
   });

@@ -119,7 +119,8 @@ export function BoardPage(v: BoardView) {
       ) : (
         <ol class="items">
           {v.rows.map((row) => (
-            <li class="item">
+            // a +1 without JavaScript comes back to this row (`#item-<KEY>`), not the list's top
+            <li class="item" id={`item-${row.key}`}>
               <PlusOneButton
                 back="board"
                 action={`${row.url}/plus-one`}
