@@ -15,7 +15,7 @@ import { cutAt } from '../../../commands/shared/text.js';
 import { boardQueryOf, renderBoard } from './board-page.js';
 import { type BoardDeps, cookieVisitor, wantsJson } from './context.js';
 import type { PublicProduct } from './queries.js';
-import { pageTitleOf, refusalOf, sendPage } from './respond.js';
+import { asSentence, pageTitleOf, refusalOf, sendPage } from './respond.js';
 import { FORM_MAX_AGE_MS } from './tokens.js';
 import { refuseCrossSite } from './visitor-http.js';
 
@@ -70,7 +70,7 @@ export async function answerRefusedCapture(
     stillGood ? sent : deps.tokens.form('board', product.scope),
     {
       headline: stale ? 'Send it again' : pageTitleOf(refusal.status),
-      message: stale ? STALE_PAGE : refusal.message,
+      message: stale ? STALE_PAGE : asSentence(refusal.message),
       title: typed('title', 200),
       body: typed('body', 5000),
       displayName: typed('displayName', 100),

@@ -24,6 +24,13 @@ const TITLES: Record<number, string> = {
   503: 'Busy right now',
 };
 
+/**
+ * A refusal's message as a visitor reads it: the service's messages start in lower case (in an
+ * API answer they follow a status), but on a page, or in board.js's notice, they stand alone.
+ */
+export const asSentence = (message: string): string =>
+  message.charAt(0).toUpperCase() + message.slice(1);
+
 export const pageTitleOf = (status: number): string => TITLES[status] ?? 'That did not work';
 
 /** Strict CSP for board pages: our own stylesheet and script only, no inline code, no framing. */
@@ -76,7 +83,7 @@ export function answerError(
   const back = nav ? { href: nav.boardUrl, label: `Back to ${nav.productName}` } : undefined;
   // `nav` is there only once the board was found public: a 404 under it (an unknown item) may
   // say what is missing; without it, private and unknown products answer the one identical page
-  const message = status === 404 && !nav ? NO_BOARD : resolved.message;
+  const message = status === 404 && !nav ? NO_BOARD : asSentence(resolved.message);
   sendPage(
     res,
     status,

@@ -114,7 +114,8 @@ describe('The capture box without JavaScript (e2e)', () => {
       const refused = await postBoardForm(world, v, typed, { wait: false });
       expect(refused.status).to.equal(400);
       expect(refused.headers.get('content-type')).to.match(/^text\/html/);
-      expect(refused.text).to.include('sent too fast');
+      // a page's message stands alone: a sentence, capitalized (respond.ts asSentence)
+      expect(refused.text).to.include('Sent too fast; wait a few seconds and send it again');
       expectFilledIn(refused.text);
       // the form as shown again goes through once the fill time has passed
       fillTime(world);

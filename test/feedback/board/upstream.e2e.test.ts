@@ -86,6 +86,7 @@ describe('Board visitors signing in with the upstream provider (e2e)', () => {
       redirect: 'manual',
     });
     expect(forged.status).to.equal(400);
-    expect(await forged.text()).to.include('this sign-in has expired');
+    // the board's 400 page says it as a sentence, capitalized (respond.ts asSentence)
+    expect(await forged.text()).to.include('This sign-in has expired');
   });
 });

@@ -33,6 +33,8 @@
     try {
       message = (await res.json()).error || message;
     } catch {}
+    // a sentence of its own here (the service's start in lower case)
+    message = message[0].toUpperCase() + message.slice(1);
     const wait = res.headers.get('Retry-After');
     return wait && !/\d+ s\b/.test(message) ? `${message} (try again in ${wait} s)` : message;
   };
