@@ -157,6 +157,8 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
           key: doc.id,
           title: doc.title,
           status: doc.status,
+          // shown beside the title: a +1 asked for an item already shipped or declined misleads
+          statusLabel: STATUS_LABEL[doc.status],
           plusOneCount: doc.plusOneCount,
           url: `${boardUrl}/items/${doc.id}`,
         })),

@@ -189,7 +189,7 @@
             const a = document.createElement('a');
             a.href = item.url;
             a.textContent = item.title;
-            li.append(a, ` (▲ ${item.plusOneCount})`);
+            li.append(a, ` (${item.statusLabel}, ▲ ${item.plusOneCount})`);
             return li;
           }),
         );
