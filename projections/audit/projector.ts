@@ -12,10 +12,19 @@
  * Left out: ItemNumberAllocated (the product handing out a number; the capture that follows is
  * the change), and streams outside workspaces (users, tokens, notes).
  *
- * Version 2 added the webhook and integration streams: a data folder audited by version 1 is
- * replayed into this one on its next start (src/read/projector-versions.ts).
+ * A person's events belong to no product, except those a submission or a +1 on a product's item
+ * recorded (the person it created, or what it learned of them): they are that product's, as
+ * the item event is (personOfItemEvent below), so an auditor filtering by product sees who
+ * submitted and how they came to be known. The request is told by its correlation id (one
+ * request's events share it and no other's can); the person's events come first (submit.ts),
+ * so the item event places them when it arrives.
+ *
+ * Version 2 added the webhook and integration streams, version 3 the correlation id and the
+ * people placed in a product: a data folder audited by an older version is replayed into this
+ * one on its next start (src/read/projector-versions.ts).
  */
 import { parseItemStreamId } from '../../commands/item/index.js';
+import { personStreamId } from '../../commands/person/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 import { insertOnce, positionKey } from '../shared/guard.js';
 import { SKIPPED_TYPES } from './event-types.js';
@@ -33,6 +42,8 @@ export interface AuditDoc extends Doc {
   actorId: string | null;
   via: string | null;
   occurredAt: number;
+  /** the request's (server's) correlation id; null on an event that carries none */
+  correlationId: string | null;
 }
 
 export const AUDIT = 'audit_events';
@@ -41,7 +52,7 @@ export const auditOf = (s: ReadStore): Collection<AuditDoc> => s.collection(AUDI
 export function auditProjector(): Projector {
   return {
     name: 'audit',
-    version: 2,
+    version: 3,
     collections: [AUDIT],
     filter: {
       streamPrefixes: [
@@ -66,6 +77,10 @@ export function auditProjector(): Projector {
       const where = await placeOf(event, store);
       if (!where) return;
       const key = positionKey(event.position);
+      const { correlationId } = event.metadata;
+      const productKey = where.itemKey
+        ? where.itemKey.slice(0, where.itemKey.indexOf('-'))
+        : where.productKey;
       await insertOnce(
         auditOf(store),
         {
@@ -76,17 +91,41 @@ export function auditProjector(): Projector {
           revision: event.revision,
           type: event.type,
           itemKey: where.itemKey,
-          productKey: where.itemKey
-            ? where.itemKey.slice(0, where.itemKey.indexOf('-'))
-            : where.productKey,
+          productKey,
           actorId: event.metadata.actor,
           via: event.metadata.via ?? null,
           occurredAt: event.metadata.occurredAt,
+          correlationId: typeof correlationId === 'string' ? correlationId : null,
         },
         event.position,
       );
+      const personId = event.streamId.startsWith('item-') ? personOfItemEvent(event) : null;
+      if (personId && productKey && typeof correlationId === 'string') {
+        // the person's events this request recorded before it reached the item (idempotent)
+        await auditOf(store).updateMany(
+          {
+            _ws: where.workspaceId,
+            streamId: personStreamId(personId),
+            correlationId,
+            productKey: null,
+          },
+          { $set: { productKey } },
+        );
+      }
     },
   };
+}
+
+/** The person an item event is by, who a submission or a +1 may have registered first. */
+function personOfItemEvent(event: { type: string; data: unknown }): string | null {
+  const data = event.data as { personId?: unknown; author?: { personId?: unknown } };
+  const personId =
+    event.type === 'ItemCaptured'
+      ? data.author?.personId
+      : event.type === 'PlusOneAdded' || event.type === 'PlusOneWithdrawn'
+        ? data.personId
+        : undefined;
+  return typeof personId === 'string' ? personId : null;
 }
 
 interface Place {

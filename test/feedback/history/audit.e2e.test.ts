@@ -75,8 +75,10 @@ describe('Workspace audit trail (e2e)', () => {
       const personEvents = await all(`&actorId=${story.ann}`);
       expect(personEvents.map((e) => e.type)).to.deep.equal(['ItemReplied']);
       const product = await all('&productKey=APP');
-      expect(product.every((e) => e.itemKey?.startsWith('APP-') || e.type.startsWith('Product'))).to
-        .be.true;
+      // the product's, its items', and the people its submissions brought (Ann's and Bo's)
+      const ofApp = (e: ChangeBody) =>
+        e.itemKey?.startsWith('APP-') || e.type.startsWith('Product') || e.type === 'PersonCreated';
+      expect(product.every(ofApp)).to.be.true;
       const middle = everything[Math.floor(everything.length / 2)]!;
       const window = await all(`&from=${middle.occurredAt}&to=${middle.occurredAt}`);
       expect(window.length).to.be.greaterThan(0);

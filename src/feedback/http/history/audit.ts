@@ -47,7 +47,7 @@ export function auditOperation(
       }),
       productKey: ProductKey.optional().meta({
         description:
-          "only the product's own events and its items' events; a product the workspace does not have answers 404, as list_items does",
+          "only the product's own events, its items' events and the person events its submissions and +1s recorded (the person a submission created); a product the workspace does not have answers 404, as list_items does",
       }),
       from: Timestamp.optional().meta({ description: 'only changes at or after this moment (ms)' }),
       to: Timestamp.optional().meta({
