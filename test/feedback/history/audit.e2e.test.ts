@@ -138,6 +138,43 @@ describe('Workspace audit trail (e2e)', () => {
     });
   });
 
+  describe('When a range or paging parameter is at its edge', () => {
+    it('refuses to=0 with 400: it is the epoch, not "no bound", and would answer an empty page', async () => {
+      // README: `from`, `to` are ms; an empty page reads as "nothing happened then"
+      const res = await owner().get(`${AUDIT}?to=0`);
+      expect400(res);
+      expect(res.body.error).to.equal(
+        'to is 0, the first moment of 1970: no change is that old; leave `to` out to read up to now',
+      );
+      expect400(await owner().get(`${AUDIT}?from=0&to=0`));
+      // negative, fractional and oversized bounds are not moments: 400, never an empty page
+      for (const query of ['from=-1', 'to=1.5', 'to=1e300', 'pageSize=2.5', 'pageSize=201']) {
+        expect400(await owner().get(`${AUDIT}?${query}`));
+      }
+      // a `from` past the trail's end is a question with an answer: nothing happened since
+      const late = await owner().get(`${AUDIT}?from=${story.fb.clock.now() + 86_400_000}`);
+      expect(late.status).to.equal(200);
+      expect(late.body).to.deep.equal({ items: [], nextCursor: null });
+    });
+
+    it('refuses a cursor sent with other filters than it was issued with, as list_items does', async () => {
+      // list_items: "It belongs to the filters it was issued with: sent with other filters, or
+      // edited, it answers 400" — another list walked from the middle would skip its newer events
+      const first = await owner().get(`${AUDIT}?pageSize=2&productKey=APP`);
+      const cursor = encodeURIComponent(first.body.nextCursor);
+      expect(cursor).to.be.a('string');
+      const same = await owner().get(`${AUDIT}?pageSize=2&productKey=APP&cursor=${cursor}`);
+      expect(same.status).to.equal(200);
+      const moment = first.body.items[0].occurredAt as number;
+      const app = '&productKey=APP';
+      for (const other of ['', `${app}&type=ItemReplied`, `${app}&to=${moment}`, `${app}&from=0`]) {
+        const res = await owner().get(`${AUDIT}?pageSize=2${other}&cursor=${cursor}`);
+        expect400(res);
+        expect(res.body.error).to.contain('cursor is not valid here');
+      }
+    });
+  });
+
   describe('When a filter names a product or an actor the workspace does not have', () => {
     it('answers productKey with list_items’ 404, the same for a product of another workspace', async () => {
       // spec Errors: "unknown item; unknown or unreachable workspace … | 404 | not-found", as

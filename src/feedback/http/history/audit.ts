@@ -51,7 +51,7 @@ export function auditOperation(
       }),
       from: Timestamp.optional().meta({ description: 'only changes at or after this moment (ms)' }),
       to: Timestamp.optional().meta({
-        description: 'only changes at or before this moment (ms); not before `from` (400)',
+        description: 'only changes at or before this moment (ms); not before `from`, nor 0 (400)',
       }),
       cursor: cursorParam(),
       pageSize: pageSizeParam({ max: 200, default: 50 }),
@@ -61,7 +61,7 @@ export function auditOperation(
     auth: 'bearer',
     meta: { admin: true },
     extraDescription:
-      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping), and of its webhooks and integration credentials (never their secrets or hashes; they belong to no product, so `productKey` leaves them out). Every filter given must hold. The cursor is opaque and stable while new events arrive.",
+      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping), and of its webhooks and integration credentials (never their secrets or hashes; they belong to no product, so `productKey` leaves them out). Every filter given must hold. The cursor is opaque and stable while new events arrive; it belongs to the filters it was issued with: sent with other filters, or edited, it answers 400.",
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { cursor, pageSize, ...filters } = ctx.query;
@@ -78,6 +78,13 @@ export function auditOperation(
           throw new InvalidArgument(`${bound} is ${value}${secondsHint(value)}`);
         }
       }
+      // 0 is "no bound" in many clients, but as `to` it is the epoch: nothing is that old, and
+      // the empty page would read as "nothing happened" (`from=0` is the whole trail: allowed)
+      if (filters.to === 0) {
+        throw new InvalidArgument(
+          'to is 0, the first moment of 1970: no change is that old; leave `to` out to read up to now',
+        );
+      }
       // a filter naming nothing would answer an empty page, read as "nothing happened there":
       // answered as list_items answers an unknown product (and get_person an unknown person)
       if (filters.productKey !== undefined) {
@@ -88,7 +95,10 @@ export function auditOperation(
           throw new NotFound('actor not found');
         }
       }
-      const scope = `audit:${workspaceId}`;
+      // a cursor belongs to the filters it was issued with: sent with others it would walk
+      // another list from the middle and silently skip its newer events (as list_items says)
+      const { actorId, via, type, productKey, from, to } = filters;
+      const scope = `audit:${workspaceId}:${JSON.stringify([actorId, via, type, productKey, from, to])}`;
       const before = cursor ? deps.cursors.decodeAs(cursor, AuditCursor, { scope }).before : null;
       const page = await listAuditEvents(deps.readStore, {
         workspaceId,
