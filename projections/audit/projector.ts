@@ -81,6 +81,20 @@ export function auditProjector(): Projector {
       const productKey = where.itemKey
         ? where.itemKey.slice(0, where.itemKey.indexOf('-'))
         : where.productKey;
+      const personId = event.streamId.startsWith('item-') ? personOfItemEvent(event) : null;
+      if (personId && productKey && typeof correlationId === 'string') {
+        // the person's events this request recorded before it reached the item (idempotent);
+        // placed first, so a page that shows the item event shows them in the product as well
+        await auditOf(store).updateMany(
+          {
+            _ws: where.workspaceId,
+            streamId: personStreamId(personId),
+            correlationId,
+            productKey: null,
+          },
+          { $set: { productKey } },
+        );
+      }
       await insertOnce(
         auditOf(store),
         {
@@ -99,19 +113,6 @@ export function auditProjector(): Projector {
         },
         event.position,
       );
-      const personId = event.streamId.startsWith('item-') ? personOfItemEvent(event) : null;
-      if (personId && productKey && typeof correlationId === 'string') {
-        // the person's events this request recorded before it reached the item (idempotent)
-        await auditOf(store).updateMany(
-          {
-            _ws: where.workspaceId,
-            streamId: personStreamId(personId),
-            correlationId,
-            productKey: null,
-          },
-          { $set: { productKey } },
-        );
-      }
     },
   };
 }

@@ -59,6 +59,29 @@ describe('The audit trail of one product and the people its submissions bring (e
     });
   });
 
+  describe('When a board visitor files in a second product under a new name', () => {
+    it('lists the PersonUpdated that submission recorded in the second product’s trail only', async () => {
+      const visitor = new BoardVisitor(world.fb.url);
+      const first = await postBoardForm(world, visitor, { body: 'Sync', displayName: 'Zoe' });
+      expect(first.status).to.equal(303);
+      const board = await visitor.get(`/${SLUG}/OTH`);
+      world.fb.clock.advance(4_000);
+      const form = { formToken: field(board.text, 'formToken'), csrf: field(board.text, 'csrf') };
+      const second = await visitor.post(`/capture/${SLUG}/OTH`, {
+        ...form,
+        body: 'Sync there too',
+        displayName: 'Zoe B',
+      });
+      expect(second.status, second.text).to.equal(303);
+      const oth = await trail('productKey=OTH');
+      const renamed = oth.find((c) => c.type === 'PersonUpdated')!;
+      expect(renamed, 'a PersonUpdated in the trail of OTH').to.exist;
+      expect(renamed.changes.displayName).to.deep.equal({ from: 'Zoe', to: 'Zoe B' });
+      expect(sameRequest(oth, renamed)).to.deep.equal(['ItemCaptured', 'PersonUpdated']);
+      expect((await trail('productKey=APP')).map((c) => c.type)).not.to.include('PersonUpdated');
+    });
+  });
+
   describe('When submit_feedback files for a new person in one product, then again in another', () => {
     it('places the creation in the first product only: the second submission created no one', async () => {
       const submit = (key: string, body: string) =>
@@ -68,17 +91,16 @@ describe('The audit trail of one product and the people its submissions bring (e
           displayName: 'Ann',
         });
       expect((await submit('OTH', 'Export to CSV')).status).to.be.oneOf([200, 201]);
-      expect((await submit('APP', 'Export to PDF')).status).to.be.oneOf([200, 201]);
       const oth = await trail('productKey=OTH');
-      expect(oth.map((c) => c.type)).to.deep.equal([
-        'ItemCaptured',
-        'PersonCreated',
-        'ProductCreated',
-      ]);
-      expect(oth[1]!.changes.email).to.deep.equal({ from: null, to: 'ann@customer.io' });
+      const csv = oth.find((c) => c.type === 'ItemCaptured')!;
+      expect(sameRequest(oth, csv)).to.deep.equal(['ItemCaptured', 'PersonCreated']);
+      const ann = oth.find((c) => c.correlationId === csv.correlationId && c !== csv)!;
+      expect(ann.changes.email).to.deep.equal({ from: null, to: 'ann@customer.io' });
+      expect((await submit('APP', 'Export to PDF')).status).to.be.oneOf([200, 201]);
       const app = await trail('productKey=APP');
-      const pdf = app.find((c) => c.type === 'ItemCaptured' && c.itemKey === 'APP-2')!;
+      const pdf = app.find((c) => c.type === 'ItemCaptured')!;
       expect(sameRequest(app, pdf)).to.deep.equal(['ItemCaptured']);
+      expect(app.map((c) => c.correlationId)).not.to.include(csv.correlationId);
     });
   });
 
@@ -115,7 +137,8 @@ describe('The audit trail of one product and the people its submissions bring (e
       )!;
       const app = await trail('productKey=APP');
       expect(app.map((c) => c.correlationId)).not.to.include(created.correlationId);
-      expect(app.filter((c) => c.type === 'PersonCreated')).to.have.length(2);
+      const filed = app.find((c) => c.type === 'ItemCaptured')!;
+      expect(sameRequest(app, filed)).to.deep.equal(['ItemCaptured']);
     });
   });
 });
