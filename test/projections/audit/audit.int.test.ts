@@ -3,7 +3,8 @@
  * "one small document per event of a workspace's streams — ... and its configuration: webhooks
  * and integration credentials"; "Webhook and integration events name no product"; "nothing of
  * an event's data is copied here, so no secret or credential hash reaches this read model".
- * Runs twice over the same events and changes nothing the second time.
+ * Runs twice over the same events and changes nothing the second time. A person's events belong
+ * to the product of the item event their request recorded with them (the correlation id).
  */
 import { expect } from 'chai';
 import { AUDIT, auditProjector } from '../../../projections/audit/projector.js';
@@ -64,6 +65,59 @@ describe('When webhook and integration events are audited', () => {
     await withReadStore(async (store) => {
       const log = configurationLog();
       await project(auditProjector(), store, log.events);
+      const first = await snapshot(auditProjector(), store);
+      await project(auditProjector(), store, log.events);
+      expect(await snapshot(auditProjector(), store)).to.deep.equal(first);
+    });
+  });
+});
+
+/** Ann files APP-1 (created with it), then +1s OTH-1 in a request of its own. */
+function captureLog(): EventLog {
+  const log = new EventLog();
+  const inRequest = (correlationId: string, event: ReturnType<EventLog['add']>) => {
+    event.metadata.correlationId = correlationId;
+  };
+  const person = { personId: 'p1', workspaceId: WS, tier: 'email', avatar: null };
+  inRequest(
+    'r1',
+    log.add('person-p1', {
+      type: 'PersonCreated',
+      data: { ...person, displayName: 'Ann', email: 'ann@example.com' },
+    }),
+  );
+  const author = { personId: 'p1', tier: 'email', displayName: 'Ann', avatar: null };
+  const captured = { workspaceId: WS, number: 1, title: 'Dark', body: 'Dark', author };
+  inRequest(
+    'r1',
+    log.add(`item-${WS}.APP-1`, {
+      type: 'ItemCaptured',
+      data: { ...captured, productKey: 'APP', itemKey: 'APP-1' },
+    }),
+  );
+  inRequest('r2', log.add('person-p1', { type: 'PersonUpdated', data: { displayName: 'Annie' } }));
+  inRequest(
+    'r3',
+    log.add(`item-${WS}.OTH-1`, {
+      type: 'PlusOneAdded',
+      data: { personId: 'p1', addressedTo: 'OTH-1' },
+    }),
+  );
+  return log;
+}
+
+describe('When a submission creates the person who files it', () => {
+  it('places the person’s events of that request in the item’s product, and no others', async () => {
+    await withReadStore(async (store) => {
+      const log = captureLog();
+      await project(auditProjector(), store, log.events);
+      const docs = await store.collection(AUDIT).find({}, { sort: { position: 1 } });
+      expect(docs.map((d) => [d.type, d.productKey, d.correlationId])).to.deep.equal([
+        ['PersonCreated', 'APP', 'r1'],
+        ['ItemCaptured', 'APP', 'r1'],
+        ['PersonUpdated', null, 'r2'],
+        ['PlusOneAdded', 'OTH', 'r3'],
+      ]);
       const first = await snapshot(auditProjector(), store);
       await project(auditProjector(), store, log.events);
       expect(await snapshot(auditProjector(), store)).to.deep.equal(first);
