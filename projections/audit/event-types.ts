@@ -28,38 +28,47 @@ type Audited = Exclude<
   'ItemNumberAllocated'
 >;
 
-const AUDITED: Record<Audited, true> = {
-  WorkspaceCreated: true,
-  MemberAdded: true,
-  MemberRoleChanged: true,
-  MemberRemoved: true,
-  ProductCreated: true,
-  ProductRenamed: true,
-  ProductVisibilityChanged: true,
-  ItemCaptured: true,
-  ItemEdited: true,
-  ItemStatusChanged: true,
-  ItemTagged: true,
-  ItemReplied: true,
-  PlusOneAdded: true,
-  PlusOneWithdrawn: true,
-  ItemMergedInto: true,
-  ItemsMerged: true,
-  ItemUnmerged: true,
-  ItemsUnmerged: true,
-  PeopleNotified: true,
-  PersonCreated: true,
-  PersonUpdated: true,
-  ChangelogEntryPublished: true,
-  ChangelogEntryRevised: true,
-  WebhookCreated: true,
-  WebhookUpdated: true,
-  WebhookSecretRotated: true,
-  WebhookDisabled: true,
-  WebhookEnabled: true,
-  WebhookDeleted: true,
-  IntegrationCreated: true,
-  IntegrationRevoked: true,
+/**
+ * Where each type lives: `product` — a product's own, its items' and changelog entries' events,
+ * and the person events a submission or +1 recorded (projector.ts); `workspace` — the
+ * workspace's, its members', webhooks' and integration credentials', which belong to no product,
+ * so a `productKey` filter never holds them (list_audit_events refuses the pair with 400).
+ */
+const AUDITED: Record<Audited, 'product' | 'workspace'> = {
+  WorkspaceCreated: 'workspace',
+  MemberAdded: 'workspace',
+  MemberRoleChanged: 'workspace',
+  MemberRemoved: 'workspace',
+  ProductCreated: 'product',
+  ProductRenamed: 'product',
+  ProductVisibilityChanged: 'product',
+  ItemCaptured: 'product',
+  ItemEdited: 'product',
+  ItemStatusChanged: 'product',
+  ItemTagged: 'product',
+  ItemReplied: 'product',
+  PlusOneAdded: 'product',
+  PlusOneWithdrawn: 'product',
+  ItemMergedInto: 'product',
+  ItemsMerged: 'product',
+  ItemUnmerged: 'product',
+  ItemsUnmerged: 'product',
+  PeopleNotified: 'product',
+  PersonCreated: 'product',
+  PersonUpdated: 'product',
+  ChangelogEntryPublished: 'product',
+  ChangelogEntryRevised: 'product',
+  WebhookCreated: 'workspace',
+  WebhookUpdated: 'workspace',
+  WebhookSecretRotated: 'workspace',
+  WebhookDisabled: 'workspace',
+  WebhookEnabled: 'workspace',
+  WebhookDeleted: 'workspace',
+  IntegrationCreated: 'workspace',
+  IntegrationRevoked: 'workspace',
 };
 
 export const AUDITED_EVENT_TYPES = Object.keys(AUDITED).sort() as [Audited, ...Audited[]];
+
+/** Whether events of `type` can be in a product's trail (false: the workspace's only). */
+export const mayBeOfProduct = (type: Audited): boolean => AUDITED[type] === 'product';

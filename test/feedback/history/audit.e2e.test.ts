@@ -104,6 +104,22 @@ describe('Workspace audit trail (e2e)', () => {
       }
     });
 
+    it('refuses a type of the workspace’s own with productKey with 400, not an empty page', async () => {
+      // README: webhooks, integration credentials (and the workspace's own events) "belong to no
+      // product: a `productKey` filter leaves them out" — the pair can match nothing, and an
+      // empty page would read as "no webhook was made for APP"
+      for (const type of ['WebhookCreated', 'MemberAdded', 'IntegrationRevoked']) {
+        const res = await owner().get(`${AUDIT}?type=${type}&productKey=APP`);
+        expect400(res);
+        expect(res.body.error).to.equal(
+          `${type} events belong to the workspace, not to a product: productKey leaves them out`,
+        );
+        expect((await owner().get(`${AUDIT}?type=${type}`)).status).to.equal(200);
+      }
+      const people = await all('&type=PersonCreated&productKey=APP');
+      expect(people.length).to.be.greaterThan(0);
+    });
+
     it('refuses a time range that ends before it starts with 400, not an empty page', async () => {
       // like a misspelt type: `from` after `to` (the two swapped) can match nothing, and an
       // empty page would read as "nothing happened then"

@@ -9,6 +9,7 @@ import {
   AUDITED_EVENT_TYPES,
   isActorOf,
   listAuditEvents,
+  mayBeOfProduct,
 } from '../../../../projections/audit/index.js';
 import { auditChanges } from '../../activity/audit.js';
 import type { EventStore } from '../../../eventstore/types.js';
@@ -61,7 +62,7 @@ export function auditOperation(
     auth: 'bearer',
     meta: { admin: true },
     extraDescription:
-      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping), and of its webhooks and integration credentials (never their secrets or hashes; they belong to no product, so `productKey` leaves them out). Every filter given must hold. The cursor is opaque and stable while new events arrive; it belongs to the filters it was issued with: sent with other filters, or edited, it answers 400.",
+      "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping), and of its webhooks and integration credentials (never their secrets or hashes; they belong to no product, so `productKey` leaves them out, and a `type` of theirs or of the workspace's own with `productKey` answers 400). Every filter given must hold. The cursor is opaque and stable while new events arrive; it belongs to the filters it was issued with: sent with other filters, or edited, it answers 400.",
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { cursor, pageSize, ...filters } = ctx.query;
@@ -84,6 +85,15 @@ export function auditOperation(
         throw new InvalidArgument(
           'to is 0, the first moment of 1970: no change is that old; leave `to` out to read up to now',
         );
+      }
+      // the workspace's own events are in no product's trail: the pair can match nothing, and
+      // `type=WebhookCreated&productKey=APP` would read as "no webhook was made for APP"
+      if (filters.type !== undefined && filters.productKey !== undefined) {
+        if (!mayBeOfProduct(filters.type)) {
+          throw new InvalidArgument(
+            `${filters.type} events belong to the workspace, not to a product: productKey leaves them out`,
+          );
+        }
       }
       // a filter naming nothing would answer an empty page, read as "nothing happened there":
       // answered as list_items answers an unknown product (and get_person an unknown person)
