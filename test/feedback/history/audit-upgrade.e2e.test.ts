@@ -41,7 +41,59 @@ async function asVersionOne(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The audit read model as version 2 left it: no correlation ids, every person event under no
+ * product (the PersonCreated a submission recorded was left out of its product's trail).
+ */
+async function asVersionTwo(dir: string): Promise<void> {
+  const store = await openEmbeddedReadStore({ path: join(dir, 'store.sqlite') });
+  try {
+    const stored = await store.checkpoints();
+    const audit = checkpointId(auditProjector());
+    await store
+      .collection('audit_events')
+      .updateMany({ streamId: { $regex: '^person-' } }, { $set: { productKey: null } });
+    await store.collection('audit_events').updateMany({}, { $unset: { correlationId: '' } });
+    await store.deleteCheckpoint(audit);
+    await store.flush(new Map([['audit@2', stored.get(audit)!]]));
+  } finally {
+    await store.close();
+  }
+}
+
 describe('When a data folder audited by an earlier version starts again (e2e)', () => {
+  it('places the person a submission created in its product’s trail (audit@2 → @3)', async function () {
+    this.timeout(60_000);
+    const dir = tempDir('audit-upgrade-');
+    const env = { DATA_DIR: dir };
+    try {
+      const world = await startWorld({ env });
+      const filed = await world.fb
+        .api(world.owner.token)
+        .post(`/v1/public/${SLUG}/APP/feedback`, { body: 'Dark mode', email: 'ann@customer.io' });
+      expect(filed.status, JSON.stringify(filed.body)).to.be.oneOf([200, 201]);
+      await world.fb.stop();
+      await asVersionTwo(dir);
+
+      const again = await startFeedback({ env });
+      try {
+        await again.caughtUp();
+        const trail = await again
+          .api(world.owner.token)
+          .get(`/v1/workspaces/${SLUG}/audit?pageSize=200&productKey=APP`);
+        expect(trail.status, JSON.stringify(trail.body)).to.equal(200);
+        const types = trail.body.items.map((c: { type: string }) => c.type);
+        expect(types).to.deep.equal(['ItemCaptured', 'PersonCreated', 'ProductCreated']);
+        expect((await again.runtime.runtime.stores.readStore.checkpoints()).has('audit@2')).to.be
+          .false;
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists its webhook and integration events and names each webhook’s maker', async function () {
     this.timeout(60_000);
     const dir = tempDir('audit-upgrade-');
