@@ -2,7 +2,8 @@
  * A data folder made before the audit trail covered webhooks and integration credentials, and
  * before the Webhook record had `createdBy`, picks both up on its next start: the audit and
  * webhooks projectors carry a version, and a read model built by another version is replayed
- * (projections/shared/projector.ts `version`, src/read/projector-versions.ts).
+ * (projections/shared/projector.ts `version`, src/read/projector-versions.ts). Likewise one
+ * audited by version 2 places the people its submissions created in their products' trails.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
