@@ -84,10 +84,11 @@ export function auditProjector(): Projector {
       const personId = event.streamId.startsWith('item-') ? personOfItemEvent(event) : null;
       if (personId && productKey && typeof correlationId === 'string') {
         // the person's events this request recorded before it reached the item (idempotent);
-        // placed first, so a page that shows the item event shows them in the product as well
+        // placed first, so a page that shows the item event shows them in the product as well;
+        // found by the person's stream (audit_stream), one workspace's alone: with `_ws` in the
+        // filter the embedded store would walk the workspace's whole trail (audit_ws) per capture
         await auditOf(store).updateMany(
           {
-            _ws: where.workspaceId,
             streamId: personStreamId(personId),
             correlationId,
             productKey: null,
