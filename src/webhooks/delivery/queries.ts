@@ -44,13 +44,20 @@ export async function requeueDelivery(
   return result.matchedCount > 0;
 }
 
+/**
+ * What recover_webhook sends again: the failed messages of the webhook's subscription. A
+ * `webhook.test` is a probe sent once on request (send_test_webhook, "tried once"); yesterday's
+ * failed probes resent after an outage are noise to the receiver, and redeliver_webhook still
+ * sends one again when asked by its id.
+ */
 const failedSince = (query: { hookKey: string; since: number }): Filter => ({
   _hook: query.hookKey,
   status: 'failed',
+  eventType: { $ne: 'webhook.test' },
   createdAt: { $gte: query.since },
 });
 
-/** recover_webhook: how many failed deliveries created since `since` there are. */
+/** recover_webhook: how many failed deliveries created since `since` it would send again. */
 export function countFailedSince(
   store: ReadStore,
   query: { hookKey: string; since: number },

@@ -12,11 +12,14 @@ import { expect } from 'chai';
 import {
   eventually,
   expectError,
+  HOUR,
   hook,
   hooks,
   type Receiver,
+  settle,
   startWorldWith,
   stopWorld,
+  submit,
   subscribe,
   type World,
 } from './support/world.js';
@@ -32,8 +35,6 @@ describe('When an admin sends again faster than the throttle allows (e2e)', () =
       env: {
         WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE: '3',
         WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE: '4',
-        WEBHOOK_RECOVERED_PER_WEBHOOK_PER_MINUTE: '3',
-        WEBHOOK_RECOVERED_PER_WORKSPACE_PER_MINUTE: '4',
       },
     });
   });
@@ -104,18 +105,60 @@ describe('When an admin sends again faster than the throttle allows (e2e)', () =
     expectError(await sendTest(hook(id)), 429, 'resource-exhausted');
   });
 
-  it('counts each delivery a recover queues: the oldest that fit, the rest left, then 429', async () => {
-    receiver.answer = () => ({ status: 500 }); // a test message fails on its one attempt
-    const { id } = await subscribe(world, `${receiver.url}?recover`);
-    const failed: string[] = [];
-    for (const count of [3, 2]) {
-      for (let i = 0; i < count; i++) failed.push((await sendTest(hook(id))).body.deliveryId);
+  it('counts a caller over all their workspaces: an admin of two sends no more than of one', async () => {
+    receiver.answer = () => ({ status: 204 });
+    await world.fb.createWorkspace(world.owner, { slug: 'beta-co', name: 'Beta' });
+    const here = await subscribe(world, `${receiver.url}?here`);
+    const there = await api().post(hooks('beta-co'), { url: `${receiver.url}?there` });
+    expect(there.status, JSON.stringify(there.body)).to.equal(200);
+    const elsewhere = hook(there.body.webhook.id, 'beta-co');
+
+    for (let i = 0; i < 3; i++) expect((await sendTest(hook(here.id))).status).to.equal(200);
+    expect((await sendTest(elsewhere)).status).to.equal(200);
+    // beta-co has sent one of its four, its webhook one of three: the caller's four are spent
+    const refused = await sendTest(elsewhere);
+    expectError(refused, 429, 'resource-exhausted');
+  });
+});
+
+/**
+ * The recover half of the throttle, in a world of its own: the deliveries it queues again are an
+ * item's messages whose eight attempts ran out (about 27.6 hours of the harness clock), as a
+ * failed test message is no longer recovered (recover.e2e.test.ts).
+ */
+describe('When an admin recovers more failed deliveries than the throttle allows (e2e)', () => {
+  let world: World;
+  let receiver: Receiver;
+
+  before(async () => {
+    [world, receiver] = await startWorldWith(1, {
+      env: {
+        WEBHOOK_RECOVERED_PER_WEBHOOK_PER_MINUTE: '3',
+        WEBHOOK_RECOVERED_PER_WORKSPACE_PER_MINUTE: '4',
+      },
+    });
+  });
+  after(() => stopWorld(world, receiver));
+  const api = () => world.fb.api(world.owner.token);
+  const deliveryOf = async (path: string, id: string) =>
+    (await api().get(`${path}/deliveries/${id}`)).body.delivery;
+
+  it('counts each delivery a recover queues: the oldest that fit, the rest left, then 429', async function () {
+    this.timeout(120_000);
+    receiver.answer = () => ({ status: 500 });
+    const { id } = await subscribe(world, receiver);
+    for (let i = 1; i <= 5; i++) {
+      await submit(world, `Filed while the receiver fails, ${i}`);
       world.fb.clock.advance(MINUTE);
     }
-    await eventually(async () => {
-      const { body } = await api().get(`${hook(id)}/deliveries?status=failed`);
-      return body.items.length === 5;
-    }, 'five failed deliveries');
+    await settle(world, id);
+    for (let hour = 0; hour < 30; hour++) {
+      world.fb.clock.advance(HOUR);
+      await settle(world, id);
+    }
+    const listed = (await api().get(`${hook(id)}/deliveries?status=failed`)).body.items as any[];
+    expect(listed, 'five failed deliveries').to.have.length(5);
+    const failed = listed.map((d) => d.id as string).reverse(); // oldest first
 
     receiver.answer = () => ({ status: 204 });
     const recover = () => api().post(`${hook(id)}/recover`, { since: 0 });
@@ -137,20 +180,5 @@ describe('When an admin sends again faster than the throttle allows (e2e)', () =
 
     world.fb.clock.advance(MINUTE);
     expect((await recover()).body).to.deep.equal({ queued: 2, left: 0 });
-  });
-
-  it('counts a caller over all their workspaces: an admin of two sends no more than of one', async () => {
-    receiver.answer = () => ({ status: 204 });
-    await world.fb.createWorkspace(world.owner, { slug: 'beta-co', name: 'Beta' });
-    const here = await subscribe(world, `${receiver.url}?here`);
-    const there = await api().post(hooks('beta-co'), { url: `${receiver.url}?there` });
-    expect(there.status, JSON.stringify(there.body)).to.equal(200);
-    const elsewhere = hook(there.body.webhook.id, 'beta-co');
-
-    for (let i = 0; i < 3; i++) expect((await sendTest(hook(here.id))).status).to.equal(200);
-    expect((await sendTest(elsewhere)).status).to.equal(200);
-    // beta-co has sent one of its four, its webhook one of three: the caller's four are spent
-    const refused = await sendTest(elsewhere);
-    expectError(refused, 429, 'resource-exhausted');
   });
 });

@@ -176,7 +176,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     auth: 'bearer',
     meta: ADMIN,
     extraDescription:
-      'Every delivery of this webhook created at or after `since` whose retries ran out is queued again (same `webhook-id`, fresh retry schedule), oldest first. ' +
+      'Every delivery of this webhook created at or after `since` whose retries ran out is queued again (same `webhook-id`, fresh retry schedule), oldest first; not a failed `webhook.test` message, a probe sent once on request (redeliver_webhook sends one again by its id). ' +
       `Each counts: at most ${config.WEBHOOK_RECOVERED_PER_WEBHOOK_PER_MINUTE} per webhook and ${config.WEBHOOK_RECOVERED_PER_WORKSPACE_PER_MINUTE} per workspace (and per account) in any minute. Past that the rest stay failed (\`left\`; call again a minute later), and with room for none it answers 429 \`resource-exhausted\` with \`Retry-After\`.`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
