@@ -70,11 +70,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /**
  * Every error status an operation can answer: what it declares, plus what the registry's own
- * steps answer for any operation of its kind — 401 with a bearer credential; for a body, the
- * envelope's answers to malformed JSON, a wrong Content-Type and an oversize body; for a write,
- * 400 for a malformed Idempotency-Key, the conflict status for a key already used by a different
- * request, and 503 when the read models do not catch up in time; 429 for an operation drawing
- * on a per-caller budget.
+ * steps answer for any operation of its kind — 401 with a bearer credential; for a body (and a
+ * write without one, which refuses one sent), the envelope's answers to malformed JSON, a wrong
+ * Content-Type and an oversize body; for a write, 400 for a malformed Idempotency-Key, the
+ * conflict status for a key already used by a different request, and 503 when the read models do
+ * not catch up in time; 429 for an operation drawing on a per-caller budget.
  */
 export function declaredErrors<S extends ServiceTypes>(
   op: Operation<S>,
@@ -82,7 +82,7 @@ export function declaredErrors<S extends ServiceTypes>(
 ): number[] {
   const statuses = new Set(op.errors);
   if (op.auth === 'bearer') statuses.add(envelope.status('unauthenticated'));
-  if (op.body) {
+  if (op.body || op.method !== 'get') {
     statuses.add(envelope.status('invalid-argument'));
     statuses.add(envelope.status('unsupported-media-type'));
     statuses.add(envelope.status('payload-too-large'));

@@ -31,7 +31,9 @@
  *    allowed". Name shared schemas with `.meta({ id: 'Item' })` to get a `components/schemas` entry
  *    (zod keeps ids process-wide: declare such schemas once, at module level, with names unique
  *    across both services, e.g. `NoteTag` vs `ItemTag`).
- *    A body is required unless `bodyRequired: false`; it must be `application/json`.
+ *    A body is required unless `bodyRequired: false`; it must be `application/json`. A write
+ *    without `body` refuses one with a field as an unknown field ("it takes none"); no body, an
+ *    empty one and `{}` pass. A read (GET) never reads a body.
  *
  *    Handler: `ctx` has `params`, `query`, `body` (parsed and typed), `principal`, `access` (what
  *    authorize returned), `correlationId`, `idempotencyKey` (Idempotency-Key header), `ifMatch`

@@ -108,5 +108,34 @@ describe('Unknown fields in request bodies (e2e)', () => {
         `unknown field "placeName" in metadata; metadata takes ${METADATA_FIELDS}`,
       );
     });
+
+    it('refuses a field sent to a write that takes no body; none, empty and {} are accepted', async () => {
+      // README, Limits: "A write that takes no body (… `restore_note`, every DELETE, …) refuses a
+      // body with a field the same way (`unknown field "secret"; it takes none`) … No body, an
+      // empty one and `{}` are accepted; a body that is not JSON is refused as a body of the
+      // wrong media type is (notes `415` …)". `{"permanent": true}` deleted to the trash.
+      const api = notes.api((await notes.signIn('ada@example.com')).token);
+      const { id } = (await api('POST', '/v1/notes', { content: 'keep me' })).body;
+      const permanent = await api('DELETE', `/v1/notes/${id}`, { permanent: true });
+      expect(permanent.status).to.equal(400);
+      expect(permanent.body).to.deep.equal({ error: 'unknown field "permanent"; it takes none' });
+      const text = await api('DELETE', `/v1/notes/${id}`, 'permanent', {
+        'content-type': 'text/plain',
+      });
+      expect(text.status).to.equal(415);
+      expect((await api('GET', `/v1/notes/${id}`)).body.deletedAt, 'refused: not in the trash').to
+        .be.null;
+      expect((await api('DELETE', `/v1/notes/${id}`, {})).status).to.equal(204);
+
+      const restore = await api('POST', `/v1/notes/${id}/restore`, { title: 'renamed' });
+      expect(restore.status).to.equal(400);
+      expect(restore.body.error).to.equal('unknown field "title"; it takes none');
+      expect(
+        (await api('GET', `/v1/notes/${id}`)).body.deletedAt,
+        'refused: still trashed',
+      ).to.be.a('string');
+      expect((await api('POST', `/v1/notes/${id}/restore`, '')).status).to.equal(200);
+      expect((await api('DELETE', `/v1/notes/${id}`)).status).to.equal(204);
+    });
   });
 });

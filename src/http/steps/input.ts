@@ -2,6 +2,7 @@
  * The lifecycle's first steps (lifecycle.ts): who calls, the Idempotency-Key, the body, and the
  * input validated against the operation's schemas, then authorized.
  */
+import { z } from 'zod';
 import { InvalidArgument, NotFound, Unauthenticated } from '../../../commands/shared/errors.js';
 import { HttpProblem } from '../errors.js';
 import type { Step } from '../lifecycle.js';
@@ -9,6 +10,12 @@ import { describeIssues } from '../validation.js';
 
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+/**
+ * The body of a write that declares none: nothing, or `{}`. A field is refused as an unknown
+ * field of any body is ("it takes none"): ignored, `{"secret": "…"}` sent to
+ * rotate_webhook_secret answered 200 with a secret the client had not chosen.
+ */
+const NO_BODY = z.object({}).strict();
 
 export const authenticate: Step = async (x, hooks) => {
   const { op } = x.prepared;
@@ -30,15 +37,20 @@ export const checkIdempotencyKey: Step = (x) => {
   }
 };
 
+/** A read's input is its URL (RFC 9110 §9.3.1): a body sent with one is not read. */
 export const readBody: Step = async (x, hooks) => {
   const { req, res } = x.facts;
-  if (!x.prepared.op.body || !req || !res || !hooks.readJson) return;
+  const { op } = x.prepared;
+  if ((!op.body && op.method === 'get') || !req || !res || !hooks.readJson) return;
   const length = req.headers['content-length'];
   const hasBody =
     req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   if (!hasBody) return;
   if (!isJsonType(req.headers['content-type'])) {
-    throw new HttpProblem('unsupported-media-type', 'Content-Type must be application/json');
+    const message = op.body
+      ? 'Content-Type must be application/json'
+      : 'this operation takes no request body: send none, or {} as application/json';
+    throw new HttpProblem('unsupported-media-type', message);
   }
   x.raw.body = await hooks.readJson(req, res);
 };
@@ -81,6 +93,13 @@ export const validate: Step = (x, hooks) => {
           describeIssues(parsed.error, x.raw.body, 'body', { schema: op.body }),
         );
       body = parsed.data;
+    }
+  } else if (x.raw.body !== undefined) {
+    const parsed = NO_BODY.safeParse(x.raw.body);
+    if (!parsed.success) {
+      throw new InvalidArgument(
+        describeIssues(parsed.error, x.raw.body, 'body', { schema: NO_BODY }),
+      );
     }
   }
   x.ctx = { ...x.facts, params, query, body, access: undefined };

@@ -21,6 +21,8 @@ import {
   type World,
 } from './support/world.js';
 
+type Delivery = { id: string; eventType: string; status: string };
+
 describe('When an admin recovers a webhook after an outage (e2e, simulated time)', () => {
   let world: World;
   let receiver: Receiver;
@@ -35,7 +37,7 @@ describe('When an admin recovers a webhook after an outage (e2e, simulated time)
     const since = world.fb.clock.now();
     const { id, secret } = await subscribe(world, receiver);
     const deliveries = async () =>
-      (await api.get(`${hook(id)}/deliveries?pageSize=200`)).body.items as any[];
+      (await api.get(`${hook(id)}/deliveries?pageSize=200`)).body.items as Delivery[];
     receiver.answer = () => ({ status: 500 });
     const probe = await api.post(`${hook(id)}/test`);
     expect(probe.status, JSON.stringify(probe.body)).to.equal(200);

@@ -156,7 +156,9 @@ describe('When an admin recovers more failed deliveries than the throttle allows
       world.fb.clock.advance(HOUR);
       await settle(world, id);
     }
-    const listed = (await api().get(`${hook(id)}/deliveries?status=failed`)).body.items as any[];
+    const listed = (await api().get(`${hook(id)}/deliveries?status=failed`)).body.items as {
+      id: string;
+    }[];
     expect(listed, 'five failed deliveries').to.have.length(5);
     const failed = listed.map((d) => d.id as string).reverse(); // oldest first
 
