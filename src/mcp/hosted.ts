@@ -85,7 +85,9 @@ export function hostedTools<S extends ServiceTypes>(
           ? `internal error; quote correlation id ${correlationId} when reporting it`
           : resolved.message;
       const status = envelope.status(resolved.kind);
-      return { status, result: errorResult(envelope.body(resolved.kind, message), status) };
+      const retryAfter = resolved.headers['Retry-After'];
+      const body = envelope.body(resolved.kind, message);
+      return { status, result: errorResult(body, status, retryAfter) };
     }
   }
 

@@ -90,7 +90,7 @@ function metaHeaders(meta: CallMeta, method: string): Headers | CallToolResult {
     try {
       headers.set(header, value);
     } catch {
-      const error = `_meta.${field} cannot be sent as the ${header} header: it holds a line break, a NUL or a character above U+00FF`;
+      const error = `_meta.${field} cannot be sent to the service: it holds a line break, a NUL or a character above U+00FF`;
       return errorResult({ error }, 400);
     }
   }
@@ -172,7 +172,7 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
         body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
           ? (body as Record<string, string>)
           : { error: `the service answered ${res.status}` };
-      return errorResult(envelope, res.status);
+      return errorResult(envelope, res.status, res.headers.get('retry-after'));
     }
     const etag = res.headers.get('etag');
     return successResult(generated, {

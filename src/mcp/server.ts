@@ -56,14 +56,14 @@ function stringOrUndefined(value: unknown, name: string): string | undefined {
 }
 
 /**
- * Ends every server's instructions, beside the `_meta` reading below: tool descriptions come from
- * the REST operations and speak of headers, which a tool call cannot send.
+ * Ends every server's instructions: what a call passes and a result carries in `_meta`, where REST
+ * has headers (tool descriptions say the same in these words: mcp-terms.ts).
  */
-const HEADERS_IN_META =
-  "Every tool that writes takes an Idempotency-Key in the call's `_meta` as `idempotencyKey`: a retried call with the same key returns its first result instead of writing again (the same key with other arguments is refused). Where a tool's description mentions the If-Match header, put the value in `_meta.ifMatch`: the `_meta.etag` of an earlier result.";
+const CALL_META =
+  "Every tool that writes takes `_meta.idempotencyKey` in the call's `_meta`: a retried call with the same key returns its first result instead of writing again (the same key with other arguments is refused). A result may carry `_meta.etag`: pass it back as `_meta.ifMatch` to a tool that honours it, and the call is refused if what it changes has changed since. A failed call's result carries the REST API's HTTP status as `_meta.status` (the statuses tool descriptions name) and, when it asks you to wait, `_meta.retryAfter` in seconds.";
 
 export function createMcpServer(info: ServerInfo, catalog: ToolCatalog): Server {
-  const instructions = [info.instructions, HEADERS_IN_META].filter(Boolean).join(' ');
+  const instructions = [info.instructions, CALL_META].filter(Boolean).join(' ');
   const server = new Server(
     { name: info.name, version: info.version },
     { capabilities: { tools: { listChanged: false } }, instructions },

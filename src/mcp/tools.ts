@@ -1,7 +1,8 @@
 /**
  * Tools generated from operations (tool-source.ts): named by the operation id, titled by its
  * summary, described by its description, its access rule and its route; input from
- * tool-input.ts; output from the success body's schema.
+ * tool-input.ts; output from the success body's schema. What they say of REST's headers is said
+ * in MCP's terms, descriptions and schemas alike (mcp-terms.ts).
  *
  * Annotations follow the method (MCP: hints, not guarantees):
  *   GET     readOnlyHint, idempotentHint
@@ -17,12 +18,14 @@
  * A result carries the answer twice, as MCP asks: `structuredContent` (the JSON body, checked
  * by clients against outputSchema) and the same JSON as text. A failed operation is a result
  * with `isError: true` whose text is the service's error envelope (`{error, code}` or
- * `{error}`); it has no structuredContent, which would have to match the success schema.
+ * `{error}`), its message in MCP's terms (mcp-terms.ts); it has no structuredContent, which
+ * would have to match the success schema.
  */
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { RawJson } from '../../projections/shared/raw-json.js';
 import type { HttpMethod, RawInput } from '../http/registry.js';
 import { rewrap, unwrap } from './json-schema.js';
+import { errorInMcpTerms, schemaInMcpTerms, toolDescription } from './mcp-terms.js';
 import { toolInput } from './tool-input.js';
 import type { JsonSchema, ToolSource } from './tool-source.js';
 
@@ -70,9 +73,8 @@ function describe(source: ToolSource, nestedBody: boolean): string {
     : source.body
       ? ' Path parameters, query parameters and body fields are all top-level arguments.'
       : '';
-  return [source.summary, source.description, `Same as ${route}.${body}`]
-    .filter(Boolean)
-    .join('\n\n');
+  const description = source.description && toolDescription(source.description);
+  return [source.summary, description, `Same as ${route}.${body}`].filter(Boolean).join('\n\n');
 }
 
 export function generateTool(source: ToolSource): GeneratedTool {
@@ -82,8 +84,10 @@ export function generateTool(source: ToolSource): GeneratedTool {
     name: source.id,
     title: source.summary,
     description: describe(source, input.nestedBody),
-    inputSchema: input.schema as Tool['inputSchema'],
-    ...(outputSchema ? { outputSchema: outputSchema as Tool['outputSchema'] } : {}),
+    inputSchema: schemaInMcpTerms(input.schema) as Tool['inputSchema'],
+    ...(outputSchema
+      ? { outputSchema: schemaInMcpTerms(outputSchema) as Tool['outputSchema'] }
+      : {}),
     annotations: {
       title: source.summary,
       ...ANNOTATIONS[source.method],
@@ -125,11 +129,24 @@ export function successResult(generated: GeneratedTool, answer: Answer): CallToo
   return { content: [{ type: 'text', text: JSON.stringify(value) }], ...structured, ...meta };
 }
 
-/** A refusal or failure of the operation, in the service's error envelope. */
-export function errorResult(envelope: Record<string, string>, status: number): CallToolResult {
+/**
+ * A refusal or failure of the operation, in the service's error envelope, its message naming what
+ * the call controls (mcp-terms.ts); `_meta.status` is REST's status, and `_meta.retryAfter` the
+ * seconds REST's Retry-After asks to wait.
+ */
+export function errorResult(
+  envelope: Record<string, string>,
+  status: number,
+  retryAfter?: string | null,
+): CallToolResult {
+  const seconds = retryAfter ? Number(retryAfter) : Number.NaN;
+  const body =
+    typeof envelope.error === 'string'
+      ? { ...envelope, error: errorInMcpTerms(envelope.error) }
+      : envelope;
   return {
     isError: true,
-    content: [{ type: 'text', text: JSON.stringify(envelope) }],
-    _meta: { status },
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    _meta: { status, ...(Number.isFinite(seconds) ? { retryAfter: seconds } : {}) },
   };
 }

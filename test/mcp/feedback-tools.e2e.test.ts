@@ -53,9 +53,9 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
       Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId),
     );
     expect(tools.map((t) => t.name).sort()).to.deep.equal(documented.sort());
-    // descriptions speak of headers a tool call cannot send; the instructions say where they go
+    // the instructions say what a call passes in `_meta` (mcp-terms.e2e.test.ts: no header named)
     expect(mcp.client.getInstructions()).to.include(
-      "Every tool that writes takes an Idempotency-Key in the call's `_meta` as `idempotencyKey`",
+      "Every tool that writes takes `_meta.idempotencyKey` in the call's `_meta`",
     );
     expect(mcp.client.getInstructions()).to.include('`_meta.ifMatch`');
   });

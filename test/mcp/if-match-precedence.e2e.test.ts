@@ -71,27 +71,27 @@ describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', f
       await notes?.stop();
     });
 
-    it('answers get_note 412 for an ifMatch that does not match, naming the ETag, and the result for its own', async () => {
+    it('answers get_note 412 for an ifMatch that does not match, naming its _meta.etag, and the result for its own', async () => {
       const read = await callTool(mcp, 'get_note', { id });
       const etag = read._meta?.etag as string;
       expect(etag).to.match(/^"0\./);
       const refused = await callTool(mcp, 'get_note', { id }, { ifMatch: '"999"' });
       expect(refused._meta?.status).to.equal(412);
       expect(envelopeOf(refused)).to.deep.equal({
-        error: `the note has changed since it was read (If-Match "999", current ETag ${etag}); read it again`,
+        error: `the note has changed since it was read (_meta.ifMatch "999", current _meta.etag ${etag}); read it again`,
       });
       const matched = await callTool(mcp, 'get_note', { id }, { ifMatch: etag });
       expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);
     });
 
-    it('answers get_tag 412 for an ifMatch that does not match, naming the ETag, and the tag for its own', async () => {
+    it('answers get_tag 412 for an ifMatch that does not match, naming its _meta.etag, and the tag for its own', async () => {
       const read = await callTool(mcp, 'get_tag', { id: tagId });
       const etag = read._meta?.etag as string;
       expect(etag, JSON.stringify(read.content)).to.match(/^"\d+/);
       const refused = await callTool(mcp, 'get_tag', { id: tagId }, { ifMatch: '"999"' });
       expect(refused._meta?.status).to.equal(412);
       expect(envelopeOf(refused)).to.deep.equal({
-        error: `the tag has changed since it was read (If-Match "999", current ETag ${etag}); read it again`,
+        error: `the tag has changed since it was read (_meta.ifMatch "999", current _meta.etag ${etag}); read it again`,
       });
       const matched = await callTool(mcp, 'get_tag', { id: tagId }, { ifMatch: etag });
       expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);

@@ -16,7 +16,7 @@ import {
 } from './support.js';
 
 const NO_ETAG =
-  'this resource carries no ETag, so If-Match "999" cannot match (RFC 9110 §13.1.1); send the request without If-Match';
+  'this tool\'s results carry no _meta.etag, so _meta.ifMatch "999" cannot match (RFC 9110 §13.1.1); call the tool without _meta.ifMatch';
 
 describe('When an MCP tool call without an ETag carries _meta.ifMatch', function () {
   this.timeout(120_000);
@@ -46,7 +46,7 @@ describe('When an MCP tool call without an ETag carries _meta.ifMatch', function
       expect(refused._meta?.status).to.equal(412);
       const { error } = envelopeOf(refused);
       expect(/\p{Cs}/u.test(error!), JSON.stringify(error)).to.equal(false);
-      expect(error).to.contain(`If-Match "${'😀'.repeat(63)}… cannot match`);
+      expect(error).to.contain(`_meta.ifMatch "${'😀'.repeat(63)}… cannot match`);
     });
 
     it('performs the call under ifMatch *', async () => {

@@ -152,13 +152,12 @@ describe('When assistants use the notes MCP servers', function () {
           }
           expect(Boolean(twin.outputSchema), tool.name).to.equal(Boolean(tool.outputSchema));
         }
-        // descriptions speak of headers a tool call cannot send: both servers tell the model
-        // where they go instead (README: per-call `_meta` carries idempotencyKey and ifMatch)
+        // both servers tell the model what a call passes in `_meta` (README: per-call `_meta`
+        // carries idempotencyKey and ifMatch), naming no header (mcp-terms.e2e.test.ts)
         for (const server of [local, hosted]) {
           expect(server.client.getInstructions())
-            .to.include("takes an Idempotency-Key in the call's `_meta` as `idempotencyKey`")
-            .and.to.include('`_meta.ifMatch`')
-            .and.to.include('If-Match');
+            .to.include("takes `_meta.idempotencyKey` in the call's `_meta`")
+            .and.to.include('pass it back as `_meta.ifMatch`');
         }
       } finally {
         await local.close();

@@ -70,7 +70,8 @@ describe('When MCP tool calls fail (access log, metrics, warnings)', function ()
       );
       expect(answer.status).to.equal(200);
       expect(answer.body.result).to.include({ isError: true });
-      expect(answer.body.result._meta).to.deep.equal({ status: 503 });
+      // REST's Retry-After: 5 (the store reconnects by itself) as `_meta.retryAfter`
+      expect(answer.body.result._meta).to.deep.equal({ status: 503, retryAfter: 5 });
     } finally {
       freeDisk(fb.deps().readStore);
     }
