@@ -35,7 +35,7 @@ const ERROR_PHRASES: readonly Rule[] = [
 const DESCRIPTION_PHRASES: readonly Rule[] = [
   // the challenge a REST client reads; a tool result has no headers (the refusal itself stays)
   [/ with `WWW-Authenticate: [^`]*`/g, ''],
-  [/ with `Retry-After`/g, ' with `_meta.retryAfter` (seconds to wait)'],
+  [/ with `Retry-After`/g, ' with `_meta.retryAfter` in seconds'],
   [/If-Match: "<revision>"/g, '`_meta.ifMatch` (the `_meta.etag` of an earlier result)'],
   [/An Idempotency-Key/g, 'A `_meta.idempotencyKey`'],
   [/Honours If-Match\./g, 'Honours `_meta.ifMatch` (the `_meta.etag` of an earlier result).'],

@@ -52,7 +52,11 @@ describe('When an assistant reads the MCP servers, they speak in MCP terms', fun
         'Send `_meta.idempotencyKey` to make a retry return the first item',
       );
       expect(descriptionOf(tools, 'send_test_webhook')).to.include(
-        '429 `resource-exhausted` with `_meta.retryAfter` (seconds to wait)',
+        '429 `resource-exhausted` with `_meta.retryAfter` in seconds',
+      );
+      // a success's status is no part of a tool result
+      expect(descriptionOf(tools, 'revoke_connected_app')).to.include(
+        'changes nothing and answers with no content, so a retry is safe',
       );
       // REST's description is unchanged
       const rest = w.fb.app().http.openapi.paths?.['/v1/workspaces/{slug}/products']?.get as {
@@ -151,6 +155,11 @@ describe('When an assistant reads the MCP servers, they speak in MCP terms', fun
           'the first part of the note\'s `_meta.etag` ("<revision>.<digest>"); `_meta.ifMatch` may name it alone ("<revision>")',
         );
         expect(server.client.getInstructions()).to.not.match(REST_HEADERS);
+        if (server === local) {
+          expect(descriptionOf(tools, 'sync_changes')).to.include(
+            'answers with resyncRequired: true',
+          );
+        }
       }
     });
 
