@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeIssues } from '../http/validation.js';
 import { type OpenApiLike, fromOpenApi } from './openapi-source.js';
+import { type QueryCheck, queryCheck } from './query-check.js';
 import { type CallMeta, type ToolCatalog, unknownTool } from './server.js';
 import { errorResult, type GeneratedTool, generateTools, successResult } from './tools.js';
 
@@ -101,6 +102,7 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
   const fetchFn = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
   let loading: Promise<Map<string, GeneratedTool>> | undefined;
+  const queryChecks = new Map<string, QueryCheck | undefined>();
 
   function tools(): Promise<Map<string, GeneratedTool>> {
     loading ??= (async () => {
@@ -134,6 +136,9 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     }
     const path = requestPath(source.path, raw.params);
     if (typeof path !== 'string') return path;
+    if (!queryChecks.has(source.id)) queryChecks.set(source.id, queryCheck(source.query));
+    const refused = queryChecks.get(source.id)?.(raw.query);
+    if (refused !== undefined) return errorResult({ error: refused }, 400);
     const headers = metaHeaders(meta, source.method);
     if (!(headers instanceof Headers)) return headers;
     headers.set('accept', 'application/json');

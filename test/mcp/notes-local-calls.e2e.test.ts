@@ -80,6 +80,49 @@ describe('When an assistant calls the local notes MCP server', function () {
     }
   });
 
+  it('refuses null and mistyped query arguments as the hosted server does (same status, same words), rather than dropping them or sending them as text', async () => {
+    // spec 001: "Both a hosted and a local MCP server are thin wrappers over this API" — one
+    // call, one answer: `limit: null` was sent as no limit (a whole page), `q: 5` as the text "5"
+    await notes.api(ann.token)('POST', '/v1/notes', {
+      content: 'Typed arguments',
+      tags: ['typed'],
+    });
+    const calls: [string, Record<string, unknown>][] = [
+      ['list_notes', { limit: null }],
+      ['list_notes', { pageToken: null }],
+      ['list_notes', { includeDeleted: null }],
+      ['list_notes', { limit: { n: 5 } }],
+      ['list_notes', { limit: true }],
+      ['list_notes', { limit: null, includeDeleted: 1 }],
+      ['list_notes', { limit: 0 }],
+      ['list_notes', { limit: 'many' }],
+      ['list_tags', { includeDeleted: null }],
+      ['list_tags', { includeDeleted: 1 }],
+      ['search_notes', { q: 5 }],
+      ['search_notes', { q: null }],
+      ['search_notes', { q: 'typed', limit: null }],
+    ];
+    for (const [name, args] of calls) {
+      const what = `${name} ${JSON.stringify(args)}`;
+      const there = await callTool(hosted, name, args);
+      const here = await callTool(local, name, args);
+      expect(there._meta?.status, `hosted ${what}: ${JSON.stringify(there)}`).to.equal(400);
+      expect(here._meta?.status, `local ${what}: ${JSON.stringify(here)}`).to.equal(400);
+      expect(envelopeOf(here), what).to.deep.equal(envelopeOf(there));
+    }
+    // what the hosted server takes, the local one sends as before: numbers and booleans as text
+    for (const [name, args] of [
+      ['list_notes', { limit: '1', includeDeleted: 'true' }],
+      ['list_notes', { limit: 1, includeDeleted: true }],
+      ['search_notes', { q: 'typed', limit: 1 }],
+    ] as const) {
+      const here = await callTool(local, name, args);
+      expect(here.isError, `${name} ${JSON.stringify(args)}: ${JSON.stringify(here)}`).to.not.equal(
+        true,
+      );
+    }
+  });
+
   it('refuses a _meta value no header can carry (400, naming it) rather than blaming the service, as the hosted server refuses it', async () => {
     const api = notes.api(ann.token);
     const before = (await api('GET', '/v1/notes?limit=100')).body.notes.length;
