@@ -22,7 +22,16 @@ export interface RemoteToolsOptions {
   fetch?: typeof fetch;
   /** how long a call waits for the service's whole answer (default CALL_TIMEOUT_MS) */
   timeoutMs?: number;
+  /**
+   * What the service must be: an operation its document must offer, and what to call the
+   * service and its address in the refusal when it does not (another service's tools would each
+   * be refused by that service, 401 for this token, and never say why).
+   */
+  identity?: { service: string; operationId: string; setting: string };
 }
+
+/** The tools read are another service's: said as it is, not as "cannot read the tools". */
+class NotTheService extends Error {}
 
 /**
  * A call the service does not answer within this is answered 504: an assistant waiting on a
@@ -110,11 +119,23 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(options.timeoutMs ?? CALL_TIMEOUT_MS),
       });
-      if (!res.ok) throw new Error(`GET ${options.openapiPath} answered ${res.status}`);
+      const { identity } = options;
+      const notIt = (why: string) =>
+        identity &&
+        new NotTheService(
+          `the service at ${base} is not a ${identity.service}: ${why}; set ${identity.setting} to the ${identity.service}'s address`,
+        );
+      // the feedback board serves its document elsewhere: 404 here
+      const what = `GET ${options.openapiPath} answered ${res.status}`;
+      if (!res.ok) throw (res.status === 404 && notIt(what)) || new Error(what);
       const generated = generateTools(fromOpenApi((await res.json()) as OpenApiLike));
+      if (identity && !generated.some((t) => t.tool.name === identity.operationId)) {
+        throw notIt(`its ${options.openapiPath} has no ${identity.operationId} operation`);
+      }
       return new Map(generated.map((t) => [t.tool.name, t]));
     })().catch((error: unknown) => {
       loading = undefined; // the next request tries again
+      if (error instanceof NotTheService) throw error;
       throw new Error(
         `cannot read the tools of the service at ${base}: ${(error as Error).message}`,
       );

@@ -25,6 +25,11 @@ export interface LocalNotesOptions {
 export function localNotesServer(options: LocalNotesOptions): Server {
   return createMcpServer(
     { name: 'notes-local', version: '1.0.0', instructions: LOCAL_NOTES_INSTRUCTIONS },
-    remoteTools({ ...options, openapiPath: '/docs/json' }),
+    remoteTools({
+      ...options,
+      openapiPath: '/docs/json',
+      // NOTES_BASE_URL at the feedback board served its tools, each call then refused 401
+      identity: { service: 'notes service', operationId: 'list_notes', setting: 'NOTES_BASE_URL' },
+    }),
   );
 }

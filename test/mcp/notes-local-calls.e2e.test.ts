@@ -10,6 +10,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
+import { startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
 import { callTool, type Connected, connectLocal, connectMcp, envelopeOf } from './support.js';
 
@@ -165,6 +166,43 @@ describe('When an assistant calls the local notes MCP server', function () {
       expect(envelopeOf(result).error).to.include(base);
     } finally {
       await offline.close();
+    }
+  });
+
+  it('says NOTES_BASE_URL is not a notes service when it points at the feedback board, rather than serving its tools or "cannot read"', async () => {
+    // README: NOTES_BASE_URL is "the notes service". The board answers /docs/json 404 (it serves
+    // its document at /v1/openapi.json); a server that serves the board's document at
+    // /docs/json (a proxy, a board of another build) had its tools served, each call then 401
+    const fb = await startFeedback();
+    const boardDocs = createHttpServer(async (_req, res) => {
+      const docs = await fetch(`${fb.url}/v1/openapi.json`);
+      res.setHeader('content-type', 'application/json');
+      res.end(await docs.text());
+    });
+    await new Promise<void>((resolve) => boardDocs.listen(0, '127.0.0.1', resolve));
+    const proxied = `http://127.0.0.1:${(boardDocs.address() as { port: number }).port}`;
+    try {
+      for (const base of [fb.url, proxied]) {
+        const wrong = await connectLocal(base, ann.token);
+        try {
+          const said = `the service at ${base} is not a notes service`;
+          const result = await callTool(wrong, 'list_notes', {});
+          expect(result._meta?.status, JSON.stringify(result)).to.equal(503);
+          expect(envelopeOf(result).error, base).to.include(said).and.include('NOTES_BASE_URL');
+          // a board tool is not offered either: the same answer, not the board's 401
+          const board = await callTool(wrong, 'list_workspaces', {});
+          expect(board._meta?.status, JSON.stringify(board)).to.equal(503);
+          expect(envelopeOf(board).error).to.include(said);
+          const listed = await wrong.client.listTools().catch((error: Error) => error);
+          expect(listed, `tools/list at ${base}`).to.be.instanceOf(Error);
+          expect((listed as Error).message).to.include(said);
+        } finally {
+          await wrong.close();
+        }
+      }
+    } finally {
+      await new Promise<void>((resolve) => boardDocs.close(() => resolve()));
+      await fb.stop();
     }
   });
 
