@@ -1,6 +1,9 @@
 /**
- * The sync change feed: one document per change to a note, numbered per user 1, 2, 3, … in
- * log order, so a device asks "what changed after N" and gets the rest in order.
+ * The sync change feed: one document per change to one of a user's notes, tags or devices,
+ * numbered per user 1, 2, 3, … in log order, so a device asks "what changed after N" and gets
+ * the rest in order. A tag's or a device's change (a rename above all) is an entry of its own:
+ * a device that shows notes' tags and device names by their ids learns the new name from the
+ * feed, not only from listing tags and devices again.
  *
  * Retention: the newest `retainPerUser` changes of each user are kept (default 10,000; older
  * ones are deleted as new ones arrive). A cursor older than the oldest kept change cannot be
@@ -12,16 +15,21 @@ export const syncChangesCollection = 'note_sync_changes';
 export const syncHeadsCollection = 'note_sync_heads';
 export const defaultSyncRetention = 10_000;
 
-export type SyncChangeKind = 'created' | 'updated' | 'trashed' | 'restored';
+export type SyncChangeKind = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
 
-export type SyncChangeDoc = {
+/** What changed: a note (created, updated, trashed, restored), a tag (created, updated, deleted) or a device (created, updated). */
+export type SyncSubject =
+  | { kind: 'note'; noteId: string }
+  | { kind: 'tag'; tagId: string }
+  | { kind: 'device'; deviceId: string };
+
+export type SyncChangeDoc = SyncSubject & {
   /** `<userId>.<seq>` */
   _id: string;
   userId: string;
   seq: number;
-  noteId: string;
   change: SyncChangeKind;
-  /** the note's revision after this change */
+  /** the note's, tag's or device's revision after this change */
   revision: number;
   at: number;
   /** global position of the event (hex, see positionKey) — identifies it for repair */
@@ -40,7 +48,12 @@ export function syncChangeId(userId: string, seq: number): string {
   return `${userId}.${seq}`;
 }
 
-export type SyncChangeView = Omit<SyncChangeDoc, '_id' | 'userId' | 'position'>;
+export type SyncChangeView = SyncSubject & {
+  seq: number;
+  change: SyncChangeKind;
+  revision: number;
+  at: number;
+};
 
 export function publicChange(doc: SyncChangeDoc): SyncChangeView {
   const { _id, _pos, userId, position, ...rest } = doc as SyncChangeDoc & { _pos?: string };

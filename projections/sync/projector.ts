@@ -1,5 +1,5 @@
 /**
- * Builds the sync change feed from note events. Sequence numbers are assigned from a per-user
+ * Builds the sync change feed from note, tag and device events. Sequence numbers are assigned from a per-user
  * head document, guarded by position like every projector write, so a replay assigns nothing
  * twice. The head also keeps the last change it numbered: if the process stopped between
  * advancing the head and writing that change (possible on MongoDB, where writes are not one
@@ -7,11 +7,24 @@
  * Numbering is deterministic in log order, so a rebuild reproduces the same sequence.
  */
 import {
+  type DeviceEventType,
+  deviceEventTypes,
+  deviceStreamPrefix,
+  parseDeviceStreamId,
+} from '../../commands/device/index.js';
+import {
   noteEventTypes,
   noteStreamPrefix,
   parseNoteStreamId,
   type NoteEventType,
 } from '../../commands/note/index.js';
+import {
+  parseTagStreamId,
+  type TagEventType,
+  tagEventTypes,
+  tagStreamPrefix,
+} from '../../commands/tag/index.js';
+import type { RecordedEvent } from '../../src/eventstore/types.js';
 import { guardedUpdate, positionKey } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
 import {
@@ -19,44 +32,60 @@ import {
   type SyncChangeDoc,
   type SyncChangeKind,
   type SyncHeadDoc,
+  type SyncSubject,
   syncChangeId,
   syncChangesCollection,
   syncHeadsCollection,
 } from './document.js';
 
-function changeKind(type: NoteEventType): SyncChangeKind {
-  switch (type) {
-    case 'NoteCreated':
-      return 'created';
-    case 'NoteUpdated':
-    case 'TagAddedToNote':
-    case 'TagRemovedFromNote':
-      return 'updated';
-    case 'NoteTrashed':
-      return 'trashed';
-    case 'NoteRestored':
-      return 'restored';
-    default: {
-      const _exhaustive: never = type;
-      return _exhaustive;
-    }
+const CHANGES: Record<NoteEventType | TagEventType | DeviceEventType, SyncChangeKind> = {
+  NoteCreated: 'created',
+  NoteUpdated: 'updated',
+  TagAddedToNote: 'updated',
+  TagRemovedFromNote: 'updated',
+  NoteTrashed: 'trashed',
+  NoteRestored: 'restored',
+  NoteTagCreated: 'created',
+  NoteTagUpdated: 'updated',
+  NoteTagDeleted: 'deleted',
+  DeviceRegistered: 'created',
+  DeviceUpdated: 'updated',
+};
+
+/** The user and the note, tag or device an event changes; null for any other event. */
+function subjectOf(recorded: RecordedEvent): { userId: string; subject: SyncSubject } | null {
+  const { streamId, type } = recorded;
+  const note = noteEventTypes.includes(type as NoteEventType) && parseNoteStreamId(streamId);
+  if (note) return { userId: note.userId, subject: { kind: 'note', noteId: note.noteId } };
+  const tag = tagEventTypes.includes(type as TagEventType) && parseTagStreamId(streamId);
+  if (tag) return { userId: tag.userId, subject: { kind: 'tag', tagId: tag.tagId } };
+  const device =
+    deviceEventTypes.includes(type as DeviceEventType) && parseDeviceStreamId(streamId);
+  if (device) {
+    return { userId: device.userId, subject: { kind: 'device', deviceId: device.deviceId } };
   }
+  return null;
 }
 
 export function syncProjector(options: { retainPerUser?: number } = {}): Projector {
   const retain = options.retainPerUser ?? defaultSyncRetention;
   return {
     name: 'note-sync',
+    // 2: tags' and devices' changes are entries too (a data folder's feed is numbered again)
+    version: 2,
     collections: [syncChangesCollection, syncHeadsCollection],
-    filter: { streamPrefixes: [noteStreamPrefix], eventTypes: noteEventTypes },
+    filter: {
+      streamPrefixes: [noteStreamPrefix, tagStreamPrefix, deviceStreamPrefix],
+      eventTypes: [...noteEventTypes, ...tagEventTypes, ...deviceEventTypes],
+    },
     async setup(store) {
       await store
         .collection(syncChangesCollection)
         .createIndex({ keys: { userId: 1, seq: 1 }, unique: true, name: 'by_user_seq' });
     },
     async apply(recorded, store) {
-      const ids = parseNoteStreamId(recorded.streamId);
-      if (!ids || !noteEventTypes.includes(recorded.type as NoteEventType)) return;
+      const ids = subjectOf(recorded);
+      if (!ids) return;
       const heads = store.collection<SyncHeadDoc>(syncHeadsCollection);
       const changes = store.collection<SyncChangeDoc>(syncChangesCollection);
       const key = positionKey(recorded.position);
@@ -71,11 +100,11 @@ export function syncProjector(options: { retainPerUser?: number } = {}): Project
       }
       const seq = (head?.seq ?? 0) + 1;
       const change: SyncChangeDoc = {
+        ...ids.subject,
         _id: syncChangeId(ids.userId, seq),
         userId: ids.userId,
         seq,
-        noteId: ids.noteId,
-        change: changeKind(recorded.type as NoteEventType),
+        change: CHANGES[recorded.type as keyof typeof CHANGES],
         revision: recorded.revision,
         at: recorded.metadata.occurredAt,
         position: key,

@@ -1,5 +1,6 @@
 /**
- * The sync feed query: changes of the caller's notes after a cursor, oldest first.
+ * The sync feed query: changes of the caller's notes, tags and devices after a cursor, oldest
+ * first.
  *
  * Cursors are opaque (base64url of the last sequence number seen; the HTTP layer signs them for
  * their user). No cursor means "from the beginning"; `null`, a cursor not handed to this user.
@@ -24,13 +25,18 @@ export type SyncResult =
   | { status: 'ok'; changes: SyncChangeView[]; cursor: string; hasMore: boolean }
   | { status: 'resync-required'; reason: 'expired' | 'unknown'; cursor: string };
 
+/**
+ * `c<seq>`. Before the feed carried tags' and devices' changes (projector note-sync@2) it was
+ * `s<seq>`, numbering notes' changes only: such a cursor would name another place in the
+ * renumbered feed, so it is not read (resync, "unknown").
+ */
 export function encodeSyncCursor(seq: number): string {
-  return Buffer.from(`s${seq}`).toString('base64url');
+  return Buffer.from(`c${seq}`).toString('base64url');
 }
 
 export function decodeSyncCursor(cursor: string): number | null {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^s(0|[1-9][0-9]{0,15})$/.exec(text);
+  const match = /^c(0|[1-9][0-9]{0,15})$/.exec(text);
   return match ? Number(match[1]) : null;
 }
 

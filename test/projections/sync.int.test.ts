@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { deviceStreamId } from '../../commands/device/index.js';
 import { noteStreamId } from '../../commands/note/index.js';
+import { tagStreamId } from '../../commands/tag/index.js';
 import type { Projector } from '../../projections/shared/projector.js';
 import { syncChangesCollection } from '../../projections/sync/document.js';
 import { syncProjector } from '../../projections/sync/projector.js';
@@ -31,6 +33,46 @@ describe('Sync change feed', () => {
     await projector.setup?.(stores.readStore);
   };
 
+  describe('When tags and devices change', () => {
+    it("numbers their changes among the notes' ones, each naming its kind and id", async () => {
+      await setup();
+      const { log, add } = eventLog();
+      const tag = { tagId: 't', userId: 'u1', name: 'Work', color: null, parentId: null };
+      add(tagStreamId('u1', 't'), 'NoteTagCreated', tag, 1);
+      add(
+        deviceStreamId('u1', 'd'),
+        'DeviceRegistered',
+        {
+          deviceId: 'd',
+          userId: 'u1',
+          name: 'Phone',
+          platform: 'ios',
+        },
+        2,
+      );
+      add(noteStreamId('u1', 'a'), 'NoteCreated', created('a', 'u1'), 3);
+      add(
+        tagStreamId('u1', 't'),
+        'NoteTagUpdated',
+        { name: 'Job', color: null, parentId: null },
+        4,
+      );
+      add(deviceStreamId('u1', 'd'), 'DeviceUpdated', { name: 'Old phone', platform: 'ios' }, 5);
+      add(tagStreamId('u1', 't'), 'NoteTagDeleted', {}, 6);
+      for (const e of log) await projector.apply(e, stores.readStore);
+      const all = await syncChanges(stores.readStore, 'u1', undefined);
+      if (all.status !== 'ok') throw new Error('expected changes');
+      expect(all.changes.map(({ at: _at, ...c }) => c)).to.deep.equal([
+        { seq: 1, kind: 'tag', tagId: 't', change: 'created', revision: 0 },
+        { seq: 2, kind: 'device', deviceId: 'd', change: 'created', revision: 0 },
+        { seq: 3, kind: 'note', noteId: 'a', change: 'created', revision: 0 },
+        { seq: 4, kind: 'tag', tagId: 't', change: 'updated', revision: 1 },
+        { seq: 5, kind: 'device', deviceId: 'd', change: 'updated', revision: 1 },
+        { seq: 6, kind: 'tag', tagId: 't', change: 'deleted', revision: 2 },
+      ]);
+    });
+  });
+
   describe('When notes change', () => {
     it('numbers each user’s changes 1, 2, 3 in order and serves them after a cursor', async () => {
       await setup();
@@ -50,7 +92,9 @@ describe('Sync change feed', () => {
 
       const all = await syncChanges(stores.readStore, 'u1', undefined);
       if (all.status !== 'ok') throw new Error('expected changes');
-      expect(all.changes.map((c) => [c.seq, c.noteId, c.change])).to.deep.equal([
+      expect(
+        all.changes.map((c) => [c.seq, c.kind === 'note' && c.noteId, c.change]),
+      ).to.deep.equal([
         [1, 'a', 'created'],
         [2, 'a', 'updated'],
         [3, 'a', 'trashed'],
@@ -62,7 +106,9 @@ describe('Sync change feed', () => {
       const page = await syncChanges(stores.readStore, 'u1', encodeSyncCursor(2), { limit: 2 });
       expect(page).to.deep.include({ status: 'ok', hasMore: true, cursor: encodeSyncCursor(4) });
       const u2 = await syncChanges(stores.readStore, 'u2', undefined);
-      expect(u2.status === 'ok' && u2.changes.map((c) => c.noteId)).to.deep.equal(['x']);
+      expect(
+        u2.status === 'ok' && u2.changes.map((c) => c.kind === 'note' && c.noteId),
+      ).to.deep.equal(['x']);
     });
 
     it('assigns nothing twice when the events run again', async () => {
@@ -116,7 +162,9 @@ describe('Sync change feed', () => {
 
     it('answers resync required for a cursor it never handed out', async () => {
       await setup();
-      for (const cursor of ['garbage', encodeSyncCursor(1)]) {
+      // `s1`: a cursor of the feed before it numbered tags' and devices' changes (note-sync@2)
+      const before = Buffer.from('s1').toString('base64url');
+      for (const cursor of ['garbage', encodeSyncCursor(1), before]) {
         const result = await syncChanges(stores.readStore, 'u1', cursor);
         expect(result).to.deep.include({ status: 'resync-required', reason: 'unknown' });
       }

@@ -123,15 +123,46 @@ export const Device = z
 
 export const DeviceList = z.object({ devices: z.array(Device) }).meta({ id: 'NotesDeviceList' });
 
+const seq = z.number().int().meta({ description: 'per-user change number, 1, 2, 3, …' });
+const changeRevision = (of: string) =>
+  z
+    .number()
+    .int()
+    .meta({ description: `the ${of}'s revision after this change` });
+const asNow = (of: string) => ({ description: `the ${of} as it is now (not as of this change)` });
+
 export const SyncChange = z
-  .object({
-    seq: z.number().int().meta({ description: 'per-user change number, 1, 2, 3, …' }),
-    noteId: id,
-    change: z.enum(['created', 'updated', 'trashed', 'restored']),
-    revision: z.number().int().meta({ description: "the note's revision after this change" }),
-    at: time,
-    note: Note.nullable().meta({ description: 'the note as it is now (not as of this change)' }),
-  })
+  .discriminatedUnion('kind', [
+    z.object({
+      seq,
+      kind: z.literal('note'),
+      noteId: id,
+      change: z.enum(['created', 'updated', 'trashed', 'restored']),
+      revision: changeRevision('note'),
+      at: time,
+      note: Note.nullable().meta(asNow('note')),
+    }),
+    z.object({
+      seq,
+      kind: z.literal('tag'),
+      tagId: id,
+      change: z.enum(['created', 'updated', 'deleted']).meta({
+        description: 'updated: renamed, recoloured or moved (see the tag for its fields now)',
+      }),
+      revision: changeRevision('tag'),
+      at: time,
+      tag: Tag.nullable().meta(asNow('tag')),
+    }),
+    z.object({
+      seq,
+      kind: z.literal('device'),
+      deviceId: id,
+      change: z.enum(['created', 'updated']).meta({ description: 'updated: renamed, for example' }),
+      revision: changeRevision('device'),
+      at: time,
+      device: Device.nullable().meta(asNow('device')),
+    }),
+  ])
   .meta({ id: 'NoteSyncChange' });
 
 export const SyncPage = z

@@ -116,6 +116,52 @@ describe('Notes API over HTTP', function () {
       expect(after.changes).to.deep.equal([]);
     });
 
+    it("carries renames of tags and devices as changes of their own, so a client that shows notes' tag and device names learns the new ones", async () => {
+      // spec 001: "Manages tags (optionally nested) and registered devices … changes reach the
+      // user's devices by sync"; a tag rename changes no note, so a feed of notes' changes alone
+      // never told a device that caches tag names
+      let cursor: string = (await api('GET', '/v1/sync')).body.cursor;
+      for (let more = true; more; ) {
+        const page = (await api('GET', `/v1/sync?cursor=${cursor}&limit=500`)).body;
+        cursor = page.cursor;
+        more = page.hasMore;
+      }
+      const tag = (await api('POST', '/v1/tags', { name: 'Groceries', color: 1 })).body;
+      const note = (
+        await api('POST', '/v1/notes', {
+          content: 'oat milk',
+          tags: ['Groceries'],
+          metadata: { device: 'Old phone' },
+        })
+      ).body;
+      const device = (await api('GET', '/v1/devices')).body.devices.find(
+        (d: Json) => d.name === 'Old phone',
+      );
+      expect((await api('PUT', `/v1/tags/${tag.id}`, { name: 'Shopping' })).status).to.equal(200);
+      const renamed = await api('PUT', `/v1/devices/${device.id}`, { name: 'Kitchen phone' });
+      expect(renamed.status).to.equal(200);
+      expect((await api('DELETE', `/v1/tags/${tag.id}`)).status).to.equal(204);
+
+      const page = await api('GET', `/v1/sync?cursor=${cursor}`);
+      expect(page.status).to.equal(200);
+      const subject = (c: Json) => c.noteId ?? c.tagId ?? c.deviceId;
+      expect(page.body.changes.map((c: Json) => [c.kind, subject(c), c.change])).to.deep.equal([
+        ['tag', tag.id, 'created'],
+        ['device', device.id, 'created'],
+        ['note', note.id, 'created'],
+        ['tag', tag.id, 'updated'],
+        ['device', device.id, 'updated'],
+        ['tag', tag.id, 'deleted'],
+      ]);
+      const [, , , tagRenamed, deviceRenamed] = page.body.changes;
+      expect(tagRenamed.tag).to.include({ id: tag.id, name: 'Shopping', color: 1 });
+      expect(tagRenamed.revision).to.equal(1);
+      expect(deviceRenamed.device).to.include({ id: device.id, name: 'Kitchen phone' });
+      expect(deviceRenamed.revision).to.equal(1);
+      const seqs = page.body.changes.map((c: Json) => c.seq);
+      expect(seqs).to.deep.equal([...seqs].sort((a, b) => a - b));
+    });
+
     it('answers resync required with a fresh cursor for a cursor it did not issue', async () => {
       const res = await api('GET', '/v1/sync?cursor=bm90LWEtY3Vyc29y');
       expect(res.status).to.equal(200);
