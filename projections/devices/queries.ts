@@ -17,6 +17,11 @@ export async function listDevices(store: ReadStore, userId: string): Promise<Dev
   return docs.sort(byName).map(publicDevice);
 }
 
+/** How many devices the caller has (the most one may have: NOTES_DEVICES_PER_USER). */
+export function countDevices(store: ReadStore, userId: string): Promise<number> {
+  return store.collection<DeviceDoc>(devicesCollection).countDocuments({ userId });
+}
+
 export async function getDevice(
   store: ReadStore,
   userId: string,

@@ -18,6 +18,11 @@ export async function listTags(
   return docs.sort(byName).map(publicTag);
 }
 
+/** How many active tags the caller has (the most one may have: NOTES_TAGS_PER_USER). */
+export function countActiveTags(store: ReadStore, userId: string): Promise<number> {
+  return store.collection<TagDoc>(tagsCollection).countDocuments({ userId, deletedAt: null });
+}
+
 /** One tag, soft-deleted or not; null when it is not the caller's. */
 export async function getTag(
   store: ReadStore,

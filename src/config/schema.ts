@@ -297,6 +297,16 @@ export const configSchema = z.object({
     .describe(
       'most webhooks one workspace may have (every message fans out to each); create_webhook answers 409 past it',
     ),
+  NOTES_TAGS_PER_USER: whole(1, 100000)
+    .default(1000)
+    .describe(
+      'most active tags one notes user may have (list_tags answers them all at once); creating another, by create_tag or by a note naming a new tag, answers 409 past it; deleted tags do not count',
+    ),
+  NOTES_DEVICES_PER_USER: whole(1, 100000)
+    .default(1000)
+    .describe(
+      'most devices one notes user may have (list_devices answers them all at once); registering another, by register_device or by a note naming a new device, answers 409 past it',
+    ),
   WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE: whole(1, 1000)
     .default(5)
     .describe(

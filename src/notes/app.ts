@@ -58,6 +58,10 @@ export async function createNotesApp(
     commandHandler: ctx.commandHandler,
     readStore,
     places: options.places,
+    limits: {
+      tagsPerUser: ctx.config.NOTES_TAGS_PER_USER,
+      devicesPerUser: ctx.config.NOTES_DEVICES_PER_USER,
+    },
     queries,
     presenter: createPresenter(queries),
     search: options.search,

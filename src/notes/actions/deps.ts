@@ -24,7 +24,19 @@ export interface NotesDeps {
   readStore: ReadStore;
   /** the place name of a note's coordinates */
   places: Places;
+  /** most active tags and devices one user may have (default: notesLimits) */
+  limits?: NotesLimits;
 }
+
+export interface NotesLimits {
+  /** NOTES_TAGS_PER_USER */
+  tagsPerUser: number;
+  /** NOTES_DEVICES_PER_USER */
+  devicesPerUser: number;
+}
+
+/** The configuration's defaults, for actions run without a configuration (tests, the CLI). */
+export const notesLimits: NotesLimits = { tagsPerUser: 1000, devicesPerUser: 1000 };
 
 export interface ActionResult {
   /** the aggregate's stream revision after the action (a note's ETag) */

@@ -16,7 +16,7 @@ import {
 } from '../../../commands/device/index.js';
 import { NotFound } from '../../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
-import { findDeviceByName } from '../../../projections/devices/queries.js';
+import { countDevices, findDeviceByName } from '../../../projections/devices/queries.js';
 import {
   type ActionResult,
   again,
@@ -27,6 +27,7 @@ import {
   derivedId,
   keyedBy,
   type NotesDeps,
+  notesLimits,
   type Precondition,
   unkeyed,
   untilSettled,
@@ -166,6 +167,9 @@ function namedDevices(deps: NotesDeps, userId: string): Named<DeviceResult> {
     userId,
     keyOf: deviceNameKey,
     findByName: (name) => findDeviceByName(deps.readStore, userId, name),
+    count: () => countDevices(deps.readStore, userId),
+    most: (deps.limits ?? notesLimits).devicesPerUser,
+    setting: 'NOTES_DEVICES_PER_USER',
     async load(deviceId) {
       const { state, revision } = await load(deps, userId, deviceId);
       return {

@@ -19,7 +19,7 @@
  * id derived from the name, where it was created; so such a name stays taken. A keyed create
  * from then is found where it was made (tags.ts, devices.ts).
  */
-import { AlreadyExists } from '../../../commands/shared/errors.js';
+import { AlreadyExists, FailedPrecondition } from '../../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
 import {
   claimStatus,
@@ -51,6 +51,10 @@ export interface Named<Result> {
   /** the read model's answer to "has the user a live one of this name" */
   findByName(name: string): Promise<{ id: string } | null>;
   load(id: string): Promise<Stored<Result>>;
+  /** how many live ones the user has, the most they may have and the setting that says so */
+  count(): Promise<number>;
+  most: number;
+  setting: string;
 }
 
 export interface CreateOptions<Result> {
@@ -92,6 +96,7 @@ export function createNamed<Result>(
       if (!mine && !joinable(named, key, seen)) return again;
       id = holder.id;
     } else {
+      await refuseBeyondMost(named);
       id = options.keyedId ?? generationId(named, key, seen.revision + 1, seen.firstTaken);
       const claim = { holderId: id, holderRevision: -1, at: context.now };
       if (!(await claimAt(deps, context, named, key, claim, seen.revision))) return again;
@@ -210,6 +215,21 @@ function joinable<Result>(named: Named<Result>, key: string, seen: Seen<Result>)
 
 function claimStream(named: Named<unknown>, key: string): string {
   return nameClaimStreamId(named.userId, derivedId(named.kind, key));
+}
+
+/**
+ * A new one past the most a user may have is refused (409): list_tags and list_devices answer
+ * them all at once. Counted in the read model, which every earlier write waited for, so
+ * creations sent one after another stop at the most; ones sent at the same moment are each
+ * counted before the others land and may pass it by as many as were sent together.
+ */
+async function refuseBeyondMost(named: Named<unknown>): Promise<void> {
+  const has = await named.count();
+  if (has < named.most) return;
+  const first = named.kind === 'tag' ? '; delete one first' : '';
+  throw new FailedPrecondition(
+    `you have ${has} ${named.kind}s, the most one account may have (${named.setting})${first}`,
+  );
 }
 
 function clash(named: Named<unknown>, name: string): AlreadyExists {

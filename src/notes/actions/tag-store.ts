@@ -7,8 +7,8 @@ import {
   tagNameKey,
   tagStreamId,
 } from '../../../commands/tag/index.js';
-import { findTagByName } from '../../../projections/tags/queries.js';
-import type { ActionResult, CommandContext, NotesDeps } from './deps.js';
+import { countActiveTags, findTagByName } from '../../../projections/tags/queries.js';
+import { type ActionResult, type CommandContext, type NotesDeps, notesLimits } from './deps.js';
 import type { Named } from './named.js';
 
 export interface TagSnapshot {
@@ -61,6 +61,9 @@ export function namedTags(deps: NotesDeps, userId: string): Named<TagResult> {
     userId,
     keyOf: tagNameKey,
     findByName: (name) => findTagByName(deps.readStore, userId, name),
+    count: () => countActiveTags(deps.readStore, userId),
+    most: (deps.limits ?? notesLimits).tagsPerUser,
+    setting: 'NOTES_TAGS_PER_USER',
     async load(tagId) {
       const { state, revision } = await loadTag(deps, userId, tagId);
       return {

@@ -25,7 +25,8 @@ export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
     auth: 'bearer',
     // device writes: the API and the local MCP server only
     meta: { hostedMcp: false },
-    extraDescription: 'Device names are unique per user (case ignored; 409 otherwise).',
+    extraDescription:
+      'Device names are unique per user (case ignored; 409 otherwise). A user has at most 1,000 devices by default (the server setting NOTES_DEVICES_PER_USER; 409 past it).',
     async handler(ctx) {
       const { userId } = ctx.principal;
       const context = commandContext(deps, ctx.principal, ctx);

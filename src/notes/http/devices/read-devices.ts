@@ -14,6 +14,8 @@ export function listDevicesOperation(deps: NotesHttpDeps): NotesOperation {
     response: DeviceList,
     errors: [401, 403],
     auth: 'bearer',
+    extraDescription:
+      'By name, all in one answer: a user has at most NOTES_DEVICES_PER_USER devices (1,000 by default).',
     async handler(ctx) {
       const devices = await deps.queries.listDevices(ctx.principal.userId);
       return { body: { devices: devices.map(presentDevice) } };

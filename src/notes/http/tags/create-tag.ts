@@ -23,7 +23,7 @@ export function createTagOperation(deps: NotesHttpDeps): NotesOperation {
     successStatus: 201,
     errors: [400, 401, 403, 404, 409, 413, 415],
     auth: 'bearer',
-    extraDescription: `Names are unique among your active tags (case ignored; 409 otherwise). parentId must be one of your active tags. color: ${paletteDescription}`,
+    extraDescription: `Names are unique among your active tags (case ignored; 409 otherwise). A user has at most 1,000 active tags by default (the server setting NOTES_TAGS_PER_USER; 409 past it, deleted tags do not count). parentId must be one of your active tags. color: ${paletteDescription}`,
     async handler(ctx) {
       const { userId } = ctx.principal;
       const context = commandContext(deps, ctx.principal, ctx);

@@ -21,7 +21,8 @@ export function listTagsOperation(deps: NotesHttpDeps): NotesOperation {
     response: TagList,
     errors: [400, 401, 403],
     auth: 'bearer',
-    extraDescription: 'By name. Nesting: a tag’s parentId names its parent tag.',
+    extraDescription:
+      'By name, all in one answer: a user has at most NOTES_TAGS_PER_USER active tags (1,000 by default). Nesting: a tag’s parentId names its parent tag.',
     async handler(ctx) {
       const tags = await deps.queries.listTags(ctx.principal.userId, {
         includeDeleted: ctx.query.includeDeleted,
