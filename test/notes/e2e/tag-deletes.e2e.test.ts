@@ -44,9 +44,14 @@ describe('Deleting a tag with children (e2e)', function () {
       expect(parentsIn((await api('GET', '/v1/tags')).body.tags)).to.deep.equal({
         'Apollo 11': null,
       });
-      // the sync feed carries the note as it is shown now
+      // the sync feed carries the note as it is shown now, and the tags' changes after it
       const synced = await api('GET', '/v1/sync');
-      const last = synced.body.changes.at(-1);
+      const changes = synced.body.changes;
+      expect(changes.slice(-2).map((c: Json) => [c.tagId, c.change])).to.deep.equal([
+        [apollo.id, 'updated'],
+        [work.id, 'deleted'],
+      ]);
+      const last = changes.filter((c: Json) => c.kind === 'note').at(-1);
       expect(last.noteId).to.equal(note.id);
       expect(last.note.tags).to.deep.equal([
         { id: apollo.id, name: 'Apollo 11', color: null, parentId: null },
