@@ -20,7 +20,7 @@ import {
   trendingPeriod,
 } from './queries.js';
 import type { Visitor } from './tokens.js';
-import { BoardPage, type BoardSort } from './views/board.js';
+import { BoardPage, type BoardSort, boardSearch } from './views/board.js';
 import { documentOf } from './views/layout.js';
 import { type CaptureRefusal, STATUS_LABEL } from './views/parts.js';
 
@@ -49,6 +49,19 @@ function pageOf(value: unknown): number {
   const page = Number.parseInt(queryText(value, 6), 10);
   if (!Number.isFinite(page) || page < 1) return 1;
   return Math.min(page, BOARD_MAX_PAGE + 1);
+}
+
+/**
+ * Where the board's capture box posts: the capture endpoint, with the list it was on (its sort,
+ * filter, search and page, nothing else) in its query string, so a refusal without JavaScript
+ * shows that list again (capture-refusal.tsx) and the address bar then names it — opening that
+ * address leads to the same list (form-addresses.ts), reloading sends the form again. The
+ * endpoint reads nothing else from it; the widget posts to the bare address.
+ */
+function captureAction(deps: BoardDeps, product: PublicProduct, query: BoardQuery): string {
+  const search = boardSearch(query);
+  const endpoint = `${deps.publicBaseUrl}/capture/${product.slug}/${product.key}`;
+  return search ? `${endpoint}?${search}` : endpoint;
 }
 
 /**
@@ -84,7 +97,7 @@ export async function renderBoard(
         own: person !== null && doc._submitterId === person,
       }))}
       capture={{
-        action: `${deps.publicBaseUrl}/capture/${product.slug}/${product.key}`,
+        action: captureAction(deps, product, query),
         auth,
         formToken,
         visitorEmail: visitor?.email ?? null,

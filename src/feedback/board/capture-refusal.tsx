@@ -2,7 +2,8 @@
  * A capture form posted without JavaScript and refused for its content, its timing or a rate
  * limit (400, 429): the board comes back under the same status (and `Retry-After`) with the
  * reason in the capture box and what was typed still in it — not a separate page whose only
- * link reloads an empty form. The form token sent is kept while it is still good (a post "sent
+ * link reloads an empty form — showing the list the visitor was on (sort, filter, search, page:
+ * the form's action carries them, board-page.tsx), not the default one. The form token sent is kept while it is still good (a post "sent
  * too fast" goes through once the fill time has passed), else a fresh one is given.
  *
  * So does a post from the board's own page whose CSRF token went stale (403): the visitor's
@@ -66,7 +67,8 @@ export async function answerRefusedCapture(
   const html = await renderBoard(
     deps,
     { product, visitor, now: deps.now() },
-    boardQueryOf({}),
+    // the list the form was on, from its action's query string: the board's known parameters only
+    boardQueryOf(req.query),
     stillGood ? sent : deps.tokens.form('board', product.scope),
     {
       headline: stale ? 'Send it again' : pageTitleOf(refusal.status),

@@ -3,13 +3,16 @@
  * address bar shows the form's address — `/capture/{slug}/{key}` after "sent too fast",
  * `…/identity/code` after a wrong code, `…/items/{itemKey}/plus-one` after a refused +1 — and
  * pressing Enter there, a bookmark, or a tab the browser opens again sends a GET to it. That GET
- * is sent on (303) to the page holding the form, instead of the capture endpoint's JSON or
- * "There is no public board at this address" on a board that is there. A private or unknown
+ * is sent on (303) to the page holding the form — for the capture box, the list it was on —
+ * instead of the capture endpoint's JSON or "There is no public board at this address" on a
+ * board that is there. A private or unknown
  * product answers the one 404, as everywhere (boardRoute).
  */
 import type { Request, RequestHandler, Router } from 'express';
+import { boardQueryOf } from './board-page.js';
 import type { BoardDeps } from './context.js';
 import { navOf } from './nav.js';
+import { boardHref } from './views/board.js';
 import { boardRoute } from './visitor-http.js';
 
 /** a browser opening a page (its Accept names HTML), not a script asking for data */
@@ -31,7 +34,9 @@ export function mountFormAddresses(router: Router, deps: BoardDeps): void {
   );
   // the widget and in-app capture boxes GET the endpoint for its JSON (capture.ts): only a page
   // opened in the browser is sent to the board
-  const board = sendTo((url) => url);
+  // to the list the capture box was on: its action carries the board's query (board-page.tsx),
+  // rebuilt here from the board's known parameters only, never an open redirect
+  const board = sendTo((url, req) => boardHref(url, boardQueryOf(req.query)));
   router.get('/capture/:slug/:key', (req, res, next) =>
     opensPage(req) ? board(req, res, next) : next(),
   );
