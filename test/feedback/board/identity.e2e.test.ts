@@ -11,7 +11,9 @@ import {
   type BoardWorld,
   confirmEmail,
   field,
+  filedKey,
   mailsTo,
+  postBoardForm,
   startBoardWorld,
 } from './support.js';
 
@@ -134,6 +136,33 @@ describe('Confirming an e-mail address on the board (e2e)', () => {
       await v.get(identity);
       const again = await v.get(identity);
       expect(again.text).to.include('name="email"').and.not.include('name="code"');
+    });
+  });
+
+  describe('When a confirmed visitor posts without a display name', () => {
+    it('is shown as the identity page said: "Anonymous", never their address', async () => {
+      // spec: an item's author is `tier` and `displayName` (string or null); README: a typed or
+      // confirmed address is never shown. The page must not promise that the feedback "shows
+      // who it is from": it says what is shown (the name given, or "Anonymous")
+      const email = 'quiet@customer.example';
+      const v = new BoardVisitor(world.fb.url);
+      await confirmEmail(world, v, email);
+      const filed = await postBoardForm(world, v, { title: 'Quiet one', body: 'No name given' });
+      const item = await v.get(`${world.boardPath}/items/${filedKey(filed)}`);
+      expect(item.text).to.match(/by Anonymous on/);
+      expect(item.text).to.not.include(email);
+      const page = (await v.get(identity)).text;
+      expect(page).to.not.include('shows who it is from');
+      expect(page).to.include(
+        'your feedback is shown with the name you give when you post it, or as “Anonymous”',
+      );
+      expect(page).to.include('never shows your address');
+      // the capture box says the same to the confirmed visitor, instead of "You post as <address>"
+      const board = (await v.get(world.boardPath)).text;
+      expect(board).to.not.include('You post as');
+      expect(board).to.match(
+        /the board\s+shows your name above, or “Anonymous”, never your address/,
+      );
     });
   });
 

@@ -22,16 +22,20 @@ export function EmailForm(v: {
   return (
     <Layout title="Confirm your e-mail address" nav={v.nav}>
       <h1>Confirm your e-mail address</h1>
+      {/* what a confirmed address changes, and what it does not: the board shows an item's
+          author by the display name given with it, or "Anonymous" (views/item.tsx), never an
+          address (README "Visitors") */}
       <p>
-        We send a code to the address; once you enter it, your feedback shows who it is from and you
-        hear when it ships.
+        We send a code to the address; once you enter it, you hear when your feedback ships. The
+        board never shows your address: your feedback is shown with the name you give when you post
+        it, or as “Anonymous”.
       </p>
       <Alert message={v.error} />
       {v.confirmed ? (
         <form method="post" action={v.signOutAction}>
           <CsrfField auth={v.auth} />
           <p>
-            You post as <strong>{v.confirmed}</strong> (confirmed).{' '}
+            Confirmed as <strong>{v.confirmed}</strong> (only you see it).{' '}
             <button type="submit">Sign out</button>
           </p>
         </form>

@@ -158,7 +158,8 @@ export function CaptureForm(props: CaptureFormProps) {
       />
       {props.visitorEmail ? (
         <p class="muted">
-          You post as <strong>{props.visitorEmail}</strong> (confirmed).{' '}
+          Confirmed as <strong>{props.visitorEmail}</strong>: you hear when it ships; the board
+          shows your name above, or “Anonymous”, never your address.{' '}
           <a href={props.identityUrl}>Not you? Sign out</a>
         </p>
       ) : (
