@@ -123,3 +123,21 @@ async function workspaceAsMembership(
   const workspace = await workspaceById(store, workspaceId);
   return workspace ? [{ workspaceId, slug: workspace.slug }] : [];
 }
+
+/**
+ * The titles of some of a workspace's items, by key (the public changelog names the items its
+ * entries link): one read by `_id`, titles only; a key with no item is left out.
+ */
+export async function itemTitles(
+  store: ReadStore,
+  workspaceId: string,
+  itemKeys: string[],
+): Promise<Map<string, string>> {
+  const keys = [...new Set(itemKeys)];
+  if (keys.length === 0) return new Map();
+  const docs = await itemsOf(store).find(
+    { _id: { $in: keys.map((key) => itemDocId(workspaceId, key)) } },
+    { projection: { id: 1, title: 1 } },
+  );
+  return new Map(docs.map((doc) => [doc.id, doc.title]));
+}

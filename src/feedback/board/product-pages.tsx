@@ -4,6 +4,7 @@
  */
 import type { Router } from 'express';
 import { changelogPage } from '../../../projections/changelog/queries.js';
+import { itemTitles } from '../../../projections/items/queries.js';
 import { roadmapOf } from '../../../projections/roadmap/queries.js';
 import { changelogAtom } from './atom.js';
 import { queryText } from './body.js';
@@ -63,6 +64,13 @@ export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAn
           after,
           limit: CHANGELOG_PAGE,
         });
+        // the entries hold their items' keys only: their titles come from the items read model,
+        // one read for the page, so each link names what it leads to
+        const titles = await itemTitles(
+          deps.readStore,
+          product.workspaceId,
+          entries.flatMap((entry) => entry.itemIds),
+        );
         const nextUrl = next
           ? `${nav.boardUrl}/changelog?after=${encodeURIComponent(`${next.publishedAt}.${next.id}`)}`
           : null;
@@ -71,6 +79,7 @@ export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAn
             nav={nav}
             entries={entries}
             itemUrl={(k) => `${nav.boardUrl}/items/${k}`}
+            itemTitles={titles}
             nextUrl={nextUrl}
             newestUrl={after ? `${nav.boardUrl}/changelog` : null}
           />,

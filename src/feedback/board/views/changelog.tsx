@@ -11,6 +11,8 @@ export function ChangelogPage(v: {
   nav: BoardNav;
   entries: ChangelogEntry[];
   itemUrl: (key: string) => string;
+  /** the linked items' titles, by key (from the items read model: the entry holds keys only) */
+  itemTitles: Map<string, string>;
   nextUrl: string | null;
   /** the first page, from any later one */
   newestUrl: string | null;
@@ -32,13 +34,18 @@ export function ChangelogPage(v: {
               : null}
           </p>
           <p class="text">{entry.body}</p>
+          {/* each link names its item by key and title: a bare "APP-1" is only a code to a
+              screen reader reading the links */}
           <p class="meta">
-            {entry.itemIds.map((key, i) => (
-              <>
-                {i > 0 ? ', ' : ''}
-                <a href={v.itemUrl(key)}>{key}</a>
-              </>
-            ))}
+            {entry.itemIds.map((key, i) => {
+              const title = v.itemTitles.get(key);
+              return (
+                <>
+                  {i > 0 ? ', ' : ''}
+                  <a href={v.itemUrl(key)}>{title ? `${key} ${title}` : key}</a>
+                </>
+              );
+            })}
           </p>
         </article>
       ))}
