@@ -9,6 +9,7 @@ export * from './decide.js';
 export * from './events.js';
 export * from './name-claim.js';
 export * from './palette.js';
+export * from './roster.js';
 export * from './rules.js';
 export * from './state.js';
 export * from './tree.js';
