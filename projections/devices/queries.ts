@@ -17,9 +17,12 @@ export async function listDevices(store: ReadStore, userId: string): Promise<Dev
   return docs.sort(byName).map(publicDevice);
 }
 
-/** How many devices the caller has (the most one may have: NOTES_DEVICES_PER_USER). */
-export function countDevices(store: ReadStore, userId: string): Promise<number> {
-  return store.collection<DeviceDoc>(devicesCollection).countDocuments({ userId });
+/** The ids of the caller's devices (the most one may have: NOTES_DEVICES_PER_USER). */
+export async function deviceIds(store: ReadStore, userId: string): Promise<string[]> {
+  const docs = await store
+    .collection<DeviceDoc>(devicesCollection)
+    .find({ userId }, { projection: { id: 1 } });
+  return docs.map((doc) => doc.id);
 }
 
 export async function getDevice(

@@ -18,9 +18,12 @@ export async function listTags(
   return docs.sort(byName).map(publicTag);
 }
 
-/** How many active tags the caller has (the most one may have: NOTES_TAGS_PER_USER). */
-export function countActiveTags(store: ReadStore, userId: string): Promise<number> {
-  return store.collection<TagDoc>(tagsCollection).countDocuments({ userId, deletedAt: null });
+/** The ids of the caller's active tags (the most one may have: NOTES_TAGS_PER_USER). */
+export async function activeTagIds(store: ReadStore, userId: string): Promise<string[]> {
+  const docs = await store
+    .collection<TagDoc>(tagsCollection)
+    .find({ userId, deletedAt: null }, { projection: { id: 1 } });
+  return docs.map((doc) => doc.id);
 }
 
 /** One tag, soft-deleted or not; null when it is not the caller's. */

@@ -1,5 +1,5 @@
 /**
- * Device actions: register, update (rename), and `ensureDevice`, which finds or registers the
+ * Device actions: register, update (rename), and `planDevice`, which finds or registers the
  * device a note's metadata names. Device names are unique per user; named.ts says how
  * concurrent registrations and renames of one name are made exclusive.
  */
@@ -16,7 +16,7 @@ import {
 } from '../../../commands/device/index.js';
 import { NotFound } from '../../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
-import { countDevices, findDeviceByName } from '../../../projections/devices/queries.js';
+import { deviceIds, findDeviceByName } from '../../../projections/devices/queries.js';
 import {
   type ActionResult,
   again,
@@ -32,7 +32,15 @@ import {
   unkeyed,
   untilSettled,
 } from './deps.js';
-import { claimName, createNamed, keyedId, type Named } from './named.js';
+import {
+  type CreateOptions,
+  claimName,
+  createNamed,
+  keyedId,
+  type Named,
+  planNamed,
+} from './named.js';
+import type { Wanted } from './named-places.js';
 
 export interface DeviceSnapshot {
   id: string;
@@ -117,15 +125,26 @@ export async function updateDevice(
   }, 'the device');
 }
 
-/** The device a note names: found by name, or registered with platform "unknown". */
-export async function ensureDevice(
+/**
+ * The device a note names: found by name, or registered with platform "unknown". Planned first:
+ * `wanted` is the new one it would register, whose place the note takes (named-places.ts) with
+ * its new tags' before `ensure` registers anything.
+ */
+export async function planDevice(
   deps: NotesDeps,
   context: CommandContext,
   input: { userId: string; name: string },
-): Promise<DeviceResult> {
+): Promise<{ wanted: Wanted | null; ensure(): Promise<DeviceResult> }> {
+  const named = namedDevices(deps, input.userId);
+  const plan = await planNamed(deps, named, input.name, context.now);
+  if ('held' in plan) return { wanted: null, ensure: async () => plan.held };
   // the note's key is the note's: a device it names is anyone's afterwards
   const device = { ...input, platform: unknownPlatform };
-  return register(deps, unkeyed(context), device, { reuse: true });
+  return {
+    wanted: { named, ids: [plan.id] },
+    ensure: () =>
+      register(deps, unkeyed(context), device, { reuse: true, placed: new Set([plan.id]) }),
+  };
 }
 
 function snapshot(state: DeviceState): DeviceSnapshot {
@@ -167,7 +186,7 @@ function namedDevices(deps: NotesDeps, userId: string): Named<DeviceResult> {
     userId,
     keyOf: deviceNameKey,
     findByName: (name) => findDeviceByName(deps.readStore, userId, name),
-    count: () => countDevices(deps.readStore, userId),
+    listedIds: () => deviceIds(deps.readStore, userId),
     most: (deps.limits ?? notesLimits).devicesPerUser,
     setting: 'NOTES_DEVICES_PER_USER',
     async load(deviceId) {
@@ -186,7 +205,7 @@ function register(
   deps: NotesDeps,
   context: CommandContext,
   input: { userId: string; name: string; platform: string },
-  options: { reuse: boolean; keyedId?: string },
+  options: Pick<CreateOptions<unknown>, 'reuse' | 'keyedId' | 'placed'>,
 ): Promise<DeviceResult> {
   // what the decider refuses is refused before the name is claimed
   deviceDecider.decide(registration('', input), deviceDecider.initialState());

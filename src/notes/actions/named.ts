@@ -18,8 +18,12 @@
  * the read model (asked first, always: one that has a name now holds it, claim or not) or at the
  * id derived from the name, where it was created; so such a name stays taken. A keyed create
  * from then is found where it was made (tags.ts, devices.ts).
+ *
+ * Most. A new one first takes its place among the user's ones (named-places.ts: 409 past
+ * NOTES_TAGS_PER_USER or NOTES_DEVICES_PER_USER), at the id it is about to be created at, before
+ * its name is claimed; concurrent first uses of one name share that id and so one place.
  */
-import { AlreadyExists, FailedPrecondition } from '../../../commands/shared/errors.js';
+import { AlreadyExists } from '../../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
 import {
   claimStatus,
@@ -35,6 +39,7 @@ import {
   unkeyed,
   untilSettled,
 } from './deps.js';
+import { takePlaces } from './named-places.js';
 
 /** A tag or device as stored: its stream revision, its name while live, the action's answer. */
 export interface Stored<Result> {
@@ -51,8 +56,8 @@ export interface Named<Result> {
   /** the read model's answer to "has the user a live one of this name" */
   findByName(name: string): Promise<{ id: string } | null>;
   load(id: string): Promise<Stored<Result>>;
-  /** how many live ones the user has, the most they may have and the setting that says so */
-  count(): Promise<number>;
+  /** the ids of the live ones the read model lists, the most the user may have, its setting */
+  listedIds(): Promise<string[]>;
   most: number;
   setting: string;
 }
@@ -62,6 +67,8 @@ export interface CreateOptions<Result> {
   reuse: boolean;
   /** where a create sent with an Idempotency-Key creates (keyedId) */
   keyedId?: string;
+  /** ids whose places the request took already (a note's new ones: named-places.ts) */
+  placed?: ReadonlySet<string>;
   /** create it at `id`; AlreadyExists when that stream is taken */
   create(id: string): Promise<Result>;
 }
@@ -96,8 +103,11 @@ export function createNamed<Result>(
       if (!mine && !joinable(named, key, seen)) return again;
       id = holder.id;
     } else {
-      await refuseBeyondMost(named);
       id = options.keyedId ?? generationId(named, key, seen.revision + 1, seen.firstTaken);
+      // its place among the user's ones first (named-places.ts): 409 past the most
+      if (!options.placed?.has(id)) {
+        await takePlaces(deps, context, named.userId, [{ named, ids: [id] }]);
+      }
       const claim = { holderId: id, holderRevision: -1, at: context.now };
       if (!(await claimAt(deps, context, named, key, claim, seen.revision))) return again;
     }
@@ -109,6 +119,23 @@ export function createNamed<Result>(
       throw error;
     }
   }, `the ${named.kind} name "${name}"`);
+}
+
+/**
+ * What createNamed with `reuse` would do now: answer the one that has the name (held), or make
+ * one at `id`: a note takes the places of all it makes (named-places.ts) before making any.
+ */
+export async function planNamed<Result>(
+  deps: NotesDeps,
+  named: Named<Result>,
+  name: string,
+  now: number,
+): Promise<{ held: Result } | { id: string }> {
+  const key = named.keyOf(name);
+  const seen = await look(deps, named, key, name, now);
+  if (seen.holder?.status === 'held') return { held: seen.holder.stored.answer() };
+  if (seen.holder) return { id: seen.holder.id };
+  return { id: generationId(named, key, seen.revision + 1, seen.firstTaken) };
 }
 
 /** Claim `name` for the one at `id`, whose change follows `revision`; 409 when another has it. */
@@ -215,21 +242,6 @@ function joinable<Result>(named: Named<Result>, key: string, seen: Seen<Result>)
 
 function claimStream(named: Named<unknown>, key: string): string {
   return nameClaimStreamId(named.userId, derivedId(named.kind, key));
-}
-
-/**
- * A new one past the most a user may have is refused (409): list_tags and list_devices answer
- * them all at once. Counted in the read model, which every earlier write waited for, so
- * creations sent one after another stop at the most; ones sent at the same moment are each
- * counted before the others land and may pass it by as many as were sent together.
- */
-async function refuseBeyondMost(named: Named<unknown>): Promise<void> {
-  const has = await named.count();
-  if (has < named.most) return;
-  const first = named.kind === 'tag' ? '; delete one first' : '';
-  throw new FailedPrecondition(
-    `you have ${has} ${named.kind}s, the most one account may have (${named.setting})${first}`,
-  );
 }
 
 function clash(named: Named<unknown>, name: string): AlreadyExists {

@@ -15,8 +15,9 @@ import {
 import { tagNameKey, validTagName } from '../../../commands/tag/index.js';
 import { getTags } from '../../../projections/tags/queries.js';
 import { type CommandContext, derivedId, latest, type NotesDeps, unkeyed } from './deps.js';
-import { ensureDevice } from './devices.js';
-import { ensureTags } from './tags.js';
+import { planDevice } from './devices.js';
+import { takePlaces } from './named-places.js';
+import { planTags } from './tags.js';
 
 /** Null coordinates or device mean none, as if they were left out. */
 export interface NoteFields {
@@ -62,8 +63,8 @@ export async function resolve(
 ) {
   const { userId } = note;
   await claimKey(deps, context, note);
-  const named = fields.tags
-    ? await ensureTags(deps, context, {
+  const tags = fields.tags
+    ? await planTags(deps, context, {
         userId,
         names: fields.tags,
         kept: fields.tags.length > 0 ? await deletedTagsOf(deps, userId, carried) : undefined,
@@ -71,20 +72,26 @@ export async function resolve(
     : null;
   const meta = fields.metadata ?? {};
   const device = meta.device
-    ? await ensureDevice(deps, context, { userId, name: meta.device })
+    ? await planDevice(deps, context, { userId, name: meta.device })
     : null;
+  // the new tags and device take their places together, before any is made: a note refused
+  // for one (409 past NOTES_TAGS_PER_USER or NOTES_DEVICES_PER_USER) makes none
+  const wanted = [tags?.wanted, device?.wanted].filter((w) => w != null);
+  if (wanted.length > 0) await takePlaces(deps, context, userId, wanted);
+  const named = tags && (await tags.ensure());
+  const made = device && (await device.ensure());
   const latitude = meta.latitude ?? null;
   const longitude = meta.longitude ?? null;
   const metadata: NoteMetadata = {
     latitude,
     longitude,
-    deviceId: device?.device.id ?? null,
+    deviceId: made?.device.id ?? null,
     placeName:
       latitude !== null && longitude !== null
         ? await deps.places.placeName(latitude, longitude)
         : null,
   };
-  return { tagIds: named?.tagIds, metadata, position: latest(named?.position, device?.position) };
+  return { tagIds: named?.tagIds, metadata, position: latest(named?.position, made?.position) };
 }
 
 /**

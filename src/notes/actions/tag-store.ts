@@ -7,7 +7,7 @@ import {
   tagNameKey,
   tagStreamId,
 } from '../../../commands/tag/index.js';
-import { countActiveTags, findTagByName } from '../../../projections/tags/queries.js';
+import { activeTagIds, findTagByName } from '../../../projections/tags/queries.js';
 import { type ActionResult, type CommandContext, type NotesDeps, notesLimits } from './deps.js';
 import type { Named } from './named.js';
 
@@ -61,7 +61,7 @@ export function namedTags(deps: NotesDeps, userId: string): Named<TagResult> {
     userId,
     keyOf: tagNameKey,
     findByName: (name) => findTagByName(deps.readStore, userId, name),
-    count: () => countActiveTags(deps.readStore, userId),
+    listedIds: () => activeTagIds(deps.readStore, userId),
     most: (deps.limits ?? notesLimits).tagsPerUser,
     setting: 'NOTES_TAGS_PER_USER',
     async load(tagId) {

@@ -1,5 +1,5 @@
 /**
- * Tag actions: create, `ensureTags` (the tag names of a note as tag ids, creating the unknown
+ * Tag actions: create, `planTags` (the tag names of a note as tag ids, creating the unknown
  * ones) and `tagStatus`; updates and deletes are in tag-edits.ts. Names are unique per user
  * among active tags: named.ts says how concurrent creates and renames of one name are made
  * exclusive, tag-tree.ts how the parent rules hold under concurrent moves and deletes.
@@ -23,7 +23,8 @@ import {
   unkeyed,
   untilSettled,
 } from './deps.js';
-import { createNamed, keyedId } from './named.js';
+import { type CreateOptions, createNamed, keyedId, planNamed } from './named.js';
+import type { Wanted } from './named-places.js';
 import { intend, lookupParent, readTree } from './tag-tree.js';
 import { loadTag, namedTags, sendToTag, type TagResult } from './tag-store.js';
 
@@ -57,30 +58,46 @@ export async function createTag(
 /**
  * Tag ids for names, in order, without duplicates; unknown names become new tags. `kept`: tags
  * a name stands for before any active tag of that name (a note's deleted tags, by name key).
+ * Planned first: `wanted` are the new ones, whose places the note takes (named-places.ts)
+ * before `ensure` creates any; names the user has cost their lookup alone.
  */
-export async function ensureTags(
+export async function planTags(
   deps: NotesDeps,
   context: CommandContext,
   input: { userId: string; names: readonly string[]; kept?: ReadonlyMap<string, string> },
-): Promise<{ tagIds: string[]; position: bigint | null }> {
-  const seen = new Map<string, string>();
-  let position: bigint | null = null;
-  // the note's key is the note's: a tag of one of its names is anyone's afterwards
-  const plain = unkeyed(context);
+): Promise<{
+  wanted: Wanted | null;
+  ensure(): Promise<{ tagIds: string[]; position: bigint | null }>;
+}> {
+  const named = namedTags(deps, input.userId);
+  const { now } = context;
+  const found = new Map<string, string | null>(); // name key -> tag id, null: to create
+  const ids: string[] = [];
   for (const name of input.names) {
     const key = tagNameKey(name);
-    if (seen.has(key)) continue;
+    if (found.has(key)) continue;
     const kept = input.kept?.get(key);
-    if (kept) {
-      seen.set(key, kept);
-      continue;
-    }
-    const fields = { name, color: null, parentId: null };
-    const result = await create(deps, plain, input.userId, fields, { reuse: true });
-    seen.set(key, result.tag.id);
-    position = latest(position, result.position);
+    const plan = kept ? { held: { tag: { id: kept } } } : await planNamed(deps, named, name, now);
+    found.set(key, 'held' in plan ? plan.held.tag.id : null);
+    if ('id' in plan) ids.push(plan.id);
   }
-  return { tagIds: [...seen.values()], position };
+  return { wanted: ids.length > 0 ? { named, ids } : null, ensure: () => ensure(found) };
+
+  async function ensure(found: Map<string, string | null>) {
+    let position: bigint | null = null;
+    // the note's key is the note's: a tag of one of its names is anyone's afterwards
+    const plain = unkeyed(context);
+    const options = { reuse: true, placed: new Set(ids) };
+    for (const name of input.names) {
+      const key = tagNameKey(name);
+      if (found.get(key) !== null) continue;
+      const fields = { name, color: null, parentId: null };
+      const result = await create(deps, plain, input.userId, fields, options);
+      found.set(key, result.tag.id);
+      position = latest(position, result.position);
+    }
+    return { tagIds: [...found.values()] as string[], position };
+  }
 }
 
 /** What the user's tag of that id is: active, deleted or absent (another user's tag is absent). */
@@ -131,7 +148,7 @@ async function create(
   context: CommandContext,
   userId: string,
   fields: TagFields,
-  options: { reuse: boolean; keyedId?: string },
+  options: Pick<CreateOptions<unknown>, 'reuse' | 'keyedId' | 'placed'>,
 ): Promise<TagResult> {
   const command = (tagId: string, parent: ParentLookup | null): CreateTag => ({
     type: 'CreateTag',
