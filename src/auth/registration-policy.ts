@@ -4,6 +4,9 @@
  *
  *  - plain http only on a loopback address (RFC 8252 §7.3, RFC 9700 §2.1): `http://evil.example/cb`
  *    is refused with `invalid_redirect_uri`, so an authorization code never travels in clear;
+ *  - no `*` in the host or path (RFC 9700 §2.1: redirect URIs are compared as exact strings, so
+ *    `https://*.example.com/cb` would match only itself while its client expects a wildcard) and no
+ *    user name or password (RFC 3986 §3.2.1: deprecated; a secret in every redirect);
  *  - a client that names no `application_type` and uses a loopback http redirect or a private-use
  *    URI scheme (`com.example.app:/cb`, RFC 8252 §7.1) is registered as a native app, for which
  *    oidc-provider accepts the loopback redirect on any port (§7.3) and the app's own scheme.
@@ -31,7 +34,16 @@ export function judgeRedirectUris(uris: unknown): Verdict {
   let native = false;
   for (const uri of uris) {
     if (typeof uri !== 'string' || !URL.canParse(uri)) continue; // oidc-provider's to refuse
-    const { protocol, hostname } = new URL(uri);
+    const { protocol, hostname, username, password, pathname } = new URL(uri);
+    if (hostname.includes('*') || pathname.includes('*')) {
+      return {
+        ok: false,
+        reason: `${uri}: redirect URIs are compared exactly, so a * is no wildcard; register each one in full`,
+      };
+    }
+    if (username || password) {
+      return { ok: false, reason: `${uri}: a redirect URI must not carry a user name or password` };
+    }
     if (protocol === 'http:') {
       if (!LOOPBACK_HOSTS.has(hostname)) {
         return {

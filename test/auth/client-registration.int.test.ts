@@ -37,6 +37,28 @@ describe('When a client registers its redirect URIs', () => {
     }
   });
 
+  // RFC 9700 §2.1: redirect URIs are compared as exact strings, so a `*` is no wildcard; a user
+  // name or password in one is deprecated (RFC 3986 §3.2.1) and would ride along every redirect
+  it('refuses a * in the host or path, and a user name or password, with invalid_redirect_uri (openid-client)', async () => {
+    for (const uri of [
+      'https://*.example.com/cb',
+      'https://app.example.com/callback/*',
+      'com.example.app://*/cb',
+      'https://user:secret@app.example.com/cb',
+    ]) {
+      const refusal = await registerClient(h.base, { redirectUri: uri }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refusal, uri).to.be.instanceOf(oidc.ResponseBodyError);
+      expect((refusal as oidc.ResponseBodyError).error, uri).to.equal('invalid_redirect_uri');
+      expect((refusal as oidc.ResponseBodyError).error_description, uri).to.include(uri);
+    }
+    // a * in the query is an ordinary character of an exactly compared URI
+    expect(await registerClient(h.base, { redirectUri: 'https://app.example.com/cb?x=*' })).to.be
+      .ok;
+  });
+
   // README (Security): "Registered redirect URIs must be https, a loopback
   // `http://127.0.0.1|[::1]|localhost` address ... or a private-use scheme"
   it('accepts a plain-http redirect URI on each loopback name', async () => {
