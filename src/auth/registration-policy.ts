@@ -11,6 +11,10 @@
  *    URI scheme (`com.example.app:/cb`, RFC 8252 §7.1) is registered as a native app, for which
  *    oidc-provider accepts the loopback redirect on any port (§7.3) and the app's own scheme.
  *
+ * A `sector_identifier_uri` is refused (`invalid_client_metadata`): it serves pairwise subject
+ * identifiers, which these servers do not issue, and oidc-provider would fetch it while
+ * registering, so anyone could make the server open connections to addresses of their choosing.
+ *
  * Everything else (https, fragments, forbidden schemes such as javascript:) is oidc-provider's.
  * Before all of it, the size of what the registration would store (registration-bounds.ts).
  *
@@ -93,6 +97,16 @@ export function registrationPolicy(serviceName: string): RequestHandler[] {
     const oversize = oversizeMetadata(body);
     if (oversize) {
       res.status(400).json(oversize);
+      return;
+    }
+    // oidc-provider fetches this URL while registering: an open endpoint would make the server
+    // connect wherever a stranger asks (inside the network too); subjects are public here anyway
+    if (body.sector_identifier_uri !== undefined) {
+      res.status(400).json({
+        error: 'invalid_client_metadata',
+        error_description:
+          'sector_identifier_uri is not supported: this server issues public subject identifiers only',
+      });
       return;
     }
     const verdict = judgeRedirectUris(body.redirect_uris);
