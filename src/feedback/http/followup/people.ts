@@ -57,7 +57,7 @@ export function peopleOperations(
     tags: ['People'],
     params: WorkspaceParams,
     query: z.object({
-      q: z.string().min(1).max(200),
+      q: z.string().trim().min(1).max(200),
       limit: limitParam({ max: 50, default: 10 }),
     }),
     response: z.object({ hits: z.array(PersonSearchHit) }).strict(),

@@ -26,6 +26,7 @@ export function synthesisOperations(
       tag: z.string().min(1).optional().meta({ description: 'only items carrying this tag id' }),
       q: z
         .string()
+        .trim()
         .min(1)
         .max(500)
         .optional()
@@ -63,7 +64,7 @@ export function synthesisOperations(
     tags: ['Items'],
     params: ProductParams,
     query: z.object({
-      q: z.string().min(1).max(500),
+      q: z.string().trim().min(1).max(500),
       status: ItemStatus.optional(),
       limit: limitParam({ max: 50, default: 10 }),
     }),
