@@ -19,7 +19,7 @@ import { type NotifyCandidate, planNotification, shouldRecordNotification } from
 import { itemKeyOf } from '../product/keys.js';
 import type { ItemFacts, ItemState } from './state.js';
 import { deriveTitle } from './title.js';
-import { characters, nameText, readableText } from '../shared/text.js';
+import { characters, nameText, proseText, readableText } from '../shared/text.js';
 
 type Cmd<T extends string, D> = { type: T; data: D };
 /**
@@ -186,9 +186,11 @@ function decideOpen(
       if (state.itemStatus !== 'shipped') {
         throw new FailedPrecondition('only a shipped item can be announced to its requesters');
       }
+      // the message is written to be read (recorded, sent to webhooks, mailed one day): prose
+      const { message } = command.data;
+      if (message !== undefined) proseText(message, 'message', 2000);
       const recipients = planNotification(state, command.data.candidates);
       if (!shouldRecordNotification(state, recipients)) return [];
-      const { message } = command.data;
       return [
         {
           type: 'PeopleNotified',
