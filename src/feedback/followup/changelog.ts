@@ -30,7 +30,7 @@ import {
   changelogStreamId,
 } from '../../../commands/changelog/index.js';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
-import { characters, cutAt, nameText } from '../../../commands/shared/text.js';
+import { characters, cutAt, nameText, proseText } from '../../../commands/shared/text.js';
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
@@ -76,7 +76,7 @@ export async function draftChangelogEntry(
   const requesters = await requestersOf(deps, doc, merged);
   const draft: ChangelogDraft = {
     title: input.title === undefined ? doc.title : givenTitle(input.title),
-    body: input.body ?? draftBody(doc, merged, requesters),
+    body: input.body === undefined ? draftBody(doc, merged, requesters) : givenBody(input.body),
     itemIds: [doc.id, ...doc._mergedKeys],
     requestedByNames: requesters.names,
     requestedByCount: requesters.count,
@@ -111,6 +111,14 @@ export async function draftChangelogEntry(
  */
 function givenTitle(title: string): string {
   return nameText(title.trim(), 'title', 500);
+}
+
+/**
+ * A given body, held to what publishing it would be (the changelog decider's rule): a draft
+ * that echoed a NUL or an escape sequence back as fine was then refused on publish.
+ */
+function givenBody(body: string): string {
+  return proseText(body, 'body', MAX_BODY);
 }
 
 async function requestersOf(

@@ -37,4 +37,25 @@ describe('Close-the-loop text with control characters', () => {
       expect(ok.body.notified).to.equal(1);
     });
   });
+
+  describe('When draft_changelog_entry is given a body holding a NUL, without publish', () => {
+    it('refuses it with 400 as publishing that body does, instead of drafting it as fine', async () => {
+      // CHANGELOG_RULES: "`title` and `body` replace the drafted ones"; the draft is what a
+      // client reviews before it publishes, so it must not accept what the publish refuses
+      const body = 'Dark mode is here\u0000';
+      const draft = await world.api().post(`${itemPath}/changelog`, { body });
+      const publish = await world.api().post(`${itemPath}/changelog`, { body, publish: true });
+      const refusal = {
+        error: 'body must not contain control characters other than line breaks and tabs',
+        code: 'invalid-argument',
+      };
+      expect(publish.status).to.equal(400);
+      expect(publish.body).to.deep.equal(refusal);
+      expect(draft.status, JSON.stringify(draft.body)).to.equal(400);
+      expect(draft.body).to.deep.equal(refusal);
+      const prose = await world.api().post(`${itemPath}/changelog`, { body: 'Line one\n\tTwo' });
+      expect(prose.status).to.equal(200);
+      expect(prose.body.body).to.equal('Line one\n\tTwo');
+    });
+  });
 });
