@@ -1,24 +1,19 @@
 /**
  * Device actions: register, update (rename), and `planDevice`, which finds or registers the
  * device a note's metadata names. Device names are unique per user; named.ts says how
- * concurrent registrations and renames of one name are made exclusive.
+ * concurrent registrations and renames of one name are made exclusive; device-store.ts holds a
+ * device's stream, its snapshot, and the device as a named thing.
  */
 import {
   type DeviceCommand,
-  type DeviceState,
   deviceDecider,
   deviceNameKey,
-  deviceStreamId,
-  type RegisterDevice,
   unknownPlatform,
   validDeviceName,
   validPlatform,
 } from '../../../commands/device/index.js';
-import { NotFound } from '../../../commands/shared/errors.js';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
-import { deviceIds, findDeviceByName } from '../../../projections/devices/queries.js';
 import {
-  type ActionResult,
   again,
   asSent,
   type CommandContext,
@@ -27,29 +22,21 @@ import {
   derivedId,
   keyedBy,
   type NotesDeps,
-  notesLimits,
   type Precondition,
   unkeyed,
   untilSettled,
 } from './deps.js';
 import {
-  type CreateOptions,
-  claimName,
-  createNamed,
-  keyedId,
-  type Named,
-  planNamed,
-} from './named.js';
+  type DeviceResult,
+  loadDevice,
+  namedDevices,
+  registration,
+  sendToDevice,
+} from './device-store.js';
+import { type CreateOptions, claimName, createNamed, keyedId, planNamed } from './named.js';
 import type { Wanted } from './named-places.js';
 
-export interface DeviceSnapshot {
-  id: string;
-  name: string;
-  platform: string;
-  revision: number;
-}
-
-export type DeviceResult = ActionResult & { device: DeviceSnapshot };
+export type { DeviceResult, DeviceSnapshot } from './device-store.js';
 
 export async function registerDevice(
   deps: NotesDeps,
@@ -71,8 +58,8 @@ export async function registerDevice(
       [derivedId('device', userId, nameKey), context],
       [derivedId('device', userId, nameKey, key), context],
     ] as const) {
-      if (!(await load(deps, userId, deviceId, sent)).retry) continue;
-      return send(deps, sent, userId, deviceId, registration(deviceId, input));
+      if (!(await loadDevice(deps, userId, deviceId, sent)).retry) continue;
+      return sendToDevice(deps, sent, userId, deviceId, registration(deviceId, input));
     }
   }
   const at = key ? keyedId('device', userId, key) : undefined;
@@ -96,7 +83,7 @@ export async function updateDevice(
   const request = { deviceId, ...fields, expectedRevision, ifMatch };
   const keyed = keyedBy(context, { type: 'UpdateDevice', ...asSent(request) });
   return untilSettled(async () => {
-    const { state, revision, retry } = await load(deps, userId, deviceId, keyed);
+    const { state, revision, retry } = await loadDevice(deps, userId, deviceId, keyed);
     const command: DeviceCommand = {
       type: 'UpdateDevice',
       data: {
@@ -116,7 +103,7 @@ export async function updateDevice(
       await claimName(deps, context, namedDevices(deps, userId), target, fields.name!);
     }
     try {
-      return await send(deps, keyed, userId, deviceId, command);
+      return await sendToDevice(deps, keyed, userId, deviceId, command);
     } catch (error) {
       // renamed or changed since it was loaded: again, unless the client named its revision
       if (error instanceof RevisionMismatch && expectedRevision === undefined) return again;
@@ -147,59 +134,6 @@ export async function planDevice(
   };
 }
 
-function snapshot(state: DeviceState): DeviceSnapshot {
-  if (state.status === 'absent') throw new NotFound('device not found');
-  return { id: state.deviceId, ...state.fields, revision: state.revision };
-}
-
-function load(deps: NotesDeps, userId: string, deviceId: string, context?: CommandContext) {
-  return deps.commandHandler.load(deviceStreamId(userId, deviceId), deviceDecider, context);
-}
-
-async function send(
-  deps: NotesDeps,
-  context: CommandContext,
-  userId: string,
-  deviceId: string,
-  command: DeviceCommand,
-): Promise<DeviceResult> {
-  const result = await deps.commandHandler.handle(
-    deviceStreamId(userId, deviceId),
-    deviceDecider,
-    command,
-    context,
-  );
-  const { revision, position, replayed } = result;
-  return { device: snapshot(result.state), revision, position, replayed };
-}
-
-function registration(
-  deviceId: string,
-  { userId, name, platform }: { userId: string; name: string; platform: string },
-): RegisterDevice {
-  return { type: 'RegisterDevice', data: { deviceId, userId, name, platform } };
-}
-
-function namedDevices(deps: NotesDeps, userId: string): Named<DeviceResult> {
-  return {
-    kind: 'device',
-    userId,
-    keyOf: deviceNameKey,
-    findByName: (name) => findDeviceByName(deps.readStore, userId, name),
-    listedIds: () => deviceIds(deps.readStore, userId),
-    most: (deps.limits ?? notesLimits).devicesPerUser,
-    setting: 'NOTES_DEVICES_PER_USER',
-    async load(deviceId) {
-      const { state, revision } = await load(deps, userId, deviceId);
-      return {
-        revision,
-        liveName: state.status === 'registered' ? state.fields.name : null,
-        answer: () => ({ device: snapshot(state), revision, position: null, replayed: false }),
-      };
-    },
-  };
-}
-
 /** Register a device named `name`; `reuse` answers with an existing same-named one instead of 409. */
 function register(
   deps: NotesDeps,
@@ -212,6 +146,6 @@ function register(
   return createNamed(deps, context, namedDevices(deps, input.userId), input.name, {
     ...options,
     create: (deviceId) =>
-      send(deps, context, input.userId, deviceId, registration(deviceId, input)),
+      sendToDevice(deps, context, input.userId, deviceId, registration(deviceId, input)),
   });
 }
