@@ -4,7 +4,8 @@
  * its line breaks become <br> — nothing a maker typed turns into markup in a feed reader.
  * RFC 4287 §4.1.1 wants an author on the feed or on every entry: the feed's is the workspace
  * that publishes the board. `updated` is the latest change, and the product's creation while
- * nothing was published (never the epoch).
+ * nothing was published (never the epoch). Each entry links its items as the changelog page
+ * does, each link named by the item's key and title ("APP-1, APP-2" alone is only codes).
  */
 import { Feed } from 'feed';
 import type { ChangelogEntry } from '../../../projections/changelog/queries.js';
@@ -28,8 +29,17 @@ export function changelogAtom(input: {
   since: number;
   boardUrl: string;
   entries: ChangelogEntry[];
+  /** the linked items' titles, by key (from the items read model: the entry holds keys only) */
+  itemTitles: Map<string, string>;
 }): string {
-  const { boardUrl, entries } = input;
+  const { boardUrl, entries, itemTitles } = input;
+  const itemLinks = (keys: string[]) =>
+    keys
+      .map((key) => {
+        const title = itemTitles.get(key);
+        return `<a href="${esc(`${boardUrl}/items/${key}`)}">${esc(title ? `${key} ${title}` : key)}</a>`;
+      })
+      .join(', ');
   const updated = Math.max(input.since, ...entries.map((entry) => entry.updatedAt));
   const feed = new Feed({
     // the feed's own title and subtitle go out as type="text": the package escapes them itself
@@ -52,7 +62,8 @@ export function changelogAtom(input: {
       link: `${boardUrl}/changelog#entry-${entry.id}`,
       date: new Date(entry.updatedAt),
       published: new Date(entry.publishedAt),
-      content: asHtml(entry.body),
+      content:
+        asHtml(entry.body) + (entry.itemIds.length > 0 ? `<p>${itemLinks(entry.itemIds)}</p>` : ''),
     });
   }
   return feed.atom1().replace(NOT_XML, '\uFFFD');

@@ -99,12 +99,19 @@ export function mountProductPages(router: Router, deps: BoardDeps, pages: PageAn
           productKey: product.key,
           limit: 50,
         });
+        // as on the changelog page: the items' titles in one read for the feed's entries
+        const titles = await itemTitles(
+          deps.readStore,
+          product.workspaceId,
+          entries.flatMap((entry) => entry.itemIds),
+        );
         return changelogAtom({
           productName: product.name,
           publisher: product.workspaceName,
           since: product.createdAt,
           boardUrl,
           entries,
+          itemTitles: titles,
         });
       };
       await pages.answer(

@@ -28,11 +28,59 @@ describe('changelog Atom feed', () => {
           updatedAt: at,
         },
       ],
+      itemTitles: new Map(),
     });
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML forbids
     expect(xml).not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     expect(xml).to.contain('😀');
     const feed = parseFeed(xml);
     expect(feed.items.map((item) => item.title)).to.deep.equal(['Dark mode\ufffd']);
+  });
+
+  it("names each entry's items by key and title, as the changelog page does", () => {
+    // a bare "APP-1, APP-2" in a feed reader is only codes: each link says what it leads to;
+    // a key whose item the read model has no title for still links, by its key
+    const at = Date.UTC(2026, 10, 26);
+    const boardUrl = 'https://board.example/acme-co/APP';
+    const xml = changelogAtom({
+      productName: 'App',
+      publisher: 'Acme',
+      since: at,
+      boardUrl,
+      entries: [
+        {
+          id: 'e1',
+          productId: 'APP',
+          itemIds: ['APP-1', 'APP-2', 'APP-3'],
+          title: 'Dark mode is here',
+          body: 'Night theme',
+          requestedByNames: [],
+          requestedByCount: 0,
+          publishedAt: at,
+          updatedAt: at,
+        },
+      ],
+      itemTitles: new Map([
+        ['APP-1', 'Dark mode'],
+        ['APP-2', 'Night <b>theme</b> & "more"'],
+      ]),
+    });
+    // the entry's HTML as a feed reader receives it (the parser decodes its entities for us,
+    // which would hide whether a title went out as markup)
+    expect(parseFeed(xml).items).to.have.length(1);
+    const html = /<content type="html"><!\[CDATA\[(.*?)\]\]><\/content>/s.exec(xml)?.[1] ?? '';
+    const links = [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map(([, href, text]) => ({
+      href,
+      text,
+    }));
+    expect(links).to.deep.equal([
+      { href: `${boardUrl}/items/APP-1`, text: 'APP-1 Dark mode' },
+      // the title is text inside the HTML content: escaped once, never markup
+      {
+        href: `${boardUrl}/items/APP-2`,
+        text: 'APP-2 Night &lt;b&gt;theme&lt;/b&gt; &amp; &quot;more&quot;',
+      },
+      { href: `${boardUrl}/items/APP-3`, text: 'APP-3' },
+    ]);
   });
 });
