@@ -1,6 +1,6 @@
 /**
  * A tool call's query arguments checked as the hosted server checks them, for a server that
- * sends them on as a query string (remote.ts). A query string carries text only: `null` became
+ * sends them on as a query string (remote-call.ts). A query string carries text only: `null` became
  * no parameter at all, and `5`, `true` or `{}` became the text "5", "true", "[object]", which the
  * service then took or refused as text — so the local notes server answered `limit: null` with a
  * whole page and `q: 5` with a search for "5", where the hosted server, which validates the typed
