@@ -211,17 +211,28 @@ function capture(command: CaptureItem, state: ItemState): ItemEvent[] {
     if (ifAbsent) return [];
     throw new FailedPrecondition('item already exists');
   }
-  const body = checkedBody(data.body);
-  const given = title?.trim() ? checkedTitle(title) : null;
+  const text = capturedText(data.body, title);
   const captured: ItemCaptured['data'] = {
     ...data,
     itemKey: itemKeyOf(data.productKey, data.number),
-    body,
-    title: given ?? deriveTitle(body),
+    body: text.body,
+    title: text.title ?? deriveTitle(text.body),
   };
   if (captured.via === undefined) delete captured.via;
   if (captured.createdAt === undefined) delete captured.createdAt;
   return [{ type: 'ItemCaptured', data: captured }];
+}
+
+/**
+ * A submission's body and title as CaptureItem takes them (a blank title: null, derived later),
+ * or InvalidArgument: what a submission checks before it is given an item number, so a refused
+ * one leaves no gap in the product's numbering and spends no rate bucket.
+ */
+export function capturedText(
+  body: string,
+  title: string | null | undefined,
+): { body: string; title: string | null } {
+  return { body: checkedBody(body), title: title?.trim() ? checkedTitle(title) : null };
 }
 
 function checkedTitle(title: string): string {

@@ -20,6 +20,7 @@
  * captured items, not allocated numbers.
  */
 import {
+  capturedText,
   type ItemState,
   type ItemStatus,
   itemDecider,
@@ -71,6 +72,8 @@ export async function submitFeedback(
   input: SubmitFeedbackInput,
 ): Promise<Submitted> {
   const { workspaceId, productKey, fold } = input;
+  // refused before the product allocates a number: a refused submission writes nothing
+  capturedText(input.body, input.title);
   const submissionId = submissionIdFor(context);
   // a retry is the same submission when it sends the same: the fold's time is the attempt's own
   const { body, title, requester } = input;

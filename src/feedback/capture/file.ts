@@ -18,7 +18,7 @@
  * may call from one provider's address.
  */
 import { createHash } from 'node:crypto';
-import type { ItemStatus } from '../../../commands/item/index.js';
+import { capturedText, type ItemStatus } from '../../../commands/item/index.js';
 import {
   type CommandContext,
   foldedItem,
@@ -61,6 +61,8 @@ export async function captureFeedback(
 ): Promise<Captured> {
   const { workspaceId, productKey, body, asker } = input;
   const title = input.title?.trim() ? input.title.trim() : null;
+  // the item's own rules (control characters, a visible character) before any bucket is spent
+  capturedText(body, title);
   if (asker) deps.guard.checkContent({ title, body });
   const personId = foldable(input.requester)
     ? await deps.personIds.resolve(workspaceId, input.requester, context)

@@ -271,6 +271,27 @@ describe('submit_feedback (e2e)', () => {
     });
   });
 
+  describe('When the item itself refuses the text', () => {
+    it('spends no item number on a body or title with control characters: the next item follows on', async () => {
+      // spec Identifiers: an item key is the product key and "a positive integer"; submitFeedback:
+      // "a refused submission writes nothing" — a NUL body used to be given a number first and
+      // refused after, so the next item skipped keys (APP-1, then APP-5)
+      const member = board.fb.api(board.member.token);
+      const number = (res: { body: { itemId: string } }) => Number(res.body.itemId.split('-')[1]);
+      const first = await member.post(feedback(), { body: 'numbered before' });
+      expect(first.status).to.equal(200);
+      for (const api of [member, outsider]) {
+        expect400(await api.post(feedback(), { body: 'nul \u0000 inside' }));
+        expect400(await api.post(feedback(), { body: 'bell', title: 'a\u0007b' }));
+        expect400(await api.post(feedback(), { body: 'two lines', title: 'a\nb' }));
+        expect400(await api.post(feedback(), { body: '\u200b\u200b' }));
+      }
+      const next = await member.post(feedback(), { body: 'numbered after' });
+      expect(next.status).to.equal(200);
+      expect(number(next)).to.equal(number(first) + 1);
+    });
+  });
+
   describe('When one caller submits too fast', () => {
     it('answers 429 resource-exhausted with Retry-After past the per-caller bucket, and accepts again once it refilled', async () => {
       // spec: "submit_feedback uses the same spam and rate-limit handling as the capture box";
