@@ -290,6 +290,28 @@ describe('submit_feedback (e2e)', () => {
       expect(next.status).to.equal(200);
       expect(number(next)).to.equal(number(first) + 1);
     });
+
+    it("spends none of an outsider's submissions on one the item refuses", async () => {
+      // README: "a write refused (4xx) keeps nothing"; the capture box's buckets count filed
+      // feedback — a NUL body was charged to the bucket before the item refused it
+      const fb = await startFeedback({
+        env: { CAPTURE_PERSON_BURST: '2', CAPTURE_PERSON_PER_HOUR: '2' },
+      });
+      try {
+        const owner = await fb.createMaker('owner@bucket.io');
+        const ws = await fb.createWorkspace(owner, { slug: 'bucket-co', name: 'Bucket' });
+        await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
+        const stranger = fb.api((await fb.createMaker('stranger@else.io')).token);
+        const path = feedback('bucket-co');
+        for (let i = 0; i < 3; i++) {
+          expect400(await stranger.post(path, { body: `nul ${i} \u0000` }));
+        }
+        expect((await stranger.post(path, { body: 'first real one' })).status).to.equal(200);
+        expect((await stranger.post(path, { body: 'second real one' })).status).to.equal(200);
+      } finally {
+        await fb.stop();
+      }
+    });
   });
 
   describe('When one caller submits too fast', () => {
