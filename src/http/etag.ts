@@ -85,7 +85,15 @@ export function ifMatchRefused(
   if (etag === undefined) {
     return new PreconditionFailed(`If-Match given but the ${what} does not exist`);
   }
-  if (tagsOf(ifMatch).every((tag) => tag.startsWith('W/'))) {
+  const tags = tagsOf(ifMatch);
+  if (tags.length === 0) {
+    // an empty header (or commas only) lists no tag at all: it is not "weak tags", and reading
+    // again would not help either
+    return new PreconditionFailed(
+      `If-Match is empty, so no tag can match (RFC 9110 §13.1.1); send the ETag as read, or no If-Match, current ETag ${etag}`,
+    );
+  }
+  if (tags.every((tag) => tag.startsWith('W/'))) {
     // reading again would give the same answer: the tag, not the resource, is the problem
     return new PreconditionFailed(
       `If-Match ${shownTags(ifMatch)} names only weak tags, which never match (RFC 9110 §13.1.1 compares strongly); send the ETag as read, current ETag ${etag}`,
@@ -118,7 +126,14 @@ export function shownTags(header: string): string {
  * header is absent or `*`; otherwise the refusal, naming what was sent (cut to a readable length).
  */
 export function ifMatchWithoutETag(ifMatch: string | undefined): PreconditionFailed | undefined {
-  if (ifMatch === undefined || tagsOf(ifMatch).includes('*')) return undefined;
+  if (ifMatch === undefined) return undefined;
+  const tags = tagsOf(ifMatch);
+  if (tags.includes('*')) return undefined;
+  if (tags.length === 0) {
+    return new PreconditionFailed(
+      'this resource carries no ETag and If-Match is empty, so it cannot match (RFC 9110 §13.1.1); send the request without If-Match',
+    );
+  }
   return new PreconditionFailed(
     `this resource carries no ETag, so If-Match ${shownTags(ifMatch)} cannot match (RFC 9110 §13.1.1); send the request without If-Match`,
   );
