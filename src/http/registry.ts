@@ -109,6 +109,7 @@ export {
   expectedRevisionFrom,
   ifMatchHolds,
   ifMatchRefused,
+  ifMatchWithoutETag,
   notModified,
   revisionsNamed,
   shownTags,

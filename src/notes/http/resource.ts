@@ -10,6 +10,7 @@ import {
   expectedRevisionFrom,
   ifMatchHolds,
   ifMatchRefused,
+  ifMatchWithoutETag,
   notModified,
   PreconditionFailed,
   RawJson,
@@ -48,6 +49,17 @@ export async function answerAt<View extends { revision: number }, Body>(
   const view =
     revision === undefined || revision === current.revision ? current : await readAt(revision);
   return resourceAnswer(await present(view), view.revision);
+}
+
+/**
+ * A create targets its collection (`/v1/notes`, `/v1/tags`, `/v1/devices`), which carries no ETag:
+ * the one a create answers is the new resource's, which no client can have read. So only `*`
+ * holds (RFC 9110 §13.1.1), and any other If-Match is refused before anything is claimed or
+ * written; ignored, it created the note, tag or device under a precondition that never held.
+ */
+export function refuseIfMatchOnCreate(ifMatch: string | undefined): void {
+  const refused = ifMatchWithoutETag(ifMatch);
+  if (refused) throw refused;
 }
 
 /** The answer to a create: 201, the stored resource and where it lives. */

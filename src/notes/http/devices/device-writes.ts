@@ -1,6 +1,12 @@
 /** register_device and update_device (e.g. a rename). Names are unique per user, case ignored. */
 import { registerDevice, updateDevice } from '../../actions/index.js';
-import { created, etagOf, precondition, refusingStale } from '../resource.js';
+import {
+  created,
+  etagOf,
+  precondition,
+  refuseIfMatchOnCreate,
+  refusingStale,
+} from '../resource.js';
 import { Device, DeviceCreateBody, DeviceUpdateBody, IdParam } from '../schemas.js';
 import {
   commandContext,
@@ -28,6 +34,7 @@ export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
     extraDescription:
       'Device names are unique per user (case ignored; 409 otherwise). A user has at most 1,000 devices by default (the server setting NOTES_DEVICES_PER_USER; 409 past it).',
     async handler(ctx) {
+      refuseIfMatchOnCreate(ctx.ifMatch);
       const { userId } = ctx.principal;
       const context = commandContext(deps, ctx.principal, ctx);
       const { device, position } = await registerDevice(deps, context, { userId, ...ctx.body });

@@ -1,6 +1,6 @@
 /** create_note: unknown tag names and the device name are created with the note. */
 import { createNote } from '../../actions/index.js';
-import { created } from '../resource.js';
+import { created, refuseIfMatchOnCreate } from '../resource.js';
 import { Note, NoteBody } from '../schemas.js';
 import {
   commandContext,
@@ -26,6 +26,7 @@ export function createNoteOperation(deps: NotesHttpDeps): NotesOperation {
     extraDescription:
       'Tag names without a tag are created; a device name without a device is registered (platform "unknown"). With latitude and longitude the note gets a place name. An Idempotency-Key makes a retry return the first result.',
     async handler(ctx) {
+      refuseIfMatchOnCreate(ctx.ifMatch);
       const { userId } = ctx.principal;
       const { note, position } = await createNote(deps, commandContext(deps, ctx.principal, ctx), {
         userId,

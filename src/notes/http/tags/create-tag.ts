@@ -1,6 +1,6 @@
 /** create_tag: names are unique among the caller's active tags; the parent must be one of them. */
 import { createTag } from '../../actions/index.js';
-import { created } from '../resource.js';
+import { created, refuseIfMatchOnCreate } from '../resource.js';
 import { paletteDescription, Tag, TagCreateBody } from '../schemas.js';
 import {
   commandContext,
@@ -25,6 +25,7 @@ export function createTagOperation(deps: NotesHttpDeps): NotesOperation {
     auth: 'bearer',
     extraDescription: `Names are unique among your active tags (case ignored; 409 otherwise). A user has at most 1,000 active tags by default (the server setting NOTES_TAGS_PER_USER; 409 past it, deleted tags do not count). parentId must be one of your active tags. color: ${paletteDescription}`,
     async handler(ctx) {
+      refuseIfMatchOnCreate(ctx.ifMatch);
       const { userId } = ctx.principal;
       const context = commandContext(deps, ctx.principal, ctx);
       const { tag, position } = await createTag(deps, context, { userId, ...ctx.body });
