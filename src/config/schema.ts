@@ -2,64 +2,22 @@
  * Every configuration key, one documented line each, read from the environment. The process
  * refuses to start on a bad value (see loadConfig). No URLs configured = the embedded default:
  * one process, data in DATA_DIR, both services, projectors and workers in-process.
+ * The value kinds are in values.ts, the keys bounding callers in limit-keys.ts.
  * `npm run cli -- config` prints this table.
  */
 import { z } from 'zod';
-
-/**
- * A whole number written in plain decimal digits. Number() would also read `0x10`, `1e3` or
- * ` 8 `, so FEEDBACK_PORT=0x10 listened on port 16; such values are refused instead.
- */
-const whole = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number in decimal digits')
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(min, `must be from ${min} to ${max}`)
-        .max(max, `must be from ${min} to ${max}`),
-    );
-const port = whole(0, 65535);
-/** one of a few words; zod's own message quotes them as a TypeScript union */
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
-const bool = oneOf(['true', 'false', '1', '0', 'yes', 'no']).transform(
-  (v) => v === 'true' || v === '1' || v === 'yes',
-);
-const url = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
-/**
- * A base URL is an OAuth issuer (RFC 8414 §2: no query, no fragment) or the start of the links
- * a service writes (`<base>/v1/…`); with either the start once failed on an assertion of the
- * OAuth server that named no key.
- */
-const baseUrl = url.refine(
-  (value) => !/[?#]/.test(value),
-  'must be an http:// or https:// URL without a query (?) or fragment (#)',
-);
-/** comma-separated http(s) origins: scheme://host[:port], no path */
-const origins = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-  )
-  .pipe(
-    z.array(
-      url.refine(
-        (u) => URL.canParse(u) && new URL(u).origin === u,
-        'each must be an origin: scheme://host[:port]',
-      ),
-    ),
-  );
-const count = (max: number) => whole(1, max);
-const SMTP_URL_FORM = 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)';
-/** one mailbox, bare or with a display name; no line breaks (a header), no second address */
-const MAILBOX = /^(?:[^\r\n<>,]*<[^\s<>@,]+@[^\s<>@,]+>|[^\s<>@,]+@[^\s<>@,]+)$/;
+import { limitKeys } from './limit-keys.js';
+import {
+  baseUrl,
+  bool,
+  count,
+  MAILBOX,
+  oneOf,
+  origins,
+  port,
+  SMTP_URL_FORM,
+  whole,
+} from './values.js';
 
 export const configSchema = z.object({
   DATA_DIR: z
@@ -158,67 +116,6 @@ export const configSchema = z.object({
     .describe(
       "JSON array of {issuer, jwksUrl, audience} whose ID tokens are accepted as bearer credentials; such a token names the maker account by its e-mail, which the issuer must have verified (email_verified true), and must carry an expiry (`exp`; one without is refused) and not be dated more than 30 s ahead of this server's clock (`iat`; `exp` and `nbf` allow the same 30 s)",
     ),
-  SIGNIN_CODES_PER_ADDRESS: count(1000)
-    .default(5)
-    .describe('sign-in codes sent to one e-mail address per SIGNIN_CODE_WINDOW_MINUTES (sliding)'),
-  SIGNIN_CODES_PER_IP: count(10000)
-    .default(20)
-    .describe(
-      'sign-in codes requested from one client IP per SIGNIN_CODE_WINDOW_MINUTES (sliding)',
-    ),
-  SIGNIN_CODE_WINDOW_MINUTES: count(24 * 60)
-    .default(15)
-    .describe('window of the two sign-in code limits above'),
-  SIGNIN_WRONG_CODES_PER_ADDRESS: count(1000)
-    .default(10)
-    .describe(
-      'wrong sign-in codes for one address per SIGNIN_WRONG_CODE_WINDOW_MINUTES before a lockout',
-    ),
-  SIGNIN_WRONG_CODES_PER_IP: count(10000)
-    .default(30)
-    .describe(
-      'wrong sign-in codes from one client IP per SIGNIN_WRONG_CODE_WINDOW_MINUTES before a lockout',
-    ),
-  SIGNIN_WRONG_CODE_WINDOW_MINUTES: count(7 * 24 * 60)
-    .default(60)
-    .describe('window of the two wrong-code limits above'),
-  SIGNIN_LOCKOUT_MINUTES: count(7 * 24 * 60)
-    .default(15)
-    .describe(
-      'first lockout after too many wrong codes (no code sent or accepted); each further one doubles',
-    ),
-  SIGNIN_LOCKOUT_MAX_HOURS: count(30 * 24)
-    .default(24)
-    .describe('longest lockout; a key without a lockout for this long starts again at the first'),
-  FEEDBACK_REGISTRATIONS_PER_IP: count(100000)
-    .default(20)
-    .describe(
-      'feedback OAuth client registrations per client IP per FEEDBACK_REGISTRATION_WINDOW_MINUTES (sliding)',
-    ),
-  FEEDBACK_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
-    .default(10)
-    .describe('window of the feedback registration limit'),
-  NOTES_REGISTRATIONS_PER_IP: count(100000)
-    .default(30)
-    .describe(
-      'notes OAuth client registrations per client IP per NOTES_REGISTRATION_WINDOW_MINUTES (spec: 30 per hour)',
-    ),
-  NOTES_REGISTRATION_WINDOW_MINUTES: count(7 * 24 * 60)
-    .default(60)
-    .describe('window of the notes registration limit'),
-  OAUTH_UNUSED_CLIENT_HOURS: count(30 * 24)
-    .default(24)
-    .describe(
-      'hours a dynamically registered OAuth client is kept while nobody has approved it (no grant); an approved client is kept until 30 days after its last grant ends',
-    ),
-  AUTHORIZATION_REQUESTS_PER_IP: count(1000000)
-    .default(60)
-    .describe(
-      'OAuth authorization requests (/oauth/authorize and /oauth/par together) per client IP per AUTHORIZATION_WINDOW_MINUTES (sliding)',
-    ),
-  AUTHORIZATION_WINDOW_MINUTES: count(7 * 24 * 60)
-    .default(10)
-    .describe('window of the authorization request limit'),
   SHARED_DATA_DIR: bool
     .default(false)
     .describe(
@@ -251,16 +148,6 @@ export const configSchema = z.object({
     .describe(
       'days without a status change after which a planned/in-progress item is a stale promise',
     ),
-  SEARCHES_PER_CALLER_BURST: count(100000)
-    .default(30)
-    .describe(
-      'searches one caller (account, token or app) may send at once: search_items, search_people, summarize_feedback, search_notes and their MCP tools',
-    ),
-  SEARCHES_PER_CALLER_PER_HOUR: count(10000000)
-    .default(1200)
-    .describe(
-      "searches per hour one caller may send after the burst, refilled evenly; a `HEAD` of a search spends none (it answers the GET's status and headers, 200 or its 4xx, 429 once the budget is spent, without running the search)",
-    ),
   HTTP_IDLE_TIMEOUT_MS: whole(1000, 3600000)
     .default(60000)
     .describe(
@@ -292,95 +179,6 @@ export const configSchema = z.object({
     .describe(
       'most delivery attempts in flight in one webhook worker over all webhooks (each holds a socket and its message); past it further attempts wait their turn, neither sent nor failed',
     ),
-  WEBHOOKS_PER_WORKSPACE: whole(1, 1000)
-    .default(20)
-    .describe(
-      'most webhooks one workspace may have (every message fans out to each); create_webhook answers 409 past it',
-    ),
-  NOTES_TAGS_PER_USER: whole(1, 100000)
-    .default(1000)
-    .describe(
-      'most active tags one notes user may have (list_tags answers them all at once); creating another, by create_tag or by a note naming a new tag, answers 409 past it; deleted tags do not count',
-    ),
-  NOTES_DEVICES_PER_USER: whole(1, 100000)
-    .default(1000)
-    .describe(
-      'most devices one notes user may have (list_devices answers them all at once); registering another, by register_device or by a note naming a new device, answers 409 past it',
-    ),
-  WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE: whole(1, 1000)
-    .default(5)
-    .describe(
-      'send_test_webhook and redeliver_webhook calls one webhook takes in any minute (sliding); past it 429 with Retry-After (the delivery log shows the first KB of what the target answers)',
-    ),
-  WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE: whole(1, 10000)
-    .default(20)
-    .describe(
-      'send_test_webhook and redeliver_webhook calls one workspace takes in any minute, over all its webhooks; and one account, over all its workspaces',
-    ),
-  WEBHOOK_RECOVERED_PER_WEBHOOK_PER_MINUTE: whole(1, 10000)
-    .default(100)
-    .describe(
-      'deliveries recover_webhook queues again for one webhook in any minute (sliding); past it a recover queues the oldest that fit and leaves the rest failed (`left`), and with no room answers 429 with Retry-After',
-    ),
-  WEBHOOK_RECOVERED_PER_WORKSPACE_PER_MINUTE: whole(1, 100000)
-    .default(200)
-    .describe(
-      'deliveries recover_webhook queues again for one workspace in any minute, over all its webhooks; and for one account, over all its workspaces',
-    ),
-  CAPTURE_IP_BURST: count(100000)
-    .default(10)
-    .describe(
-      'submissions from the board, the capture endpoint and the widget one client IP may send at once (submit_feedback counts per caller instead)',
-    ),
-  CAPTURE_IP_PER_HOUR: count(1000000)
-    .default(60)
-    .describe(
-      'submissions per hour one client IP may send after its burst, refilled evenly (token bucket in the store, shared by every API process)',
-    ),
-  CAPTURE_PERSON_BURST: count(100000)
-    .default(5)
-    .describe(
-      'public submissions one visitor, or one submit_feedback caller outside the workspace, may send at once',
-    ),
-  CAPTURE_PERSON_PER_HOUR: count(1000000)
-    .default(30)
-    .describe('public submissions per hour one visitor or caller may send after the burst'),
-  CAPTURE_PRODUCT_BURST: count(1000000)
-    .default(300)
-    .describe('public submissions one product takes at once from everyone together'),
-  CAPTURE_PRODUCT_PER_HOUR: count(10000000)
-    .default(3000)
-    .describe('public submissions per hour one product takes after the burst'),
-  CAPTURE_MIN_FILL_SECONDS: whole(0, 600)
-    .default(3)
-    .describe(
-      'a board or widget form sent sooner than this after it was shown is refused (bots; counted from the end of the second the form was made in, so up to one second more)',
-    ),
-  CAPTURE_MAX_LINKS: whole(0, 100).default(3).describe('most links a public submission may hold'),
-  PLUS_ONES_PER_IP_PER_HOUR: count(1000000)
-    .default(300)
-    .describe('public board +1 toggles per client IP per hour (bursts of a tenth of it)'),
-  PLUS_ONES_PER_IP_PER_ITEM_PER_DAY: count(100000)
-    .default(10)
-    .describe(
-      'public board +1s one client IP may add to one item per day from visitors without a confirmed e-mail address (at once, then spread over the day); withdrawing and confirmed visitors take none',
-    ),
-  BOARD_SEARCHES_PER_IP_BURST: count(100000)
-    .default(60)
-    .describe(
-      "public board searches (a board page's ?q=, the suggestions while a title is typed) one client IP may send at once; each embeds its query",
-    ),
-  BOARD_SEARCHES_PER_IP_PER_HOUR: count(1000000)
-    .default(600)
-    .describe('public board searches per hour one client IP may send after its burst'),
-  BOARD_CODES_PER_VISITOR_BURST: count(1000)
-    .default(3)
-    .describe(
-      'confirmation codes one board visitor may ask for at once on the identity page (the sign-in code limits per address and per IP apply too)',
-    ),
-  BOARD_CODES_PER_VISITOR_PER_HOUR: count(10000)
-    .default(6)
-    .describe('confirmation codes per hour one board visitor may ask for after the burst'),
   LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error'])
     .default('info')
     .describe('log verbosity (`info` includes one access line per request)'),
@@ -396,6 +194,7 @@ export const configSchema = z.object({
     .describe(
       'bearer token that lets non-loopback clients read `/metrics` and the report of `/readyz` (others read its status alone); unset = loopback clients only (nobody when TRUST_PROXY is true: behind a proxy every client looks local)',
     ),
+  ...limitKeys,
 });
 
 export type Config = z.infer<typeof configSchema>;
