@@ -95,12 +95,8 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
 /** A registered client nobody approves is gone after a day (storage/client-lifetime.ts). */
 export const DEFAULT_UNUSED_CLIENT_TTL_S = 24 * HOUR_S;
 
-/** How a 429 from the authorization server reads: the service's error envelope. */
-/** the service's error body for the refusals the auth server makes itself (not OAuth's own) */
-export type ErrorEnvelope = (
-  message: string,
-  code: 'resource-exhausted' | 'not-found',
-) => Record<string, string>;
+/** the service's error body for a path no OAuth route serves (provider.ts: 404) */
+export type ErrorEnvelope = (message: string, code: 'not-found') => Record<string, string>;
 
 export interface AuthorizationServerOptions {
   /** the service base URL; also the issuer and the access-token audience */
@@ -130,7 +126,7 @@ export interface AuthorizationServerOptions {
   authorizationLimit?: { max: number; windowSeconds: number };
   /** sign-in throttles; default DEFAULT_SIGN_IN_LIMITS */
   signInLimits?: SignInLimits;
-  /** the body of a JSON refusal outside OAuth's own (registration 429, an unknown /oauth route) */
+  /** the body of a JSON refusal outside OAuth's own (an unknown /oauth route) */
   errorEnvelope: ErrorEnvelope;
   /** take the client IP from X-Forwarded-For (right-most entry); off by default */
   trustProxy?: boolean;

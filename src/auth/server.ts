@@ -258,7 +258,6 @@ export async function createAuthorizationServer(
       max: options.registrationLimit.max,
       windowSeconds: options.registrationLimit.windowSeconds,
       trustProxy,
-      envelope: options.errorEnvelope,
     }),
     ...registrationPolicy(options.serviceName ?? new URL(primary).host),
   );

@@ -237,4 +237,23 @@ describe('When one address registers notes clients for an hour', function () {
     expect(statuses.slice(0, 30).every((s) => s === 201)).to.equal(true);
     expect(statuses[30]).to.equal(429);
   });
+
+  it('refuses it as an OAuth error, temporarily_unavailable, that openid-client reads (RFC 7591 §3.2.2)', async () => {
+    const refusal = await oidc
+      .dynamicClientRegistration(
+        new URL(e.base),
+        { redirect_uris: [`${e.base}/cb`], token_endpoint_auth_method: 'none' },
+        oidc.None(),
+        { execute: [oidc.allowInsecureRequests], algorithm: 'oauth2' },
+      )
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refusal).to.be.instanceOf(oidc.ResponseBodyError);
+    const { status, error, error_description, response } = refusal as oidc.ResponseBodyError;
+    expect([status, error]).to.deep.equal([429, 'temporarily_unavailable']);
+    expect(error_description).to.match(/too many client registrations/);
+    expect(response.headers.get('retry-after')).to.match(/^\d+$/);
+  });
 });
