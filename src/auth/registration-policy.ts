@@ -24,8 +24,9 @@
  * and the consent page shows where the code will be sent (interaction/destination.ts).
  */
 import { remove as removeConfusables } from 'confusables';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { jsonBody } from '../http/json-body.js';
+import { bodyRefusal } from './body-refusal.js';
 import { oversizeMetadata, REGISTRATION_BODY_MAX_KB } from './registration-bounds.js';
 
 /** the loopback redirect hosts plain http is allowed on (also how the consent page names them) */
@@ -77,20 +78,7 @@ export function impersonates(clientName: unknown, serviceName: string): boolean 
 
 export function registrationPolicy(serviceName: string): RequestHandler[] {
   const json = jsonBody({ limit: REGISTRATION_BODY_MAX_KB * 1024, type: 'application/json' });
-  // only the body parser's own refusals are the client's; anything else (the per-IP limit's
-  // store refusing a write on a full disk) goes on to the auth router's error answers
-  // (unavailable.ts: 503 temporarily_unavailable), not "not valid JSON"
-  const unreadable: ErrorRequestHandler = (err, _req, res, next) => {
-    const status = (err as { status?: unknown } | null)?.status;
-    if (typeof status !== 'number' || status < 400 || status >= 500) return next(err);
-    res.status(400).json({
-      error: 'invalid_client_metadata',
-      error_description:
-        status === 413
-          ? `the registration body is larger than ${REGISTRATION_BODY_MAX_KB} KB`
-          : 'the registration body is not valid JSON',
-    });
-  };
+  const unreadable = bodyRefusal({ error: 'invalid_client_metadata' });
   const check: RequestHandler = (req, res, next) => {
     const body = req.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return next();
@@ -128,5 +116,5 @@ export function registrationPolicy(serviceName: string): RequestHandler[] {
     if (verdict.native && body.application_type === undefined) body.application_type = 'native';
     next();
   };
-  return [json, unreadable as unknown as RequestHandler, check];
+  return [json, unreadable, check];
 }

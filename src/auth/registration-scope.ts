@@ -7,8 +7,9 @@
  * taken out of it before oidc-provider sees the registration — RFC 7591 §3.2.1 lets the server
  * replace requested metadata, and the answer shows the scope registered.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { jsonBody } from '../http/json-body.js';
+import { bodyRefusal } from './body-refusal.js';
 import { REGISTRATION_BODY_MAX_KB } from './registration-bounds.js';
 
 export function registrationScopes(resourceScopes: readonly string[]): RequestHandler[] {
@@ -23,11 +24,6 @@ export function registrationScopes(resourceScopes: readonly string[]): RequestHa
     }
     next();
   };
-  const unreadable: ErrorRequestHandler = (_err, _req, res, _next) => {
-    res.status(400).json({
-      error: 'invalid_client_metadata',
-      error_description: 'the registration body is not valid JSON',
-    });
-  };
-  return [json, unreadable as unknown as RequestHandler, narrow];
+  const unreadable = bodyRefusal({ error: 'invalid_client_metadata' });
+  return [json, unreadable, narrow];
 }

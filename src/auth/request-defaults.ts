@@ -14,6 +14,7 @@
  * A request by reference (`request`, `request_uri`) is left alone: its parameters were pushed.
  */
 import express, { type RequestHandler, type Router } from 'express';
+import { bodyRefusal } from './body-refusal.js';
 
 export interface ScopeDefaults {
   /** what a request without scope asks for */
@@ -72,5 +73,10 @@ export function mountRequestDefaults(router: Router, defaults: ScopeDefaults): v
   // oidc-provider's own limit for request bodies
   const form = express.urlencoded({ extended: false, limit: '56kb' });
   router.get('/oauth/authorize', inQuery);
-  router.post('/oauth/par', form, inForm);
+  router.post(
+    '/oauth/par',
+    form,
+    bodyRefusal({ error: 'invalid_request', tooLargeStatus: 413 }),
+    inForm,
+  );
 }

@@ -9,6 +9,7 @@ import express, { type RequestHandler } from 'express';
 import { decodeJwt } from 'jose';
 import type { Collection, ReadStore } from '../readstore/types.js';
 import type { RevokedJti, VerifiedAccessToken } from './access-token.js';
+import { bodyRefusal } from './body-refusal.js';
 import type { Presentation } from './dpop.js';
 import { Unauthenticated } from './errors.js';
 
@@ -48,5 +49,9 @@ export function revocationPrecheck(deps: {
     }
     res.status(200).end();
   };
-  return [express.urlencoded({ extended: false, limit: '16kb' }), handler];
+  return [
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    bodyRefusal({ error: 'invalid_request' }),
+    handler,
+  ];
 }

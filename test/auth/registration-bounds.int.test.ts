@@ -46,7 +46,7 @@ for (const [service, preset] of [
 
     it('refuses a client_uri of 55,000 characters and stores nothing', async () => {
       const res = await register(h, { client_name: 'Big', client_uri: https(55_000) });
-      await expectRefused(res, 'invalid_client_metadata', 'larger than 16 KB');
+      await expectRefused(res, 'invalid_client_metadata', 'too large: at most 16,384 bytes');
       expect(await storedClients()).to.equal(0);
     });
 
