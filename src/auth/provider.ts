@@ -55,6 +55,12 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
       id_token_signed_response_alg: 'RS256',
     },
     clientAuthMethods: ['none'],
+    // Never fetch a client's sector_identifier_uri: it serves pairwise subjects, and these servers
+    // issue public ones only. Registration refuses the field (registration-policy.ts), but a client
+    // registered before that still carries it, and oidc-provider fetched it at every load (each
+    // request naming the client, after each restart): an outbound request to an address a
+    // stranger once picked. Its own switch for "loaded, registered, or updated" clients.
+    sectorIdentifierUriValidate: () => false,
     responseTypes: ['code'],
     pkce: { required: () => true },
     // the resource servers check proofs with the same list (dpop.ts)

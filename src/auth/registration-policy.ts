@@ -12,8 +12,10 @@
  *    oidc-provider accepts the loopback redirect on any port (§7.3) and the app's own scheme.
  *
  * A `sector_identifier_uri` is refused (`invalid_client_metadata`): it serves pairwise subject
- * identifiers, which these servers do not issue, and oidc-provider would fetch it while
- * registering, so anyone could make the server open connections to addresses of their choosing.
+ * identifiers, which these servers do not issue, and oidc-provider fetched it while registering,
+ * so anyone could make the server open connections to addresses of their choosing. It no longer
+ * fetches one at all (provider.ts, for the clients stored before this refusal); the refusal tells
+ * a registrant plainly that the field is not honoured.
  *
  * Everything else (https, fragments, forbidden schemes such as javascript:) is oidc-provider's.
  * Before all of it, the size of what the registration would store (registration-bounds.ts).
@@ -87,8 +89,8 @@ export function registrationPolicy(serviceName: string): RequestHandler[] {
       res.status(400).json(oversize);
       return;
     }
-    // oidc-provider fetches this URL while registering: an open endpoint would make the server
-    // connect wherever a stranger asks (inside the network too); subjects are public here anyway
+    // pairwise subjects only; oidc-provider fetched this URL while registering, which made the
+    // open endpoint connect wherever a stranger asked (inside the network too)
     if (body.sector_identifier_uri !== undefined) {
       res.status(400).json({
         error: 'invalid_client_metadata',
