@@ -167,6 +167,15 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
     if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
       (ctx.body as Record<string, unknown>).scopes_supported = scopesSupported;
     }
+    // A token answer's `scope` lists the access token's data scopes. One with none is the full
+    // surface a request without a data scope asks for (feedback: "default (no scope) = full maker
+    // surface"), so it is what the client requested and the field is left out (RFC 6749 §5.1:
+    // "OPTIONAL, if identical to the scope requested"). oidc-provider said `scope: ""`, which
+    // a client reads as "no scope granted".
+    if (ctx.oidc?.route === 'token' && ctx.body && typeof ctx.body === 'object') {
+      const answer = ctx.body as Record<string, unknown>;
+      if (answer.scope === '') delete answer.scope;
+    }
     // no route of the provider (GET /oauth/token, PUT /oauth/register): Koa's bare text
     // "Not Found"; every other unknown route of the service answers its JSON envelope
     if (ctx.status === 404 && ctx.body === undefined) {

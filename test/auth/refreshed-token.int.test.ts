@@ -8,8 +8,10 @@
  * requested by the client; otherwise, REQUIRED". Every access token is for the service's API
  * (RFC 8707 §2: "The authorization server SHOULD audience-restrict issued access tokens to the
  * resource(s) indicated"), so it carries only the resource's scopes: on
- * feedback a grant without `service.public` gives a token with no scope, which oidc-provider
- * states as `scope: ""` rather than leave it to be read as the `openid …` that was asked for.
+ * feedback a grant without `service.public` gives a token with no data scope, the full maker
+ * surface a request without one asks for ("default (no scope) = full maker surface"): identical
+ * to the request, so the answer has no `scope` (oidc-provider said `scope: ""`, "a space-delimited
+ * list" of nothing, which a client reads as no scope granted at all).
  * oidc-provider's userinfo takes only its own opaque tokens without an audience ("token audience
  * prevents accessing the userinfo endpoint"), so no token an app holds could read it: the feedback
  * service offers none (OpenID Connect Discovery 1.0 §3: `userinfo_endpoint` is RECOMMENDED, so an
@@ -59,8 +61,8 @@ describe('When an app refreshes its access token on the feedback service', () =>
   after(async () => h.close());
 
   for (const [asked, tokenScope] of [
-    ['openid offline_access', ''],
-    ['openid email offline_access', ''],
+    ['openid offline_access', undefined],
+    ['openid email offline_access', undefined],
     ['openid service.public offline_access', 'service.public'],
   ] as const) {
     it(`gets the scope, audience and format of its first token (asked: ${asked})`, async () => {
@@ -69,6 +71,10 @@ describe('When an app refreshes its access token on the feedback service', () =>
       const first = shape(tokens);
       expect(first).to.deep.include({ scope: tokenScope, typ: 'at+jwt', aud: h.base });
       expect(shape(refreshed)).to.deep.equal(first);
+      // §5.1: a full-surface token is what was asked for, so no `scope` (never "", no scope)
+      for (const answer of [tokens, refreshed]) {
+        expect(Object.keys(answer).includes('scope'), 'answer has scope').to.equal(!!tokenScope);
+      }
       expect((await h.auth.verifyAccessToken(refreshed.access_token)).scopes).to.deep.equal(
         (await h.auth.verifyAccessToken(tokens.access_token)).scopes,
       );

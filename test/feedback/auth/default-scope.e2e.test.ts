@@ -48,6 +48,10 @@ describe('When a client asks for no scope, or only for scopes the service does n
     it(`gets a full-maker-surface token with ${label}: reads, replies as agent, captures via api:<client>`, async () => {
       const name = `Scopeless ${label}`;
       const { config, tokens } = await connect(scope, name);
+      // RFC 6749 §5.1: the full surface is what a request without a data scope asks for, so the
+      // answer leaves `scope` out ("OPTIONAL, if identical to the scope requested"); `""` read as
+      // "no scope granted"
+      expect(tokens, 'the token answer').not.to.have.property('scope');
       const api = fb.api(tokens.access_token);
       expect((await api.get(PRODUCTS)).status).to.equal(200);
 
@@ -72,6 +76,7 @@ describe('When a client asks for no scope, or only for scopes the service does n
       expect(first).to.be.a('string');
       const rotated = await oidc.refreshTokenGrant(config, first);
       expect(rotated.refresh_token).to.be.a('string').and.not.equal(first);
+      expect(rotated, 'the refreshed answer').not.to.have.property('scope');
       expect((await fb.api(rotated.access_token).get(PRODUCTS)).status).to.equal(200);
     });
   }
