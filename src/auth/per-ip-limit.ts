@@ -1,8 +1,9 @@
 /**
  * One way to limit an endpoint per client IP: a sliding window kept in the store (src/limits), so
  * several API processes over one store share the count and no burst of twice the limit passes
- * across a clock boundary. Each endpoint says how its refusal reads (`refuse`): the registration
- * endpoint in the service's envelope, the authorization endpoint as an OAuth error.
+ * across a clock boundary. Each endpoint says how its refusal reads (`refuse`): both the
+ * registration and the authorization endpoint as an OAuth error, in the shape each endpoint
+ * answers its other errors (JSON, or the error page at /oauth/authorize).
  */
 import type { Request, RequestHandler, Response } from 'express';
 import ipaddr from 'ipaddr.js';
