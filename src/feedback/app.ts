@@ -111,7 +111,7 @@ export async function createFeedbackApp(
     pageHeaders: pageSecurityHeaders({ https }),
     version: '1.0.0',
     description:
-      'Workspaces, products, feedback items, replies, people, follow-up, changelog, outbound webhooks and the event feed. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, an identity-provider ID token, or a workspace integration credential (`rfi_…`). No resource here carries an ETag: a request with an `If-Match` other than `*` is refused with 412 (`failed-precondition`), as no tag can match, unless it fails otherwise (a missing item answers 404; RFC 9110 §13.2.1); nothing is written. A search refused so spends none of the caller’s search budget; a spent budget answers 429 first.',
+      'Workspaces, products, feedback items, replies, people, follow-up, changelog, outbound webhooks and the event feed. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, an identity-provider ID token, or a workspace integration credential (`rfi_…`). No resource here carries an ETag: a request with an `If-Match` other than `*` is refused with 412 (`failed-precondition`), as no tag can match, and so is a write with `If-None-Match: *`, as what it writes to exists (a submission’s target is the product’s feedback, which does), unless it fails otherwise (a missing item answers 404; RFC 9110 §13.2.1); nothing is written. A search refused so spends none of the caller’s search budget; a spent budget answers 429 first.',
     operations,
     envelope: feedbackEnvelope(),
     authenticate: httpAuthenticated,

@@ -140,6 +140,22 @@ export function ifMatchWithoutETag(ifMatch: string | undefined): PreconditionFai
 }
 
 /**
+ * For a write whose target carries no ETag (an operation not `versioned`, or a create, whose
+ * target is the collection it adds to): RFC 9110 §13.1.2, `*` "is false if the origin server has a
+ * current representation for the target resource" — and it has, once the handler found it (a
+ * missing one answers 404 first, §13.2.1; a collection always exists) — while a listed tag can
+ * match no ETag, so a list holds. Undefined when the header is absent or holds; otherwise the 412.
+ */
+export function ifNoneMatchWithoutETag(
+  ifNoneMatch: string | undefined,
+): PreconditionFailed | undefined {
+  if (ifNoneMatch === undefined || !tagsOf(ifNoneMatch).includes('*')) return undefined;
+  return new PreconditionFailed(
+    `this resource exists, so If-None-Match ${shownTags(ifNoneMatch)} cannot hold (RFC 9110 §13.1.2; the resource of a create is the collection it adds to); send the request without If-None-Match`,
+  );
+}
+
+/**
  * Passes when the header is absent, `*` (and the resource exists), or lists the current tag, for
  * a resource whose ETag is `etagFor(current)` (no digest: see ifMatchRefused otherwise).
  * `current` undefined means the resource does not exist.

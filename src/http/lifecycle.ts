@@ -4,7 +4,7 @@
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
  *   authenticate → checkIdempotencyKey → readBody → validate → authorize → findScope → throttle
- *     → checkIfMatch → recheckCredential → handle → ifMatchAnswered → awaitReadModels
+ *     → checkPreconditions → recheckCredential → handle → preconditionsAnswered → awaitReadModels
  *     → checkResponse → answer
  *
  * The steps are in steps/: input.ts (authenticate to authorize), preconditions.ts (findScope,
@@ -25,9 +25,9 @@ import type {
 import { authenticate, authorize, checkIdempotencyKey, readBody, validate } from './steps/input.js';
 import { answer, awaitReadModels, checkResponse, handle } from './steps/outcome.js';
 import {
-  checkIfMatch,
+  checkPreconditions,
   findScope,
-  ifMatchAnswered,
+  preconditionsAnswered,
   recheckCredential,
   throttle,
 } from './steps/preconditions.js';
@@ -127,10 +127,10 @@ export const HTTP_STEPS: readonly Step[] = [
   authorize,
   findScope,
   throttle,
-  checkIfMatch,
+  checkPreconditions,
   recheckCredential,
   handle,
-  ifMatchAnswered,
+  preconditionsAnswered,
   awaitReadModels,
   checkResponse,
   answer,
@@ -146,9 +146,9 @@ export const CORE_STEPS: readonly Step[] = [
   authorize,
   findScope,
   throttle,
-  checkIfMatch,
+  checkPreconditions,
   handle,
-  ifMatchAnswered,
+  preconditionsAnswered,
   awaitReadModels,
   checkResponse,
 ];

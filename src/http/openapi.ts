@@ -60,7 +60,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found (or not visible to the caller)',
   405: 'Method not allowed on this path',
   409: 'The current state does not allow the request',
-  412: 'If-Match did not match the current version',
+  412: 'A precondition (If-Match, If-None-Match) does not hold',
   413: 'Request body too large',
   415: 'Request body is not JSON',
   429: 'Too many requests; see Retry-After',
@@ -139,6 +139,22 @@ const IF_NONE_MATCH_ON_WRITE = z.object({
     ),
 });
 
+/** The conditional-request headers of a create whose target is its collection (no ETag). */
+const ON_COLLECTION = z.object({
+  'if-match': z
+    .string()
+    .optional()
+    .describe(
+      'Only `*` holds: the collection this adds to carries no ETag, so any other value is refused (412).',
+    ),
+  'if-none-match': z
+    .string()
+    .optional()
+    .describe(
+      '`*` is refused (412): the collection this adds to exists. A list of tags cannot match it, so the create goes ahead.',
+    ),
+});
+
 /** Headers the answers carry, declared so generated clients expose them. */
 const string = { type: 'string' as const };
 const ETAG_HEADER = {
@@ -167,12 +183,19 @@ function errorHeaders(status: number) {
   return undefined;
 }
 
-function requestHeaders(op: { method: string; versioned?: true; successStatus?: number }) {
+function requestHeaders(op: {
+  method: string;
+  versioned?: true;
+  createsInCollection?: true;
+  successStatus?: number;
+}) {
   if (op.method === 'get')
     return op.versioned ? IF_MATCH_ON_READ.extend(IF_NONE_MATCH.shape) : undefined;
   if (!op.versioned) return IDEMPOTENCY_HEADER;
+  if (op.createsInCollection) return IDEMPOTENCY_HEADER.extend(ON_COLLECTION.shape);
   const conditional = IDEMPOTENCY_HEADER.extend(IF_MATCH.shape);
-  // a create (201) has no current resource to compare If-None-Match with, and ignores it
+  // another create (201) checks If-Match against its parent, and has no resource of its own yet
+  // to compare If-None-Match with
   return op.successStatus === 201 ? conditional : conditional.extend(IF_NONE_MATCH_ON_WRITE.shape);
 }
 

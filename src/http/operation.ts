@@ -38,14 +38,17 @@ export interface RequestFacts<S extends ServiceTypes> {
   idempotencyKey: string | undefined;
   /** the raw `If-Match` header; check it with `assertIfMatch` from src/http/etag.ts */
   ifMatch: string | undefined;
+  /** the raw `If-None-Match` header (over HTTP only) */
+  ifNoneMatch?: string;
   /**
-   * Set by the lifecycle when the If-Match of an operation whose resource carries no ETag cannot
-   * hold: the 412 to answer once the request is otherwise answerable (RFC 9110 §13.2.1: a 404 or
-   * 400 comes first). Pass it on in the command context (`unmetPrecondition`): the command
-   * handler refuses the command after deciding it, so nothing is written; a handler that writes
-   * outside the event log throws it before writing.
+   * Set by the lifecycle when a precondition of an operation whose target carries no ETag does
+   * not hold (an If-Match other than `*`, a write's If-None-Match `*`): the 412 to answer
+   * once the request is otherwise answerable (RFC 9110 §13.2.1: a 404 or 400 comes first). Pass
+   * it on in the command context (`unmetPrecondition`): the command handler refuses the command
+   * after deciding it, so nothing is written; a handler that writes outside the event log throws
+   * it before writing.
    */
-  unmetIfMatch?: Error;
+  unmetPrecondition?: Error;
   /** present when the operation runs over HTTP; absent when the MCP server invokes it */
   req?: IncomingMessage;
   res?: ServerResponse;
@@ -138,13 +141,14 @@ export interface OperationSpec<
    */
   scope?(ctx: OperationContext<S, A, P, Q, B>): Promise<void>;
   /**
-   * How a write whose resource carries no `ETag` (not `versioned`) honours an If-Match that cannot
-   * hold (RFC 9110 §13.1.1: the server "MUST NOT perform the requested method") while letting its
-   * own refusals — a missing resource's 404 — answer first (§13.2.1):
+   * How a write whose resource carries no `ETag` (not `versioned`) honours a precondition that
+   * does not hold — an If-Match other than `*` (RFC 9110 §13.1.1), an If-None-Match `*` (§13.1.2):
+   * the server "MUST NOT perform the requested method" — while letting its own refusals — a
+   * missing resource's 404 — answer first (§13.2.1):
    *  - `commands`: it writes only through the command handler, with the command context built
    *    from ctx (`unmetPrecondition`: refused after deciding, before appending);
    *  - `handler`: it writes elsewhere (the read store, the OAuth server) and throws
-   *    `ctx.unmetIfMatch` itself before writing, once it found its resource.
+   *    `ctx.unmetPrecondition` itself before writing, once it found its resource.
    * Absent: the lifecycle refuses such a request before the handler (412, a missing resource
    * too), so a handler that knows nothing of the precondition never runs under one. A GET writes
    * nothing and needs no declaration. test/architecture lists who declares what.
@@ -155,6 +159,14 @@ export interface OperationSpec<
    * a GET honours If-None-Match (304), a write If-Match (412); OpenAPI declares those headers
    */
   versioned?: true;
+  /**
+   * a `versioned` create whose target is the collection it adds to (`POST /v1/notes`), which
+   * carries no ETag — the one it answers is the new resource's, which no client can have read — and
+   * always exists: its preconditions are those of an operation that is not versioned (only
+   * `If-Match: *` holds, `If-None-Match: *` does not), refused before its handler runs. Without
+   * it a versioned create's handler checks If-Match itself (against its parent's revision, say).
+   */
+  createsInCollection?: true;
   /**
    * what a `versioned` read answers, in the words of its 412 (`note`: "the note has changed since
    * it was read"), as its writes' own 412s name it; without it, "the resource"
@@ -199,6 +211,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly scope?: (ctx: ErasedContext<S>) => Promise<void>;
   readonly honoursIfMatch?: 'commands' | 'handler';
   readonly versioned?: true;
+  readonly createsInCollection?: true;
   readonly resource?: string;
   readonly errors: readonly number[];
   readonly answerAs?: Partial<Record<DomainErrorKind, DomainErrorKind>>;

@@ -109,7 +109,6 @@ export {
   expectedRevisionFrom,
   ifMatchHolds,
   ifMatchRefused,
-  ifMatchWithoutETag,
   notModified,
   revisionsNamed,
   shownTags,

@@ -163,6 +163,7 @@ export function createServiceHttp<S extends ServiceTypes>(
           ...ids,
           idempotencyKey: headerOf(req, 'idempotency-key'),
           ifMatch: headerOf(req, 'if-match'),
+          ifNoneMatch: headerOf(req, 'if-none-match'),
           req,
           res,
           principal: undefined,

@@ -28,8 +28,8 @@ export interface CommandContext {
    */
   requestHash?: string;
   /**
-   * A precondition the request failed (an If-Match on a resource without ETag, RFC 9110
-   * §13.1.1): the command is decided — its own refusals, such as not found, answer first
+   * A precondition the request failed (an If-Match other than `*` or an If-None-Match `*` on a
+   * resource without ETag, RFC 9110 §13.1.1, §13.1.2): the command is decided — its own refusals, such as not found, answer first
    * (§13.2.1) — then refused with this error instead of appending anything.
    */
   unmetPrecondition?: Error;

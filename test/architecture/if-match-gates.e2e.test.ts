@@ -8,7 +8,7 @@
  * The lifecycle refuses an undeclared write before its handler, so forgetting the declaration
  * cannot let a write through — it would answer 412 where a missing resource should answer 404,
  * which the first test catches. The writes outside the event log are listed here with what they
- * write: each must read `ctx.unmetIfMatch` itself, and a new one is a conscious addition. That
+ * write: each must read `ctx.unmetPrecondition` itself, and a new one is a conscious addition. That
  * the ones gated by their commands write nothing else is checked by running them
  * (if-match-refusals.e2e.test.ts).
  */
@@ -63,13 +63,14 @@ describe('When the operations of both services are listed (If-Match gates and se
     expect(undeclared, 'declare honoursIfMatch (src/http/operation.ts)').to.deep.equal([]);
   });
 
-  it('has exactly the listed writes outside the event log gate themselves, each reading ctx.unmetIfMatch', () => {
+  it('has exactly the listed writes outside the event log gate themselves, each reading ctx.unmetPrecondition', () => {
     const gated = unversionedWrites().filter((op) => op.honoursIfMatch === 'handler');
     expect(gated.map((op) => op.id).sort()).to.deep.equal(Object.keys(GATED_IN_HANDLER).sort());
     for (const op of gated) {
-      expect(op.handler.toString(), `${op.id} throws ctx.unmetIfMatch before it writes`).to.include(
-        'unmetIfMatch',
-      );
+      expect(
+        op.handler.toString(),
+        `${op.id} throws ctx.unmetPrecondition before it writes`,
+      ).to.include('unmetPrecondition');
     }
   });
 

@@ -47,6 +47,23 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
       expect(world.deleted).to.deep.equal(['acme']);
     });
 
+    // RFC 9110 §13.1.2: If-None-Match `*` "is false if the origin server has a current
+    // representation for the target resource", and a write under a false one "MUST NOT" be
+    // performed (412); a resource without ETag matches no listed tag, so a list holds
+    it('refuses a write without ETag under If-None-Match: * 412 before its handler runs; a list of tags holds', async () => {
+      const r = await call('DELETE', '/v1/shops/acme', {
+        headers: { ...ADMIN, 'if-none-match': '*' },
+      });
+      expect(r.res.status, r.text).to.equal(412);
+      expect(JSON.parse(r.text).code).to.equal('failed-precondition');
+      expect(world.deleted).to.deep.equal([]);
+      const listed = await call('DELETE', '/v1/shops/acme', {
+        headers: { ...ADMIN, 'if-none-match': '"abc", W/"1"' },
+      });
+      expect(listed.res.status, listed.text).to.equal(204);
+      expect(world.deleted).to.deep.equal(['acme']);
+    });
+
     it('matches a literal segment before a parameter (search is not an id)', async () => {
       const r = await call('GET', '/v1/shops/acme/widgets/search?q=bo', { headers: MEMBER });
       expect(r.res.status).to.equal(200);

@@ -7,7 +7,8 @@
  *      retried form, a bot repeating itself) — looked up before any bucket is charged; with an
  *      Idempotency-Key it is still decided in step 4 (uncharged), which keeps the key;
  *   3. the rate buckets (per IP, per person, per product) — guard.ts; a submission whose
- *      If-Match cannot hold only checks them (peek), as it will be refused 412 in step 4;
+ *      If-Match or If-None-Match cannot hold only checks them (peek), as it will be refused 412
+ *      in step 4;
  *   4. submitFeedback (person, item number, item). The product decides the fold where its
  *      submissions are serialised (commands/product/decide.ts), so requests sent together fold
  *      as well as requests sent one after another.
@@ -77,9 +78,10 @@ export async function captureFeedback(
   // once the fold's window has passed); a fold charges no bucket either way
   if (earlier && !context.idempotencyKey) return { ...earlier, folded: true };
   if (asker && !earlier) {
-    // a submission its If-Match refuses (submitFeedback decides it, then refuses it: RFC 9110
-    // §13.1.1) files nothing, so it spends nothing; a spent bucket still answers 429 first, as
-    // it would without the If-Match (the same rule as the search budget, src/http/lifecycle.ts)
+    // a submission its If-Match or If-None-Match refuses (submitFeedback decides it, then
+    // refuses it: RFC 9110 §13.1.1, §13.1.2) files nothing, so it spends nothing; a spent bucket
+    // still answers 429 first, as it would without the precondition (the same rule as the
+    // search budget, src/http/lifecycle.ts)
     const mode = context.unmetPrecondition ? 'peek' : 'take';
     await deps.guard.takeSubmission({ ...asker, product: `${workspaceId}.${productKey}` }, mode);
   }

@@ -78,7 +78,7 @@ export function commandContext(
     correlationId?: string;
     clientCorrelationId?: string;
     idempotencyKey?: string;
-    unmetIfMatch?: Error;
+    unmetPrecondition?: Error;
   },
 ): CommandContext {
   return {
@@ -88,6 +88,6 @@ export function commandContext(
     correlationId: facts.correlationId,
     ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),
     idempotencyKey: facts.idempotencyKey,
-    ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
+    ...(facts.unmetPrecondition ? { unmetPrecondition: facts.unmetPrecondition } : {}),
   };
 }

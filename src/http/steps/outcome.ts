@@ -67,8 +67,7 @@ export const answer: Step = (x) => {
   const etag = result.headers?.ETag;
   const method = x.facts.req?.method;
   if (status === 200 && etag && (method === 'GET' || method === 'HEAD')) {
-    const header = x.facts.req?.headers['if-none-match'];
-    if (notModified(typeof header === 'string' ? header : undefined, etag)) {
+    if (notModified(x.facts.ifNoneMatch, etag)) {
       res.statusCode = 304;
       res.end();
       return;

@@ -3,14 +3,12 @@
  * digest of the answer) as ETag,
  * a create answers 201 with its Location, and a write honours If-Match.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { RevisionMismatch } from '../../../commands/shared/revision.js';
 import {
   etagFor,
   expectedRevisionFrom,
   ifMatchHolds,
   ifMatchRefused,
-  ifMatchWithoutETag,
   notModified,
   PreconditionFailed,
   RawJson,
@@ -51,17 +49,6 @@ export async function answerAt<View extends { revision: number }, Body>(
   return resourceAnswer(await present(view), view.revision);
 }
 
-/**
- * A create targets its collection (`/v1/notes`, `/v1/tags`, `/v1/devices`), which carries no ETag:
- * the one a create answers is the new resource's, which no client can have read. So only `*`
- * holds (RFC 9110 §13.1.1), and any other If-Match is refused before anything is claimed or
- * written; ignored, it created the note, tag or device under a precondition that never held.
- */
-export function refuseIfMatchOnCreate(ifMatch: string | undefined): void {
-  const refused = ifMatchWithoutETag(ifMatch);
-  if (refused) throw refused;
-}
-
 /** The answer to a create: 201, the stored resource and where it lives. */
 export function created<Body>(
   answer: ResourceAnswer<Body>,
@@ -83,14 +70,14 @@ export function created<Body>(
  * it with the one it holds should not see a tag no read ever answered).
  */
 export async function precondition(
-  conditions: { ifMatch: string | undefined; req?: { headers: IncomingHttpHeaders } },
+  conditions: { ifMatch: string | undefined; ifNoneMatch?: string },
   current: () => Promise<number | undefined>,
   what: string,
   currentETag: () => Promise<string>,
 ): Promise<{ expectedRevision?: number; ifMatch?: string }> {
   const asked = await ifMatchAsks(conditions.ifMatch, current, what, currentETag);
-  const ifNoneMatch = conditions.req?.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) await refuseIfNoneMatch(String(ifNoneMatch), what, currentETag);
+  const { ifNoneMatch } = conditions;
+  if (ifNoneMatch !== undefined) await refuseIfNoneMatch(ifNoneMatch, what, currentETag);
   return asked;
 }
 

@@ -54,7 +54,7 @@ export function commandContext(
     correlationId: string;
     clientCorrelationId?: string;
     idempotencyKey: string | undefined;
-    unmetIfMatch?: Error;
+    unmetPrecondition?: Error;
   },
 ): CommandContext {
   return {
@@ -64,6 +64,6 @@ export function commandContext(
     correlationId: facts.correlationId,
     ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),
     ...(facts.idempotencyKey ? { idempotencyKey: facts.idempotencyKey } : {}),
-    ...(facts.unmetIfMatch ? { unmetPrecondition: facts.unmetIfMatch } : {}),
+    ...(facts.unmetPrecondition ? { unmetPrecondition: facts.unmetPrecondition } : {}),
   };
 }

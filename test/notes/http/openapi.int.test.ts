@@ -100,14 +100,22 @@ describe('When the notes OpenAPI document is fetched from /docs/json', function 
     );
   });
 
-  it('declares If-None-Match on the writes that honour it, not on the creates that ignore it', () => {
-    // README: a write whose If-None-Match is `*` or lists the current ETag answers 412; a create
-    // has no current resource to compare it with
-    const names = (op: Json) => (op.parameters ?? []).map((p: Json) => p.name.toLowerCase());
+  it('declares If-None-Match on the writes, the creates saying what their collection allows', () => {
+    // README: a write whose If-None-Match is `*` or lists the current ETag answers 412; a create's
+    // target is its collection, which exists (`*` is refused) and carries no ETag (only
+    // If-Match `*` holds)
+    const params = (op: Json) => (op.parameters ?? []) as Json[];
+    const names = (op: Json) => params(op).map((p: Json) => p.name.toLowerCase());
     const path = (p: string) => doc.paths[p] as Record<string, Json>;
     expect(names(path('/v1/notes/{id}').put)).to.include('if-none-match');
     expect(names(path('/v1/notes/{id}').delete)).to.include('if-none-match');
-    expect(names(path('/v1/notes').post)).to.not.include('if-none-match');
+    for (const create of ['/v1/notes', '/v1/tags', '/v1/devices']) {
+      const described = Object.fromEntries(
+        params(path(create).post).map((p: Json) => [p.name.toLowerCase(), p.description]),
+      );
+      expect(described['if-none-match'], create).to.match(/^`\*` is refused \(412\)/);
+      expect(described['if-match'], create).to.match(/^Only `\*` holds/);
+    }
   });
 
   it('serves the interactive reference at /docs with its assets from this host', async () => {

@@ -63,9 +63,9 @@ export function connectedAppOperations(
       // leaves no event to replay) finds the app disconnected and answers as the first did, as
       // revoking a revoked personal token does; only a client id no app has is 404.
       const known = app !== undefined || (await apps.isRegisteredClient(grant.clientId));
-      // revoked outside the event log: a failed If-Match is answered before (lifecycle.ts)
-      if (ctx.unmetIfMatch)
-        throw known ? ctx.unmetIfMatch : new NotFound('no app with this client id');
+      // revoked outside the event log: a failed precondition is answered before (lifecycle.ts)
+      if (ctx.unmetPrecondition)
+        throw known ? ctx.unmetPrecondition : new NotFound('no app with this client id');
       const revoked = await apps.revokeConnectedApp(grant.userId, grant.clientId);
       // after the revocation, so the app cannot resume a webhook in between; a retry after a
       // crash here finds the grant gone but still disables what it left (hence the count).

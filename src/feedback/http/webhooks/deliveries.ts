@@ -122,11 +122,11 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
       const { deliveryId } = ctx.params;
-      // written outside the event log: a failed If-Match is answered before, once the delivery
-      // is found (steps/preconditions.ts checkIfMatch); a delivery not found spends nothing
+      // written outside the event log: a failed precondition is answered before, once the delivery
+      // is found (steps/preconditions.ts checkPreconditions); a delivery not found spends nothing
       const found = await findDelivery(deps.readStore, { hookKey: hook._id, deliveryId });
       if (!found) throw new NotFound('delivery not found');
-      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      if (ctx.unmetPrecondition) throw ctx.unmetPrecondition;
       // a retry with the same Idempotency-Key is answered as the first: nothing sent or counted
       const keyedFor = ctx.idempotencyKey
         ? hexIdFor(ctx, `redeliver\0${ctx.principal.userId}`)
@@ -181,8 +181,8 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);
-      // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
-      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      // written outside the event log: a failed precondition is answered before (lifecycle.ts)
+      if (ctx.unmetPrecondition) throw ctx.unmetPrecondition;
       const failed = { hookKey: hook._id, since: ctx.body.since };
       const wanted = await countFailedSince(deps.readStore, failed);
       // each delivery queued is a request to the webhook's URL now: counted one by one

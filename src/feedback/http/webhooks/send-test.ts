@@ -79,8 +79,8 @@ export function sendTestOperation(
         payload: JSON.stringify(message),
         correlationId: ctx.correlationId,
       });
-      // written outside the event log: a failed If-Match is answered before (lifecycle.ts)
-      if (ctx.unmetIfMatch) throw ctx.unmetIfMatch;
+      // written outside the event log: a failed precondition is answered before (lifecycle.ts)
+      if (ctx.unmetPrecondition) throw ctx.unmetPrecondition;
       if (await isSent(deps, doc)) return { body: { deliveryId: doc.id } }; // a keyed retry
       await throttle.single('test', {
         workspaceId,

@@ -1,12 +1,6 @@
 /** register_device and update_device (e.g. a rename). Names are unique per user, case ignored. */
 import { registerDevice, updateDevice } from '../../actions/index.js';
-import {
-  created,
-  etagOf,
-  precondition,
-  refuseIfMatchOnCreate,
-  refusingStale,
-} from '../resource.js';
+import { created, etagOf, precondition, refusingStale } from '../resource.js';
 import { Device, DeviceCreateBody, DeviceUpdateBody, IdParam } from '../schemas.js';
 import {
   commandContext,
@@ -20,6 +14,7 @@ export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'register_device',
     versioned: true,
+    createsInCollection: true,
     method: 'post',
     path: '/v1/devices',
     summary: 'Register a device',
@@ -27,14 +22,13 @@ export function registerDeviceOperation(deps: NotesHttpDeps): NotesOperation {
     body: DeviceCreateBody,
     response: Device,
     successStatus: 201,
-    errors: [400, 401, 403, 409, 413, 415],
+    errors: [400, 401, 403, 409, 412, 413, 415],
     auth: 'bearer',
     // device writes: the API and the local MCP server only
     meta: { hostedMcp: false },
     extraDescription:
       'Device names are unique per user (case ignored; 409 otherwise). A user has at most 1,000 devices by default (the server setting NOTES_DEVICES_PER_USER; 409 past it).',
     async handler(ctx) {
-      refuseIfMatchOnCreate(ctx.ifMatch);
       const { userId } = ctx.principal;
       const context = commandContext(deps, ctx.principal, ctx);
       const { device, position } = await registerDevice(deps, context, { userId, ...ctx.body });

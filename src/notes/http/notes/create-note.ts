@@ -1,6 +1,6 @@
 /** create_note: unknown tag names and the device name are created with the note. */
 import { createNote } from '../../actions/index.js';
-import { created, refuseIfMatchOnCreate } from '../resource.js';
+import { created } from '../resource.js';
 import { Note, NoteBody } from '../schemas.js';
 import {
   commandContext,
@@ -14,6 +14,7 @@ export function createNoteOperation(deps: NotesHttpDeps): NotesOperation {
   return defineNotesOp({
     id: 'create_note',
     versioned: true,
+    createsInCollection: true,
     method: 'post',
     path: '/v1/notes',
     summary: 'Create a note',
@@ -26,7 +27,6 @@ export function createNoteOperation(deps: NotesHttpDeps): NotesOperation {
     extraDescription:
       'Tag names without a tag are created; a device name without a device is registered (platform "unknown"). With latitude and longitude the note gets a place name. An Idempotency-Key makes a retry return the first result.',
     async handler(ctx) {
-      refuseIfMatchOnCreate(ctx.ifMatch);
       const { userId } = ctx.principal;
       const { note, position } = await createNote(deps, commandContext(deps, ctx.principal, ctx), {
         userId,

@@ -1,5 +1,4 @@
 /** What the note operations share: the note as answered, and the note a write addresses. */
-import type { IncomingHttpHeaders } from 'node:http';
 import { answerAt, etagOf, precondition, refusingStale } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
 
@@ -23,7 +22,7 @@ type WriteContext = {
   params: { id: string };
   ifMatch: string | undefined;
   /** over HTTP: its If-None-Match is a precondition too */
-  req?: { headers: IncomingHttpHeaders };
+  ifNoneMatch?: string;
 };
 
 /**

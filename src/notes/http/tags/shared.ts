@@ -1,5 +1,4 @@
 /** What the tag operations share: the tag as answered, and the tag a write addresses. */
-import type { IncomingHttpHeaders } from 'node:http';
 import { presentTag } from '../present.js';
 import { answerAt, etagOf, precondition, refusingStale } from '../resource.js';
 import type { NotesHttpDeps, NotesPrincipal } from '../types.js';
@@ -29,7 +28,7 @@ export async function tagWrite<T>(
     principal: NotesPrincipal;
     params: { id: string };
     ifMatch: string | undefined;
-    req?: { headers: IncomingHttpHeaders };
+    ifNoneMatch?: string;
   },
   write: (tag: {
     userId: string;
