@@ -30,7 +30,7 @@ import {
   changelogStreamId,
 } from '../../../commands/changelog/index.js';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
-import { characters, cutAt, nameText, proseText } from '../../../commands/shared/text.js';
+import { characters, cutAt, nameText, readableText } from '../../../commands/shared/text.js';
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
@@ -115,10 +115,11 @@ function givenTitle(title: string): string {
 
 /**
  * A given body, held to what publishing it would be (the changelog decider's rule): a draft
- * that echoed a NUL or an escape sequence back as fine was then refused on publish.
+ * that echoed a NUL or an escape sequence back as fine was then refused on publish, and one of
+ * only spaces or invisible characters (U+200B) showed readers an entry with nothing under its title.
  */
 function givenBody(body: string): string {
-  return proseText(body, 'body', MAX_BODY);
+  return readableText(body, 'body', MAX_BODY);
 }
 
 async function requestersOf(

@@ -68,6 +68,19 @@ describe('Changelog entry decider', () => {
         .when(publish({ title: '  ' }))
         .thenThrows(InvalidArgument));
   });
+  describe('When the body shows nothing (spaces, U+200B, U+FEFF)', () => {
+    // README "Text": a body "must show something too"
+    for (const body of ['  \n ', '\u200b\ufeff', ' \u00ad\u2060 ']) {
+      it(`refuses ${JSON.stringify(body)}, first publish or revision`, () => {
+        given([])
+          .when(publish({ body }))
+          .thenThrows(InvalidArgument, /visible character/);
+        given([published])
+          .when(publish({ body }))
+          .thenThrows(InvalidArgument, /visible character/);
+      });
+    }
+  });
 });
 
 describe('Changelog acknowledgment line', () => {

@@ -58,4 +58,49 @@ describe('Close-the-loop text with control characters', () => {
       expect(prose.body.body).to.equal('Line one\n\tTwo');
     });
   });
+
+  describe('When draft_changelog_entry is given a body of only spaces or invisible characters', () => {
+    it('refuses it with 400 for a draft as on publish, and publishes nothing', async () => {
+      // README "Text": "a body or reply may hold line breaks and tabs but no other control
+      // character, and must show something too"; a published entry with a body of only spaces
+      // or U+200B showed readers a title with nothing under it
+      const refusal = { error: 'body must contain a visible character', code: 'invalid-argument' };
+      const before = await world.countEvents('ChangelogEntryPublished');
+      for (const body of ['   ', ' \n\t ', '\u200b\u200c\u200d', ' \u2060\ufeff\u00ad ']) {
+        for (const publish of [false, true]) {
+          const res = await world.api().post(`${itemPath}/changelog`, { body, publish });
+          expect(res.status, `${JSON.stringify(body)} publish ${publish}`).to.equal(400);
+          expect(res.body).to.deep.equal(refusal);
+        }
+      }
+      expect(await world.countEvents('ChangelogEntryPublished')).to.equal(before);
+      // the title is held to the same: a title of only invisible characters is refused too
+      const title = await world.api().post(`${itemPath}/changelog`, { title: '\u200b\u2060' });
+      expect(title.status).to.equal(400);
+      expect(title.body).to.deep.equal({
+        error: 'title must contain a visible character',
+        code: 'invalid-argument',
+      });
+      const shown = await world.api().post(`${itemPath}/changelog`, { body: ' Dark mode \u200b' });
+      expect(shown.status, JSON.stringify(shown.body)).to.equal(200);
+    });
+  });
+
+  describe('When an entry already published is revised with a body of only spaces', () => {
+    it('refuses the revision and keeps the published body', async () => {
+      const first = await world
+        .api()
+        .post(`${itemPath}/changelog`, { body: 'Dark mode is here.', publish: true });
+      expect(first.status, JSON.stringify(first.body)).to.equal(200);
+      const revised = await world
+        .api()
+        .post(`${itemPath}/changelog`, { body: '\u200b \u200b', publish: true });
+      expect(revised.status).to.equal(400);
+      expect(revised.body).to.deep.equal({
+        error: 'body must contain a visible character',
+        code: 'invalid-argument',
+      });
+      expect(await world.countEvents('ChangelogEntryRevised')).to.equal(0);
+    });
+  });
 });

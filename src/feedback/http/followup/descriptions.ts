@@ -17,6 +17,6 @@ export const NOTIFY_RULES = [
 
 export const CHANGELOG_RULES = [
   'Returns a headline (the item title), a body (the item body, the merged duplicates it also answers, and an acknowledgment line such as "Requested by Ada, Bob and 3 others.") and the requesters: `requestedByCount` counts everyone on the item and the items merged into it (submitter, +1s, repliers); `requestedByNames` lists those with a display name.',
-  '`title` and `body` replace the drafted ones; `title` is trimmed first, and one of only spaces is refused with 400. A given `body` may hold line breaks and tabs but no other control character (400 otherwise, for a draft too, as on publish). Nothing is written unless `publish` is true; then the public changelog entry is written (one per item: publishing again revises it, the same text changes nothing) and `publishedId` is its id.',
+  '`title` and `body` replace the drafted ones; `title` is trimmed first, and one of only spaces is refused with 400. A given `body` may hold line breaks and tabs but no other control character, and must show a visible character: one of only spaces or invisible characters (U+200B, U+FEFF) is refused too (400 either way, for a draft as on publish). Nothing is written unless `publish` is true; then the public changelog entry is written (one per item: publishing again revises it, the same text changes nothing) and `publishedId` is its id.',
   'Only a shipped item can be announced: any other status, or an item merged into another one, is refused with 400 `invalid-argument`.',
 ].join('\n\n');
