@@ -54,6 +54,16 @@ export function showsCharacter(text: string): boolean {
 }
 
 /**
+ * A search's text as it is searched: trimmed, and '' when it shows nothing (showsCharacter) —
+ * a `q` of only spaces or of zero-width and format characters (U+200B, U+FEFF, U+00AD, U+2060)
+ * names nothing to look for. The one place every search (search_items, search_people,
+ * summarize_feedback, search_notes, the board's) decides it was given nothing.
+ */
+export function searchedText(q: string): string {
+  return showsCharacter(q) ? q.trim() : '';
+}
+
+/**
  * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): within a name
  * or title they reorder whatever is shown after it — the service's own sentences around it (a
  * changelog's "Requested by …"), the product's name beside an item's title in a page's title.

@@ -140,5 +140,6 @@ export {
   type CursorCodec,
 } from './pagination.js';
 export { RegistryError, type RouteEntry } from './paths.js';
+export { searchQueryParam } from './search-query.js';
 export { type HttpLogger, reportFailure } from './respond.js';
 export { createServiceHttp, type ServiceHttp, type ServiceHttpOptions } from './service-http.js';

@@ -6,7 +6,7 @@
 import type { Request, Router } from 'express';
 import type { ItemStatus } from '../../../commands/item/index.js';
 import { InvalidArgument } from '../../../commands/shared/errors.js';
-import { characters } from '../../../commands/shared/text.js';
+import { characters, searchedText } from '../../../commands/shared/text.js';
 import { searchItemDocs } from '../search/queries.js';
 import { queryText } from './body.js';
 import { type BoardDeps, ipOf, personOfVisitor } from './context.js';
@@ -35,7 +35,7 @@ export function boardQueryOf(query: Request['query'] | Record<string, string>): 
   return {
     sort,
     status: Object.hasOwn(STATUS_LABEL, status) ? (status as ItemStatus) : null,
-    q: queryText(query.q, BOARD_QUERY_MAX),
+    q: searchedText(queryText(query.q, BOARD_QUERY_MAX)),
     page: pageOf(query.page),
   };
 }
@@ -150,7 +150,7 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
     '/:slug/:key/suggest',
     page(async (req, res, view) => {
       const { product } = view;
-      const q = queryText(req.query.q, 200);
+      const q = searchedText(queryText(req.query.q, 200));
       res.setHeader('Cache-Control', 'no-store');
       if (q.length < 3) {
         res.json({ items: [] });

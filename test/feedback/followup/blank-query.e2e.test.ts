@@ -35,6 +35,19 @@ describe('When a search or summary is sent a q of only white space', () => {
     }
   });
 
+  it('answers 400 the same to a q of only zero-width or format characters (U+200B, U+FEFF, U+00AD)', async () => {
+    // they show nothing either (Default_Ignorable_Code_Point), so the q names nothing to look
+    // for: it was searched, and summarize_feedback answered count 0 for a product with feedback
+    const blank = ['\u200b', '\u200c\u200d', ' \u2060 ', '\ufeff', '\u00ad', '\u200b \u034f\u180e'];
+    for (const [op, path] of Object.entries(paths())) {
+      for (const q of blank) {
+        const res = await world.api().get(`${path}?q=${encodeURIComponent(q)}`);
+        expect(res.status, `${op} ${JSON.stringify(q)}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body).to.deep.equal({ error: 'q must not be empty', code: 'invalid-argument' });
+      }
+    }
+  });
+
   it('finds the same with and without surrounding spaces', async () => {
     const { search_people, search_items } = paths();
     const people = await world.api().get(`${search_people}?q=${encodeURIComponent('  ann  ')}`);

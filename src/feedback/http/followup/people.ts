@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { listPeople, toPersonSummary } from '../../../../projections/people/queries.js';
-import { cursorParam, limitParam, pageOf, pageSizeParam } from '../../../http/registry.js';
+import {
+  cursorParam,
+  limitParam,
+  pageOf,
+  pageSizeParam,
+  searchQueryParam,
+} from '../../../http/registry.js';
 import { getPersonRecord } from '../../followup/person.js';
 import { searchPeople } from '../../search/queries.js';
 import type { FeedbackSearch } from '../../search/search.js';
@@ -57,7 +63,7 @@ export function peopleOperations(
     tags: ['People'],
     params: WorkspaceParams,
     query: z.object({
-      q: z.string().trim().min(1).max(200),
+      q: searchQueryParam(200),
       limit: limitParam({ max: 50, default: 10 }),
     }),
     response: z.object({ hits: z.array(PersonSearchHit) }).strict(),

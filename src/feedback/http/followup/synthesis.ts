@@ -1,6 +1,6 @@
 /** summarize_feedback and search_items (spec "Synthesis", "Read"). */
 import { z } from 'zod';
-import { limitParam } from '../../../http/registry.js';
+import { limitParam, searchQueryParam } from '../../../http/registry.js';
 import { SUMMARY_DEFAULT_LIMIT, summarizeFeedback, TOP_ITEMS } from '../../followup/summary.js';
 import { searchItems } from '../../search/queries.js';
 import type { FeedbackSearch } from '../../search/search.js';
@@ -24,11 +24,7 @@ export function synthesisOperations(
     query: z.object({
       status: ItemStatus.optional(),
       tag: z.string().min(1).optional().meta({ description: 'only items carrying this tag id' }),
-      q: z
-        .string()
-        .trim()
-        .min(1)
-        .max(500)
+      q: searchQueryParam(500)
         .optional()
         .meta({ description: 'only items that match this text by meaning (see below)' }),
       limit: limitParam({ max: 200, default: SUMMARY_DEFAULT_LIMIT }),
@@ -64,7 +60,7 @@ export function synthesisOperations(
     tags: ['Items'],
     params: ProductParams,
     query: z.object({
-      q: z.string().trim().min(1).max(500),
+      q: searchQueryParam(500),
       status: ItemStatus.optional(),
       limit: limitParam({ max: 50, default: 10 }),
     }),

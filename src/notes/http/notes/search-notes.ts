@@ -1,6 +1,6 @@
 /** search_notes: the caller's active notes by meaning (src/notes/search answers the query). */
 import { z } from 'zod';
-import { limitParam } from '../../../http/registry.js';
+import { limitParam, searchQueryParam } from '../../../http/registry.js';
 import { NoteSearchResults } from '../schemas.js';
 import { defineNotesOp, type NotesHttpDeps, type NotesOperation } from '../types.js';
 
@@ -18,12 +18,9 @@ export function searchNotesOperation(deps: NotesHttpDeps): NotesOperation {
     summary: 'Search your active notes by meaning and by their words',
     tags: ['Notes'],
     query: z.object({
-      q: z
-        .string()
-        .trim()
-        .min(1)
-        .max(searchQueryMax)
-        .meta({ description: `what you are looking for, 1 to ${searchQueryMax} characters` }),
+      q: searchQueryParam(searchQueryMax).meta({
+        description: `what you are looking for, 1 to ${searchQueryMax} characters`,
+      }),
       limit: limitParam({ ...searchLimits }),
     }),
     response: NoteSearchResults,
