@@ -11,3 +11,4 @@ export * from './triage.js';
 export * from './unmerge.js';
 export * from './webhooks.js';
 export * from './person-ids.js';
+export * from './merge-chain.js';

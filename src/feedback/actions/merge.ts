@@ -38,6 +38,7 @@ import {
   latest,
 } from './deps.js';
 import { asOneRequest, continuing, type RecoveryDeps, requestOf } from './continued.js';
+import { followMerges, mergedMessage } from './merge-chain.js';
 import { givesBack, takeBack } from './unmerge.js';
 
 export async function mergeItems(
@@ -62,8 +63,10 @@ export async function mergeItems(
       throw new NotFound(`item ${key} not found in ${input.productKey}`);
   }
   const survivor = (await load(survivorKey)).state;
-  assertMergeable(survivor, survivorKey, null);
-  for (const key of mergedKeys) assertMergeable((await load(key)).state, key, survivorKey);
+  await assertMergeable(deps, workspaceId, survivor, survivorKey, null);
+  for (const key of mergedKeys) {
+    await assertMergeable(deps, workspaceId, (await load(key)).state, key, survivorKey);
+  }
 
   const positions: (bigint | null)[] = [];
   for (const key of mergedKeys) {
@@ -96,10 +99,12 @@ export async function mergeItems(
       // merged elsewhere since the check: the ones marked so far are still recorded below, so
       // nothing stays half-merged, and the refusal is answered
       if (!(error instanceof FailedPrecondition)) throw error;
+      const { chain } = await followMerges(deps, workspaceId, key);
+      const already = chain.length > 1 ? mergedMessage(chain, true) : error.message;
       const done = snapshots.map((s) => s.itemKey);
-      refused = done.length
-        ? new FailedPrecondition(`${error.message}; ${done.join(', ')} merged into ${survivorKey}`)
-        : error;
+      refused = new FailedPrecondition(
+        done.length ? `${already}; ${done.join(', ')} merged into ${survivorKey}` : already,
+      );
       break;
     }
   }
@@ -168,14 +173,23 @@ async function giveBack(
       context,
     );
   }
-  return state.status === 'merged' ? state.survivorKey : 'another item';
+  if (state.status !== 'merged') return 'another item';
+  return (await followMerges(deps, workspaceId, survivorKey)).chain.at(-1)!;
 }
 
-function assertMergeable(state: ItemState, key: string, survivorKey: string | null): void {
+async function assertMergeable(
+  deps: CommandDeps,
+  workspaceId: string,
+  state: ItemState,
+  key: string,
+  survivorKey: string | null,
+): Promise<void> {
   if (state.status === 'absent') throw new NotFound(`item ${key} not found`);
   if (state.status === 'merged' && state.survivorKey !== survivorKey) {
-    // "no item can be merged twice": a survivor that was merged away, or a key merged elsewhere
-    throw new FailedPrecondition(`${key} was already merged into ${state.survivorKey}`);
+    // "no item can be merged twice": a survivor that was merged away, or a key merged elsewhere;
+    // the refusal names where it lives on now, the end of its merges
+    const { chain } = await followMerges(deps, workspaceId, key);
+    throw new FailedPrecondition(mergedMessage(chain, true));
   }
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import type { CommandContext, CommandDeps } from './deps.js';
+import { followMerges, mergedMessage } from './merge-chain.js';
 
 export interface PlusOneInput {
   workspaceId: string;
@@ -59,11 +60,11 @@ export function withdrawPlusOne(
   context: CommandContext,
   input: PlusOneInput,
 ): Promise<PlusOneResult> {
-  return onSurvivor(deps, context, input, 'WithdrawPlusOne', (state) => {
+  return onSurvivor(deps, context, input, 'WithdrawPlusOne', (state, chain) => {
     if (state.submitterId === input.personId) return 'nothing';
     if (countsPlusOne(state.roster, input.personId)) {
       throw new FailedPrecondition(
-        `${input.itemKey} was merged into ${state.survivorKey}; a +1 given on it before the merge stays until it is unmerged`,
+        `${mergedMessage(chain)}; a +1 given on it before the merge stays until it is unmerged`,
       );
     }
     return 'go on';
@@ -73,27 +74,25 @@ export function withdrawPlusOne(
 type MergedState = Extract<ItemState, { status: 'merged' }>;
 
 /**
- * Runs the +1 command on the item, or — when it was merged — on its survivor (following the
- * chain), addressed to the item the person pressed. `onMerged` looks at the pressed item when
- * it is merged: 'nothing' answers without a command. An item merged away between the look and
- * the command (a merge racing the +1) refuses it; then the chain is followed again.
+ * Runs the +1 command on the item, or — when it was merged — on its final survivor (following the
+ * chain: merge-chain.ts), addressed to the item the person pressed. `onMerged` looks at the
+ * pressed item when it is merged: 'nothing' answers without a command. An item merged away
+ * between the look and the command (a merge racing the +1) refuses it; then the chain is
+ * followed again.
  */
 async function onSurvivor(
   deps: CommandDeps,
   context: CommandContext,
   input: PlusOneInput,
   type: 'AddPlusOne' | 'WithdrawPlusOne',
-  onMerged: (state: MergedState) => 'nothing' | 'go on',
+  onMerged: (state: MergedState, chain: string[]) => 'nothing' | 'go on',
 ): Promise<PlusOneResult> {
   for (let attempt = 1; ; attempt++) {
-    let itemKey = input.itemKey;
-    for (let hops = 0; hops < 20; hops++) {
-      const state = await loadItem(deps, input.workspaceId, itemKey);
-      if (state.status !== 'merged') break;
-      if (itemKey === input.itemKey && onMerged(state) === 'nothing') {
-        return { itemKey: state.survivorKey, changed: false, position: null };
-      }
-      itemKey = state.survivorKey;
+    const { chain, states } = await followMerges(deps, input.workspaceId, input.itemKey);
+    const pressed = states[0]!;
+    const itemKey = chain.at(-1)!;
+    if (pressed.status === 'merged' && onMerged(pressed, chain) === 'nothing') {
+      return { itemKey, changed: false, position: null };
     }
     try {
       const result = await deps.commandHandler.handle(
@@ -106,17 +105,8 @@ async function onSurvivor(
     } catch (error) {
       const mergedMeanwhile =
         error instanceof FailedPrecondition &&
-        (await loadItem(deps, input.workspaceId, itemKey)).status === 'merged';
+        (await followMerges(deps, input.workspaceId, itemKey)).chain.length > 1;
       if (!mergedMeanwhile || attempt === 3) throw error;
     }
   }
-}
-
-async function loadItem(
-  deps: CommandDeps,
-  workspaceId: string,
-  itemKey: string,
-): Promise<ItemState> {
-  const { state } = await deps.commandHandler.load(itemStreamId(workspaceId, itemKey), itemDecider);
-  return state;
 }

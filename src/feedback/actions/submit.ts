@@ -35,6 +35,7 @@ import {
 } from '../../../commands/product/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import { type CommandContext, type CommandDeps, idFor, keyedBy, latest } from './deps.js';
+import { followMerges } from './merge-chain.js';
 import { type PeopleDeps, type Requester, registerPerson } from './people.js';
 
 export interface SubmitFeedbackInput {
@@ -174,33 +175,29 @@ export async function foldedItem(
 
 type SubmissionAnswer = Pick<Submitted, 'itemKey' | 'title' | 'status'>;
 
-/** survivors followed from a merged item: a survivor merged in turn is followed too */
-const MAX_MERGE_HOPS = 10;
-
 /**
- * What a submission answers of its item: the one it lives on in, its title and its status — as
- * they are, so a submission folded into an item already shipped does not call it `new`, nor one
- * folded into a merged item answer the survivor's key with the merged item's title and status.
- * `seen`: the position the survivor was read at, for the answer's read-your-writes.
+ * What a submission answers of its item: the one it lives on in (the end of its merges:
+ * merge-chain.ts), its title and its status — as they are, so a submission folded into an item
+ * already shipped does not call it `new`, nor one folded into a merged item answer the survivor's
+ * key with the merged item's title and status. `seen`: the position the survivor was read at,
+ * for the answer's read-your-writes.
  */
 async function answerOf(
   deps: CommandDeps,
   workspaceId: string,
   item: ItemState,
 ): Promise<SubmissionAnswer & { seen: bigint | null }> {
-  let state = item;
-  let seen: bigint | null = null;
-  for (let hop = 0; state.status === 'merged' && hop < MAX_MERGE_HOPS; hop++) {
-    const survivor = await deps.commandHandler.load(
-      itemStreamId(workspaceId, state.survivorKey),
-      itemDecider,
-    );
-    if (survivor.state.status === 'absent') break;
-    ({ state, position: seen } = survivor);
-  }
+  if (item.status !== 'merged') return answerFrom(item, null);
+  const { states, position } = await followMerges(deps, workspaceId, item.itemKey);
+  return answerFrom(states.at(-1)!, position);
+}
+
+function answerFrom(
+  state: ItemState,
+  seen: bigint | null,
+): SubmissionAnswer & { seen: bigint | null } {
   if (state.status === 'absent') throw new FailedPrecondition('item vanished');
-  const itemKey = state.status === 'merged' ? state.survivorKey : state.itemKey;
-  return { itemKey, title: state.title, status: state.itemStatus, seen };
+  return { itemKey: state.itemKey, title: state.title, status: state.itemStatus, seen };
 }
 
 /** The id AllocateItemNumber files this submission under (see the top of this file). */

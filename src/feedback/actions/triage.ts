@@ -1,11 +1,13 @@
 /** The triage operations on one item: each is one command on the item's stream. */
 import {
   type AuthorKind,
+  type ItemCommand,
   type ItemStatus,
   itemDecider,
   itemStreamId,
 } from '../../../commands/item/index.js';
 import { assertItemOfProduct, type CommandContext, type CommandDeps, idFor } from './deps.js';
+import { namingSurvivor } from './merge-chain.js';
 
 export interface ItemAddress {
   workspaceId: string;
@@ -16,6 +18,20 @@ export interface ItemAddress {
 function stream(address: ItemAddress): string {
   assertItemOfProduct(address.productKey, address.itemKey);
   return itemStreamId(address.workspaceId, address.itemKey);
+}
+
+/** One command on the item; refused on a merged item, it names the end of the merge chain. */
+async function onItem(
+  deps: CommandDeps,
+  context: CommandContext,
+  address: ItemAddress,
+  command: ItemCommand,
+) {
+  try {
+    return await deps.commandHandler.handle(stream(address), itemDecider, command, context);
+  } catch (error) {
+    throw await namingSurvivor(deps, address.workspaceId, address.itemKey, error);
+  }
 }
 
 /** update_item: title, body and status in one call; answers whether anything changed. */
@@ -30,12 +46,7 @@ export async function updateItem(
   revision: number;
 }> {
   const { workspaceId, productKey, itemKey, ...data } = input;
-  const result = await deps.commandHandler.handle(
-    stream(input),
-    itemDecider,
-    { type: 'UpdateItem', data },
-    context,
-  );
+  const result = await onItem(deps, context, input, { type: 'UpdateItem', data });
   return {
     changed: result.events.length > 0,
     position: result.position,
@@ -49,12 +60,10 @@ export async function updateItemStatus(
   context: CommandContext,
   input: ItemAddress & { status: ItemStatus },
 ): Promise<{ status: ItemStatus; changed: boolean; position: bigint | null }> {
-  const result = await deps.commandHandler.handle(
-    stream(input),
-    itemDecider,
-    { type: 'ChangeItemStatus', data: { status: input.status } },
-    context,
-  );
+  const result = await onItem(deps, context, input, {
+    type: 'ChangeItemStatus',
+    data: { status: input.status },
+  });
   // an Idempotency-Key replay returns the first attempt's events: it did change the status
   return { status: input.status, changed: result.events.length > 0, position: result.position };
 }
@@ -65,12 +74,10 @@ export async function tagItem(
   context: CommandContext,
   input: ItemAddress & { tagIds: string[] },
 ): Promise<{ tagIds: string[]; position: bigint | null }> {
-  const result = await deps.commandHandler.handle(
-    stream(input),
-    itemDecider,
-    { type: 'TagItem', data: { tagIds: input.tagIds } },
-    context,
-  );
+  const result = await onItem(deps, context, input, {
+    type: 'TagItem',
+    data: { tagIds: input.tagIds },
+  });
   const tagIds = result.state.status === 'absent' ? [] : result.state.tagIds;
   return { tagIds, position: result.position };
 }
@@ -89,26 +96,20 @@ export async function replyToItem(
   context: CommandContext,
   input: ItemAddress & { body: string; parentId?: string | null; author: ReplyAuthor },
 ): Promise<{ replyId: string; position: bigint | null }> {
-  const streamId = stream(input);
-  const replyId = idFor('r', context, streamId);
+  const replyId = idFor('r', context, stream(input));
   const { author } = input;
-  const result = await deps.commandHandler.handle(
-    streamId,
-    itemDecider,
-    {
-      type: 'ReplyToItem',
-      data: {
-        replyId,
-        parentId: input.parentId ?? null,
-        authorKind: author.kind,
-        authorId: author.id,
-        authorName: author.name,
-        authorAvatar: author.avatar,
-        body: input.body,
-      },
+  const result = await onItem(deps, context, input, {
+    type: 'ReplyToItem',
+    data: {
+      replyId,
+      parentId: input.parentId ?? null,
+      authorKind: author.kind,
+      authorId: author.id,
+      authorName: author.name,
+      authorAvatar: author.avatar,
+      body: input.body,
     },
-    context,
-  );
+  });
   // a retry answers the reply its first attempt made (its id was derived otherwise before an
   // upgrade: commands/shared/request-hash.ts)
   const first = result.replayed ? result.events[0] : undefined;

@@ -1,14 +1,16 @@
 /**
  * An item's page (issue 12 item 1): the item and its thread, the +1 button, and the items merged
- * into it. A merged item redirects to its survivor (302: an unmerge may bring it back), to the
- * line naming it there (`#merged-<KEY>`): a visitor following a link to their own idea is told
- * where it went, not shown another item without a word.
+ * into it. A merged item redirects to its survivor — the end of its merges — (302: an unmerge
+ * may bring it back), to the line naming it there (`#merged-<KEY>`: the item it came through
+ * when it was merged into an item merged in turn): a visitor following a link to their own idea
+ * is told where it went, not shown another item without a word.
  */
 import type { Router } from 'express';
 import { NotFound } from '../../../commands/shared/errors.js';
 import { itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
+import { followMergedDocs } from '../actions/index.js';
 import { ItemKey } from '../http/schemas.js';
 import { type BoardDeps, NO_SUCH_ITEM } from './context.js';
 import { navOf } from './nav.js';
@@ -29,8 +31,11 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
       if (!doc) throw new NotFound(NO_SUCH_ITEM);
       const nav = navOf(deps, product, 'item');
       if (doc._mergedInto) {
+        // to the end of its merges (A into B, B into C: C's page), at the line there naming the
+        // item it came through (B; A itself when it was merged straight into C)
+        const { chain } = await followMergedDocs(deps.readStore, product.workspaceId, itemKey);
         res.setHeader('Cache-Control', 'no-cache');
-        res.redirect(302, `${nav.boardUrl}/items/${doc._mergedInto}#merged-${itemKey}`);
+        res.redirect(302, `${nav.boardUrl}/items/${chain.at(-1)}#merged-${chain.at(-2)}`);
         return;
       }
       await pages.answer(req, res, view, `item:${product.scope}:${itemKey}`, !visitor, async () => {

@@ -15,6 +15,7 @@ import { findItem } from '../../../projections/items/queries.js';
 import {
   addPlusOne,
   type CommandContext,
+  followMergedDocs,
   registerPerson,
   withdrawPlusOne,
 } from '../actions/index.js';
@@ -53,8 +54,9 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
       const requester = requesterOf(visitor);
       const now = deps.now();
       const personId = await deps.personIds.resolve(workspaceId, requester, { actor: null, now });
+      // a merged item's +1s count on the end of its merges (A into B, B into C: on C)
       const current = doc._mergedInto
-        ? await findItem(deps.readStore, { workspaceId, itemKey: doc._mergedInto })
+        ? (await followMergedDocs(deps.readStore, workspaceId, itemKey)).docs.at(-1)
         : doc;
       // (a +1 on an item merged into theirs is recorded by the decider, for an unmerge to return)
       if (doc._submitterId === personId) throw new FailedPrecondition(OWN_ITEM);

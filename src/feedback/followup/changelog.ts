@@ -34,6 +34,7 @@ import { characters, cutAt, nameText, readableText } from '../../../commands/sha
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
+import { followMergedDocs, mergedMessage } from '../actions/merge-chain.js';
 import type { ItemAddress } from '../actions/triage.js';
 import { notShipped } from './notify.js';
 import { acknowledgment } from '../../../projections/changelog/render.js';
@@ -60,9 +61,8 @@ export async function draftChangelogEntry(
   const doc = await items.findOne({ _id: itemDocId(input.workspaceId, input.itemKey) });
   if (!doc) throw new NotFound('item not found');
   if (doc._mergedInto !== null) {
-    throw new InvalidArgument(
-      `${doc.id} was merged into ${doc._mergedInto}; announce ${doc._mergedInto} instead`,
-    );
+    const { chain } = await followMergedDocs(deps.readStore, input.workspaceId, doc.id);
+    throw new InvalidArgument(`${mergedMessage(chain)}; announce ${chain.at(-1)} instead`);
   }
   if (doc.status !== 'shipped')
     throw notShipped(doc.id, doc.status, 'a changelog entry is drafted for it');

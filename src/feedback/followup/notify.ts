@@ -35,6 +35,7 @@ import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands
 import { showsCharacter } from '../../../commands/shared/text.js';
 import { type PersonDoc, peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
+import { followMerges, mergedMessage, namingSurvivor } from '../actions/merge-chain.js';
 import type { ItemAddress } from '../actions/triage.js';
 
 export interface NotifyRecipientView {
@@ -61,9 +62,8 @@ export async function notifyPeople(
   const { state } = await deps.commandHandler.load(streamId, itemDecider);
   if (state.status === 'absent') throw new NotFound('item not found');
   if (state.status === 'merged') {
-    throw new InvalidArgument(
-      `${input.itemKey} was merged into ${state.survivorKey}; notify the people of ${state.survivorKey}`,
-    );
+    const { chain } = await followMerges(deps, input.workspaceId, input.itemKey);
+    throw new InvalidArgument(`${mergedMessage(chain)}; notify the people of ${chain.at(-1)}`);
   }
   if (state.itemStatus !== 'shipped')
     throw notShipped(input.itemKey, state.itemStatus, 'its requesters are told');
@@ -94,8 +94,9 @@ export async function notifyPeople(
     result = await notify();
   } catch (error) {
     // the status changed (or the item was merged) between our check and the append
-    if (error instanceof FailedPrecondition) throw new InvalidArgument(error.message);
-    throw error;
+    const refusal = await namingSurvivor(deps, input.workspaceId, input.itemKey, error);
+    if (refusal instanceof FailedPrecondition) throw new InvalidArgument(refusal.message);
+    throw refusal;
   }
   const appended = result.events.find((e) => e.type === 'PeopleNotified');
   // Nothing appended = nobody new to tell: the plan the decider made is all skips.

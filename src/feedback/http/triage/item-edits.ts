@@ -12,7 +12,7 @@ import { contextOf, REFUSED_AS_INVALID, workspaceOf } from './shared.js';
 
 const DECLARED = [400, 401, 403, 404] as const;
 const MERGED_NOTE =
-  'An item merged into another is read-only: changing it answers 400 naming the survivor.';
+  'An item merged into another is read-only: changing it answers 400 naming the survivor it lives on in — the last of its merges when the item it went into was merged in turn (`APP-1 was merged into APP-3 (through APP-2)`).';
 
 export function itemEditOperations(
   deps: FeedbackHttpDeps & { timelines: ItemTimelines },

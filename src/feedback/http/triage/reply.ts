@@ -76,11 +76,12 @@ export function replyOperation(deps: FeedbackHttpDeps): FeedbackOperation {
       if (parentId) {
         assertItemOfProduct(key, itemKey);
         // the item exists but the thread has no such reply: the argument is wrong, not the path
+        // (a merged item is refused for that, naming where it went, by replyToItem)
         const { state } = await deps.commandHandler.load(
           itemStreamId(workspaceId, itemKey),
           itemDecider,
         );
-        if (state.status !== 'absent' && !state.replyIds.has(parentId)) {
+        if (state.status === 'open' && !state.replyIds.has(parentId)) {
           throw new InvalidArgument('parentId is not a reply on this item');
         }
       }

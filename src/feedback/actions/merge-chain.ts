@@ -1,0 +1,100 @@
+/**
+ * Where a merged item lives on. Merges chain — A merged into B, then B into C — and whatever
+ * follows a merge follows the chain to its end, the final survivor C, through `mergeChain`: a
+ * write's refusal naming where the item went, a +1 given on it, a submission folded into it, the
+ * board's page and +1 button for it. The decider knows only the item it was merged into (B).
+ *
+ * Merges do not loop: merge_items refuses a survivor that was merged away and undoes a merge
+ * whose survivor went meanwhile (merge.ts). Should a chain come back on itself or run past
+ * MAX_MERGE_HOPS all the same, it is refused as broken rather than walked for ever.
+ */
+import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import { FailedPrecondition } from '../../../commands/shared/errors.js';
+import type { ItemDoc } from '../../../projections/items/document.js';
+import { findItem } from '../../../projections/items/queries.js';
+import type { ReadStore } from '../../readstore/types.js';
+import type { CommandDeps } from './deps.js';
+
+/** items followed from a merged one at most (merge_items takes 50 at once; chains are short) */
+export const MAX_MERGE_HOPS = 50;
+
+/**
+ * The keys from `itemKey` to the end of its merges: `itemKey` first, the final survivor last
+ * (`itemKey` alone when it was not merged). `survivorOf(key)`: the item `key` was merged into,
+ * or null when it stands on its own (or is not there).
+ */
+export async function mergeChain(
+  itemKey: string,
+  survivorOf: (key: string) => Promise<string | null>,
+): Promise<string[]> {
+  const chain = [itemKey];
+  for (let next = await survivorOf(itemKey); next !== null; next = await survivorOf(next)) {
+    const loops = chain.includes(next);
+    if (loops || chain.length > MAX_MERGE_HOPS) {
+      const how = loops ? `come back to ${next}` : `run past ${MAX_MERGE_HOPS} items`;
+      const walked = loops ? [...chain, next] : [...chain.slice(0, 5), '…'];
+      throw new FailedPrecondition(
+        `the merges from ${itemKey} ${how} (${walked.join(' → ')}); unmerge one of them`,
+      );
+    }
+    chain.push(next);
+  }
+  return chain;
+}
+
+/** "ACME-1 was merged into ACME-3 (through ACME-2)": where a merged item lives on, and how. */
+export function mergedMessage(chain: readonly string[], already = false): string {
+  const through = chain.slice(1, -1);
+  const via = through.length ? ` (through ${through.join(', ')})` : '';
+  return `${chain[0]} was ${already ? 'already ' : ''}merged into ${chain.at(-1)}${via}`;
+}
+
+/** An item's merge chain on the write side, with each item's state (`states[i]` is `chain[i]`'s). */
+export async function followMerges(
+  deps: CommandDeps,
+  workspaceId: string,
+  itemKey: string,
+): Promise<{ chain: string[]; states: ItemState[]; position: bigint | null }> {
+  const states: ItemState[] = [];
+  let position: bigint | null = null;
+  const chain = await mergeChain(itemKey, async (key) => {
+    const loaded = await deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
+    states.push(loaded.state);
+    position = loaded.position;
+    return loaded.state.status === 'merged' ? loaded.state.survivorKey : null;
+  });
+  return { chain, states, position };
+}
+
+/**
+ * An item's merge chain in the read model (the board's pages, a changelog draft): `docs[i]` is
+ * `chain[i]`'s document, the last one null when the chain ends at an item not there.
+ */
+export async function followMergedDocs(
+  readStore: ReadStore,
+  workspaceId: string,
+  itemKey: string,
+): Promise<{ chain: string[]; docs: (ItemDoc | null)[] }> {
+  const docs: (ItemDoc | null)[] = [];
+  const chain = await mergeChain(itemKey, async (key) => {
+    const doc = await findItem(readStore, { workspaceId, itemKey: key });
+    docs.push(doc);
+    return doc?._mergedInto ?? null;
+  });
+  return { chain, docs };
+}
+
+/**
+ * A command's refusal on an item, saying where the item lives on when it was merged: the
+ * decider names the item it was merged into (B), which may itself be merged (into C).
+ */
+export async function namingSurvivor(
+  deps: CommandDeps,
+  workspaceId: string,
+  itemKey: string,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof FailedPrecondition)) return error;
+  const { chain } = await followMerges(deps, workspaceId, itemKey);
+  return chain.length > 2 ? new FailedPrecondition(mergedMessage(chain)) : error;
+}
