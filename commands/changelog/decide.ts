@@ -1,4 +1,4 @@
-import { nameText, readableText } from '../shared/text.js';
+import { emptyOrReadableText, nameText } from '../shared/text.js';
 import type { ChangelogEntryFields, ChangelogEvent } from './events.js';
 import type { ChangelogState } from './state.js';
 
@@ -23,8 +23,8 @@ export function decideChangelog(
     case 'PublishChangelogEntry': {
       const { data } = command;
       nameText(data.title, 'title', 500);
-      // README "Text": a body "must show something too" — one of only spaces or U+200B is none
-      readableText(data.body, 'body', 50_000);
+      // spec: body "0 to 50000 chars"; one that holds only spaces or U+200B shows nothing
+      emptyOrReadableText(data.body, 'body', 50_000);
       if (state.status === 'absent') return [{ type: 'ChangelogEntryPublished', data }];
       // publishing the same text again is safe to repeat: nothing changes
       const revised: Partial<ChangelogEntryFields> = {};

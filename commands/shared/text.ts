@@ -134,6 +134,15 @@ export function readableText(text: string, field: string, max: number): string {
   return requireVisible(proseText(text, field, max), field);
 }
 
+/**
+ * Prose a field may leave empty (a changelog entry's body: "0 to 50000 chars") but, when it holds
+ * something, readableText: an entry with no body is a title alone, one of only spaces or U+200B
+ * shows readers nothing where its text should be.
+ */
+export function emptyOrReadableText(text: string, field: string, max: number): string {
+  return text === '' ? text : readableText(text, field, max);
+}
+
 /** A required text field, already normalised: refused when empty or longer than `max`. */
 export function requiredText(text: string, field: string, max: number): string {
   if (text.length === 0) throw new InvalidArgument(`${field} is required`);

@@ -30,7 +30,7 @@ import {
   changelogStreamId,
 } from '../../../commands/changelog/index.js';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
-import { characters, cutAt, nameText, readableText } from '../../../commands/shared/text.js';
+import { characters, cutAt, emptyOrReadableText, nameText } from '../../../commands/shared/text.js';
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
@@ -119,7 +119,7 @@ function givenTitle(title: string): string {
  * only spaces or invisible characters (U+200B) showed readers an entry with nothing under its title.
  */
 function givenBody(body: string): string {
-  return readableText(body, 'body', MAX_BODY);
+  return emptyOrReadableText(body, 'body', MAX_BODY);
 }
 
 async function requestersOf(

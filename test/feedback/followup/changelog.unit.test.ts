@@ -80,6 +80,10 @@ describe('Changelog entry decider', () => {
           .thenThrows(InvalidArgument, /visible character/);
       });
     }
+    it('publishes an empty body: spec "changelog `body` | 0 to 50000 chars", a title alone', () =>
+      given([])
+        .when(publish({ body: '' }))
+        .then([{ type: 'ChangelogEntryPublished', data: { ...entry, body: '' } }]));
   });
 });
 
