@@ -11,6 +11,13 @@
  * model lagging or rebuilding) the legacy stream is read before filing under the keyed id, so one
  * requester never becomes two people. No person is made under a legacy id any more, so the choice
  * never changes once made.
+ *
+ * A workspace moved from an installation with another secret (import-workspace) brings people
+ * whose ids neither key derives here. An address is still one person: on a miss, the person of
+ * the workspace who proved that address (tier email or google; the oldest, should there be two)
+ * is the one. Unverified people are not found by address: they are kept per user or visitor who
+ * typed it, which their events do not say, so the same user typing it again on the new
+ * installation gets a new unverified person (never the address owner's, by the rule above).
  */
 import { personDecider, personStreamId } from '../../../commands/person/index.js';
 import { emailKey } from '../../../commands/shared/email.js';
@@ -68,19 +75,34 @@ export function createPersonIds(deps: PersonIdDeps): PersonIds {
     const legacy = personIdUnder(legacyDigest, workspaceId, requester);
     return keyed && legacy ? { keyed, legacy } : null;
   };
-  const inReadModel = async (workspaceId: string, ids: { keyed: string; legacy: string }) => {
+  const inReadModel = async (
+    workspaceId: string,
+    requester: Requester,
+    ids: { keyed: string; legacy: string },
+  ) => {
     const docs = await peopleOf(deps.readStore).find({
       _id: { $in: [ids.keyed, ids.legacy] },
       _ws: workspaceId,
     });
     const found = new Set(docs.map((doc) => doc.id));
-    return found.has(ids.keyed) ? ids.keyed : found.has(ids.legacy) ? ids.legacy : null;
+    if (found.has(ids.keyed)) return ids.keyed;
+    if (found.has(ids.legacy)) return ids.legacy;
+    return ownerOfAddress(workspaceId, requester);
+  };
+  /** the person who proved the requester's address, whatever key made their id (an import) */
+  const ownerOfAddress = async (workspaceId: string, requester: Requester) => {
+    const email = requester.email && emailKey(requester.email);
+    if (!email || requester.unprovenBy) return null;
+    const owners = (await peopleOf(deps.readStore).find({ _ws: workspaceId, email }))
+      .filter((doc) => doc.tier !== 'anonymous')
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    return owners[0]?.id ?? null;
   };
   return {
     async resolve(workspaceId, requester, context) {
       const ids = candidates(workspaceId, requester);
       if (!ids) return idFor('p', context, `person:${workspaceId}`);
-      const known = await inReadModel(workspaceId, ids);
+      const known = await inReadModel(workspaceId, requester, ids);
       if (known) return known;
       // a miss costs one more stream read: a person made before ids were keyed
       const legacy = await deps.commandHandler.load(personStreamId(ids.legacy), personDecider);
@@ -89,7 +111,7 @@ export function createPersonIds(deps: PersonIdDeps): PersonIds {
     async known(workspaceId, requester) {
       const ids = candidates(workspaceId, requester);
       if (!ids) return null;
-      return (await inReadModel(workspaceId, ids)) ?? ids.keyed;
+      return (await inReadModel(workspaceId, requester, ids)) ?? ids.keyed;
     },
   };
 }
