@@ -89,7 +89,7 @@ describe('When an operator verifies, exports and imports (CLI)', function () {
           .trim()
           .split('\n')
           .map((l) => JSON.parse(l));
-        expect(lines[0]).to.include({ format: 'feedback-workspace-export', version: 1 });
+        expect(lines[0]).to.include({ format: 'feedback-workspace-export', version: 2 });
         expect(lines.at(-1)).to.include({ end: true, events: lines.length - 2 });
         for (const line of lines.slice(1, -1)) {
           expect(line.hash).to.match(/^[0-9a-f]{64}$/);
@@ -146,6 +146,31 @@ describe('When an operator verifies, exports and imports (CLI)', function () {
           /not the header/,
         );
         expect(await rawLog(target)).to.deep.equal([]);
+      } finally {
+        removeDir(target);
+      }
+    });
+
+    it('still imports a version-1 export (made before webhooks and integrations moved)', async () => {
+      // format.ts: "this instance imports either"; a version it does not know is refused at the
+      // header, before anything is written
+      const target = tempDataDir();
+      try {
+        const file = join(target, 'acme.jsonl');
+        await cliOk(source, 'export', '--workspace', 'acme-co', '--out', file);
+        const lines = readFileSync(file, 'utf8').trim().split('\n');
+        const events = lines.slice(1, -1).map((l) => JSON.parse(l));
+        const header = (version: number) => JSON.stringify({ ...JSON.parse(lines[0]!), version });
+        const future = join(target, 'v3.jsonl');
+        writeFileSync(future, rechained(header(3), events));
+        expect(await cliFails(target, 'import-workspace', '--file', future)).to.match(
+          /line 1: not the header of a workspace export \(format, version\)/,
+        );
+        const old = join(target, 'v1.jsonl');
+        writeFileSync(old, rechained(header(1), events));
+        expect(await cliOk(target, 'import-workspace', '--file', old)).to.equal(
+          `imported ${events.length} events of acme-co\n`,
+        );
       } finally {
         removeDir(target);
       }

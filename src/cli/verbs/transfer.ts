@@ -8,6 +8,9 @@ import { verifyChain } from '../../eventstore/embedded/verify.js';
 import { exportWorkspace } from '../../feedback/transfer/export.js';
 import { embeddedFile } from '../../platform/stores.js';
 import { ExportFileError, importWorkspace } from '../../feedback/transfer/import.js';
+import { type SettleReport, settleImport } from '../../feedback/transfer/settle.js';
+import { loadSecret } from '../../platform/secret.js';
+import { createSecretBox } from '../../webhooks/secrets.js';
 import { checkFlags } from '../args.js';
 import type { CliCommand, CliEnv } from '../command.js';
 import { InputFileError, UsageError } from '../errors.js';
@@ -60,10 +63,18 @@ export const importWorkspaceCommand: CliCommand = {
   async run(flags, env) {
     const input = checkFlags(z.object({ file: z.string().min(1) }), flags);
     const file = fileToRead(input.file);
-    await withSession(env.config(), async ({ stores }) => {
+    const config = env.config();
+    await withSession(config, async ({ stores, deps, context, caughtUp }) => {
       try {
         const report = await importWorkspace(stores.rawEventStore, file);
         env.out(`imported ${count(report.events)} events of ${report.workspace.slug}`);
+        await caughtUp();
+        const settled = await settleImport(
+          { ...deps, eventStore: stores.eventStore, secrets: createSecretBox(loadSecret(config)) },
+          context(),
+          report.workspace.id,
+        );
+        for (const line of settledLines(settled)) env.out(line);
       } catch (error) {
         if (error instanceof ExportFileError) throw new InputFileError(error.message);
         throw error;
@@ -71,6 +82,25 @@ export const importWorkspaceCommand: CliCommand = {
     });
   },
 };
+
+/** What the operator must know of the workspace's webhooks and integrations after a move. */
+function settledLines(report: SettleReport): string[] {
+  const lines: string[] = [];
+  if (report.webhooks > 0) {
+    lines.push(
+      `webhooks: ${count(report.webhooks)} moved, ${count(report.webhooks - report.held.length)} deliver from the next event on`,
+    );
+  }
+  for (const hook of report.held) {
+    lines.push(`webhook ${hook.webhookId} (${hook.url}) is disabled: ${hook.reason}`);
+  }
+  if (report.integrations > 0) {
+    lines.push(
+      `integrations: ${count(report.integrations)} moved, their credentials work here as they did (revoke them on the old installation if it keeps running)`,
+    );
+  }
+  return lines;
+}
 
 export const verifyCommand: CliCommand = {
   name: 'verify',

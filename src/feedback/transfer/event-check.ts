@@ -1,18 +1,22 @@
 /**
  * What an event line of an export must be, beyond its place in the hash chain (whoever wrote the
- * file can compute hashes): one an export writes — a stream of this workspace, its people or its
- * users (never a token: credentials stay with their instance) — at the next revision of its
+ * file can compute hashes): one an export writes — a stream of this workspace (its webhooks and
+ * their roster included), its people, integrations or users (never a user's token: those
+ * credentials stay with their instance) — at the next revision of its
  * stream, under an id used once, of an event type that stream holds, with data of that type's
  * shape (after upcasting, as every reader sees it) and the metadata every reader relies on. An
  * import that stopped half-way on such a line would leave an instance it cannot be run again
  * into; one that wrote it would leave projectors stuck on it.
  */
 import { changelogEventSchemas } from '../../../commands/changelog/index.js';
+import { integrationEventSchemas } from '../../../commands/integration/index.js';
 import { itemEventSchemas } from '../../../commands/item/index.js';
 import { personEventSchemas } from '../../../commands/person/index.js';
 import { productEventSchemas } from '../../../commands/product/index.js';
 import { domainEventVersions } from '../../../commands/upcasters.js';
 import { userEventSchemas } from '../../../commands/user/index.js';
+import { webhookEventSchemas } from '../../../commands/webhook/index.js';
+import { webhookRosterEventSchemas } from '../../../commands/webhook/roster.js';
 import { workspaceEventSchemas } from '../../../commands/workspace/index.js';
 import type { ExportEvent } from './format.js';
 
@@ -26,7 +30,10 @@ function streamKinds(workspaceId: string): { owns(streamId: string): boolean; sc
     { owns: under('product-'), schemas: productEventSchemas },
     { owns: under('item-'), schemas: itemEventSchemas },
     { owns: under('changelog-'), schemas: changelogEventSchemas },
+    { owns: under('webhook-'), schemas: webhookEventSchemas },
+    { owns: (s) => s === `webhookroster-${workspaceId}`, schemas: webhookRosterEventSchemas },
     { owns: (s) => s.startsWith('person-'), schemas: personEventSchemas },
+    { owns: (s) => s.startsWith('integration-'), schemas: integrationEventSchemas },
     { owns: (s) => s.startsWith('user-'), schemas: userEventSchemas },
   ];
 }

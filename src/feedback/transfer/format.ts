@@ -1,7 +1,7 @@
 /**
  * The workspace export file: JSON lines.
  *
- *   line 1      {"format":"feedback-workspace-export","version":1,"workspace":{...},"source":{...}}
+ *   line 1      {"format":"feedback-workspace-export","version":2,"workspace":{...},"source":{...}}
  *   one per event, in log order:
  *               {"position":"123","streamId":"…","revision":0,"id":"…","type":"…",
  *                "data":"<the stored JSON text>","metadata":"<the stored JSON text>",
@@ -17,18 +17,25 @@
  * adding a line, or cutting the file short (the last line holds the count and the final hash),
  * breaks it, and import refuses the file. `logHash` ties each event to the source log's own
  * chain: an auditor holding the source can check any line against `verify` there.
+ *
+ * Versions (select.ts says which streams): 1 held the workspace, its products, items, changelog,
+ * people and users; 2 adds its webhooks (their roster) and integrations. Lines have the same
+ * shape in both and this instance imports either; an instance that reads only version 1 refuses
+ * a version-2 file at its header instead of half-way, at a stream it does not know.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { chainHash } from '../../eventstore/embedded/chain.js';
 
 export const EXPORT_FORMAT = 'feedback-workspace-export';
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
+/** the versions this instance imports */
+export const IMPORTED_VERSIONS = [1, 2] as const;
 
 export const ExportHeader = z
   .object({
     format: z.literal(EXPORT_FORMAT),
-    version: z.literal(EXPORT_VERSION),
+    version: z.literal(IMPORTED_VERSIONS),
     workspace: z
       .object({ id: z.string().min(1), slug: z.string().min(1), name: z.string() })
       .strict(),

@@ -1,12 +1,17 @@
 /**
  * Which streams make up a workspace, for an export that an empty instance can answer from
  * exactly as the source does:
- *   - its own streams: `workspace-<id>`, `product-<id>.*`, `item-<id>.*`, `changelog-<id>.*`;
- *   - its people: `person-<id>` streams opened by a PersonCreated naming the workspace;
+ *   - its own streams: `workspace-<id>`, `product-<id>.*`, `item-<id>.*`, `changelog-<id>.*`,
+ *     its webhooks `webhook-<id>.*` and their roster `webhookroster-<id>`;
+ *   - its people and integrations: `person-<id>` and `integration-<id>` streams opened by a
+ *     PersonCreated or IntegrationCreated naming the workspace;
  *   - the users it needs: members (ever added) and every actor of the streams above that is a
  *     user, so memberships and the names in history and the audit trail come out the same.
  * Not exported: users' tokens (credentials belong to an instance: create new ones after an
- * import), other workspaces, the notes service.
+ * import), other workspaces, the notes service, and what lives only in the read store (webhook
+ * deliveries and their attempts, OAuth apps and grants). A webhook's signing secret is in its
+ * events sealed under the source's APP_SECRET, never in clear; an integration's credential is
+ * only its SHA-256 (settle.ts says what the target does with each).
  */
 import type { SourceRow } from './source.js';
 
@@ -20,7 +25,13 @@ export async function workspaceStreams(
   workspaceId: string,
   rows: AsyncIterable<SourceRow[]>,
 ): Promise<WorkspaceStreams> {
-  const own = [`product-${workspaceId}.`, `item-${workspaceId}.`, `changelog-${workspaceId}.`];
+  const own = [
+    `product-${workspaceId}.`,
+    `item-${workspaceId}.`,
+    `changelog-${workspaceId}.`,
+    `webhook-${workspaceId}.`,
+  ];
+  const whole = [`workspace-${workspaceId}`, `webhookroster-${workspaceId}`];
   const streams = new Set<string>();
   const users = new Set<string>();
   const userStreams = new Set<string>();
@@ -31,10 +42,10 @@ export async function workspaceStreams(
         continue;
       }
       const mine =
-        row.streamId === `workspace-${workspaceId}` ||
+        whole.includes(row.streamId) ||
         own.some((prefix) => row.streamId.startsWith(prefix)) ||
         streams.has(row.streamId) ||
-        (row.type === 'PersonCreated' && row.revision === 0 && personOf(row) === workspaceId);
+        (OPENED_BY.has(row.type) && row.revision === 0 && workspaceOf(row) === workspaceId);
       if (!mine) continue;
       streams.add(row.streamId);
       const actor = (JSON.parse(row.metadata) as { actor?: unknown }).actor;
@@ -51,6 +62,9 @@ export async function workspaceStreams(
   return { has: (streamId) => streams.has(streamId), size: streams.size };
 }
 
-function personOf(row: SourceRow): unknown {
+/** the first events of the streams a workspace owns without its id in their names */
+const OPENED_BY = new Set(['PersonCreated', 'IntegrationCreated']);
+
+function workspaceOf(row: SourceRow): unknown {
   return (JSON.parse(row.data) as { workspaceId?: unknown }).workspaceId;
 }
