@@ -23,7 +23,10 @@ export class OutputFileError extends Error {
   override readonly name = 'OutputFileError';
 }
 
-/** `rebuild` found a projector (a `projector` process or a running server) holding the lease. */
+/**
+ * `rebuild` found a projector (a `projector` process or a running server) holding the lease;
+ * `import-workspace`, a webhook worker (a running server, `start:webhooks`) holding its lease.
+ */
 export class ProjectorRunningError extends Error {
   override readonly name = 'ProjectorRunningError';
 }

@@ -24,8 +24,16 @@ import { integrationByHash } from '../../projections/integrations/index.js';
 import { webhooksOf } from '../../projections/webhooks/document.js';
 import { loadSecret } from '../../src/platform/secret.js';
 import { createSecretBox } from '../../src/webhooks/secrets.js';
-import { loadCheckpoint } from '../../src/webhooks/worker/state.js';
-import { cliOk, removeDir, seedBoard, tempDataDir, withStores } from './support.js';
+import { loadCheckpoint, WORKER_LEASE } from '../../src/webhooks/worker/state.js';
+import {
+  cliFails,
+  cliOk,
+  rawLog,
+  removeDir,
+  seedBoard,
+  tempDataDir,
+  withStores,
+} from './support.js';
 
 describe('When an operator moves a workspace with webhooks and integrations (CLI)', function () {
   this.timeout(180_000);
@@ -141,6 +149,30 @@ describe('When an operator moves a workspace with webhooks and integrations (CLI
         const doc = await webhooksOf(readStore).findOne({ _ws: workspaceId, id: live.webhookId });
         expect(doc!.disabledReason).to.match(/sealed with that installation's APP_SECRET/);
       });
+    } finally {
+      removeDir(target);
+    }
+  });
+
+  it('refuses while a webhook worker delivers from the target, and writes nothing', async () => {
+    // settle.ts: a worker following the log would fan the imported events out as they land
+    const target = tempDataDir();
+    try {
+      const file = await exported(target);
+      const server = 'feedback server (pid 1 on elsewhere)';
+      await withStores(target, (stores) =>
+        stores
+          .lease(WORKER_LEASE.collection, WORKER_LEASE.id)
+          .take(server, Date.now(), 10 * 60_000),
+      );
+      expect(await cliFails(target, 'import-workspace', '--file', file)).to.equal(
+        `error: a webhook worker is running (${server}); stop the server and any start:webhooks before importing, or it would deliver the imported events again`,
+      );
+      expect(await rawLog(target)).to.deep.equal([]);
+      await withStores(target, (stores) =>
+        stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id).release(server),
+      );
+      await cliOk(target, 'import-workspace', '--file', file);
     } finally {
       removeDir(target);
     }

@@ -8,12 +8,18 @@ import { verifyChain } from '../../eventstore/embedded/verify.js';
 import { exportWorkspace } from '../../feedback/transfer/export.js';
 import { embeddedFile } from '../../platform/stores.js';
 import { ExportFileError, importWorkspace } from '../../feedback/transfer/import.js';
-import { type SettleReport, settleImport } from '../../feedback/transfer/settle.js';
+import {
+  holdingDeliveries,
+  type SettleReport,
+  settleImport,
+  WorkerRunning,
+} from '../../feedback/transfer/settle.js';
 import { loadSecret } from '../../platform/secret.js';
 import { createSecretBox } from '../../webhooks/secrets.js';
+import { WORKER_LEASE } from '../../webhooks/worker/state.js';
 import { checkFlags } from '../args.js';
 import type { CliCommand, CliEnv } from '../command.js';
-import { InputFileError, UsageError } from '../errors.js';
+import { InputFileError, ProjectorRunningError, UsageError } from '../errors.js';
 import { requireWorkspace } from '../lookups.js';
 import { fileToRead, fileToWrite, writeFailed } from '../paths.js';
 import { readingOnly, withSession } from '../session.js';
@@ -65,18 +71,23 @@ export const importWorkspaceCommand: CliCommand = {
     const file = fileToRead(input.file);
     const config = env.config();
     await withSession(config, async ({ stores, deps, context, caughtUp }) => {
+      const deliveries = stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id);
       try {
-        const report = await importWorkspace(stores.rawEventStore, file);
-        env.out(`imported ${count(report.events)} events of ${report.workspace.slug}`);
-        await caughtUp();
-        const settled = await settleImport(
-          { ...deps, eventStore: stores.eventStore, secrets: createSecretBox(loadSecret(config)) },
-          context(),
-          report.workspace.id,
-        );
-        for (const line of settledLines(settled)) env.out(line);
+        await holdingDeliveries(deliveries, async () => {
+          const report = await importWorkspace(stores.rawEventStore, file);
+          env.out(`imported ${count(report.events)} events of ${report.workspace.slug}`);
+          await caughtUp();
+          const secrets = createSecretBox(loadSecret(config));
+          const settled = await settleImport(
+            { ...deps, eventStore: stores.eventStore, secrets },
+            context(),
+            report.workspace.id,
+          );
+          for (const line of settledLines(settled)) env.out(line);
+        });
       } catch (error) {
         if (error instanceof ExportFileError) throw new InputFileError(error.message);
+        if (error instanceof WorkerRunning) throw new ProjectorRunningError(error.message);
         throw error;
       }
     });
