@@ -10,8 +10,10 @@
  * `take(key)` counts one event when allowed; `peek(key)` asks without counting (for example
  * "is this address locked out?"). `reserve(key)` holds a place before the event is known to count
  * and `settle(key, at, happened)` counts it or gives it back (reservations.ts): a wrong code's
- * place is held before the code is compared. See policies.ts for the rules.
+ * place is held before the code is compared. `holdAll(places)` holds one in several limits, all or
+ * none, and is how a caller asks before acting (holds.ts). See policies.ts for the rules.
  */
+export { type Hold, holdAll, type Place } from './holds.js';
 export {
   type LockoutPolicy,
   lockoutSeconds,

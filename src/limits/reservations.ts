@@ -1,18 +1,25 @@
 /**
- * Reserving a sliding window's place before the event is known to count, as pure steps beside
- * policies.ts. A wrong sign-in code is counted only once compared, but the place it may take has
- * to be held before the comparison: otherwise tries arriving together all see room, all are
- * compared, and only then counted, past the limit. So:
+ * Reserving a place before the event is known to count, as pure steps beside policies.ts. A
+ * wrong sign-in code is counted only once compared, a submission only once filed, but the place
+ * it may take has to be held before: otherwise requests arriving together all see room, all act,
+ * and only then are counted, past the limit. So:
  *
- *  - reserve: refused as a take would be, with the reserved places counted as events; else one
- *    more place is held (`pending`);
- *  - settle: the place is given up, and when the event did happen, counted as a take (so a
- *    lockout starts only with the event that fills the window, as before).
+ *  - reserve: refused as a take of `count` would be, with the places held counted as events;
+ *    else `count` more places are held (a window's `pending`; a bucket's tokens, taken);
+ *  - settle: the places are given up, and when the event did happen, counted as a take (so a
+ *    lockout starts only with the event that fills the window, as before); a bucket keeps its
+ *    tokens taken, or has them back (never past its capacity).
  *
  * A place never settled (a process that stopped mid-way) is counted as an event until it leaves
- * the window: unsure is counted, not forgotten.
+ * the window (or is refilled): unsure is counted, not forgotten.
  */
-import type { LimitState, SlidingWindowPolicy, Step } from './policies.js';
+import type {
+  LimitState,
+  Policy,
+  SlidingWindowPolicy,
+  Step,
+  TokenBucketPolicy,
+} from './policies.js';
 import { step } from './policies.js';
 
 /** the places held at `now`, oldest first (a place stamped later, before the clock went back, at now) */
@@ -37,43 +44,69 @@ function withPending(
   };
 }
 
-/** holds one place at `now` (its stamp) when a take would be allowed with the held places counted */
-export function reserve(p: SlidingWindowPolicy, state: LimitState | null, now: number): Step {
+/** holds `count` places at `now` (their stamp) when a take of them would be allowed */
+export function reserve(p: Policy, state: LimitState | null, now: number, count = 1): Step {
+  if (p.kind === 'token-bucket') return step(p, state, now, true, count);
   const pending = held(p, state, now);
   const counted = { ...(state ?? { expiresAt: now }), hits: [...(state?.hits ?? []), ...pending] };
   counted.hits.sort((a, b) => a - b);
-  const { verdict } = step(p, counted, now, false);
+  const { verdict } = step(p, counted, now, false, count);
   if (!verdict.allowed) {
     // full only with places held for a moment: they are settled within the second
-    const settledSoon = step(p, state, now, false).verdict.allowed;
+    const settledSoon = step(p, state, now, false, count).verdict.allowed;
     return {
       next: null,
       verdict: settledSoon ? { allowed: false, retryAfterSeconds: 1 } : verdict,
     };
   }
   const base: LimitState = state ?? { expiresAt: now };
+  const mine: number[] = Array.from({ length: count }, () => now);
   return {
-    next: withPending(p, base, [...pending, now], now),
-    verdict: { allowed: true, remaining: verdict.remaining - 1 },
+    next: withPending(p, base, [...pending, ...mine], now),
+    verdict: { allowed: true, remaining: verdict.remaining - count },
   };
 }
 
 /**
- * Gives up the place stamped `at`; when `happened`, counts the event as a take would. The
- * verdict is the take's (refused when a lockout began meanwhile: nothing more is counted).
+ * Gives up the `count` places stamped `at`; when `happened`, counts the events as a take would.
+ * The verdict is the take's (refused when a lockout began meanwhile: nothing more is counted).
  */
 export function settle(
-  p: SlidingWindowPolicy,
+  p: Policy,
   state: LimitState | null,
   now: number,
   at: number,
   happened: boolean,
+  count = 1,
 ): Step {
+  if (p.kind === 'token-bucket') return settleTokens(p, state, now, happened, count);
   const pending = held(p, state, now);
-  const mine = pending.indexOf(Math.min(at, now));
-  if (mine >= 0) pending.splice(mine, 1);
+  for (let i = 0; i < count; i++) {
+    const mine = pending.indexOf(Math.min(at, now));
+    if (mine >= 0) pending.splice(mine, 1);
+  }
   const base = withPending(p, state ?? { expiresAt: now }, pending, now);
   if (!happened) return { next: base, verdict: { allowed: true, remaining: 0 } };
-  const taken = step(p, base, now, true);
+  const taken = step(p, base, now, true, count);
   return { next: withPending(p, taken.next ?? base, pending, now), verdict: taken.verdict };
+}
+
+/** a bucket's reserved tokens were taken: kept when the event happened, else put back */
+function settleTokens(
+  p: TokenBucketPolicy,
+  state: LimitState | null,
+  now: number,
+  happened: boolean,
+  count: number,
+): Step {
+  const { verdict } = step(p, state, now, false, 0);
+  if (happened || !state) return { next: null, verdict };
+  const refillMs = p.refillEverySeconds * 1000;
+  const elapsed = Math.max(0, now - (state.at ?? now));
+  const had = Math.min(p.capacity, (state.tokens ?? p.capacity) + elapsed / refillMs);
+  const tokens = Math.min(p.capacity, had + count);
+  return {
+    next: { tokens, at: now, expiresAt: now + Math.ceil((p.capacity - tokens) * refillMs) },
+    verdict: { allowed: true, remaining: Math.floor(tokens) },
+  };
 }

@@ -12,14 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Doc, isDuplicateKey, type ReadStore } from '../readstore/types.js';
-import {
-  type LimitState,
-  type Policy,
-  type SlidingWindowPolicy,
-  type Step,
-  step,
-  type Verdict,
-} from './policies.js';
+import { type LimitState, type Policy, type Step, step, type Verdict } from './policies.js';
 import { reserve, settle } from './reservations.js';
 
 export interface Limiter {
@@ -30,12 +23,12 @@ export interface Limiter {
   /** what take would answer now, without counting */
   peek(key: string): Promise<Verdict>;
   /**
-   * Sliding windows: holds a place for an event not yet known to count (reservations.ts), refused
-   * as a take would be with the places held counted. `at` names the place for settle.
+   * holds `count` places (default 1) for events not yet known to count (reservations.ts), refused
+   * as a take would be with the places held counted. `at` names the places for settle.
    */
-  reserve(key: string): Promise<{ verdict: Verdict; at: number | null }>;
-  /** gives up the place `at`, counting the event as a take would when it `happened` */
-  settle(key: string, at: number, happened: boolean): Promise<Verdict>;
+  reserve(key: string, count?: number): Promise<{ verdict: Verdict; at: number | null }>;
+  /** gives up the `count` places `at`, counting the events as a take would when they `happened` */
+  settle(key: string, at: number, happened: boolean, count?: number): Promise<Verdict>;
 }
 
 export interface Limits {
@@ -49,11 +42,6 @@ interface LimitDoc extends Doc, LimitState {
 
 type Decide = (state: LimitState | null, now: number) => Step;
 type Decided = { verdict: Verdict; now: number };
-
-function slidingWindowOf(policy: Policy, name: string): SlidingWindowPolicy {
-  if (policy.kind !== 'sliding-window') throw new Error(`${name} holds no places: not a window`);
-  return policy;
-}
 
 const RETRIES = 8;
 const SWEEP_EVERY_MS = 60_000;
@@ -131,14 +119,12 @@ export function createLimits(deps: {
           (await run(name, key, (s, now) => step(policy, s, now, true, count))).verdict,
         peek: async (key) =>
           (await run(name, key, (s, now) => step(policy, s, now, false))).verdict,
-        async reserve(key) {
-          const window = slidingWindowOf(policy, name);
-          const { verdict, now } = await run(name, key, (s, at) => reserve(window, s, at));
+        async reserve(key, count = 1) {
+          const { verdict, now } = await run(name, key, (s, at) => reserve(policy, s, at, count));
           return verdict.allowed ? { verdict, at: now } : { verdict, at: null };
         },
-        async settle(key, at, happened) {
-          const window = slidingWindowOf(policy, name);
-          const decide: Decide = (s, now) => settle(window, s, now, at, happened);
+        async settle(key, at, happened, count = 1) {
+          const decide: Decide = (s, now) => settle(policy, s, now, at, happened, count);
           return (await run(name, key, decide)).verdict;
         },
       };

@@ -4,7 +4,11 @@
  * "| wrong codes for one address | 10 per hour, then a lockout |" — 3 here.
  */
 import { expect } from 'chai';
-import type { LimitState, SlidingWindowPolicy } from '../../src/limits/policies.js';
+import type {
+  LimitState,
+  SlidingWindowPolicy,
+  TokenBucketPolicy,
+} from '../../src/limits/policies.js';
 import { reserve, settle } from '../../src/limits/reservations.js';
 
 const MIN = 60_000;
@@ -61,5 +65,28 @@ describe('When places are held in a sliding window before the events are known',
     const { state } = held([0, 1, 2]);
     expect(reserve(window, state, 60 * MIN - 1).verdict.allowed).to.equal(false);
     expect(reserve(window, state, 60 * MIN + 1).verdict.allowed).to.equal(true);
+  });
+});
+
+describe('When tokens are held in a bucket before the events are known', () => {
+  const bucket: TokenBucketPolicy = { kind: 'token-bucket', capacity: 2, refillEverySeconds: 60 };
+
+  it('takes the tokens as it holds them, and refuses when none are left', () => {
+    const first = reserve(bucket, null, 0);
+    const second = reserve(bucket, first.next, 0);
+    expect([first.verdict.allowed, second.verdict.allowed]).to.deep.equal([true, true]);
+    expect(reserve(bucket, second.next, 0).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 60,
+    });
+  });
+
+  it('gives a token back when the event did not happen, never past the capacity', () => {
+    const { next } = reserve(bucket, null, 0);
+    const back = settle(bucket, next, 1_000, 0, false);
+    expect(back.next?.tokens).to.equal(2);
+    const kept = settle(bucket, next, 1_000, 0, true);
+    expect(kept.next).to.equal(null);
+    expect(reserve(bucket, next, 1_000).verdict).to.deep.equal({ allowed: true, remaining: 0 });
   });
 });

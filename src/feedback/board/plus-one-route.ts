@@ -115,13 +115,28 @@ async function toggle(
   const { workspaceId, visitor, requester, personId, given, itemKey, now } = press;
   // an unconfirmed visitor's +1 is a cookie's: the IP's bucket for the item bounds stuffing
   const adds = !given && !visitor.email ? `${workspaceId}.${press.counted}` : undefined;
-  await deps.guard.takePlusOne(ipOf(deps, req), adds);
+  // held before the toggle and given back when it is refused (the item gone, …): only a +1 made
+  // or withdrawn counts, and presses sent together cannot all pass before any is counted
+  const settle = await deps.guard.holdPlusOne(ipOf(deps, req), adds);
   const context: CommandContext = { actor: personId, now, ...requestIdsFor(req, res) };
-  const person = await registerPerson(deps, context, { workspaceId, requester, personId });
-  const input = { workspaceId, itemKey, personId };
-  const result = given
-    ? await withdrawPlusOne(deps, context, input)
-    : await addPlusOne(deps, context, input);
+  const made = async () => {
+    const person = await registerPerson(deps, context, { workspaceId, requester, personId });
+    const input = { workspaceId, itemKey, personId };
+    const result = given
+      ? await withdrawPlusOne(deps, context, input)
+      : await addPlusOne(deps, context, input);
+    return { person, result };
+  };
+  const { person, result } = await made().then(
+    async (done) => {
+      await settle(true);
+      return done;
+    },
+    async (error: unknown) => {
+      await settle(false);
+      throw error;
+    },
+  );
   const position = result.position ?? person.position;
   if (position !== null) await deps.waitFor(position);
   return findItem(deps.readStore, { workspaceId, itemKey: result.itemKey });

@@ -6,9 +6,9 @@
  *      into the first item: its key is answered and nothing is appended (a double click, a
  *      retried form, a bot repeating itself) — looked up before any bucket is charged; with an
  *      Idempotency-Key it is still decided in step 4 (uncharged), which keeps the key;
- *   3. the rate buckets (per IP, per person, per product) — guard.ts; a submission whose
- *      If-Match or If-None-Match cannot hold only checks them (peek), as it will be refused 412
- *      in step 4;
+ *   3. the rate buckets (per IP, per person, per product) — guard.ts: a token of each is held,
+ *      and given back when step 4 files nothing (its If-Match or If-None-Match cannot hold:
+ *      412, or the product refuses it), so only what is filed is counted;
  *   4. submitFeedback (person, item number, item). The product decides the fold where its
  *      submissions are serialised (commands/product/decide.ts), so requests sent together fold
  *      as well as requests sent one after another.
@@ -77,14 +77,14 @@ export async function captureFeedback(
   // and a retry answers as the first attempt did (not as the item is by then, nor a new item
   // once the fold's window has passed); a fold charges no bucket either way
   if (earlier && !context.idempotencyKey) return { ...earlier, folded: true };
-  if (asker && !earlier) {
-    // a submission its If-Match or If-None-Match refuses (submitFeedback decides it, then
-    // refuses it: RFC 9110 §13.1.1, §13.1.2) files nothing, so it spends nothing; a spent bucket
-    // still answers 429 first, as it would without the precondition (the same rule as the
-    // search budget, src/http/lifecycle.ts)
-    const mode = context.unmetPrecondition ? 'peek' : 'take';
-    await deps.guard.takeSubmission({ ...asker, product: `${workspaceId}.${productKey}` }, mode);
-  }
+  // a submission refused after its tokens are held (its If-Match or If-None-Match: submitFeedback
+  // decides it, then refuses it, RFC 9110 §13.1.1, §13.1.2) files nothing, so it spends nothing; a spent bucket still
+  // answers 429 first, as it would without the precondition (the search budget's rule too,
+  // src/http/lifecycle.ts)
+  const settle =
+    asker && !earlier
+      ? await deps.guard.holdSubmission({ ...asker, product: `${workspaceId}.${productKey}` })
+      : null;
   const submitted = await submitFeedback(deps, context, {
     workspaceId,
     productKey,
@@ -94,7 +94,12 @@ export async function captureFeedback(
     allowPrivate,
     ...(fold ? { fold } : {}),
     ...(personId ? { personId } : {}),
+  }).catch(async (error: unknown) => {
+    await settle?.(false);
+    throw error;
   });
+  // a submission the product folded into an earlier item (sent together) filed nothing new
+  await settle?.(!submitted.folded);
   const { itemKey, status, folded, position } = submitted;
   return { itemKey, title: submitted.title, status, folded, position };
 }

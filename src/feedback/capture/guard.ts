@@ -12,13 +12,15 @@
  *    form token (tokens.ts) — checked by the surfaces that show a form.
  *
  * A refusal throws before anything is appended: ResourceExhausted (429 with Retry-After) or
- * InvalidArgument (400). The buckets are only drawn from when all three have a token, so a
- * refused request costs the others nothing.
+ * InvalidArgument (400). A submission or +1 holds its tokens in every bucket before it acts, all
+ * or none (src/limits/holds.ts), and gives them back when it was not made: requests sent together
+ * cannot all pass a look at the buckets before any draws, and a request one bucket refuses, or
+ * that files nothing, costs the others nothing.
  */
 import { InvalidArgument, ResourceExhausted } from '../../../commands/shared/errors.js';
 import { textUpTo } from '../../../commands/shared/text.js';
 import type { Config } from '../../config/schema.js';
-import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
+import { createLimits, holdAll, type Limiter, type Place } from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 
 /** The lengths of the capture box's fields, for everything the public files. */
@@ -76,22 +78,26 @@ export interface CaptureGuard {
   /** throws InvalidArgument when the text breaks a content rule */
   checkContent(text: { title?: string | null; body: string }): void;
   /**
-   * takes one submission from each bucket, or throws ResourceExhausted (`peek`: takes nothing,
-   * only throws when a bucket is spent)
+   * holds one submission in each bucket, or throws ResourceExhausted; settle: whether it was
+   * filed (else its tokens are given back)
    */
-  takeSubmission(asker: Asker, mode?: 'take' | 'peek'): Promise<void>;
+  holdSubmission(asker: Asker): Promise<Settle>;
   /**
-   * one +1 toggle from the client IP's bucket and, for a +1 added by a visitor without a confirmed
-   * address (`unconfirmedAdd`: `<workspaceId>.<itemKey>`), one from the IP's bucket for that item —
-   * both or neither — or throws ResourceExhausted. Clearing cookies makes a new visitor, and so
-   * another +1, each time: the item's bucket bounds what one network can add that way.
+   * holds one +1 toggle in the client IP's bucket and, for a +1 added by a visitor without a
+   * confirmed address (`unconfirmedAdd`: `<workspaceId>.<itemKey>`), one in the IP's bucket for
+   * that item — both or neither — or throws ResourceExhausted. Clearing cookies makes a new
+   * visitor, and so another +1, each time: the item's bucket bounds what one network can add that
+   * way. settle: whether the toggle was made (else its tokens are given back)
    */
-  takePlusOne(ip: string, unconfirmedAdd?: string): Promise<void>;
+  holdPlusOne(ip: string, unconfirmedAdd?: string): Promise<Settle>;
   /** one board search (a page's `q`, a suggestion) from the client IP's bucket */
   takeSearch(ip: string): Promise<void>;
   /** one confirmation code sent for the visitor's bucket, or throws ResourceExhausted */
   readonly codes: Limiter;
 }
+
+/** after the action: whether it happened (its tokens kept) or not (given back); never throws */
+export type Settle = (happened: boolean) => Promise<void>;
 
 const LINK = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]{2,}/gi;
 
@@ -152,43 +158,28 @@ export function createCaptureGuard(deps: {
         );
       }
     },
-    async takeSubmission(asker, mode = 'take') {
-      const pairs: [Limiter, string][] = [
-        ...(asker.ip ? [[byIp, asker.ip] as [Limiter, string]] : []),
+    async holdSubmission(asker) {
+      const places: Place[] = [
+        ...(asker.ip ? [[byIp, asker.ip] as const] : []),
         [byPerson, asker.person],
         [byProduct, asker.product],
       ];
-      const wait = longestWait(await Promise.all(pairs.map(([l, key]) => l.peek(key))));
-      if (wait !== null) throw tooMany('submissions', wait);
-      if (mode === 'peek') return;
-      const taken = longestWait(await Promise.all(pairs.map(([l, key]) => l.take(key))));
-      if (taken !== null) throw tooMany('submissions', taken);
+      const hold = await holdAll(places);
+      if (hold.status === 'throttled') throw tooMany('submissions', hold.wait);
+      return hold.settle;
     },
     async takeSearch(ip) {
       const verdict = await searches.take(ip);
       if (!verdict.allowed) throw tooMany('searches', verdict.retryAfterSeconds);
     },
-    async takePlusOne(ip, unconfirmedAdd) {
-      if (unconfirmedAdd === undefined) {
-        const verdict = await plusOnes.take(ip);
-        if (!verdict.allowed) throw tooMany('+1s', verdict.retryAfterSeconds);
-        return;
-      }
-      const onItem = `${ip} ${unconfirmedAdd}`;
-      const refuse = (ipWait: number | null, itemWait: number | null) => {
-        if (ipWait !== null) throw tooMany('+1s', ipWait);
-        if (itemWait !== null) throw tooManyOnItem(itemWait);
-      };
-      const [ipPeek, itemPeek] = await Promise.all([
-        plusOnes.peek(ip),
-        plusOnesOnItem.peek(onItem),
-      ]);
-      refuse(longestWait([ipPeek]), longestWait([itemPeek]));
-      const [ipTake, itemTake] = await Promise.all([
-        plusOnes.take(ip),
-        plusOnesOnItem.take(onItem),
-      ]);
-      refuse(longestWait([ipTake]), longestWait([itemTake]));
+    async holdPlusOne(ip, unconfirmedAdd) {
+      const places: Place[] = [[plusOnes, ip]];
+      if (unconfirmedAdd !== undefined) places.push([plusOnesOnItem, `${ip} ${unconfirmedAdd}`]);
+      const hold = await holdAll(places);
+      if (hold.status === 'held') return hold.settle;
+      const [ipWait, itemWait] = hold.waits;
+      if (ipWait !== null && ipWait !== undefined) throw tooMany('+1s', ipWait);
+      throw tooManyOnItem(itemWait ?? hold.wait);
     },
   };
 }

@@ -40,44 +40,44 @@ describe('The capture guard (integration)', () => {
   it('refuses a product its burst from everyone together, with the wait until the next token', async () => {
     const g = guard();
     for (let i = 0; i < 3; i++) {
-      await g.takeSubmission({ ip: `10.0.0.${i}`, person: `p${i}`, product: 'ws.APP' });
+      await g.holdSubmission({ ip: `10.0.0.${i}`, person: `p${i}`, product: 'ws.APP' });
     }
     const refused = await g
-      .takeSubmission({ ip: '10.0.0.9', person: 'p9', product: 'ws.APP' })
+      .holdSubmission({ ip: '10.0.0.9', person: 'p9', product: 'ws.APP' })
       .catch((error: unknown) => error);
     expect(refused).to.be.instanceOf(ResourceExhausted);
     // one token every 3600 / 6 = 600 s
     expect((refused as ResourceExhausted).retryAfterSeconds).to.be.within(1, 600);
     // another product is not affected
-    await g.takeSubmission({ ip: '10.0.0.9', person: 'p9', product: 'ws.WEB' });
+    await g.holdSubmission({ ip: '10.0.0.9', person: 'p9', product: 'ws.WEB' });
     now += 600_000;
-    await g.takeSubmission({ ip: '10.0.0.9', person: 'p9', product: 'ws.APP' });
+    await g.holdSubmission({ ip: '10.0.0.9', person: 'p9', product: 'ws.APP' });
   });
 
   it('draws from no bucket when one of them refuses', async () => {
     const g = guard({ ...LIMITS, personBurst: 1, personPerHour: 1 });
-    await g.takeSubmission({ ip: '10.0.0.1', person: 'ana', product: 'ws.APP' });
+    await g.holdSubmission({ ip: '10.0.0.1', person: 'ana', product: 'ws.APP' });
     // ana is out of tokens: the product's bucket must not pay for her refused attempts
     for (let i = 0; i < 5; i++) {
-      await g.takeSubmission({ ip: '10.0.0.1', person: 'ana', product: 'ws.APP' }).catch(() => {});
+      await g.holdSubmission({ ip: '10.0.0.1', person: 'ana', product: 'ws.APP' }).catch(() => {});
     }
-    await g.takeSubmission({ ip: '10.0.0.2', person: 'ben', product: 'ws.APP' });
-    await g.takeSubmission({ ip: '10.0.0.3', person: 'cy', product: 'ws.APP' });
+    await g.holdSubmission({ ip: '10.0.0.2', person: 'ben', product: 'ws.APP' });
+    await g.holdSubmission({ ip: '10.0.0.3', person: 'cy', product: 'ws.APP' });
   });
 
   it("draws a +1 from neither the IP's bucket nor the item's when the item's refuses", async () => {
     // README: "+1 toggles: 300 an hour per IP" and "10 a day per IP and item" — both or neither
     const g = guard({ ...LIMITS, plusOnesPerIpPerHour: 20, plusOnesPerIpPerItemPerDay: 1 });
-    await g.takePlusOne('10.0.0.1', 'ws.APP-1');
+    await g.holdPlusOne('10.0.0.1', 'ws.APP-1');
     for (let i = 0; i < 5; i++) {
-      const refused = await g.takePlusOne('10.0.0.1', 'ws.APP-1').catch((e: unknown) => e);
+      const refused = await g.holdPlusOne('10.0.0.1', 'ws.APP-1').catch((e: unknown) => e);
       expect(refused).to.be.instanceOf(ResourceExhausted);
       // one a day: the wait is about a day, not the IP bucket's
       expect((refused as ResourceExhausted).retryAfterSeconds).to.be.greaterThan(3600);
     }
     // the IP's burst is 2 (a tenth of 20): only the first +1 took from it
-    await g.takePlusOne('10.0.0.1', 'ws.APP-2');
-    const spent = await g.takePlusOne('10.0.0.1').catch((e: unknown) => e);
+    await g.holdPlusOne('10.0.0.1', 'ws.APP-2');
+    const spent = await g.holdPlusOne('10.0.0.1').catch((e: unknown) => e);
     expect(spent).to.be.instanceOf(ResourceExhausted);
   });
 
