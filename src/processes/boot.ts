@@ -6,7 +6,7 @@
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EventStoreUnavailableError } from '../eventstore/types.js';
-import { sendLibraryNoticesTo } from '../platform/library-notices.js';
+import { sendLibraryNoticesTo, sendLibraryNoticesToConsole } from '../platform/library-notices.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { type Role, type Runtime, startRuntime } from '../platform/runtime.js';
 import { ReadStoreUnavailableError } from '../readstore/types.js';
@@ -71,6 +71,8 @@ export async function boot(role: Role, onStarted?: (runtime: Runtime) => Promise
     const explained = known
       ? (error as Error).message
       : config && explainStartError(error, config, role);
+    // notices held for a logger never made (a setting refused) are lost unless written now
+    if (!logger) sendLibraryNoticesToConsole();
     console.error(`cannot start: ${explained ?? String(error)}`);
     if (!explained && process.env.LOG_LEVEL === 'debug') console.error(error);
     await runtime?.stop().catch(() => {});

@@ -50,6 +50,18 @@ describe('Starting the services (npm start)', function () {
       );
     });
 
+    it("writes oidc-provider's notices held for the logger with the refusal", async function () {
+      // src/platform/library-notices.ts holds them until the logger is made; a bad setting
+      // refuses before there is one. oidc-provider warns at import on a runtime older than
+      // Node.js 22 (its release line 'Jod'); on a newer one it has nothing to say here
+      const lts = process.release.lts;
+      if (lts && lts >= 'Jod') this.skip();
+      const { code, stderr } = await start({ DATA_DIR: dir, FEEDBACK_PORT: 'eighty' });
+      expect(code).to.equal(1);
+      expect(stderr).to.match(/^oidc-provider WARNING: Unsupported runtime\..*$/m);
+      expect(refusal({ code, stderr })).to.match(/^cannot start: invalid configuration/);
+    });
+
     it('names SMTP_URL when it is not a URL', async () => {
       const line = refusal(await start({ DATA_DIR: dir, SMTP_URL: 'smtp://u:p@[bad' }));
       expect(line).to.equal(
