@@ -11,7 +11,8 @@
  *
  * Every place is reserved; when any is refused, those held are given back and the request costs
  * nothing. Settling counts the places when the action happened and gives them back when it did
- * not, except a place marked `kept`, which counts the request whatever became of it.
+ * not (or counts as many of `count` as happened), except a place marked `kept`, which counts the
+ * request whatever became of it.
  */
 import type { Limiter } from './store.js';
 
@@ -29,28 +30,38 @@ export type Hold =
   | {
       status: 'held';
       /**
-       * counts the places (the action `happened`) or gives them back; never throws: a place the
-       * store fails to settle stays counted until it leaves its window (or is refilled)
+       * counts the places (the action `happened`) or gives them back; a number: how many of the
+       * `count` held happened, the rest given back. Never throws: a place the store fails to
+       * settle stays counted until it leaves its window (or is refilled)
        */
-      settle(happened: boolean): Promise<void>;
+      settle(happened: boolean | number): Promise<void>;
     };
 
 export async function holdAll(places: readonly Place[], count = 1): Promise<Hold> {
   const held = await Promise.all(places.map(([limiter, key]) => limiter.reserve(key, count)));
-  const settleEach = async (counted: (place: Place) => boolean) => {
+  const settleEach = async (counted: (place: Place) => number) => {
     await Promise.all(
-      places.map(async (place, i) => {
+      places.map(async ([limiter, key, kept], i) => {
         const at = held[i]?.at ?? null;
         if (at === null) return;
-        await place[0].settle(place[1], at, counted(place), count).catch(() => {});
+        const happened = counted([limiter, key, kept]);
+        const settle = (did: boolean, n: number) =>
+          n > 0 ? limiter.settle(key, at, did, n).catch(() => {}) : undefined;
+        await settle(true, happened);
+        await settle(false, count - happened);
       }),
     );
   };
   const waits = held.map(({ verdict }) => (verdict.allowed ? null : verdict.retryAfterSeconds));
   if (waits.every((w) => w === null)) {
-    return { status: 'held', settle: (happened) => settleEach((p) => happened || p[2] === 'kept') };
+    const counted = (happened: boolean | number) => (place: Place) => {
+      if (place[2] === 'kept') return count;
+      const n = happened === true ? count : happened === false ? 0 : happened;
+      return Math.max(0, Math.min(count, Math.floor(n)));
+    };
+    return { status: 'held', settle: (happened) => settleEach(counted(happened)) };
   }
   // nothing was done: a kept place is given back too
-  await settleEach(() => false);
+  await settleEach(() => 0);
   return { status: 'throttled', wait: Math.max(...waits.map((w) => w ?? 0)), waits };
 }

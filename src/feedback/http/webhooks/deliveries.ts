@@ -133,7 +133,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         : undefined;
       if (keyedFor && found._redeliveredFor === keyedFor) return { body: { deliveryId } };
       // a redelivery after update_webhook changed the URL probes the new host like a test
-      await throttle.single('redelivery', {
+      const settle = await throttle.single('redelivery', {
         workspaceId,
         hookKey: hook._id,
         userId: ctx.principal.userId,
@@ -144,9 +144,13 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         now: now(),
         ...(keyedFor ? { keyedFor } : {}),
       };
-      if (!(await requeueDelivery(deps.readStore, requeue))) {
-        throw new NotFound('delivery not found');
-      }
+      // a delivery gone meanwhile is sent nothing, so it counts nothing
+      const requeued = await requeueDelivery(deps.readStore, requeue).catch(async (error) => {
+        await settle(false);
+        throw error;
+      });
+      await settle(requeued);
+      if (!requeued) throw new NotFound('delivery not found');
       deps.webhooks.wake();
       return { body: { deliveryId } };
     },
@@ -186,15 +190,20 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const failed = { hookKey: hook._id, since: ctx.body.since };
       const wanted = await countFailedSince(deps.readStore, failed);
       // each delivery queued is a request to the webhook's URL now: counted one by one
-      const room = await throttle.recovered(
+      const { room, settle } = await throttle.recovered(
         { workspaceId, hookKey: hook._id, userId: ctx.principal.userId },
         wanted,
       );
+      // recovers sent together count the same failures: only those each queued are counted
       const queued = await requeueFailedSince(deps.readStore, {
         ...failed,
         now: now(),
         limit: room,
+      }).catch(async (error) => {
+        await settle(false);
+        throw error;
       });
+      await settle(queued);
       if (queued > 0) deps.webhooks.wake();
       return { body: { queued, left: Math.max(0, wanted - queued) } };
     },

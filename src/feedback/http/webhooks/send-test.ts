@@ -82,7 +82,7 @@ export function sendTestOperation(
       // written outside the event log: a failed precondition is answered before (lifecycle.ts)
       if (ctx.unmetPrecondition) throw ctx.unmetPrecondition;
       if (await isSent(deps, doc)) return { body: { deliveryId: doc.id } }; // a keyed retry
-      await throttle.single('test', {
+      const settle = await throttle.single('test', {
         workspaceId,
         hookKey: hook._id,
         userId: ctx.principal.userId,
@@ -90,9 +90,12 @@ export function sendTestOperation(
       try {
         await deliveriesOf(deps.readStore).insertOne(doc);
       } catch (error) {
+        // nothing sent: a keyed retry's twin made the first attempt's delivery, or the store failed
+        await settle(false);
         if (!isDuplicateKey(error)) throw error;
         return { body: { deliveryId: doc.id } }; // the first attempt's delivery
       }
+      await settle(true);
       deps.webhooks.wake();
       return { body: { deliveryId: doc.id } };
     },

@@ -15,12 +15,15 @@
  * account: its tokens and apps share it) with the workspace's figure, so an admin of many
  * workspaces sends no more than an admin of one.
  *
- * Sliding windows of a minute, kept in the store so every API process counts against one figure;
- * every window is asked before any counts, so a send one refuses spends nothing of the others.
+ * Sliding windows of a minute, kept in the store so every API process counts against one figure.
+ * A send holds its places in every window before it is made, all or none (src/limits/holds.ts):
+ * sends asked together cannot all pass a look before any counts, a send one window refuses
+ * spends nothing of the others, and one that sends nothing after all (a keyed retry's twin, a
+ * delivery gone, deliveries another recover queued first) gives its places back.
  */
 import { ResourceExhausted } from '../../../../commands/shared/errors.js';
 import type { Config } from '../../../config/schema.js';
-import { createLimits, type Limiter, longestWait } from '../../../limits/index.js';
+import { createLimits, holdAll, type Limiter } from '../../../limits/index.js';
 import type { ReadStore } from '../../../readstore/types.js';
 
 const MINUTE_SECONDS = 60;
@@ -34,14 +37,17 @@ export interface Sending {
   userId: string;
 }
 
+/** after the send: how many of the places held were sent (true: all, false: none) */
+export type SettleSends = (sent: boolean | number) => Promise<void>;
+
 export interface SendThrottle {
-  /** one test or redelivery, counted, or ResourceExhausted (429 with Retry-After) */
-  single(what: 'test' | 'redelivery', sending: Sending): Promise<void>;
+  /** holds one test or redelivery, or ResourceExhausted (429 with Retry-After) */
+  single(what: 'test' | 'redelivery', sending: Sending): Promise<SettleSends>;
   /**
-   * how many of `wanted` recovered deliveries may be queued now (the most every window has room
-   * for), counted; ResourceExhausted when there is room for none. Nothing wanted counts nothing.
+   * holds places for `room` of `wanted` recovered deliveries (the most every window has room
+   * for); ResourceExhausted when there is room for none. Nothing wanted holds nothing.
    */
-  recovered(sending: Sending, wanted: number): Promise<number>;
+  recovered(sending: Sending, wanted: number): Promise<{ room: number; settle: SettleSends }>;
 }
 
 type ThrottleConfig = Pick<
@@ -75,22 +81,19 @@ export function createSendThrottle(deps: {
 
   return {
     async single(what, sending) {
-      const asked = singles(sending);
-      const wait = longestWait(await Promise.all(asked.map(([l, key]) => l.peek(key))));
-      if (wait !== null) throw tooMany(what, wait);
-      const taken = longestWait(await Promise.all(asked.map(([l, key]) => l.take(key))));
-      if (taken !== null) throw tooMany(what, taken);
+      const hold = await holdAll(singles(sending));
+      if (hold.status === 'throttled') throw tooMany(what, hold.wait);
+      return hold.settle;
     },
     async recovered(sending, wanted) {
-      if (wanted <= 0) return 0;
+      if (wanted <= 0) return { room: 0, settle: async () => {} };
       const asked = recovered(sending);
+      // the room each window has now; places held by sends under way are refused below
       const verdicts = await Promise.all(asked.map(([l, key]) => l.peek(key)));
-      const wait = longestWait(verdicts);
-      if (wait !== null) throw tooMany('redelivery', wait);
       const room = Math.min(wanted, ...verdicts.map((v) => (v.allowed ? v.remaining : 0)));
-      const taken = longestWait(await Promise.all(asked.map(([l, key]) => l.take(key, room))));
-      if (taken !== null) throw tooMany('redelivery', taken);
-      return room;
+      const hold = await holdAll(asked, Math.max(1, room));
+      if (hold.status === 'throttled') throw tooMany('redelivery', hold.wait);
+      return { room, settle: hold.settle };
     },
   };
 }
