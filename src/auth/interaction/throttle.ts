@@ -13,11 +13,18 @@
  * is counted yet. Likewise a code's place among those sent to an address is held before it is
  * sent and given back when the send failed: the limit bounds the mails an address receives, and
  * a person told "could not be sent, try again" has received none. The IP's count is of requests
- * (README: "codes requested from one IP"), so it is taken at once and kept: it also bounds how
- * often one client makes the service knock on a failing mail server. Waits are seconds the
- * caller must wait (a 429 page).
+ * (README: "codes requested from one IP"), so its place is kept when the send failed: it also
+ * bounds how often one client makes the service knock on a failing mail server. Every place is
+ * held in all the limits or in none (src/limits/holds.ts), so a request one refuses is counted by
+ * no other. Waits are seconds the caller must wait (a 429 page).
  */
-import { createLimits, type Limiter, longestWait } from '../../limits/index.js';
+import {
+  createLimits,
+  holdAll,
+  type Limiter,
+  longestWait,
+  type Place,
+} from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { SignInLimits } from '../options.js';
 
@@ -44,8 +51,11 @@ export type IssuePlace =
     };
 
 export interface SignInThrottle {
-  /** before a code is sent to `email` for a request from `ip`: its place, or the wait */
-  beforeIssue(email: string, ip: string): Promise<IssuePlace>;
+  /**
+   * before a code is sent to `email` for a request from `ip`: its place, or the wait; `also`:
+   * the caller's own limits on sending, held with these (given back when the send failed)
+   */
+  beforeIssue(email: string, ip: string, also?: readonly Place[]): Promise<IssuePlace>;
   /** before a submitted code is compared: its place among the wrong codes, or the wait */
   beforeCheck(email: string, ip: string): Promise<CheckPlace>;
 }
@@ -80,52 +90,22 @@ export function createSignInThrottle(deps: {
     longestWait(await Promise.all([wrongByAddress.peek(email), wrongByIp.peek(ip)]));
 
   return {
-    async beforeIssue(email, ip) {
+    async beforeIssue(email, ip, also = []) {
       const locked = await lockedOut(email, ip);
       if (locked !== null) return { status: 'throttled', wait: locked };
-      const full = longestWait(await Promise.all([codesByAddress.peek(email), codesByIp.peek(ip)]));
-      if (full !== null) return { status: 'throttled', wait: full };
-      // counted before the send, each by one compare-and-set that refuses a full window itself:
-      // the peek above only spares a write, requests that all passed it are counted here
-      const [place, requested] = await Promise.all([
-        codesByAddress.reserve(email),
-        codesByIp.take(ip),
-      ]);
-      const settle = async (sent: boolean) => {
-        if (place.at === null) return;
-        // a place left held counts until it leaves the window, as a sent code's does: a store
-        // failing here costs the address one place at most, never the answer to a mailed code
-        await codesByAddress.settle(email, place.at, sent).catch(() => {});
-      };
-      const wait = longestWait([place.verdict, requested]);
-      if (wait !== null) {
-        await settle(false);
-        return { status: 'throttled', wait };
-      }
-      return { status: 'held', settle };
+      const hold = await holdAll([[codesByAddress, email], [codesByIp, ip, 'kept'], ...also]);
+      return hold.status === 'throttled' ? hold : { status: 'held', settle: hold.settle };
     },
     async beforeCheck(email, ip) {
-      const held = await Promise.all([wrongByAddress.reserve(email), wrongByIp.reserve(ip)]);
-      const settle = async (wrong: boolean) => {
-        const places: [Limiter, string, number | null][] = [
-          [wrongByAddress, email, held[0].at],
-          [wrongByIp, ip, held[1].at],
-        ];
-        // a place left held counts until it leaves the window, as a wrong code's does: a store
-        // failing here costs one place at most, never the answer to a code already compared
-        await Promise.all(
-          places.map(([l, key, at]) => at !== null && l.settle(key, at, wrong).catch(() => {})),
-        );
-      };
-      const wait = longestWait(held.map((place) => place.verdict));
-      if (wait !== null) {
-        await settle(false);
-        return { status: 'throttled', wait };
-      }
+      const hold = await holdAll([
+        [wrongByAddress, email],
+        [wrongByIp, ip],
+      ]);
+      if (hold.status === 'throttled') return hold;
       return {
         status: 'held',
         async settle(wrong) {
-          await settle(wrong);
+          await hold.settle(wrong);
           // a lockout the store cannot tell is none: the wrong code's own page answers
           return wrong ? lockedOut(email, ip).catch(() => null) : null;
         },

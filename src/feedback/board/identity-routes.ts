@@ -89,13 +89,12 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       if (!form) return;
       const visitor = visitorFor(deps, req, res, form.csrf);
       const email = emailKey(form.email);
-      const place = await deps.throttle.beforeIssue(email, ipOf(deps, req));
+      // the visitor's own bucket is held with sign-in's limits: all or none, given back when
+      // the code could not be sent (nothing reached the visitor to count)
+      const place = await deps.throttle.beforeIssue(email, ipOf(deps, req), [
+        [deps.guard.codes, visitor.id],
+      ]);
       if (place.status === 'throttled') throw tooMany('codes', place.wait);
-      const perVisitor = await deps.guard.codes.take(visitor.id);
-      if (!perVisitor.allowed) {
-        await place.settle(false);
-        throw tooMany('codes', perVisitor.retryAfterSeconds);
-      }
       const code = await deps.codes.issue(codeUid(visitor), email);
       try {
         await deps.mail.send({
