@@ -65,3 +65,23 @@ export async function holdAll(places: readonly Place[], count = 1): Promise<Hold
   await settleEach(() => 0);
   return { status: 'throttled', wait: Math.max(...waits.map((w) => w ?? 0)), waits };
 }
+
+/**
+ * `action`'s result once its places are settled: counted as `happened` says of the result (all,
+ * by default), or all given back when it threw.
+ */
+export async function settling<T, H extends boolean | number = boolean>(
+  settle: (happened: H) => Promise<void>,
+  action: Promise<T>,
+  happened: (result: T) => H = () => true as H,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await action;
+  } catch (error) {
+    await settle(false as H);
+    throw error;
+  }
+  await settle(happened(result));
+  return result;
+}

@@ -13,7 +13,7 @@
  * place is held before the code is compared. `holdAll(places)` holds one in several limits, all or
  * none, and is how a caller asks before acting (holds.ts). See policies.ts for the rules.
  */
-export { type Hold, holdAll, type Place } from './holds.js';
+export { type Hold, holdAll, type Place, settling } from './holds.js';
 export {
   type LockoutPolicy,
   lockoutSeconds,

@@ -26,6 +26,7 @@ import { navOf } from './nav.js';
 import type { Visitor } from './tokens.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 import { boardHref } from './views/board.js';
+import { settling } from '../../limits/index.js';
 
 const PlusOneForm = z.object({
   csrf: z.string().max(200).optional(),
@@ -119,23 +120,16 @@ async function toggle(
   // or withdrawn counts, and presses sent together cannot all pass before any is counted
   const settle = await deps.guard.holdPlusOne(ipOf(deps, req), adds);
   const context: CommandContext = { actor: personId, now, ...requestIdsFor(req, res) };
-  const made = async () => {
-    const person = await registerPerson(deps, context, { workspaceId, requester, personId });
-    const input = { workspaceId, itemKey, personId };
-    const result = given
-      ? await withdrawPlusOne(deps, context, input)
-      : await addPlusOne(deps, context, input);
-    return { person, result };
-  };
-  const { person, result } = await made().then(
-    async (done) => {
-      await settle(true);
-      return done;
-    },
-    async (error: unknown) => {
-      await settle(false);
-      throw error;
-    },
+  const { person, result } = await settling(
+    settle,
+    (async () => {
+      const person = await registerPerson(deps, context, { workspaceId, requester, personId });
+      const input = { workspaceId, itemKey, personId };
+      const result = given
+        ? await withdrawPlusOne(deps, context, input)
+        : await addPlusOne(deps, context, input);
+      return { person, result };
+    })(),
   );
   const position = result.position ?? person.position;
   if (position !== null) await deps.waitFor(position);

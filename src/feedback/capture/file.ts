@@ -28,6 +28,7 @@ import {
   submitFeedback,
 } from '../actions/index.js';
 import type { Asker, CaptureGuard } from './guard.js';
+import { settling } from '../../limits/index.js';
 
 export interface CaptureDeps extends PeopleDeps {
   guard: CaptureGuard;
@@ -85,7 +86,7 @@ export async function captureFeedback(
     asker && !earlier
       ? await deps.guard.holdSubmission({ ...asker, product: `${workspaceId}.${productKey}` })
       : null;
-  const submitted = await submitFeedback(deps, context, {
+  const filing = submitFeedback(deps, context, {
     workspaceId,
     productKey,
     body,
@@ -94,12 +95,9 @@ export async function captureFeedback(
     allowPrivate,
     ...(fold ? { fold } : {}),
     ...(personId ? { personId } : {}),
-  }).catch(async (error: unknown) => {
-    await settle?.(false);
-    throw error;
   });
   // a submission the product folded into an earlier item (sent together) filed nothing new
-  await settle?.(!submitted.folded);
+  const submitted = settle ? await settling(settle, filing, (s) => !s.folded) : await filing;
   const { itemKey, status, folded, position } = submitted;
   return { itemKey, title: submitted.title, status, folded, position };
 }

@@ -30,6 +30,7 @@ import {
 import { sendTestOperation } from './send-test.js';
 import { ADMIN, DECLARED, TAGS, type WebhookHttpDeps, webhookOf } from './shared.js';
 import { createSendThrottle } from './throttle.js';
+import { settling } from '../../../limits/index.js';
 
 export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
   const now = () => deps.webhooks.clock.now();
@@ -145,11 +146,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         ...(keyedFor ? { keyedFor } : {}),
       };
       // a delivery gone meanwhile is sent nothing, so it counts nothing
-      const requeued = await requeueDelivery(deps.readStore, requeue).catch(async (error) => {
-        await settle(false);
-        throw error;
-      });
-      await settle(requeued);
+      const requeued = await settling(settle, requeueDelivery(deps.readStore, requeue), (r) => r);
       if (!requeued) throw new NotFound('delivery not found');
       deps.webhooks.wake();
       return { body: { deliveryId } };
@@ -195,15 +192,8 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         wanted,
       );
       // recovers sent together count the same failures: only those each queued are counted
-      const queued = await requeueFailedSince(deps.readStore, {
-        ...failed,
-        now: now(),
-        limit: room,
-      }).catch(async (error) => {
-        await settle(false);
-        throw error;
-      });
-      await settle(queued);
+      const requeueing = requeueFailedSince(deps.readStore, { ...failed, now: now(), limit: room });
+      const queued = await settling(settle, requeueing, (n) => n);
       if (queued > 0) deps.webhooks.wake();
       return { body: { queued, left: Math.max(0, wanted - queued) } };
     },
