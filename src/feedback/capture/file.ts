@@ -7,8 +7,9 @@
  *      retried form, a bot repeating itself) — looked up before any bucket is charged; with an
  *      Idempotency-Key it is still decided in step 4 (uncharged), which keeps the key;
  *   3. the rate buckets (per IP, per person, per product) — guard.ts: a token of each is held,
- *      and given back when step 4 files nothing (its If-Match or If-None-Match cannot hold:
- *      412, or the product refuses it), so only what is filed is counted;
+ *      and given back when step 4 files nothing (the product refuses it), so only what is filed
+ *      is counted; a submission whose If-Match or If-None-Match cannot hold only checks them
+ *      (peek, writing nothing), as it will be refused 412 in step 4;
  *   4. submitFeedback (person, item number, item). The product decides the fold where its
  *      submissions are serialised (commands/product/decide.ts), so requests sent together fold
  *      as well as requests sent one after another.
@@ -78,14 +79,15 @@ export async function captureFeedback(
   // and a retry answers as the first attempt did (not as the item is by then, nor a new item
   // once the fold's window has passed); a fold charges no bucket either way
   if (earlier && !context.idempotencyKey) return { ...earlier, folded: true };
-  // a submission refused after its tokens are held (its If-Match or If-None-Match: submitFeedback
-  // decides it, then refuses it, RFC 9110 §13.1.1, §13.1.2) files nothing, so it spends nothing; a spent bucket still
-  // answers 429 first, as it would without the precondition (the search budget's rule too,
-  // src/http/lifecycle.ts)
+  // a submission its If-Match or If-None-Match refuses (submitFeedback decides it, then refuses
+  // it: RFC 9110 §13.1.1, §13.1.2) files nothing, so it spends and writes nothing, but a spent
+  // bucket still answers 429 first, as it would without the precondition (the search budget's
+  // rule too, src/http/lifecycle.ts); any other submission holds its tokens, given back when it
+  // files nothing
+  const charged = asker && !earlier ? { ...asker, product: `${workspaceId}.${productKey}` } : null;
+  if (charged && context.unmetPrecondition) await deps.guard.peekSubmission(charged);
   const settle =
-    asker && !earlier
-      ? await deps.guard.holdSubmission({ ...asker, product: `${workspaceId}.${productKey}` })
-      : null;
+    charged && !context.unmetPrecondition ? await deps.guard.holdSubmission(charged) : null;
   const filing = submitFeedback(deps, context, {
     workspaceId,
     productKey,

@@ -20,7 +20,13 @@
 import { InvalidArgument, ResourceExhausted } from '../../../commands/shared/errors.js';
 import { textUpTo } from '../../../commands/shared/text.js';
 import type { Config } from '../../config/schema.js';
-import { createLimits, holdAll, type Limiter, type Place } from '../../limits/index.js';
+import {
+  createLimits,
+  holdAll,
+  type Limiter,
+  longestWait,
+  type Place,
+} from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 
 /** The lengths of the capture box's fields, for everything the public files. */
@@ -83,6 +89,12 @@ export interface CaptureGuard {
    */
   holdSubmission(asker: Asker): Promise<Settle>;
   /**
+   * only checks that each bucket has a submission left, or throws ResourceExhausted: for a
+   * submission that will be refused 412 (its If-Match or If-None-Match cannot hold), which must
+   * write nothing, a rate bucket included (test/architecture/if-match-refusals)
+   */
+  peekSubmission(asker: Asker): Promise<void>;
+  /**
    * holds one +1 toggle in the client IP's bucket and, for a +1 added by a visitor without a
    * confirmed address (`unconfirmedAdd`: `<workspaceId>.<itemKey>`), one in the IP's bucket for
    * that item — both or neither — or throws ResourceExhausted. Clearing cookies makes a new
@@ -132,6 +144,11 @@ export function createCaptureGuard(deps: {
   const byIp = bucket('ip', limits.ipBurst, limits.ipPerHour);
   const byPerson = bucket('person', limits.personBurst, limits.personPerHour);
   const byProduct = bucket('product', limits.productBurst, limits.productPerHour);
+  const submissionPlaces = (asker: Asker): Place[] => [
+    ...(asker.ip ? [[byIp, asker.ip] as const] : []),
+    [byPerson, asker.person],
+    [byProduct, asker.product],
+  ];
   const plusOnes = bucket(
     'plus-one-ip',
     Math.max(1, Math.round(limits.plusOnesPerIpPerHour / 10)),
@@ -159,14 +176,16 @@ export function createCaptureGuard(deps: {
       }
     },
     async holdSubmission(asker) {
-      const places: Place[] = [
-        ...(asker.ip ? [[byIp, asker.ip] as const] : []),
-        [byPerson, asker.person],
-        [byProduct, asker.product],
-      ];
-      const hold = await holdAll(places);
+      const hold = await holdAll(submissionPlaces(asker));
       if (hold.status === 'throttled') throw tooMany('submissions', hold.wait);
       return hold.settle;
+    },
+    async peekSubmission(asker) {
+      const places = submissionPlaces(asker);
+      const wait = longestWait(
+        await Promise.all(places.map(([limiter, key]) => limiter.peek(key))),
+      );
+      if (wait !== null) throw tooMany('submissions', wait);
     },
     async takeSearch(ip) {
       const verdict = await searches.take(ip);
