@@ -23,7 +23,6 @@ import { publicBoard } from './board/index.js';
 import { captureLimitsFrom, createCaptureGuard } from './capture/guard.js';
 import { createItemTimelines } from './activity/timeline.js';
 import { createAuthenticator } from './auth/authenticate.js';
-import { reauthenticateCounted, revocationsHeard } from './auth/revocations.js';
 import { createAuthorizer, PUBLIC_SCOPE, WORKSPACE_NOT_FOUND } from './auth/authorize.js';
 import { feedbackChallenge, httpAuthenticate } from './auth/http-auth.js';
 import { feedbackAuthOptions } from './auth/settings.js';
@@ -114,9 +113,8 @@ export async function createFeedbackApp(
       'Workspaces, products, feedback items, replies, people, follow-up, changelog, outbound webhooks and the event feed. Every operation takes `Authorization: Bearer <token>`: a personal API token (`rft_service_…`), an OAuth access token from this service, an identity-provider ID token, or a workspace integration credential (`rfi_…`). No resource here carries an ETag: a request with an `If-Match` other than `*` is refused with 412 (`failed-precondition`), as no tag can match, and so is a write with `If-None-Match: *`, as what it writes to exists (a submission’s target is the product’s feedback, which does), unless it fails otherwise (a missing item answers 404; RFC 9110 §13.2.1); nothing is written. A search refused so spends none of the caller’s search budget; a spent budget answers 429 first.',
     operations,
     envelope: feedbackEnvelope(),
-    authenticate: httpAuthenticated,
-    revocationsHeard: revocationsHeard((listener) => ctx.observeApplied(listener)),
-    reauthenticate: reauthenticateCounted(httpAuthenticated),
+    authenticate: httpAuthenticated.authenticate,
+    recheck: (req, op) => httpAuthenticated.recheck(req, op),
     challenge: feedbackChallenge((error, scope, scheme) =>
       auth.wwwAuthenticate(error, scope, scheme),
     ),

@@ -95,9 +95,11 @@ export function feedbackMcp(deps: {
     envelope,
     logger: deps.logger,
   });
+  const callerOf = requestCaller(authenticate, deps.catchUp, baseUrl);
   return mcpEndpoint<FeedbackTypes['principal']>({
     info: { name: 'feedback-board', version: '1.0.0', instructions: FEEDBACK_MCP_INSTRUCTIONS },
-    authenticate: requestCaller(authenticate, deps.catchUp, baseUrl),
+    authenticate: (req) => callerOf(req),
+    recheck: (req) => callerOf(req, true),
     challenge: (req, error) =>
       endpointChallenge({
         base: baseUrl,

@@ -66,16 +66,11 @@ export interface LifecycleHooks<S extends ServiceTypes> {
   /** check handler output against `response` (tests and development; costs time per request) */
   validateResponses?: boolean;
   /**
-   * how many revocations this process has heard (a token revoked, a member removed): when the
-   * count moved while a request was on its way, `recheckCredential` checks it again
+   * the caller again, live, from the credential the request presented (throw Unauthenticated
+   * once it was revoked or expired): what was checked when the request arrived, without its
+   * one-time parts (a DPoP proof cannot be presented twice, RFC 9449 §11.1)
    */
-  revocationsHeard?: () => number;
-  /**
-   * the caller again, live, for a credential whose revocations `revocationsHeard` counts (throw
-   * Unauthenticated when it no longer holds); the principal as it is for any other (a DPoP proof
-   * cannot be presented twice)
-   */
-  reauthenticate?: (
+  recheck?: (
     req: IncomingMessage,
     op: Operation<S>,
     principal: S['principal'],
@@ -109,8 +104,6 @@ export interface Exchange<S extends ServiceTypes> {
   readonly raw: RawInput;
   ctx?: ErasedContext<S>;
   result?: OperationResult;
-  /** `revocationsHeard` as the request was authenticated */
-  revocationsAt?: number;
 }
 
 export type Step = <S extends ServiceTypes>(
@@ -138,9 +131,11 @@ export const HTTP_STEPS: readonly Step[] = [
 
 /**
  * The transport-independent core (the MCP server authenticates and reads input itself; its
- * Idempotency-Key comes from the tool call and is checked here as over HTTP).
+ * Idempotency-Key comes from the tool call and is checked here as over HTTP). The credential of
+ * the MCP request is checked again first, for each of its tool calls (`facts.recheck`).
  */
 export const CORE_STEPS: readonly Step[] = [
+  recheckCredential,
   checkIdempotencyKey,
   validate,
   authorize,

@@ -54,6 +54,12 @@ export interface RequestFacts<S extends ServiceTypes> {
   res?: ServerResponse;
   /** set by the authenticate step (over HTTP) or by the caller (MCP) */
   principal: S['principal'] | undefined;
+  /**
+   * The caller again, live, from the credential as it was presented (the recheckCredential step,
+   * src/http/steps/preconditions.ts): throws Unauthenticated once it was revoked or expired. Set
+   * by the authenticate step for a write over HTTP, by the MCP endpoint for every tool call.
+   */
+  recheck?: () => Promise<S['principal']>;
 }
 
 export interface OperationContext<S extends ServiceTypes, A extends AuthRequirement, P, Q, B>

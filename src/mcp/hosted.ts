@@ -41,6 +41,8 @@ export interface HostedTools<S extends ServiceTypes> {
     principal: S['principal'],
     ids: RequestIds,
     answered?: (status: number) => void,
+    /** the caller again, live: checked before each call (src/http/lifecycle.ts CORE_STEPS) */
+    recheck?: () => Promise<S['principal']>,
   ): ToolCatalog;
 }
 
@@ -58,6 +60,7 @@ export function hostedTools<S extends ServiceTypes>(
     meta: CallMeta,
     principal: S['principal'],
     ids: RequestIds,
+    recheck: (() => Promise<S['principal']>) | undefined,
   ): Promise<{ status: number; result: CallToolResult }> {
     const { correlationId } = ids;
     const entry = byName.get(name);
@@ -69,6 +72,7 @@ export function hostedTools<S extends ServiceTypes>(
         idempotencyKey: meta.idempotencyKey,
         ifMatch: meta.ifMatch,
         principal,
+        ...(recheck ? { recheck } : {}),
       });
       const status = answer.status ?? entry.op.successStatus;
       const result = successResult(entry.generated, {
@@ -93,14 +97,14 @@ export function hostedTools<S extends ServiceTypes>(
 
   return {
     tools,
-    catalogFor(principal, ids, answered) {
+    catalogFor(principal, ids, answered, recheck) {
       return {
         list: (): Tool[] =>
           tools
             .filter((t) => options.shows?.(byName.get(t.tool.name)!.op, principal) ?? true)
             .map((t) => t.tool),
         call: async (name, args, meta) => {
-          const { status, result } = await call(name, args, meta, principal, ids);
+          const { status, result } = await call(name, args, meta, principal, ids, recheck);
           answered?.(status);
           return result;
         },

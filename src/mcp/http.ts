@@ -4,7 +4,7 @@
  * metadata at `/.well-known/oauth-protected-resource/mcp`.
  *
  * Streamable HTTP, stateless: every POST carries its own bearer credential, authenticated like a
- * REST request, and is answered by a fresh SDK server and transport with a JSON body (no SSE,
+ * REST request and checked again before each of its tool calls, and is answered by a fresh SDK server and transport with a JSON body (no SSE,
  * no `Mcp-Session-Id`), so any API process can answer any request. GET (a server-initiated
  * stream) and DELETE (ending a session) have nothing to serve: 405 with `Allow: POST`.
  *
@@ -36,12 +36,26 @@ export interface McpEndpointOptions<P> {
   info: ServerInfo;
   /** the caller of one MCP request, checked as the service's REST routes check theirs */
   authenticate(req: Request): Promise<P>;
+  /**
+   * the caller again, live, before each tool call of the request (throw Unauthenticated once
+   * its credential was revoked): a call after a revocation is refused however long ago the POST
+   * was authenticated, the call before it in a batch included
+   */
+  recheck(req: Request, principal: P): Promise<P>;
   /** WWW-Authenticate of a 401 (missing or refused credential) */
   challenge(req: Request, error: unknown): string;
   /** the endpoint's RFC 9728 document, for the host that was asked */
   resourceMetadata(req: Request): ProtectedResourceMetadata;
-  /** `answered` hears the HTTP status of each tool call's answer (see `ANSWERED_STATUS`) */
-  catalogFor(principal: P, ids: RequestIds, answered: (status: number) => void): ToolCatalog;
+  /**
+   * `answered` hears the HTTP status of each tool call's answer (see `ANSWERED_STATUS`);
+   * `recheck` checks the caller again before each call
+   */
+  catalogFor(
+    principal: P,
+    ids: RequestIds,
+    answered: (status: number) => void,
+    recheck: () => Promise<P>,
+  ): ToolCatalog;
   /** every tool name the endpoint has: only these name a call in the access log and metrics */
   toolNames: ReadonlySet<string>;
   /**
@@ -150,7 +164,8 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
         .then((info) =>
           answerWithServer(req, res, {
             info,
-            catalog: (answered) => options.catalogFor(principal, ids, answered),
+            catalog: (answered) =>
+              options.catalogFor(principal, ids, answered, () => options.recheck(req, principal)),
             toolNames: options.toolNames,
             correlationId,
             logger: options.logger,

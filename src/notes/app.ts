@@ -85,6 +85,7 @@ export async function createNotesApp(
     operations,
     envelope: notesEnvelope(),
     authenticate: auth.authenticate,
+    recheck: (req) => auth.recheck(req),
     challenge: auth.challenge,
     throttle: callerBudgets({
       readStore: ctx.stores.readStore,

@@ -12,6 +12,7 @@ import {
   createAuthorizationServer,
   endpointChallenge,
   notesAuthPreset,
+  type Presentation,
   presentationOf,
   Unauthenticated,
   wwwAuthenticateFor,
@@ -41,10 +42,17 @@ export function notesBaseUrls(config: Config, listening: { port: number; baseUrl
 export interface NotesAuth {
   server: AuthorizationServer;
   authenticate(req: IncomingMessage): Promise<NotesPrincipal>;
+  /**
+   * the same check again before the request acts (src/http/steps/preconditions.ts
+   * recheckCredential): the grant and the deny-list live, the DPoP proof not presented twice
+   */
+  recheck(req: IncomingMessage): Promise<NotesPrincipal>;
   /** WWW-Authenticate for a 401, pointing at the metadata of the host that was asked */
   challenge(req: IncomingMessage, error: unknown): string;
   /** the same check at the hosted MCP endpoint: a token for the service or for `{base}/mcp` */
   mcpAuthenticate(req: IncomingMessage): Promise<NotesPrincipal>;
+  /** `recheck` at the hosted MCP endpoint, before each tool call */
+  mcpRecheck(req: IncomingMessage): Promise<NotesPrincipal>;
   /** the base URL of the host that was asked */
   baseFor(req: IncomingMessage): string;
   /** the origins of the hosts that answer the notes API (NOTES_BASE_URL, NOTES_ALT_BASE_URL) */
@@ -104,7 +112,7 @@ export async function createNotesAuth(
       verify: AuthorizationServer['verifyAccessToken'],
       challengeAt: (base: string, error: BearerError, scope: string) => string,
     ) =>
-    async (req: IncomingMessage): Promise<NotesPrincipal> => {
+    async (req: IncomingMessage, again = false): Promise<NotesPrincipal> => {
       const header = req.headers.authorization;
       if (!header) throw new Unauthenticated('missing access token', 'invalid_request');
       // RFC 9449: a DPoP-bound token comes as `DPoP <token>` with a proof naming this request
@@ -115,7 +123,12 @@ export async function createNotesAuth(
         );
       }
       const scheme = (match[1] as string).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
-      const token = await verify(match[2], presentationOf(req, scheme, baseFor(req)));
+      // checked again: the proof was verified as the request arrived, and is used once
+      const presentation: Presentation =
+        again && scheme === 'DPoP'
+          ? { scheme: 'revocation' }
+          : presentationOf(req, scheme, baseFor(req));
+      const token = await verify(match[2], presentation);
       if (!token.scopes.includes(NOTES_SCOPE)) {
         throw withResponseHeaders(
           new PermissionDenied(`the access token lacks the "${NOTES_SCOPE}" scope`),
@@ -125,14 +138,18 @@ export async function createNotesAuth(
       return { userId: token.userId, clientId: token.clientId, scopes: token.scopes };
     };
 
+  const restCheck = bearerCheck(server.verifyAccessToken, wwwAuthenticateFor);
+  const mcpCheck = bearerCheck(server.verifierAt(MCP_PATH), (base, error, scope) =>
+    endpointChallenge({ base, path: MCP_PATH, error, scope }),
+  );
   return {
     server,
     baseFor,
     origins: [...hosts.values()].map((base) => new URL(base).origin),
-    authenticate: bearerCheck(server.verifyAccessToken, wwwAuthenticateFor),
-    mcpAuthenticate: bearerCheck(server.verifierAt(MCP_PATH), (base, error, scope) =>
-      endpointChallenge({ base, path: MCP_PATH, error, scope }),
-    ),
+    authenticate: (req) => restCheck(req),
+    recheck: (req) => restCheck(req, true),
+    mcpAuthenticate: (req) => mcpCheck(req),
+    mcpRecheck: (req) => mcpCheck(req, true),
     challenge(req, error) {
       const base = baseFor(req);
       if (!req.headers.authorization) return wwwAuthenticateFor(base);

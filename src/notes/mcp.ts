@@ -34,6 +34,7 @@ export function notesMcp(deps: {
   return mcpEndpoint<NotesPrincipal>({
     info: { name: 'notes', version: '1.0.0', instructions: NOTES_MCP_INSTRUCTIONS },
     authenticate: auth.mcpAuthenticate,
+    recheck: (req) => auth.mcpRecheck(req),
     challenge: (req, error) =>
       endpointChallenge({
         base: auth.baseFor(req),

@@ -19,6 +19,10 @@ import { assertScope } from './authorize.js';
  * endpoint. `catchUp` first: tokens and memberships are read from the read models, which must
  * include a revocation, removal or role change the admin CLI appended a moment ago (spec:
  * "Revocation takes effect at once"; "Removal or a role change applies on the next request").
+ * `again`: the request is checked again before it acts (src/http/steps/preconditions.ts
+ * recheckCredential) — everything live once more (a personal token or integration credential
+ * looked up, an access token's grant and deny-list, an ID token's account), but not a DPoP
+ * proof, which was verified when the request arrived and may be presented once (RFC 9449 §11.1).
  */
 export function requestCaller(
   authenticate: (token: string, presentation: Presentation) => Promise<Caller>,
@@ -26,20 +30,26 @@ export function requestCaller(
   /** the configured base URL: a DPoP proof's htu names it, never the Host header */
   baseUrl: string,
 ) {
-  return async (req: IncomingMessage): Promise<Caller> => {
+  return async (req: IncomingMessage, again = false): Promise<Caller> => {
     await catchUp();
     const { scheme, token } = credentialFrom(req);
-    return authenticate(token, presentationOf(req, scheme, baseUrl));
+    const presentation: Presentation =
+      again && scheme === 'DPoP' ? { scheme: 'revocation' } : presentationOf(req, scheme, baseUrl);
+    return authenticate(token, presentation);
   };
 }
 
+/** The authenticate hook of the REST operations, and their recheck (the same, `again`). */
 export function httpAuthenticate(...args: Parameters<typeof requestCaller>) {
   const callerOf = requestCaller(...args);
-  return async (req: IncomingMessage, op: Operation<FeedbackTypes>): Promise<Caller> => {
-    const caller = await callerOf(req);
-    assertScope(op.meta, caller);
-    return caller;
-  };
+  const scoped =
+    (again: boolean) =>
+    async (req: IncomingMessage, op: Operation<FeedbackTypes>): Promise<Caller> => {
+      const caller = await callerOf(req, again);
+      assertScope(op.meta, caller);
+      return caller;
+    };
+  return { authenticate: scoped(false), recheck: scoped(true) };
 }
 
 /** RFC 6750 + RFC 9728 (+ RFC 9449 for DPoP): where to find the authorization server, what was wrong. */

@@ -20,9 +20,13 @@ const NO_BODY = z.object({}).strict();
 export const authenticate: Step = async (x, hooks) => {
   const { op } = x.prepared;
   if (op.auth !== 'bearer' || !x.facts.req || !hooks.authenticate) return;
-  x.revocationsAt = hooks.revocationsHeard?.();
-  const principal = await hooks.authenticate(x.facts.req, op);
+  const { req } = x.facts;
+  const principal = await hooks.authenticate(req, op);
   x.facts.principal = principal;
+  // a write is checked again just before it acts (recheckCredential): its body may have taken
+  // long to arrive. A read acts as soon as it is authenticated: it is not checked twice.
+  const { recheck } = hooks;
+  if (recheck && op.method !== 'get') x.facts.recheck = () => recheck(req, op, principal);
   // Express's per-response locals: the access log (platform/telemetry.ts) reads it
   const locals = (x.facts.res as { locals?: Record<string, unknown> } | undefined)?.locals;
   if (locals && hooks.describeCaller) locals.caller = hooks.describeCaller(principal);

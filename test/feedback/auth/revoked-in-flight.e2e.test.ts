@@ -1,17 +1,16 @@
 /**
  * A credential revoked while its request is still on its way does not act: README "a revocation
  * applies to the very next request" would otherwise leave out the one whose body was still being
- * sent. The request was authenticated when its headers arrived; the revocation that lands before
- * its body is whole moves the process's count of revocations, and the step before the handler
- * authenticates it again (src/http/steps/preconditions.ts recheckCredential).
+ * sent. The request was authenticated when its headers arrived; the step before a write's handler
+ * authenticates it again, live (src/http/steps/preconditions.ts recheckCredential).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { expect } from 'chai';
 import { exportJWK, SignJWT } from 'jose';
 import { CookieJar } from '../../auth/support/browserless.js';
+import { slowPost as postSlowly } from '../../support/slow-body.js';
 import { type FeedbackHarness, type Maker, startFeedback } from '../support/harness.js';
-import { authorizeClient, oidc } from '../support/oauth.js';
+import { authorizeClient, connectClient, oidc } from '../support/oauth.js';
 
 describe('When a personal token is revoked while its request body is still being sent (e2e)', () => {
   let fb: FeedbackHarness;
@@ -24,40 +23,12 @@ describe('When a personal token is revoked while its request body is still being
   });
   after(() => fb.stop());
 
-  /** POSTs `body` with `headers`: ten bytes, then `meanwhile()`, then the rest */
-  function slowPost(
+  const slowPost = (
     path: string,
     headers: Record<string, string>,
     body: string,
     meanwhile: () => Promise<void>,
-  ): Promise<{ status: number; text: string }> {
-    const url = new URL(path, fb.url);
-    return new Promise((resolve, reject) => {
-      const req = http.request(url, {
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      });
-      req.on('response', (res) => {
-        let text = '';
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      // the headers are in: authenticated; the rest of the body follows `meanwhile`
-      setTimeout(() => {
-        meanwhile()
-          .then(() => req.end(body.slice(10)))
-          .catch(reject);
-      }, 300);
-    });
-  }
+  ) => postSlowly(new URL(path, fb.url).href, headers, body, meanwhile);
 
   it('answers 401 and writes nothing', async () => {
     const path = `/v1/public/${maker.home.slug}/APP/feedback`;
@@ -69,6 +40,24 @@ describe('When a personal token is revoked while its request body is still being
     expect(res.status, res.text).to.equal(401);
     const items = await fb.runtime.runtime.stores.readStore.collection('items').countDocuments({});
     expect(items, 'no item was written').to.equal(0);
+  });
+
+  it('answers 401 to an app disconnected meanwhile, and writes nothing', async () => {
+    // README "Revocation": disconnecting an app (revoke_connected_app) stops its tokens; the
+    // grant is no event, so only checking the token again live sees it gone
+    const eva = await fb.createMaker('eva@acme.io');
+    const app = await connectClient(fb, { email: eva.email, scope: 'openid offline_access' });
+    const items = fb.runtime.runtime.stores.readStore.collection('items');
+    const before = await items.countDocuments({});
+    const path = `/v1/public/${maker.home.slug}/APP/feedback`;
+    const body = JSON.stringify({ body: 'Sent by an app disconnected meanwhile' });
+    const headers = { authorization: `Bearer ${app.accessToken}` };
+    const res = await slowPost(path, headers, body, async () => {
+      const revoked = await fb.api(eva.token).del(`/v1/me/apps/${app.clientId}`);
+      expect(revoked.status).to.equal(204);
+    });
+    expect(res.status, res.text).to.equal(401);
+    expect(await items.countDocuments({}), 'no item was written').to.equal(before);
   });
 
   it('lets a DPoP-bound OAuth request on its way act when another credential was revoked', async () => {
