@@ -3,12 +3,12 @@
  * oidc-provider's endpoints). The HTTP middleware runs every step; the MCP server brings its own
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
- *   authenticate → checkIdempotencyKey → readBody → validate → authorize → findScope → throttle
- *     → checkPreconditions → recheckCredential → handle → preconditionsAnswered → awaitReadModels
+ *   authenticate → checkIdempotencyKey → readBody → recheckCredential → validate → authorize
+ *     → findScope → throttle → checkPreconditions → handle → preconditionsAnswered → awaitReadModels
  *     → checkResponse → answer
  *
- * The steps are in steps/: input.ts (authenticate to authorize), preconditions.ts (findScope,
- * throttle, the If-Match steps, recheckCredential) and outcome.ts (handle to answer).
+ * The steps are in steps/: input.ts (authenticate to authorize, recheckCredential among them),
+ * preconditions.ts (findScope, throttle, the precondition steps) and outcome.ts (handle to answer).
  *
  * Read-your-writes has one mechanism: a write's handler returns the event-log `position` it
  * reached (and, when it answers the changed resource, `readBack` to build that answer); the
@@ -22,13 +22,19 @@ import type {
   RequestFacts,
   ServiceTypes,
 } from './operation.js';
-import { authenticate, authorize, checkIdempotencyKey, readBody, validate } from './steps/input.js';
+import {
+  authenticate,
+  authorize,
+  checkIdempotencyKey,
+  readBody,
+  recheckCredential,
+  validate,
+} from './steps/input.js';
 import { answer, awaitReadModels, checkResponse, handle } from './steps/outcome.js';
 import {
   checkPreconditions,
   findScope,
   preconditionsAnswered,
-  recheckCredential,
   throttle,
 } from './steps/preconditions.js';
 import { queryCoercer } from './validation.js';
@@ -116,12 +122,12 @@ export const HTTP_STEPS: readonly Step[] = [
   authenticate,
   checkIdempotencyKey,
   readBody,
+  recheckCredential,
   validate,
   authorize,
   findScope,
   throttle,
   checkPreconditions,
-  recheckCredential,
   handle,
   preconditionsAnswered,
   awaitReadModels,

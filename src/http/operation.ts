@@ -56,7 +56,7 @@ export interface RequestFacts<S extends ServiceTypes> {
   principal: S['principal'] | undefined;
   /**
    * The caller again, live, from the credential as it was presented (the recheckCredential step,
-   * src/http/steps/preconditions.ts): throws Unauthenticated once it was revoked or expired. Set
+   * src/http/steps/input.ts): throws Unauthenticated once it was revoked or expired. Set
    * by the authenticate step for a write over HTTP, by the MCP endpoint for every tool call.
    */
   recheck?: () => Promise<S['principal']>;

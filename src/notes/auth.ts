@@ -43,7 +43,7 @@ export interface NotesAuth {
   server: AuthorizationServer;
   authenticate(req: IncomingMessage): Promise<NotesPrincipal>;
   /**
-   * the same check again before the request acts (src/http/steps/preconditions.ts
+   * the same check again before the request acts (src/http/steps/input.ts
    * recheckCredential): the grant and the deny-list live, the DPoP proof not presented twice
    */
   recheck(req: IncomingMessage): Promise<NotesPrincipal>;

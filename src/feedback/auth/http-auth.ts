@@ -19,7 +19,7 @@ import { assertScope } from './authorize.js';
  * endpoint. `catchUp` first: tokens and memberships are read from the read models, which must
  * include a revocation, removal or role change the admin CLI appended a moment ago (spec:
  * "Revocation takes effect at once"; "Removal or a role change applies on the next request").
- * `again`: the request is checked again before it acts (src/http/steps/preconditions.ts
+ * `again`: the request is checked again before it acts (src/http/steps/input.ts
  * recheckCredential) — everything live once more (a personal token or integration credential
  * looked up, an access token's grant and deny-list, an ID token's account), but not a DPoP
  * proof, which was verified when the request arrived and may be presented once (RFC 9449 §11.1).

@@ -1,6 +1,7 @@
 /**
- * The lifecycle's first steps (lifecycle.ts): who calls, the Idempotency-Key, the body, and the
- * input validated against the operation's schemas, then authorized.
+ * The lifecycle's first steps (lifecycle.ts): who calls, the Idempotency-Key, the body, who calls
+ * again once it is whole, and the input validated against the operation's schemas, then
+ * authorized.
  */
 import { z } from 'zod';
 import { InvalidArgument, NotFound, Unauthenticated } from '../../../commands/shared/errors.js';
@@ -23,8 +24,8 @@ export const authenticate: Step = async (x, hooks) => {
   const { req } = x.facts;
   const principal = await hooks.authenticate(req, op);
   x.facts.principal = principal;
-  // a write is checked again just before it acts (recheckCredential): its body may have taken
-  // long to arrive. A read acts as soon as it is authenticated: it is not checked twice.
+  // a write is checked again once its body is whole (recheckCredential): it may have taken long
+  // to arrive. A read acts as soon as it is authenticated: it is not checked twice.
   const { recheck } = hooks;
   if (recheck && op.method !== 'get') x.facts.recheck = () => recheck(req, op, principal);
   // Express's per-response locals: the access log (platform/telemetry.ts) reads it
@@ -57,6 +58,22 @@ export const readBody: Step = async (x, hooks) => {
     throw new HttpProblem('unsupported-media-type', message);
   }
   x.raw.body = await hooks.readJson(req, res);
+};
+
+/**
+ * A credential revoked while its request was on its way (its body still arriving, the calls of
+ * an MCP POST before this one) must not act: once a write's body is whole, and before every MCP
+ * tool call, the caller is checked again, live (`facts.recheck`), before the input is validated
+ * and authorized (a member removed, a role changed meanwhile: the authorize step reads live).
+ * Each lookup reads the stores every process shares (the embedded store's log first: catchUp),
+ * so a revocation recorded by any process, or by the CLI, before this point is honoured; from
+ * here to the append only the input's checks and the handler's own work run (milliseconds; a
+ * write queued behind its stream's previous append waits for it). A read over HTTP is checked
+ * once, when it arrives: one that started before a revocation may finish.
+ */
+export const recheckCredential: Step = async (x) => {
+  const { recheck } = x.facts;
+  if (recheck) x.facts.principal = await recheck();
 };
 
 export const validate: Step = (x, hooks) => {

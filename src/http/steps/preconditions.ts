@@ -1,7 +1,6 @@
 /**
  * What must hold before the handler acts (lifecycle.ts): the product the path names, the caller's
- * budget, If-Match and a write's If-None-Match (before the handler and after it), and the
- * credential, checked again before a write acts.
+ * budget, If-Match and a write's If-None-Match (before the handler and after it).
  */
 import type { ServiceTypes } from '../operation.js';
 import {
@@ -106,23 +105,3 @@ function unmetPrecondition<S extends ServiceTypes>(x: Exchange<S>) {
     (op.method === 'get' ? undefined : ifNoneMatchWithoutETag(x.facts.ifNoneMatch))
   );
 }
-
-/**
- * A credential revoked while its request was on its way (its body still arriving, a wait on a
- * budget, the calls of an MCP POST before this one) must not act: a write over HTTP and every
- * MCP tool call check the caller again, live, just before they act (`facts.recheck`), and are
- * authorized again (a member removed, a role changed meanwhile). Each lookup reads the stores
- * every process shares (the embedded store's log first: catchUp), so a revocation recorded by
- * any process, or by the CLI, before this point is honoured here. A read over HTTP is checked
- * once, when it arrives: one that started before a revocation may finish.
- */
-export const recheckCredential: Step = async (x, hooks) => {
-  const { recheck } = x.facts;
-  if (!recheck) return;
-  const principal = await recheck();
-  x.facts.principal = principal;
-  // over MCP this runs first, before the context exists: the authorize step that follows uses it
-  if (!x.ctx) return;
-  x.ctx.principal = principal;
-  if (hooks.authorize) x.ctx.access = await hooks.authorize(x.prepared.op, principal, x.ctx);
-};

@@ -1,8 +1,8 @@
 /**
  * A credential revoked while its request is still on its way does not act: README "a revocation
  * applies to the very next request" would otherwise leave out the one whose body was still being
- * sent. The request was authenticated when its headers arrived; the step before a write's handler
- * authenticates it again, live (src/http/steps/preconditions.ts recheckCredential).
+ * sent. The request was authenticated when its headers arrived; once its body is whole a write is
+ * authenticated again, live (src/http/steps/input.ts recheckCredential).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';

@@ -38,6 +38,19 @@ describe('When a notes token is revoked while its write is still being sent (e2e
     expect(await noteCount('ida@example.com'), 'no note was created').to.equal(0);
   });
 
+  it("answers 401, not the body's 400, when the body it sent is invalid too", async () => {
+    // the credential is checked again as soon as the body is whole, before it is validated: a
+    // revoked token learns nothing of the operation's input rules
+    const { config, token } = await e.signIn('bea@example.com', { scope: 'notes' });
+    const res = await slowPost(
+      `${e.base}/v1/notes`,
+      { authorization: `Bearer ${token}` },
+      JSON.stringify({ body: 'not a field of create_note' }),
+      () => oidc.tokenRevocation(config, token),
+    );
+    expect(res.status, res.text).to.equal(401);
+  });
+
   it('answers 401 when the grant ends meanwhile (its refresh token revoked)', async () => {
     const { config, tokens, token } = await e.signIn('max@example.com', {
       scope: 'notes offline_access',
