@@ -10,7 +10,7 @@ import type { ServiceContext, ServiceModule } from '../platform/service.js';
 import { completePendingMerges, completePendingUnmerges } from './actions/index.js';
 import { createFeedbackApp, type FeedbackApp } from './app.js';
 import { announceFirstRun } from './first-run.js';
-import { feedbackSearch, startFeedbackSearch } from './search/index.js';
+import { feedbackSearch, feedbackSearchHealth, startFeedbackSearch } from './search/index.js';
 import { grantHolder, startClientSweep } from '../auth/index.js';
 import { createWebhooks, type Webhooks, type WebhooksOptions } from '../webhooks/index.js';
 import { FEEDBACK_OAUTH_PREFIX } from './auth/settings.js';
@@ -46,6 +46,14 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
       };
       // built once the runtime context exists; the app and the worker share it
       let webhooks: Webhooks | undefined;
+      // once per process, from whichever of createApp and startWorkers runs first (the `all`
+      // role runs both): an API process reports the indexes it searches, as notes does
+      let reportingSearch = false;
+      const reportSearch = (ctx: ServiceContext) => {
+        if (reportingSearch) return;
+        reportingSearch = true;
+        ctx.reportHealth('search', feedbackSearchHealth(ctx, search));
+      };
       const webhooksOf = (ctx: ServiceContext) => {
         // a webhook an OAuth app set stops with the app's grant, however the grant ended
         webhooks ??= createWebhooks(ctx, {
@@ -60,6 +68,7 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
         projectors: [...feedbackProjectors(), ...search.projectors()],
         async createApp(ctx, listening) {
           listeningAt = listening.baseUrl;
+          reportSearch(ctx);
           const built = await createFeedbackApp(ctx, {
             baseUrl: listening.baseUrl,
             now,
@@ -74,6 +83,7 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
           return { app: built.app, onClientError: built.http.onClientError };
         },
         async startWorkers(ctx) {
+          reportSearch(ctx);
           const indexing = await startFeedbackSearch(ctx, search);
           const stopRecovery = new AbortController();
           const recovery = recoverMerges(ctx, now, stopRecovery.signal);

@@ -5,6 +5,7 @@
  *   const search = feedbackSearch(config, logger);        // in projectors(ctx), first call
  *   projectors: [...feedbackProjectors(), ...search.projectors()]   // AFTER items and people
  *   followupOperations({ ...httpDeps, search })           // in createApp
+ *   ctx.reportHealth('search', feedbackSearchHealth(ctx, search))  // once per process
  *   startFeedbackSearch(ctx, search)                      // in startWorkers; returns { stop }
  */
 import type { Config } from '../../config/schema.js';
@@ -43,20 +44,30 @@ export function feedbackSearch(
 }
 
 /**
+ * What the health output shows under `search`: the embedder and, once it is ready, each index's
+ * progress (indexed, pending, texts/s, estimated seconds to go) and what this process holds of
+ * it in memory. Every role that serves or builds the indexes reports it: an API process holds
+ * the scopes its searches loaded (`loadedScopes`), the projector fills the indexes.
+ */
+export function feedbackSearchHealth(
+  ctx: ServiceContext,
+  search: FeedbackSearch & { embedder?: EmbedderHandle },
+): () => Promise<unknown> {
+  return async () => {
+    const embedder = search.embedder?.status() ?? { state: 'custom' };
+    if (embedder.state !== 'ready' && embedder.state !== 'custom') return { embedder };
+    return { embedder, indexes: await search.progress(ctx.stores.readStore) };
+  };
+}
+
+/**
  * Background work of the projector role: embeds what a crash or a provider change left pending
- * (new texts are embedded as the projector stages them), and reports under `search` in the
- * health output the embedder and, once it is ready, each index's progress (indexed, pending,
- * texts/s, estimated seconds to go).
+ * (new texts are embedded as the projector stages them).
  */
 export async function startFeedbackSearch(
   ctx: ServiceContext,
   search: FeedbackSearch & { embedder?: EmbedderHandle },
 ): Promise<{ stop(): Promise<void> }> {
-  ctx.reportHealth('search', async () => {
-    const embedder = search.embedder?.status() ?? { state: 'custom' };
-    if (embedder.state !== 'ready' && embedder.state !== 'custom') return { embedder };
-    return { embedder, indexes: await search.progress(ctx.stores.readStore) };
-  });
   search.start(ctx.stores.readStore);
   return { stop: () => search.stop() };
 }
