@@ -5,7 +5,12 @@
 import { usersOf } from '../../projections/users/projector.js';
 import type { ReadStore } from '../readstore/types.js';
 
-export function firstRunInstructions(baseUrl: string): string {
+/**
+ * `shared`: the stores are MongoDB (and KurrentDB), which other processes share: the CLI must be
+ * pointed at them too, and `npm run dev -- --demo` would start one more server projecting beside
+ * the projector process, so it is not offered there.
+ */
+export function firstRunInstructions(baseUrl: string, shared = false): string {
   return [
     'No maker accounts yet. Create a first workspace, product and API token with:',
     '',
@@ -16,7 +21,9 @@ export function firstRunInstructions(baseUrl: string): string {
     '',
     'The last command prints the token once. To fill the board, import items:',
     '  npm run cli -- import-items --workspace acme-co --product APP --file examples/items.json',
-    'Or stop and start over with a demo workspace and token: npm run dev -- --demo',
+    shared
+      ? 'Run them with the EVENTSTORE_URL, MONGODB_URL, MONGODB_DATABASE and APP_SECRET of this process: the CLI writes to the stores it is configured with.'
+      : 'Or stop and start over with a demo workspace and token: npm run dev -- --demo',
     '',
     'Then try:',
     `  curl -H "Authorization: Bearer <token>" ${baseUrl}/v1/workspaces/acme-co/products`,
@@ -28,8 +35,9 @@ export async function announceFirstRun(
   readStore: ReadStore,
   baseUrl: string,
   print: (text: string) => void,
+  shared = false,
 ): Promise<boolean> {
   if ((await usersOf(readStore).countDocuments({})) > 0) return false;
-  print(firstRunInstructions(baseUrl));
+  print(firstRunInstructions(baseUrl, shared));
   return true;
 }

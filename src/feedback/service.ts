@@ -77,8 +77,11 @@ export function createFeedbackService(options: FeedbackServiceOptions = {}): Ser
             ...(options.validateResponses ? { validateResponses: true } : {}),
           });
           options.onApp?.(built);
-          await announceFirstRun(ctx.stores.readStore, listening.baseUrl, (text) =>
-            ctx.logger.info(`\n${text}`),
+          await announceFirstRun(
+            ctx.stores.readStore,
+            listening.baseUrl,
+            (text) => ctx.logger.info(`\n${text}`),
+            ctx.stores.readStore.adapter === 'mongodb',
           );
           return { app: built.app, onClientError: built.http.onClientError };
         },

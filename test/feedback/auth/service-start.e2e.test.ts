@@ -8,6 +8,7 @@ import { createCommandHandler } from '../../../src/write/command-handler.js';
 import { loadConfig } from '../../../src/config/load.js';
 import type { EventStore } from '../../../src/eventstore/types.js';
 import * as actions from '../../../src/feedback/actions/index.js';
+import { firstRunInstructions } from '../../../src/feedback/first-run.js';
 import { createFeedbackService } from '../../../src/feedback/service.js';
 import type { Logger } from '../../../src/platform/logger.js';
 import { startRuntime } from '../../../src/platform/runtime.js';
@@ -61,6 +62,16 @@ describe('First run of the feedback service (e2e)', () => {
     } finally {
       await runtime.stop();
     }
+  });
+
+  it('on MongoDB (a split deployment) names the stores the CLI must use and offers no demo server', () => {
+    // an API process over shared stores printed `npm run dev -- --demo`: one more server, which
+    // would project beside the projector process; and the CLI needs the same stores to be heard
+    const text = firstRunInstructions('http://api.example:3000', true);
+    expect(text).to.include('npm run cli -- create-user --email you@example.com');
+    expect(text).to.include('EVENTSTORE_URL, MONGODB_URL, MONGODB_DATABASE and APP_SECRET');
+    expect(text).not.to.include('--demo');
+    expect(firstRunInstructions('http://127.0.0.1:3000')).to.include('npm run dev -- --demo');
   });
 
   it('stays quiet once a maker account exists', async () => {
