@@ -25,7 +25,7 @@
  */
 import { checkModel, modelSettings } from '../../support/model-runs.js';
 import { NOTES_MODEL, notesModelProperty } from './property.js';
-import { type NotesTarget, startNotesTarget } from './split.js';
+import { type NotesTarget, SPLIT, startNotesTarget } from './split.js';
 
 const settings = modelSettings(NOTES_MODEL);
 
@@ -33,7 +33,11 @@ describe('When the devices of one account use the notes API in random order', fu
   this.timeout(Math.max(60_000, settings.runs * settings.commands * 500));
   let e: NotesTarget;
 
-  before(async () => {
+  before(async function () {
+    // split: the projector first replays the engines' whole log into a fresh database, which
+    // test/support/split-deployment.ts waits up to 300 s for; a stand-in KurrentDB that has held
+    // test:engines' first half ran out the 75 s the runs get (5 × 30 commands)
+    if (SPLIT) this.timeout(360_000);
     e = await startNotesTarget({ NOTES_REGISTRATIONS_PER_IP: '100000' });
   });
   after(async () => e?.stop());
