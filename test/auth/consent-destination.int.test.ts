@@ -81,6 +81,29 @@ describe('When a client names itself and asks a person for access', () => {
     }
   });
 
+  it('shows a client_name without the bidirectional controls that would make it read as another', async () => {
+    // README: "A client's name is its own claim: registration refuses the service's own name".
+    // U+202E (right-to-left override) before "draob kcabdeeF" displays "Feedback board": the
+    // registration's check reads the letters as typed, so only the page can stop the disguise
+    const redirect = 'https://assistant.example.com/cb';
+    const config = await registerClient(h.base, {
+      name: '\u202Edraob kcabdeeF',
+      redirectUri: redirect,
+    });
+    const { url } = await startAuthorization(config, h.base, 'openid service.public', redirect);
+    const pages: string[] = [];
+    await authorizeOverHttp({
+      authUrl: url,
+      base: h.base,
+      email: 'bidi@example.com',
+      mailboxPath: h.mailboxPath,
+      onPage: (html) => pages.push(html),
+    });
+    const consent = pages.find((html) => html.includes('/confirm"')) ?? '';
+    expect(/id="client-name">([^<]*)</.exec(consent)?.[1]).to.equal('draob kcabdeeF');
+    for (const html of pages) expect(html).not.to.match(/[\u202A-\u202E\u2066-\u2069]/);
+  });
+
   /** Every page a sign-in through a client with this redirect URI shows, in order. */
   async function pagesSeen(redirectUri: string, email: string): Promise<string[]> {
     const config = await registerClient(h.base, { redirectUri });

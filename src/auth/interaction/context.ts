@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
+import { tidyName } from '../../../commands/shared/text.js';
 import { requestIdsFor } from '../../http/respond.js';
 import type { AccountsPort } from '../options.js';
 import type { MailPort } from '../mail/port.js';
@@ -113,9 +114,17 @@ export async function loadInteraction(ctx: InteractionContext, req: Request, res
   return details;
 }
 
+/**
+ * The client's name as the sign-in and consent pages show it: its own claim, made showable as a
+ * submitter's name is (tidyName). A bidirectional override in it would reorder what is shown —
+ * `\u202E` before "draob kcabdeeF" reads "Feedback board", past the registration's check of the
+ * service's own name, and turns the page's own sentence after it around as well.
+ */
 export async function clientNameOf(provider: Provider, clientId: unknown): Promise<string> {
   const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
-  return client?.clientName ?? (typeof clientId === 'string' ? clientId : 'An application');
+  return (
+    tidyName(client?.clientName) ?? (typeof clientId === 'string' ? clientId : 'An application')
+  );
 }
 
 /** The path of an interaction's page; its forms post to sub-paths of it. */
