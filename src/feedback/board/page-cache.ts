@@ -13,10 +13,15 @@
  * pages, so a tag made of it would tell a visitor polling one page of other changes, and would
  * void the page's tag on each of them. A digest of the page changes exactly when the page does.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createTenantLru } from './tenant-lru.js';
 
-export const TOKEN_SLOT = 'form-token-slot-3f9c2a';
+/**
+ * Where the form token goes: random per process and never sent (every answer fills it), so no
+ * submitter can write it into a title or body — a fixed marker typed into a title was replaced
+ * by the viewer's form token, and the page no longer showed what was written.
+ */
+export const TOKEN_SLOT = `form-token-slot-${randomBytes(16).toString('hex')}`;
 
 export interface CachedPage {
   version: string;

@@ -177,6 +177,19 @@ describe('The public board pages (e2e)', () => {
       expect(csp).to.include("frame-ancestors 'none'").and.not.include('unsafe-inline');
       expect(page.text).to.not.match(/<script>|<style>| on[a-z]+="/);
     });
+
+    it('shows a title as it was written on the page kept for visitors without a cookie', async () => {
+      // README: a cached page is "the same for everyone" but for its form token, put in fresh on
+      // each answer; the place it goes must be one no submitter can write: a title holding the
+      // marker the cache once used printed the viewer's form token in its place
+      const title = 'Rename form-token-slot-3f9c2a in the export';
+      await file(title, 'A title that names an internal marker');
+      for (const path of [world.boardPath, `${world.boardPath}?sort=new`]) {
+        const page = await new BoardVisitor(world.fb.url).get(path);
+        expect(page.headers.get('etag'), path).to.be.a('string');
+        expect(page.text, path).to.include(title);
+      }
+    });
   });
 
   describe('When a maker replies and merges', () => {
