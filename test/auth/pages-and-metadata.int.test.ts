@@ -51,6 +51,17 @@ describe('When a client discovers the protected resource', () => {
       const refused = await request(jar, form.action, { ...form.fields, email: hidden });
       expect(refused.status, JSON.stringify(hidden)).to.equal(400);
     }
+    // nor one that mail reads as a comment, a list or a group: the code went to owner@evil.com
+    // alone, while the account and its ID token (email_verified: true) named the whole string
+    for (const structured of [
+      'owner@evil.com(victim.com)',
+      'owner@evil.com,victim.com',
+      'team:owner@evil.com;',
+    ]) {
+      const refused = await request(jar, form.action, { ...form.fields, email: structured });
+      expect(refused.status, structured).to.equal(400);
+      expect(await refused.text()).to.include('Enter a valid e-mail address.');
+    }
     await request(jar, form.action, { ...form.fields, email: 'mailbox@example.com' });
     const page = await (await fetch(`${h.base}/dev/mailbox`)).text();
     expect(page).to.include('mailbox@example.com');

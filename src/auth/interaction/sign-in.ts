@@ -20,8 +20,14 @@ import {
 import { destinationOf } from './destination.js';
 import { renderCodeForm, renderEmailForm } from './views.js';
 
-/** a character of an address: no control or bidirectional control (it is shown and mailed as typed) */
-const C = `[^\\s@<>"\\p{Cc}${BIDI_CONTROL_RANGE}]`;
+/**
+ * a character of an address: no control or bidirectional control (it is shown and mailed as
+ * typed), and none of the characters mail reads as structure outside quotes (RFC 5322 §3.2.3
+ * specials): `owner@evil.com(victim.com)` or `team:owner@evil.com;` was mailed to owner@evil.com
+ * alone, a comment and a group, while the account and its ID token (`email_verified`) named the
+ * whole string
+ */
+const C = `[^\\s@<>"(),:;\\[\\]\\\\\\p{Cc}${BIDI_CONTROL_RANGE}]`;
 const EMAIL = new RegExp(`^${C}{1,64}@${C}{1,255}\\.${C}{2,}$`, 'u');
 const TOO_OFTEN = 'That code has expired or was tried too often. Ask for a new one.';
 const WRONG_CODES = 'Too many wrong sign-in codes.';
