@@ -7,6 +7,7 @@ import Provider, { type Adapter, type Configuration, errors } from 'oidc-provide
 import type { AuthorizationServerOptions } from './options.js';
 import type { ProviderKeys } from './storage/keys.js';
 import { DPOP_ALGS } from './dpop.js';
+import { holdUntrustedErrorRedirects } from './error-redirects.js';
 import { renderErrorPage } from './interaction/views.js';
 import { settleConsumes } from './storage/unsettled.js';
 import { answerUnavailableInProvider } from './unavailable.js';
@@ -33,6 +34,8 @@ export interface ProviderDeps {
   Adapter: new (name: string) => Adapter;
   /** a failure the operator should see (AuthLogger.warn) */
   warn: (line: string) => void;
+  /** a client a person approved (its grant holds) or a first-party one (error-redirects.ts) */
+  trustedClient: (clientId: string) => Promise<boolean>;
 }
 
 export function createProvider(issuer: string, deps: ProviderDeps): Provider {
@@ -158,6 +161,7 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
   answerUnavailableInProvider(provider, deps.warn);
   // inside it: a consume no write of the request stored is stored before the answer
   provider.use((ctx, next) => settleConsumes(ctx, next));
+  holdUntrustedErrorRedirects(provider, deps.trustedClient);
   // discovery lists only static scopes; clients also need the service's resource scopes
   const scopesSupported = openid
     ? ['openid', ...options.oidcScopes, ...options.resourceScopes]

@@ -128,6 +128,13 @@ export async function createAuthorizationServer(
   if ((await dateStoredClients(lifetime, collectionFor(ctxStore, 'Grant'))) > 0)
     await readStore.flush();
   const Adapter = createAdapterClass(ctxStore);
+  const grants = collectionFor(ctxStore, 'Grant') as ReturnType<
+    typeof collectionFor<StoredArtifact>
+  >;
+  const firstParty = new Set((options.firstPartyClients ?? []).map((c) => c.client_id));
+  const trustedClient = async (clientId: string) =>
+    firstParty.has(clientId) ||
+    (await grants.findOne({ clientId, expiresAt: { $gt: now() } })) !== null;
   const providers = new Map<string, Provider>();
   for (const issuer of issuers) {
     providers.set(
@@ -138,6 +145,7 @@ export async function createAuthorizationServer(
         keys,
         Adapter,
         warn,
+        trustedClient,
       }),
     );
   }
@@ -182,9 +190,6 @@ export async function createAuthorizationServer(
       })
     : null;
 
-  const grants = collectionFor(ctxStore, 'Grant') as ReturnType<
-    typeof collectionFor<StoredArtifact>
-  >;
   const revoked = readStore.collection<RevokedJti>(`${prefix}_revoked_jti`);
   const jwks = publicJwks(keys.jwks.keys);
   const verifierDeps = {

@@ -5,7 +5,7 @@
 import { signInAndExchange } from './support/flow.js';
 import { expect } from 'chai';
 import { feedbackAuthPreset } from '../../src/auth/index.js';
-import { authorizeOverHttp } from './support/browserless.js';
+import { authorizeOverHttp, errorSentBack } from './support/browserless.js';
 import { exchange, oidc, registerClient, startAuthorization } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
 
@@ -54,7 +54,7 @@ describe('When an authorization request breaks the rules', () => {
   // spec: "PKCE | required; S256 is the only challenge method"
   it('rejects a request without a PKCE challenge', async () => {
     const res = await fetch(authorizeUrl(h, clientId, {}), { redirect: 'manual' });
-    const location = new URL(res.headers.get('location') ?? '', h.base);
+    const location = await errorSentBack(res, h.base);
     expect(location.pathname).to.equal('/cb');
     expect(location.searchParams.get('error')).to.equal('invalid_request');
     expect(location.searchParams.get('error_description')).to.include('PKCE');
@@ -67,7 +67,7 @@ describe('When an authorization request breaks the rules', () => {
         redirect: 'manual',
       },
     );
-    const location = new URL(res.headers.get('location') ?? '', h.base);
+    const location = await errorSentBack(res, h.base);
     expect(location.searchParams.get('error')).to.equal('invalid_request');
     expect(location.searchParams.get('error_description')).to.include('code_challenge_method');
   });

@@ -95,6 +95,23 @@ export function renderErrorPage(error: string, description: string): string {
   );
 }
 
+/**
+ * An authorization error of a client nobody approved (error-redirects.ts): shown, not redirected,
+ * with the way back as a link the person chooses to follow.
+ */
+export function renderHeldError(
+  error: string,
+  description: string,
+  location: string,
+  destination: string,
+): string {
+  return page(
+    'Sign-in problem',
+    `<h1>Something went wrong</h1><p class="error">${esc(error)}</p><p>${esc(description)}</p>
+<p>The app asked to be sent back to <strong>${esc(destination)}</strong>. No one has approved this app here, so you are not sent there on your own: <a id="back" href="${esc(location)}" rel="noreferrer">go back to the app</a> only if you trust that address.</p>`,
+  );
+}
+
 /** HTTP 429 page of the sign-in throttles: what happened and when to try again. */
 export function renderThrottled(reason: string, retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);

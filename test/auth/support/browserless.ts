@@ -132,3 +132,16 @@ export async function authorizeOverHttp(opts: {
   }
   throw new Error('authorization did not finish');
 }
+
+/**
+ * Where an authorization error sends the client: the redirect itself (a client a person
+ * approved), or the error page's link back (any other: error-redirects.ts, RFC 9700 §4.11.2).
+ */
+export async function errorSentBack(res: Response, base: string): Promise<URL> {
+  const location = res.headers.get('location');
+  if (location) return new URL(location, base);
+  const html = await res.text();
+  const back = /id="back" href="([^"]+)"/.exec(html)?.[1];
+  if (res.status !== 400 || !back) throw new Error(`no error sent back: ${res.status} ${html}`);
+  return new URL(back.replaceAll('&amp;', '&'));
+}
