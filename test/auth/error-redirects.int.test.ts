@@ -12,8 +12,9 @@ import { registerClient, startAuthorization } from './support/client.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 /** an authorization request of `clientId` that fails at once: nobody signed in, prompt=none */
-const silent = (h: Harness, clientId: string, redirectUri: string) =>
+const silent = (h: Harness, clientId: string, redirectUri: string, extra = {}) =>
   `${h.base}/oauth/authorize?${new URLSearchParams({
+    ...extra,
     client_id: clientId,
     redirect_uri: redirectUri,
     response_type: 'code',
@@ -44,6 +45,21 @@ describe('When an authorization request fails before anyone signs in', () => {
     // the way back is a link the person may choose to follow
     const back = /id="back" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '';
     expect(new URL(back).origin).to.equal('https://elsewhere.example');
+    expect(new URL(back).searchParams.get('error')).to.equal('login_required');
+  });
+
+  it('shows it too when asked to post it to the client (response_mode=form_post)', async () => {
+    // oidc-provider answers a page whose script posts the error to the client by itself
+    const elsewhere = 'https://elsewhere.example/landing';
+    const config = await registerClient(h.base, { redirectUri: elsewhere });
+    const res = await request(
+      new CookieJar(),
+      silent(h, config.clientMetadata().client_id, elsewhere, { response_mode: 'form_post' }),
+    );
+    expect(res.status).to.equal(400);
+    const html = await res.text();
+    expect(html).not.to.include('<form method="post" action="https://elsewhere.example');
+    const back = /id="back" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '';
     expect(new URL(back).searchParams.get('error')).to.equal('login_required');
   });
 
