@@ -11,71 +11,70 @@
  * where the client asked to be sent, with a link there the person may follow (§4.11.2: "inform
  * the user and rely on the user to make the correct decision"). `access_denied` goes back as
  * before: it follows the person's own Deny on the consent page.
+ *
+ * The decision is taken where oidc-provider hands an answer to the client's redirect URI: its
+ * response modes (query, fragment, form_post), which both the authorization endpoint's error
+ * handler and its success path call with the answer as data. Its `registerResponseMode` keeps the
+ * first handler of a name, and the constructor registers the built-in ones through it
+ * (lib/helpers/initialize_app.js), so a subclass overriding the method wraps each of them.
  */
-import type Provider from 'oidc-provider';
+import Provider, { type Configuration } from 'oidc-provider';
 import { destinationOf } from './interaction/destination.js';
 import { renderHeldError } from './interaction/views.js';
 
-interface SentError {
-  /** where it goes: the redirect's address, or the posted form's action with its fields */
-  location: string;
-  error: string;
-  description: string;
+type ResponseMode = Parameters<Provider['registerResponseMode']>[1];
+type Trusted = (clientId: string) => Promise<boolean>;
+
+/** the modes this server offers; a provider whose modes we did not wrap is refused at start */
+const MODES = ['query', 'fragment', 'form_post'];
+
+/** the address the answer would go to: `payload` in the redirect URI's fragment, or its query */
+function addressOf(mode: string, redirectUri: string, payload: Record<string, unknown>): string {
+  const url = new URL(redirectUri);
+  const fields = Object.entries(payload).map(([key, value]) => [key, String(value)]);
+  if (mode === 'fragment') url.hash = new URLSearchParams(fields).toString();
+  else for (const [key, value] of fields) url.searchParams.set(key ?? '', value ?? '');
+  return url.href;
 }
 
-/** the error a redirect carries to the client (in its query, or its fragment), if any */
-function redirectedError(status: number, location: string): SentError | null {
-  if (status < 300 || status >= 400 || !URL.canParse(location)) return null;
-  const url = new URL(location);
-  for (const params of [url.searchParams, new URLSearchParams(url.hash.slice(1))]) {
-    const error = params.get('error');
-    if (error) return { location, error, description: params.get('error_description') ?? '' };
-  }
-  return null;
-}
-
-const unescapeHtml = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, name: string) =>
-    name === 'amp' ? '&' : name === 'lt' ? '<' : name === 'gt' ? '>' : name === 'quot' ? '"' : "'",
-  );
-
-/**
- * The error of `response_mode=form_post`: oidc-provider's page that posts it to the client by
- * itself (lib/response_modes/form_post.js, its script allowed by the CSP's hash).
- */
-function postedError(body: unknown): SentError | null {
-  if (typeof body !== 'string' || !body.includes('<title>Submitting Callback</title>')) return null;
-  const action = /<form method="post" action="([^"]*)"/.exec(body)?.[1];
-  if (!action || !URL.canParse(unescapeHtml(action))) return null;
-  const url = new URL(unescapeHtml(action));
-  for (const [, name, value] of body.matchAll(
-    /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
-  ))
-    url.searchParams.append(name ?? '', unescapeHtml(value ?? ''));
-  const error = url.searchParams.get('error');
-  if (!error) return null;
-  const description = url.searchParams.get('error_description') ?? '';
-  return { location: url.href, error, description };
-}
-
-export function holdUntrustedErrorRedirects(
-  provider: Provider,
-  trusted: (clientId: string) => Promise<boolean>,
-): void {
-  provider.use(async (ctx, next) => {
-    await next();
-    const route = ctx.oidc?.route;
-    if (route !== 'authorization' && route !== 'resume') return;
-    const sent = redirectedError(ctx.status, ctx.response.get('Location')) ?? postedError(ctx.body);
-    if (!sent || sent.error === 'access_denied') return;
-    const clientId = ctx.oidc?.client?.clientId;
-    if (clientId && (await trusted(clientId))) return;
-    const destination =
-      destinationOf(ctx.oidc?.params?.redirect_uri) ?? new URL(sent.location).host;
-    ctx.remove('Location');
+/** `handler`, except that an error for a client nobody trusts is shown here instead */
+function heldForUntrusted(mode: string, handler: ResponseMode, trusted: Trusted): ResponseMode {
+  return async function (this: unknown, ctx, redirectUri, payload) {
+    const error = 'error' in payload ? String(payload.error) : null;
+    const clientId = ctx.oidc.client?.clientId;
+    if (!error || error === 'access_denied' || (clientId && (await trusted(clientId))))
+      return handler.call(this, ctx, redirectUri, payload);
+    const location = addressOf(mode, redirectUri, payload);
+    const description = String(payload.error_description ?? '');
     ctx.status = 400;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = renderHeldError(sent.error, sent.description, sent.location, destination);
-  });
+    ctx.body = renderHeldError(
+      error,
+      description,
+      location,
+      destinationOf(redirectUri) ?? new URL(location).host,
+    );
+  };
+}
+
+/** an oidc-provider whose response modes redirect an error only for a client `trusted` says */
+export function createGuardedProvider(
+  issuer: string,
+  configuration: Configuration,
+  trusted: Trusted,
+): Provider {
+  const wrapped = new Set<string>();
+  class GuardedProvider extends Provider {
+    override registerResponseMode(name: string, handler: ResponseMode): void {
+      wrapped.add(name);
+      super.registerResponseMode(name, heldForUntrusted(name, handler, trusted));
+    }
+  }
+  const provider = new GuardedProvider(issuer, configuration);
+  // an oidc-provider that registers its modes some other way would redirect every error again
+  const missed = MODES.filter((mode) => !wrapped.has(mode));
+  if (missed.length > 0)
+    throw new Error(`oidc-provider's response modes ${missed.join(', ')} were not wrapped`);
+  return provider;
 }

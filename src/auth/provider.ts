@@ -3,11 +3,12 @@
  * oidc-provider's; this file only chooses: public clients, PKCE S256, code + refresh grants,
  * JWT access tokens for the service as resource, rotation on every refresh, our routes and UI.
  */
-import Provider, { type Adapter, type Configuration, errors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { type Adapter, type Configuration, errors } from 'oidc-provider';
 import type { AuthorizationServerOptions } from './options.js';
 import type { ProviderKeys } from './storage/keys.js';
 import { DPOP_ALGS } from './dpop.js';
-import { holdUntrustedErrorRedirects } from './error-redirects.js';
+import { createGuardedProvider } from './error-redirects.js';
 import { renderErrorPage } from './interaction/views.js';
 import { settleConsumes } from './storage/unsettled.js';
 import { answerUnavailableInProvider } from './unavailable.js';
@@ -155,13 +156,13 @@ export function createProvider(issuer: string, deps: ProviderDeps): Provider {
     },
   };
 
-  const provider = new Provider(issuer, configuration);
+  // an error goes to the client's redirect URI only if a person trusts the client
+  const provider = createGuardedProvider(issuer, configuration, deps.trustedClient);
   // the auth router rewrites Host and X-Forwarded-* to this issuer's before any request gets here
   provider.proxy = true;
   answerUnavailableInProvider(provider, deps.warn);
   // inside it: a consume no write of the request stored is stored before the answer
   provider.use((ctx, next) => settleConsumes(ctx, next));
-  holdUntrustedErrorRedirects(provider, deps.trustedClient);
   // discovery lists only static scopes; clients also need the service's resource scopes
   const scopesSupported = openid
     ? ['openid', ...options.oidcScopes, ...options.resourceScopes]
