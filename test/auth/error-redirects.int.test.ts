@@ -63,6 +63,20 @@ describe('When an authorization request fails before anyone signs in', () => {
     expect(new URL(back).searchParams.get('error')).to.equal('login_required');
   });
 
+  it('shows it too when asked to put it in the fragment (response_mode=fragment)', async () => {
+    const elsewhere = 'https://elsewhere.example/landing';
+    const config = await registerClient(h.base, { redirectUri: elsewhere });
+    const res = await request(
+      new CookieJar(),
+      silent(h, config.clientMetadata().client_id, elsewhere, { response_mode: 'fragment' }),
+    );
+    expect(res.status).to.equal(400);
+    expect(res.headers.get('location')).to.equal(null);
+    const back = /id="back" href="([^"]+)"/.exec(await res.text())?.[1]?.replaceAll('&amp;', '&');
+    const fragment = new URLSearchParams(new URL(back ?? '').hash.slice(1));
+    expect(fragment.get('error')).to.equal('login_required');
+  });
+
   it('sends the error to the redirect URI of a client a person approved', async () => {
     const config = await registerClient(h.base);
     const { url } = await startAuthorization(config, h.base, 'openid');
