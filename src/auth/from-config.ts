@@ -44,6 +44,7 @@ export function signInLimitsFrom(config: Config): SignInLimits {
     codesPerAddress: config.SIGNIN_CODES_PER_ADDRESS,
     codesPerIp: config.SIGNIN_CODES_PER_IP,
     codeWindowSeconds: config.SIGNIN_CODE_WINDOW_MINUTES * MINUTE,
+    codesPerAddressPerDay: config.SIGNIN_CODES_PER_ADDRESS_PER_DAY,
     wrongCodesPerAddress: config.SIGNIN_WRONG_CODES_PER_ADDRESS,
     wrongCodesPerIp: config.SIGNIN_WRONG_CODES_PER_IP,
     wrongCodeWindowSeconds: config.SIGNIN_WRONG_CODE_WINDOW_MINUTES * MINUTE,

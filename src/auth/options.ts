@@ -69,6 +69,8 @@ export interface SignInLimits {
   codesPerAddress: number;
   codesPerIp: number;
   codeWindowSeconds: number;
+  /** codes sent to one address per 24 hours, all of one service's sign-in pages together */
+  codesPerAddressPerDay: number;
   wrongCodesPerAddress: number;
   wrongCodesPerIp: number;
   wrongCodeWindowSeconds: number;
@@ -81,6 +83,7 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   codesPerAddress: 5,
   codesPerIp: 20,
   codeWindowSeconds: 15 * 60,
+  codesPerAddressPerDay: 20,
   wrongCodesPerAddress: 10,
   wrongCodesPerIp: 30,
   wrongCodeWindowSeconds: HOUR_S,
@@ -126,6 +129,11 @@ export interface AuthorizationServerOptions {
   authorizationLimit?: { max: number; windowSeconds: number };
   /** sign-in throttles; default DEFAULT_SIGN_IN_LIMITS */
   signInLimits?: SignInLimits;
+  /**
+   * the name the daily codes per address count under, shared with the service's other sign-in
+   * pages (feedback: `feedback`, with the board's identity page); default `collectionPrefix`
+   */
+  signInService?: string;
   /** the body of a JSON refusal outside OAuth's own (an unknown /oauth route) */
   errorEnvelope: ErrorEnvelope;
   /** take the client IP from X-Forwarded-For (right-most entry); off by default */

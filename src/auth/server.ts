@@ -168,6 +168,7 @@ export async function createAuthorizationServer(
     throttle: createSignInThrottle({
       readStore,
       prefix,
+      service: options.signInService ?? prefix,
       limits: options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
       now,
     }),

@@ -18,6 +18,11 @@ export const limitKeys = {
   SIGNIN_CODE_WINDOW_MINUTES: count(24 * 60)
     .default(15)
     .describe('window of the two sign-in code limits above'),
+  SIGNIN_CODES_PER_ADDRESS_PER_DAY: count(10000)
+    .default(20)
+    .describe(
+      "sign-in and confirmation codes sent to one e-mail address per 24 hours (sliding), all of one service's sign-in pages together (feedback: the OAuth sign-in and the board's identity page)",
+    ),
   SIGNIN_WRONG_CODES_PER_ADDRESS: count(1000)
     .default(10)
     .describe(

@@ -39,6 +39,7 @@ export const TEST_SETTINGS: Record<string, string> = {
   DEV_MODE: 'true',
   SIGNIN_CODES_PER_ADDRESS: '1000',
   SIGNIN_CODES_PER_IP: '10000',
+  SIGNIN_CODES_PER_ADDRESS_PER_DAY: '10000',
   ...WIDE_CAPTURE_LIMITS,
   // every test client is one account at one address; the budget and authorization-limit
   // tests set their own figures

@@ -2,7 +2,10 @@
  * Throttles on e-mail sign-in (issue 10 item 1), counted per address and per client IP across
  * authorization requests, in the store (src/limits) so every API process shares them:
  *
- *  - issuing codes: at most `codesPerAddress` / `codesPerIp` per `codeWindowSeconds`;
+ *  - issuing codes: at most `codesPerAddress` / `codesPerIp` per `codeWindowSeconds`, and
+ *    `codesPerAddressPerDay` per 24 hours, counted under `service` rather than `prefix`: every
+ *    sign-in page of one service (feedback: OAuth sign-in and the board's identity page) sends
+ *    to one address from one daily count, so no surface adds its own day of mails to a victim;
  *  - wrong codes: at most `wrongCodesPerAddress` / `wrongCodesPerIp` per `wrongCodeWindowSeconds`;
  *    the wrong code that fills the window starts a lockout (base, doubling, capped, forgotten
  *    after a quiet day) during which no code is sent and no code — not even the right one — is
@@ -27,6 +30,8 @@ import {
 } from '../../limits/index.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { SignInLimits } from '../options.js';
+
+const DAY_S = 24 * 60 * 60;
 
 export type CheckPlace =
   | { status: 'throttled'; wait: number }
@@ -62,8 +67,10 @@ export interface SignInThrottle {
 
 export function createSignInThrottle(deps: {
   readStore: ReadStore;
-  /** keeps each service's counters apart, e.g. `feedback_oauth` */
+  /** keeps each sign-in page's counters apart, e.g. `feedback_oauth` */
   prefix: string;
+  /** the daily count per address, shared by the service's sign-in pages, e.g. `feedback` */
+  service: string;
   limits: SignInLimits;
   now: () => number;
 }): SignInThrottle {
@@ -78,6 +85,11 @@ export function createSignInThrottle(deps: {
     });
   const codesByAddress = window('codes-address', f.codesPerAddress, f.codeWindowSeconds);
   const codesByIp = window('codes-ip', f.codesPerIp, f.codeWindowSeconds);
+  const codesByAddressDaily = store.limiter(`${deps.service}:codes-address-day`, {
+    kind: 'sliding-window',
+    max: f.codesPerAddressPerDay,
+    windowSeconds: DAY_S,
+  });
   const wrongByAddress = window(
     'wrong-address',
     f.wrongCodesPerAddress,
@@ -93,7 +105,12 @@ export function createSignInThrottle(deps: {
     async beforeIssue(email, ip, also = []) {
       const locked = await lockedOut(email, ip);
       if (locked !== null) return { status: 'throttled', wait: locked };
-      const hold = await holdAll([[codesByAddress, email], [codesByIp, ip, 'kept'], ...also]);
+      const hold = await holdAll([
+        [codesByAddress, email],
+        [codesByAddressDaily, email],
+        [codesByIp, ip, 'kept'],
+        ...also,
+      ]);
       return hold.status === 'throttled' ? hold : { status: 'held', settle: hold.settle };
     },
     async beforeCheck(email, ip) {

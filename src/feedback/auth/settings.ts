@@ -24,6 +24,8 @@ export const DEV_MAILBOX_FILE = 'feedback-mailbox.jsonl';
 
 /** the read-store collections of the feedback board's authorization server */
 export const FEEDBACK_OAUTH_PREFIX = 'feedback_oauth';
+/** the daily count of codes per address the OAuth sign-in and the board's identity page share */
+export const FEEDBACK_SIGN_IN_SERVICE = 'feedback';
 export function devMailboxPath(config: Config): string {
   return join(resolve(config.DATA_DIR), DEV_MAILBOX_FILE);
 }
@@ -47,6 +49,7 @@ export function feedbackAuthOptions(input: {
     readStore: input.readStore,
     accounts: input.accounts,
     collectionPrefix: FEEDBACK_OAUTH_PREFIX,
+    signInService: FEEDBACK_SIGN_IN_SERVICE,
     serviceName: 'Feedback board',
     trustProxy: config.TRUST_PROXY,
     // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)

@@ -12,6 +12,7 @@ import { createEmailCodes } from '../../auth/interaction/email-code.js';
 import { createSignInThrottle } from '../../auth/interaction/throttle.js';
 import type { MailPort } from '../../auth/mail/port.js';
 import type { ServiceContext } from '../../platform/service.js';
+import { FEEDBACK_SIGN_IN_SERVICE } from '../auth/settings.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { PersonIds } from '../actions/index.js';
 import type { FeedbackSearch } from '../search/search.js';
@@ -64,6 +65,7 @@ export function publicBoard(
     throttle: createSignInThrottle({
       readStore,
       prefix: 'feedback_board',
+      service: FEEDBACK_SIGN_IN_SERVICE,
       limits: signInLimitsFrom(ctx.config),
       now,
     }),

@@ -105,7 +105,12 @@ export async function startHarness(options: ServiceOptions): Promise<Harness> {
     store = await (options.openReadStore?.() ?? openEmbeddedReadStore({ path: dbPath }));
     harness.auth = await createAuthorizationServer({
       // many sign-ins per test file; the throttle tests pass the real figures
-      signInLimits: { ...DEFAULT_SIGN_IN_LIMITS, codesPerAddress: 1000, codesPerIp: 10000 },
+      signInLimits: {
+        ...DEFAULT_SIGN_IN_LIMITS,
+        codesPerAddress: 1000,
+        codesPerAddressPerDay: 10000,
+        codesPerIp: 10000,
+      },
       ...options,
       issuer: options.issuer ?? base,
       ...(options.withAltHost ? { altIssuers: [altBase] } : {}),
