@@ -17,14 +17,13 @@ import type { PersonIds, Requester } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
 import type { ProductLookup } from './product-lookup.js';
-import type { BoardTokens, Visitor } from './tokens.js';
+import { type BoardTokens, VISITOR_MAX_AGE_S, type Visitor } from './tokens.js';
 import { emailKey } from '../../../commands/shared/email.js';
 
 export const VISITOR_COOKIE = 'board_visitor';
 
 /** an item key the public board does not have (said only once the board itself is public) */
 export const NO_SUCH_ITEM = 'There is no such item on this board.';
-const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export interface EmailCodes {
   issue(uid: string, email: string): Promise<string>;
@@ -76,7 +75,10 @@ export function cookieVisitor(deps: BoardDeps, req: Request): Visitor | null {
 }
 
 export function setVisitorCookie(deps: BoardDeps, res: Response, visitor: Visitor): void {
-  res.append('Set-Cookie', visitorCookie(deps, deps.tokens.sealVisitor(visitor), YEAR_SECONDS));
+  res.append(
+    'Set-Cookie',
+    visitorCookie(deps, deps.tokens.sealVisitor(visitor), VISITOR_MAX_AGE_S),
+  );
 }
 
 /** The visitor signs out: the browser drops the cookie, and their next post is a new visitor. */

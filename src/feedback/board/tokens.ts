@@ -5,7 +5,10 @@
  *  - visitor: who a board visitor is — a random id, and the e-mail address once the visitor
  *    proved it with a code (never merely typed). The board keeps it in an HttpOnly SameSite=Lax
  *    cookie; the widget, which has no cookie on the board's origin, keeps the same token in the
- *    host page's localStorage and sends it back in the body.
+ *    host page's localStorage and sends it back in the body. It carries its own expiry, the
+ *    cookie's Max-Age from when it was sealed (VISITOR_MAX_AGE_S), checked on every use: a copy
+ *    of the value outlives the browser's cookie by no more than that. A value without one (sealed
+ *    before it was added) or past it opens as none, and the visitor is a new anonymous one.
  *  - csrf: bound to the visitor id; every cookie-authenticated form carries it.
  *  - form: when a capture form was shown, and where (the board's own page or the widget), so a
  *    form sent sooner than the minimum fill time, or a stale one, is refused.
@@ -26,6 +29,9 @@ export interface FormStamp {
   source: FormSource;
   issuedAt: number;
 }
+
+/** how long a sealed visitor lasts, and the cookie's Max-Age: a year */
+export const VISITOR_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** a form older than this is refused as stale (the page is reloaded for a fresh one) */
 export const FORM_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
@@ -75,10 +81,22 @@ export function createBoardTokens(secret: string, now: () => number): BoardToken
   return {
     newVisitor: () => ({ id: randomBytes(12).toString('base64url'), email: null }),
     sealVisitor: (visitor) =>
-      seal('visitor', { v: visitor.id, e: visitor.email, ...(visitor.upstream ? { g: 1 } : {}) }),
+      seal('visitor', {
+        v: visitor.id,
+        e: visitor.email,
+        ...(visitor.upstream ? { g: 1 } : {}),
+        // expires at (seconds)
+        x: Math.floor(now() / 1000) + VISITOR_MAX_AGE_S,
+      }),
     openVisitor(token) {
-      const value = open('visitor', token) as { v?: unknown; e?: unknown; g?: unknown } | null;
+      const value = open('visitor', token) as {
+        v?: unknown;
+        e?: unknown;
+        g?: unknown;
+        x?: unknown;
+      } | null;
       if (!value || typeof value.v !== 'string' || value.v.length > 64) return null;
+      if (typeof value.x !== 'number' || value.x * 1000 <= now()) return null;
       const email = typeof value.e === 'string' ? value.e : null;
       return { id: value.v, email, ...(email && value.g === 1 ? { upstream: true } : {}) };
     },
