@@ -108,9 +108,10 @@ function storeFailures(
 
 /**
  * Takes the lease only if it is free now: `{ heldBy }` names the one holding it otherwise
- * (undefined when the store records none or cannot be read).
+ * (undefined when the store records none or cannot be read). Any lease of the kind: `rebuild`
+ * takes the projector's, `import-workspace` the webhook worker's.
  */
-export async function tryProjectorLease(
+export async function tryLease(
   deps: LeaseDeps,
 ): Promise<HeldLease | { heldBy: string | undefined }> {
   const holder = holderName(deps.kind ?? 'projector');

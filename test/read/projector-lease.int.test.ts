@@ -12,7 +12,7 @@ import {
   PROJECTOR_LEASE,
   REBUILD_KIND,
   shareProjectorLease,
-  tryProjectorLease,
+  tryLease,
 } from '../../src/read/projector-lease.js';
 import type { ReadStore } from '../../src/readstore/types.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
@@ -126,7 +126,7 @@ describe('The projector lease (integration)', () => {
   describe('When rebuild asks for it (it must not run beside a live projector)', () => {
     const lease = () => leaseIn(stores.readStore, PROJECTOR_LEASE);
     const rebuild = () =>
-      tryProjectorLease({
+      tryLease({
         lease: lease(),
         leaseMs: 600,
         kind: REBUILD_KIND,

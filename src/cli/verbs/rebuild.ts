@@ -19,7 +19,7 @@ import {
   PROJECTOR_LEASE,
   PROJECTOR_LEASE_ID,
   REBUILD_KIND,
-  tryProjectorLease,
+  tryLease,
 } from '../../read/projector-lease.js';
 import { checkFlags } from '../args.js';
 import { engineLog } from '../engine-log.js';
@@ -67,7 +67,7 @@ export const rebuildCommand: CliCommand = {
     const started = performance.now();
     const stores = await openStores(config, { rebuilding: collections });
     let lostLease = false;
-    const lease = await tryProjectorLease({
+    const lease = await tryLease({
       lease: stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID),
       leaseMs: config.PROJECTOR_LEASE_MS,
       kind: REBUILD_KIND,

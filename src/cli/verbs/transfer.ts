@@ -8,12 +8,9 @@ import { verifyChain } from '../../eventstore/embedded/verify.js';
 import { exportWorkspace } from '../../feedback/transfer/export.js';
 import { embeddedFile } from '../../platform/stores.js';
 import { ExportFileError, importWorkspace } from '../../feedback/transfer/import.js';
-import {
-  holdingDeliveries,
-  type SettleReport,
-  settleImport,
-  WorkerRunning,
-} from '../../feedback/transfer/settle.js';
+import { type SettleReport, settleImport } from '../../feedback/transfer/settle.js';
+import { silentLogger } from '../../platform/logger.js';
+import { tryLease } from '../../read/projector-lease.js';
 import { loadSecret } from '../../platform/secret.js';
 import { createSecretBox } from '../../webhooks/secrets.js';
 import { WORKER_LEASE } from '../../webhooks/worker/state.js';
@@ -26,6 +23,9 @@ import { readingOnly, withSession } from '../session.js';
 import { SlugFlag } from '../values.js';
 
 const count = (n: number | bigint) => n.toLocaleString('en-US');
+
+/** how long the import's hold on the webhook worker's lease lasts unrenewed (renewed at a third) */
+const IMPORT_LEASE_MS = 60_000;
 
 export const exportCommand: CliCommand = {
   name: 'export',
@@ -71,24 +71,36 @@ export const importWorkspaceCommand: CliCommand = {
     const file = fileToRead(input.file);
     const config = env.config();
     await withSession(config, async ({ stores, deps, context, caughtUp }) => {
-      const deliveries = stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id);
+      // no webhook worker may deliver meanwhile: it would send the imported events out again and
+      // save its own checkpoint over the one settleImport sets (settle.ts)
+      const held = await tryLease({
+        lease: stores.lease(WORKER_LEASE.collection, WORKER_LEASE.id),
+        leaseMs: IMPORT_LEASE_MS,
+        kind: 'import-workspace',
+        logger: silentLogger,
+        onLost: () => {},
+      });
+      if ('heldBy' in held) {
+        throw new ProjectorRunningError(
+          `a webhook worker is running (${held.heldBy ?? 'another process'}); stop the server and any start:webhooks before importing, or it would deliver the imported events again`,
+        );
+      }
       try {
-        await holdingDeliveries(deliveries, async () => {
-          const report = await importWorkspace(stores.rawEventStore, file);
-          env.out(`imported ${count(report.events)} events of ${report.workspace.slug}`);
-          await caughtUp();
-          const secrets = createSecretBox(loadSecret(config));
-          const settled = await settleImport(
-            { ...deps, eventStore: stores.eventStore, secrets },
-            context(),
-            report.workspace.id,
-          );
-          for (const line of settledLines(settled)) env.out(line);
-        });
+        const report = await importWorkspace(stores.rawEventStore, file);
+        env.out(`imported ${count(report.events)} events of ${report.workspace.slug}`);
+        await caughtUp();
+        const secrets = createSecretBox(loadSecret(config));
+        const settled = await settleImport(
+          { ...deps, eventStore: stores.eventStore, secrets },
+          context(),
+          report.workspace.id,
+        );
+        for (const line of settledLines(settled)) env.out(line);
       } catch (error) {
         if (error instanceof ExportFileError) throw new InputFileError(error.message);
-        if (error instanceof WorkerRunning) throw new ProjectorRunningError(error.message);
         throw error;
+      } finally {
+        await held.release();
       }
     });
   },

@@ -8,7 +8,7 @@
  *     past again from the new installation. So no worker may run meanwhile — one following the
  *     log would fan the imported events out as they land, and save its own checkpoint over this
  *     one: the import holds the worker's lease from before the first event to after the
- *     checkpoint (`holdingDeliveries`), and is refused while a worker holds it;
+ *     checkpoint (import-workspace, src/cli/verbs/transfer.ts), and is refused while a worker holds it;
  *   - a webhook keeps its URL, description, filters and state. Its signing secret is in the file
  *     only sealed under the source's APP_SECRET: with the same APP_SECRET here it opens, and the
  *     receiver notices nothing. Otherwise nothing can sign for it: an enabled one is disabled,
@@ -23,9 +23,7 @@
 import { webhookDecider, webhookStreamId } from '../../../commands/webhook/index.js';
 import { integrationsOfWorkspace } from '../../../projections/integrations/index.js';
 import { type WebhookDoc, webhooksOf } from '../../../projections/webhooks/document.js';
-import { hostname } from 'node:os';
 import type { EventStore } from '../../eventstore/types.js';
-import type { Lease } from '../../platform/lease.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { SecretBox } from '../../webhooks/secrets.js';
 import { saveCheckpoint } from '../../webhooks/worker/state.js';
@@ -95,33 +93,4 @@ function heldBecause(secrets: SecretBox, hook: WebhookDoc): string | null {
   return appReason(
     'clientId' in consent ? `(client ${consent.clientId})` : `"${consent.clientName}"`,
   );
-}
-
-/** A webhook worker (a server, `start:webhooks`) delivers from this log: an import must wait. */
-export class WorkerRunning extends Error {
-  override readonly name = 'WorkerRunning';
-}
-
-const HOLD_MS = 60_000;
-const RENEW_MS = 15_000;
-
-/** Runs `work` holding the webhook worker's lease (webhooks/index.ts), renewed until it ends. */
-export async function holdingDeliveries<T>(lease: Lease, work: () => Promise<T>): Promise<T> {
-  const holder = `import-workspace (pid ${process.pid} on ${hostname()})`;
-  if (!(await lease.take(holder, Date.now(), HOLD_MS))) {
-    const who = (await lease.holder(Date.now())) ?? 'another process';
-    throw new WorkerRunning(
-      `a webhook worker is running (${who}); stop the server and any start:webhooks before importing, or it would deliver the imported events again`,
-    );
-  }
-  const renew = setInterval(
-    () => void lease.take(holder, Date.now(), HOLD_MS).catch(() => {}),
-    RENEW_MS,
-  );
-  try {
-    return await work();
-  } finally {
-    clearInterval(renew);
-    await lease.release(holder).catch(() => {});
-  }
 }
