@@ -7,6 +7,19 @@
  * are idempotent besides (a position guard on every update), so even the moment between a pause
  * and that check cannot apply an event twice.
  *
+ * Nor can it move a stored checkpoint back: a read store keeps a checkpoint when the one given is
+ * behind it (ReadStore `flush`). That guard is the fence (Kleppmann, "How to do distributed
+ * locking": the store refuses a write whose token is older than one it has seen), with the log
+ * position as the token: it only grows, every holder takes it from the log, and the store already
+ * holds it. A lease generation as the token would refuse more — a woken holder's checkpoint
+ * ahead of the stored one — but that one is true: its documents were written before it and each
+ * under its own position guard. And a generation alone would not stop the step back: the woken
+ * holder may store its checkpoint before the new one's first flush, which, taken over from the
+ * older stored one, then goes below it. It would also need a counter in both lease stores, and a
+ * server (role `all`) projects without holding the lease. Not guarded: a woken holder writing
+ * into a read model `rebuild` has just dropped (nothing is stored there to be behind; a
+ * generation would refuse its checkpoint there, but not its documents).
+ *
  * The lease is `Stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID)`: in MongoDB, or in the data
  * file when the read store is embedded, so `rebuild` can see any process that projects (an
  * embedded `npm start` too) and refuse to drop a read model under it.

@@ -55,6 +55,12 @@ export interface ReadStore {
    * Make every write so far durable together with the given projector checkpoints, atomically
    * (embedded: one SQLite transaction; MongoDB: writes are already durable, checkpoints are
    * upserted after them, and the projectors' revision guards make a replay harmless).
+   *
+   * A checkpoint only moves forward: one given behind the stored one leaves it as it is. A
+   * projector paused past its lease (GC, SIGSTOP, a laptop asleep) wakes with older checkpoints
+   * than the one that took over has stored; written over them, the next holder would replay those
+   * events and an API process's read-your-writes wait would see the checkpoint go back. The
+   * position is the fencing token (projector-lease.ts says why no lease generation).
    */
   flush(checkpoints?: ReadonlyMap<string, bigint>): Promise<void>;
   /** drop a collection's documents and indexes (used by projection rebuilds) */

@@ -60,6 +60,33 @@ export function persistenceContract(open: OpenHarness): void {
       });
     });
 
+    describe('When a flush carries a checkpoint behind the stored one', () => {
+      // src/readstore/types.ts, `flush`: "A checkpoint only moves forward: one given behind the
+      // stored one leaves it as it is" (a projector paused past its lease wakes with older ones)
+      it('keeps the stored one, across a restart too; a deleted one starts over', async () => {
+        await store().flush(
+          new Map([
+            ['a', 100n],
+            ['b', 2n ** 64n + 5n],
+          ]),
+        );
+        await store().flush(
+          new Map([
+            ['a', 99n],
+            ['b', 9n],
+          ]),
+        );
+        const stored = async (from = store()) => Object.fromEntries(await from.checkpoints());
+        const kept = { a: 100n, b: 2n ** 64n + 5n };
+        expect(await stored()).to.deep.equal(kept);
+        expect(await stored(await harness().reopen()), 'reopened').to.deep.equal(kept);
+        await store().flush(new Map([['a', 101n]]));
+        await store().deleteCheckpoint('b');
+        await store().flush(new Map([['b', 3n]])); // a rebuild replays from the start
+        expect(await stored(await harness().reopen())).to.deep.equal({ a: 101n, b: 3n });
+      });
+    });
+
     describe('When writes were not flushed before a restart', () => {
       it('they are not on disk: the stored checkpoint still matches the stored documents', async function () {
         if (!harness().flushMakesDurable) this.skip(); // MongoDB: every acknowledged write is durable

@@ -111,7 +111,10 @@ class EmbeddedReadStore implements ReadStore {
       state.indexesDirty = false;
     }
     this.deletedCheckpoints.clear();
-    for (const [projector, position] of checkpoints) this.stored.set(projector, position);
+    for (const [projector, position] of checkpoints) {
+      // as the file's statement does (persistence.ts): only forward
+      if (position > (this.stored.get(projector) ?? -1n)) this.stored.set(projector, position);
+    }
   }
 
   async dropCollection(name: string): Promise<void> {

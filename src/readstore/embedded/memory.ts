@@ -45,7 +45,9 @@ export function createMemoryReadStore(from?: MemorySnapshot): MemoryReadStore {
       return new Map(checkpoints);
     },
     async flush(given = new Map()) {
-      for (const [name, position] of given) checkpoints.set(name, position);
+      for (const [name, position] of given) {
+        if (position > (checkpoints.get(name) ?? -1n)) checkpoints.set(name, position);
+      }
     },
     async dropCollection(name) {
       stateOf(name).drop();

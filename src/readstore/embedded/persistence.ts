@@ -54,9 +54,14 @@ function prepare(db: Database.Database) {
     dropIndexes: db.prepare('DELETE FROM rm_indexes WHERE collection = ?'),
     addIndex: db.prepare('INSERT INTO rm_indexes (collection, name, spec) VALUES (?, ?, ?)'),
     dropCheckpoint: db.prepare('DELETE FROM rm_checkpoints WHERE projector = ?'),
+    // only forward (types.ts, `flush`): positions are decimal text without leading zeros, so
+    // the longer is the greater, and of two as long the greater in text order
     setCheckpoint: db.prepare(
       'INSERT INTO rm_checkpoints (projector, position) VALUES (?, ?) ' +
-        'ON CONFLICT (projector) DO UPDATE SET position = excluded.position',
+        'ON CONFLICT (projector) DO UPDATE SET position = excluded.position ' +
+        'WHERE length(excluded.position) > length(rm_checkpoints.position) OR ' +
+        '(length(excluded.position) = length(rm_checkpoints.position) ' +
+        'AND excluded.position > rm_checkpoints.position)',
     ),
   };
 }

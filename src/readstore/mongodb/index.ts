@@ -19,9 +19,9 @@ import { ReadStoreUnavailableError } from '../types.js';
 import { type MongoConnection, mongoConnection } from './client.js';
 import {
   CHECKPOINTS_COLLECTION,
+  advanceCheckpoint,
   type CheckpointDoc,
   decodeCheckpoint,
-  encodeCheckpoint,
   isNamespaceNotFound,
   mapDriverError,
 } from './mapping.js';
@@ -87,10 +87,7 @@ class MongoBackedReadStore implements MongoReadStore {
     if (checkpoints.size === 0) return;
     await reachable(() =>
       this.checkpointCollection().bulkWrite(
-        [...checkpoints].map(([projector, position]) => {
-          const doc = encodeCheckpoint(projector, position);
-          return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
-        }),
+        [...checkpoints].map(([projector, position]) => advanceCheckpoint(projector, position)),
         { ordered: false },
       ),
     );

@@ -26,6 +26,32 @@ export function encodeCheckpoint(projector: string, position: bigint): Checkpoin
   return { _id: projector, position: position.toString() };
 }
 
+/**
+ * The bulk write that stores a checkpoint only forward (ReadStore `flush`): one pipeline update,
+ * upserting, that keeps the stored position when it is not behind. Decimal text without leading
+ * zeros: the longer is the greater, and of two as long the greater in text order (a missing
+ * document reads as '', behind every position).
+ */
+export function advanceCheckpoint(projector: string, position: bigint) {
+  const doc = encodeCheckpoint(projector, position);
+  const stored = { $ifNull: ['$position', ''] };
+  const given = doc.position;
+  const ahead = {
+    $or: [
+      { $lt: [{ $strLenCP: stored }, given.length] },
+      { $and: [{ $eq: [{ $strLenCP: stored }, given.length] }, { $lt: [stored, given] }] },
+    ],
+  };
+  return {
+    updateOne: {
+      filter: { _id: doc._id },
+      // $literal: a position is text that must never be read as a field path or operator
+      update: [{ $set: { position: { $cond: [ahead, { $literal: given }, '$position'] } } }],
+      upsert: true,
+    },
+  };
+}
+
 export function decodeCheckpoint(doc: { _id: unknown; position: unknown }): [string, bigint] {
   if (
     typeof doc._id !== 'string' ||

@@ -3,10 +3,12 @@
  * real adapters compile and their unit-level mapping code is tested").
  */
 import { expect } from 'chai';
+import { Aggregator } from 'mingo';
 import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { feedbackEnvelope } from '../../../src/http/envelopes.js';
 import { resolveError } from '../../../src/http/errors.js';
 import {
+  advanceCheckpoint,
   decodeCheckpoint,
   encodeCheckpoint,
   isNamespaceNotFound,
@@ -89,6 +91,26 @@ describe('MongoDB read store: mapping', () => {
       expect(() => decodeCheckpoint({ _id: 'x', position: 12 })).to.throw(TypeError);
       expect(() => decodeCheckpoint({ _id: 'x', position: '-3' })).to.throw(TypeError);
       expect(() => encodeCheckpoint('x', -1n)).to.throw(RangeError);
+    });
+
+    it('only moves one forward: the update keeps a stored position that is not behind', () => {
+      // src/readstore/types.ts, `flush`: "A checkpoint only moves forward: one given behind the
+      // stored one leaves it as it is." The pipeline MongoDB runs, run here by mingo (the same
+      // aggregation expressions); on a server by test/readstore/mongodb.int.test.ts (contract)
+      const stored = (position: string | undefined, given: bigint) => {
+        const doc = position === undefined ? { _id: 'items' } : { _id: 'items', position };
+        const { update } = advanceCheckpoint('items', given).updateOne;
+        return new Aggregator(update).run([doc])[0]?.position;
+      };
+      expect(stored('41', 40n), 'behind').to.equal('41');
+      expect(stored('41', 41n), 'the same').to.equal('41');
+      expect(stored('41', 42n), 'ahead').to.equal('42');
+      expect(stored('99', 100n), 'ahead, one digit longer').to.equal('100');
+      expect(stored('100', 99n), 'behind, one digit shorter').to.equal('100');
+      expect(stored('18446744073709551633', 2n ** 64n), 'behind, past 2^64').to.equal(
+        '18446744073709551633',
+      );
+      expect(stored(undefined, 7n), 'none stored yet (the upsert)').to.equal('7');
     });
   });
 
