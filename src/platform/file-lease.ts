@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import type { Lease } from './lease.js';
+import type { Lease, LeaseHolder } from './lease.js';
 
 /**
  * better-sqlite3 is synchronous: with a busy timeout, a write waiting for the writer thread's
@@ -79,10 +79,10 @@ export function fileLeases(path: string): FileLeases {
         async holder(now) {
           const row = (await whenFree(() =>
             open()
-              .prepare('SELECT holder FROM process_leases WHERE name = ? AND until >= ?')
+              .prepare('SELECT holder, until FROM process_leases WHERE name = ? AND until >= ?')
               .get(name, now),
-          )) as { holder: string } | undefined;
-          return row?.holder;
+          )) as LeaseHolder | undefined;
+          return row && { holder: row.holder, until: row.until };
         },
       };
     },

@@ -12,13 +12,19 @@ interface LeaseDoc extends Doc {
   until?: number;
 }
 
+/** Who holds a lease, and until when unless renewed (real milliseconds since the epoch). */
+export interface LeaseHolder {
+  holder: string;
+  until: number;
+}
+
 export interface Lease {
   /** take or renew; false while another holder's lease runs */
   take(holder: string, now: number, ttlMs: number): Promise<boolean>;
   /** end it now, so a standby need not wait for it to run out */
   release(holder: string): Promise<void>;
   /** who holds it at `now`; undefined when it is free or run out */
-  holder(now: number): Promise<string | undefined>;
+  holder(now: number): Promise<LeaseHolder | undefined>;
 }
 
 export function leaseIn(store: ReadStore, collection: string, id = 'lease'): Lease {
@@ -42,7 +48,8 @@ export function leaseIn(store: ReadStore, collection: string, id = 'lease'): Lea
     },
     async holder(now) {
       const doc = await col.findOne({ _id: id });
-      return doc?.holder && (doc.until ?? 0) >= now ? doc.holder : undefined;
+      const until = doc?.until ?? 0;
+      return doc?.holder && until >= now ? { holder: doc.holder, until } : undefined;
     },
   };
 }

@@ -43,7 +43,29 @@ export interface HeldLease {
  * Why a projector waiting for the lease does not hold it yet: another holds it, or its store
  * failed (MongoDB unreachable, the data file refusing the write), which is no reason to stand by.
  */
-export type LeaseWait = { state: 'standing by' } | { state: 'unavailable'; error: string };
+export type LeaseWait = StandingBy | { state: 'unavailable'; error: string };
+
+/**
+ * Standing by, since when (ISO), for whom: the holder's label (kind, pid, host: holderName) and
+ * when its lease runs out unless renewed (ISO), as the last try found them (none when it could
+ * not tell: the lease went free meanwhile, or its store refused the read).
+ */
+export interface StandingBy extends Partial<HeldBy> {
+  state: 'standing by';
+  since: string;
+}
+
+/** Another's hold on the lease, for /readyz. */
+export interface HeldBy {
+  heldBy: string;
+  until: string;
+}
+
+/** who holds the lease now, if the store tells */
+async function heldBy(lease: Lease): Promise<HeldBy | undefined> {
+  const held = await lease.holder(Date.now()).catch(() => undefined);
+  return held && { heldBy: held.holder, until: new Date(held.until).toISOString() };
+}
 
 interface LeaseDeps {
   lease: Lease;
@@ -78,9 +100,11 @@ export async function holdProjectorLease(deps: LeaseDeps): Promise<HeldLease> {
     try {
       if (await lease.take(holder, Date.now(), leaseMs)) break;
       failures.answered();
-      wait = { state: 'standing by' };
+      const held = await heldBy(lease);
+      const since = last?.state === 'standing by' ? last.since : new Date().toISOString();
+      wait = { state: 'standing by', since, ...held };
       if (last?.state !== 'standing by') {
-        logger.info('standing by: another projector holds the lease', { leaseMs });
+        logger.info('standing by: another projector holds the lease', { leaseMs, ...held });
       }
     } catch (error) {
       wait = { state: 'unavailable', error: failures.failed(error) };
@@ -129,7 +153,7 @@ export async function tryLease(
 ): Promise<HeldLease | { heldBy: string | undefined }> {
   const holder = holderName(deps.kind ?? 'projector');
   if (await deps.lease.take(holder, Date.now(), deps.leaseMs)) return keep(deps, holder);
-  return { heldBy: await deps.lease.holder(Date.now()).catch(() => undefined) };
+  return { heldBy: (await heldBy(deps.lease))?.heldBy };
 }
 
 /** until the next try; aborted, rejects with the signal's reason (the timer's is an AbortError) */
@@ -198,7 +222,9 @@ export async function shareProjectorLease(
     try {
       const taken = await lease.take(holder, Date.now(), leaseMs);
       failures.answered();
-      deps.onTry?.(taken ? { state: 'held', holder } : { state: 'held by another' });
+      deps.onTry?.(
+        taken ? { state: 'held', holder } : { state: 'held by another', ...(await heldBy(lease)) },
+      );
       return taken;
     } catch (error) {
       // failed first: `onTry?.(…)` would not evaluate its argument without a listener
@@ -210,10 +236,10 @@ export async function shareProjectorLease(
   let waiting = false;
   while (!(await take())) {
     signal?.throwIfAborted();
-    const heldBy = await lease.holder(Date.now()).catch(() => undefined);
-    if (!heldBy?.startsWith(`${REBUILD_KIND} `)) break;
+    const held = await heldBy(lease);
+    if (!held?.heldBy.startsWith(`${REBUILD_KIND} `)) break;
     if (!waiting) {
-      logger.info('standing by: a rebuild holds the projector lease', { heldBy });
+      logger.info('standing by: a rebuild holds the projector lease', { heldBy: held.heldBy });
       waiting = true;
     }
     await pause(period, signal);
@@ -238,7 +264,7 @@ export async function shareProjectorLease(
 /** What a server's last try at its shared lease found (it projects whatever it finds). */
 export type SharedLeaseState =
   | { state: 'held'; holder: string }
-  | { state: 'held by another' }
+  | ({ state: 'held by another' } & Partial<HeldBy>)
   | { state: 'unavailable'; error: string };
 
 /** the kind `rebuild` holds the lease as */

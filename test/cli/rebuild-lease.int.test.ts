@@ -33,7 +33,7 @@ describe('When a server (role all, embedded) runs over the DATA_DIR', function (
     const holder = await server!.runtime.stores
       .lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID)
       .holder(Date.now());
-    expect(line).to.contain(`(${holder})`);
+    expect(line).to.contain(`(${holder?.holder})`);
   });
 
   it('rebuilds once the server has stopped, and frees the lease for the next run', async () => {

@@ -106,14 +106,19 @@ describe('When the projector lease’s store fails while a projector waits for i
   });
 
   it('once the store answers with the lease held by another, stands by and is ready', async () => {
+    const until = Date.now() + 60_000;
     file
       .prepare('UPDATE process_leases SET holder = ?, until = ? WHERE name = ?')
-      .run('projector pid 1 on elsewhere (0000)', Date.now() + 60_000, LEASE);
+      .run('projector pid 1 on elsewhere (0000)', until, LEASE);
     file.exec('DROP TRIGGER lease_refused');
     await pause(TRIES);
     const ready = await readyz();
     expect(ready.status).to.equal(200);
-    expect(ready.body.projectorLease).to.deep.equal({ state: 'standing by' });
+    expect(ready.body.projectorLease).to.deep.include({
+      state: 'standing by',
+      heldBy: 'projector pid 1 on elsewhere (0000)',
+      until: new Date(until).toISOString(),
+    });
     // the log says so too, after the warnings
     const said = log.lines
       .map((line) => line.msg)

@@ -173,14 +173,14 @@ describe('The projector lease (integration)', () => {
       expect(serverHeld).to.equal(false);
       await held.release();
       const first = await server;
-      expect(await lease().holder(Date.now())).to.equal(first.holder);
+      expect((await lease().holder(Date.now()))?.holder).to.equal(first.holder);
       // a second `npm start` on the same data starts at once; rebuild still sees the first
       const second = await shareProjectorLease({
         lease: lease(),
         leaseMs: 600,
         logger: silentLogger,
       });
-      expect(await lease().holder(Date.now())).to.equal(first.holder);
+      expect((await lease().holder(Date.now()))?.holder).to.equal(first.holder);
       expect(await rebuild()).to.deep.equal({ heldBy: first.holder });
       await second.release();
       await first.release();
