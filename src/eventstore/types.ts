@@ -23,6 +23,13 @@ export interface EventMetadata {
   actor: string | null;
   /** attribution label (`pat:<name>`, `api:<client>`, `widget`); absent when none applies */
   via?: string;
+  /**
+   * which credential the request came with, where a label can name several: a personal API
+   * token's id, an OAuth client's `client_id`, an integration credential's id (two tokens may
+   * share a name, and any app may register under any name); absent for an ID token, a board
+   * visitor and the system
+   */
+  credentialId?: string;
   /** milliseconds since the Unix epoch, supplied by the command (deciders never read a clock) */
   occurredAt: number;
   /**

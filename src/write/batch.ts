@@ -15,6 +15,8 @@ import type { Snapshot } from './state-cache.js';
 export interface CommandContext {
   actor: string | null;
   via?: string;
+  /** the id of the credential the request came with (EventMetadata) */
+  credentialId?: string;
   now: number;
   correlationId?: string;
   /** the client's own `x-correlation-id`, kept beside the server's (EventMetadata) */
@@ -214,6 +216,7 @@ function toMetadata(
     causationId: context.causationId ?? null,
   };
   if (context.via) metadata.via = context.via;
+  if (context.credentialId) metadata.credentialId = context.credentialId;
   if (context.clientCorrelationId) metadata.clientCorrelationId = context.clientCorrelationId;
   if (context.idempotencyKey) {
     metadata.idempotencyKey = context.idempotencyKey;

@@ -22,13 +22,14 @@ export async function continuing(
   const events = await deps.eventStore.readStream(streamId, { direction: 'backwards' });
   const cause = events.find(isCause);
   if (!cause) return context;
-  const { actor, via, correlationId, clientCorrelationId } = cause.metadata;
+  const { actor, via, credentialId, correlationId, clientCorrelationId } = cause.metadata;
   return {
     now: context.now,
     actor,
     correlationId,
     causationId: cause.id,
     ...(via ? { via } : {}),
+    ...(credentialId ? { credentialId } : {}),
     ...(clientCorrelationId ? { clientCorrelationId } : {}),
   };
 }

@@ -28,6 +28,8 @@ export interface Change {
   itemKey: string | null;
   actor: ActorView;
   via?: string;
+  /** the credential's id (EventMetadata.credentialId), when the event records one */
+  credentialId?: string;
   correlationId: string;
   /** the client's own `x-correlation-id` for the request, when it sent one: its claim only */
   clientCorrelationId?: string;
@@ -85,6 +87,7 @@ export function changeOf(
     changes: details.changes,
   };
   if (metadata.via) change.via = metadata.via;
+  if (metadata.credentialId) change.credentialId = metadata.credentialId;
   if (metadata.clientCorrelationId) change.clientCorrelationId = metadata.clientCorrelationId;
   // only the recovery of an interrupted request names a cause (continued.ts)
   if (metadata.causationId) change.finishedAfterInterruption = true;

@@ -76,7 +76,13 @@ export function createAuthenticator(deps: AuthenticateDeps) {
     if (!isTokenUsable(doc, deps.now())) {
       throw new Unauthenticated(doc.revoked ? 'API token revoked' : 'API token expired');
     }
-    return { userId: doc.ownerId, credential: 'pat', via: `pat:${doc.name}`, scopes: [] };
+    return {
+      userId: doc.ownerId,
+      credential: 'pat',
+      via: `pat:${doc.name}`,
+      credentialId: doc.tokenId,
+      scopes: [],
+    };
   }
 
   async function accessToken(token: string, presentation: Presentation): Promise<Caller> {
@@ -85,6 +91,7 @@ export function createAuthenticator(deps: AuthenticateDeps) {
       userId: verified.userId,
       credential: 'oauth',
       via: `api:${verified.clientName}`,
+      credentialId: verified.clientId,
       // a restriction the user granted holds for every token of the grant: a refresh that
       // narrows the scope (say to offline_access) must not drop service.public and so turn a
       // "post feedback only" app into full maker access

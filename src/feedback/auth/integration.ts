@@ -29,6 +29,7 @@ export async function integrationCaller(store: ReadStore, token: string): Promis
     userId: doc.id,
     credential: 'integration',
     via: `integration:${doc.name}`,
+    credentialId: doc.id,
     scopes: [],
     integration: { workspaceId: doc.workspaceId, name: doc.name },
   };

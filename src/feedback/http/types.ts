@@ -18,6 +18,11 @@ export interface Caller {
   credential: CredentialKind;
   /** attribution label: `pat:<token name>`, `api:<client name>`, `integration:<connection name>`; absent for ID tokens */
   via?: string;
+  /**
+   * the credential's own id, which the label's name may not tell apart: the personal API token's
+   * id, the OAuth client id, the integration credential's id; absent for ID tokens
+   */
+  credentialId?: string;
   /** OAuth scopes (empty = full maker surface); personal tokens and ID tokens have none */
   scopes: readonly string[];
   /** OAuth client name, for replies recorded as `agent` */
@@ -84,6 +89,7 @@ export function commandContext(
   return {
     actor: caller.userId,
     via: caller.via,
+    ...(caller.credentialId ? { credentialId: caller.credentialId } : {}),
     now: deps.now(),
     correlationId: facts.correlationId,
     ...(facts.clientCorrelationId ? { clientCorrelationId: facts.clientCorrelationId } : {}),

@@ -30,6 +30,12 @@ export const ChangeSchema = z
     itemKey: ItemKey.nullable().describe('null for workspace, product and people events'),
     actor: ActorViewSchema,
     via: z.string().optional().describe('attribution label; absent when none applies'),
+    credentialId: z
+      .string()
+      .optional()
+      .describe(
+        'which credential made the change, where `via` names it only by a name others may share: the personal API token’s `id` (list_api_tokens), the OAuth client’s `client_id` (`clientId` in list_connected_apps), the integration credential’s `id` (list_integrations); absent for the first-party ID token, a board visitor, the system, and changes recorded before it was kept',
+      ),
     correlationId: z
       .string()
       .describe(
