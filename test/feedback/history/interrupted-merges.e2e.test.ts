@@ -18,6 +18,7 @@ interface ChangeBody {
   type: string;
   actor: { kind: string; id: string | null; name: string | null };
   via?: string;
+  credentialId?: string;
   correlationId: string;
   clientCorrelationId?: string;
   finishedAfterInterruption?: true;
@@ -93,6 +94,8 @@ describe('A merge or unmerge a crash interrupted, finished by the restart (e2e)'
     const recorded = await lastChangeOnceThere('APP-1', 'ItemsMerged');
     expect(recorded.actor).to.deep.equal({ kind: 'maker', id: owner.userId, name: 'max' });
     expect(recorded.via).to.equal('pat:laptop');
+    // and the very token it came through, which the label alone does not tell (credential-ids)
+    expect(recorded.credentialId).to.equal(owner.tokenId);
     expect(recorded.correlationId).to.equal(mergeId);
     expect(recorded.clientCorrelationId).to.equal('merge-request-1');
     // an auditor can tell the restart finished it (the step is the request's, not its own doing)
