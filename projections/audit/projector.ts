@@ -20,8 +20,9 @@
  * so the item event places them when it arrives.
  *
  * Version 2 added the webhook and integration streams, version 3 the correlation id and the
- * people placed in a product: a data folder audited by an older version is replayed into this
- * one on its next start (src/read/projector-versions.ts).
+ * people placed in a product, version 4 the credential a change came through: a data folder
+ * audited by an older version is replayed into this one on its next start
+ * (src/read/projector-versions.ts).
  */
 import { parseItemStreamId } from '../../commands/item/index.js';
 import { personStreamId } from '../../commands/person/index.js';
@@ -41,6 +42,8 @@ export interface AuditDoc extends Doc {
   productKey: string | null;
   actorId: string | null;
   via: string | null;
+  /** the token, OAuth client or integration credential it came through (metadata.credentialId) */
+  credentialId: string | null;
   occurredAt: number;
   /** the request's (server's) correlation id; null on an event that carries none */
   correlationId: string | null;
@@ -52,7 +55,7 @@ export const auditOf = (s: ReadStore): Collection<AuditDoc> => s.collection(AUDI
 export function auditProjector(): Projector {
   return {
     name: 'audit',
-    version: 3,
+    version: 4,
     collections: [AUDIT],
     filter: {
       streamPrefixes: [
@@ -109,6 +112,7 @@ export function auditProjector(): Projector {
           productKey,
           actorId: event.metadata.actor,
           via: event.metadata.via ?? null,
+          credentialId: event.metadata.credentialId ?? null,
           occurredAt: event.metadata.occurredAt,
           correlationId: typeof correlationId === 'string' ? correlationId : null,
         },

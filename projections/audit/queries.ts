@@ -7,6 +7,7 @@ import { type AuditDoc, auditOf } from './projector.js';
 export interface AuditFilters {
   actorId?: string;
   via?: string;
+  credentialId?: string;
   type?: string;
   productKey?: string;
   /** occurredAt at or after (ms) */
@@ -27,6 +28,7 @@ export async function listAuditEvents(
   const filter: Filter = { _ws: query.workspaceId };
   if (query.actorId !== undefined) filter.actorId = query.actorId;
   if (query.via !== undefined) filter.via = query.via;
+  if (query.credentialId !== undefined) filter.credentialId = query.credentialId;
   if (query.type !== undefined) filter.type = query.type;
   if (query.productKey !== undefined) filter.productKey = query.productKey;
   if (query.from !== undefined || query.to !== undefined) {
@@ -63,4 +65,18 @@ export async function isActorOf(
   ]);
   if (found.some(Boolean)) return true;
   return (await auditOf(store).findOne({ _ws: workspaceId, actorId })) !== null;
+}
+
+/**
+ * Whether any change of this workspace came through `credentialId`, or it is one of the
+ * workspace's integration credentials: as with `actorId`, a filter naming a credential that
+ * never reached the workspace (or a typo) answers 404, not an empty page read as "it did nothing".
+ */
+export async function isCredentialOf(
+  store: ReadStore,
+  workspaceId: string,
+  credentialId: string,
+): Promise<boolean> {
+  if (await integrationsOf(store).findOne({ _id: credentialId, workspaceId })) return true;
+  return (await auditOf(store).findOne({ _ws: workspaceId, credentialId })) !== null;
 }

@@ -98,4 +98,23 @@ describe('When changes are made through credentials that share a name (e2e)', fu
     const capture = trail.find((c) => c.type === 'ItemCaptured')!;
     expect(capture).not.to.have.property('credentialId');
   });
+
+  it('filters the audit trail by credential, where via matches every app of that name', async () => {
+    const audit = (query: string) =>
+      fb.api(owner.token).get(`/v1/workspaces/${SLUG}/audit?pageSize=200&${query}`);
+    const byLabel = await audit(`via=${encodeURIComponent('api:Claude')}`);
+    expect(statusChanges(byLabel.body.items)).to.have.length(2);
+    const byApp = await audit(`credentialId=${encodeURIComponent(apps[1]!.clientId)}`);
+    expect(byApp.status, JSON.stringify(byApp.body)).to.equal(200);
+    expect(statusChanges(byApp.body.items)).to.deep.equal([expected()[3]]);
+    const byToken = await audit(`credentialId=${secondToken.tokenId}&type=ItemStatusChanged`);
+    expect(statusChanges(byToken.body.items)).to.deep.equal([expected()[1]]);
+    // a credential no change of the workspace came through: 404, as an unknown actorId
+    const unknown = await audit('credentialId=t-no-such-token');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.deep.equal({
+      error: 'no change of this workspace came through that credential',
+      code: 'not-found',
+    });
+  });
 });

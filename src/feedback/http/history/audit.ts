@@ -8,6 +8,7 @@ import { InvalidArgument, NotFound } from '../../../../commands/shared/errors.js
 import {
   AUDITED_EVENT_TYPES,
   isActorOf,
+  isCredentialOf,
   listAuditEvents,
   mayBeOfProduct,
 } from '../../../../projections/audit/index.js';
@@ -41,6 +42,10 @@ export function auditOperation(
       }),
       via: z.string().min(1).max(300).optional().meta({
         description: 'only changes made through this attribution label, e.g. `pat:laptop`',
+      }),
+      credentialId: z.string().min(1).max(200).optional().meta({
+        description:
+          'only changes made through this credential (`Change.credentialId`: a personal API token’s id, an OAuth client’s `client_id`, an integration credential’s id), where `via` would also match others of the same name; one no change of the workspace came through answers 404',
       }),
       type: z.enum(AUDITED_EVENT_TYPES).optional().meta({
         description:
@@ -105,10 +110,18 @@ export function auditOperation(
           throw new NotFound('actor not found');
         }
       }
+      if (filters.credentialId !== undefined) {
+        if (!(await isCredentialOf(deps.readStore, workspaceId, filters.credentialId))) {
+          throw new NotFound('no change of this workspace came through that credential');
+        }
+      }
       // a cursor belongs to the filters it was issued with: sent with others it would walk
       // another list from the middle and silently skip its newer events (as list_items says)
-      const { actorId, via, type, productKey, from, to } = filters;
-      const scope = `audit:${workspaceId}:${JSON.stringify([actorId, via, type, productKey, from, to])}`;
+      const { actorId, via, credentialId, type, productKey, from, to } = filters;
+      const named = [actorId, via, type, productKey, from, to];
+      // (credentialId last, and only when given: the cursors issued before it was a filter hold)
+      if (credentialId !== undefined) named.push(credentialId);
+      const scope = `audit:${workspaceId}:${JSON.stringify(named)}`;
       const before = cursor ? deps.cursors.decodeAs(cursor, AuditCursor, { scope }).before : null;
       const page = await listAuditEvents(deps.readStore, {
         workspaceId,
