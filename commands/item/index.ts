@@ -6,6 +6,7 @@ import { evolveItem, initialItemState, type ItemState } from './state.js';
 export * from './decide.js';
 export * from './events.js';
 export * from './merge.js';
+export * from './merge-chain.js';
 export * from './notify.js';
 export * from './people.js';
 export * from './roster.js';

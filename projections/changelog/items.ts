@@ -4,12 +4,15 @@
  * item shipped, so it is listed only while that holds (queries.ts `SHOWN`):
  *  - of the item as it is when the entry is published, in log order: a status change or a merge
  *    landing between draft_changelog_entry's read of the item and its append is not missed;
- *  - while the item is merged, of its survivor: the merged item lives on in it ("effect on the
- *    merged items' status: not shown"), and the board shows the survivor's status for its key.
- *    Only the survivor it was merged into is followed: a survivor merged in turn keeps the status
- *    it had, as every merged item does, and so does the entry.
+ *  - while the item is merged, of its final survivor, the end of its merges (A merged into B,
+ *    then B into C: C, walked with `mergeChain` as every follower of a merge walks it): the
+ *    merged item lives on there ("effect on the merged items' status: not shown"), and the board
+ *    shows that survivor for its key. The entry keeps the chain it followed (`_through`), so a
+ *    merge or unmerge of any item on it moves the entry to the chain's new end.
  * An item captured has status `new`, so an item with no record here was never shipped.
  */
+import { mergeChain } from '../../commands/item/index.js';
+import { FailedPrecondition } from '../../commands/shared/errors.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 import { guardedUpdate } from '../shared/guard.js';
 
@@ -41,16 +44,41 @@ export async function recordItem(
   );
 }
 
-/** The item an entry announcing `itemKey` follows now, and whether that one is shipped. */
+/** What an entry announcing an item claims about it now (ChangelogEntryDoc's fields). */
+export interface Claim {
+  /** the item whose status counts: the announced one, or the end of its merges */
+  _follows: string;
+  /** the announced item, then each item it was merged into, to `_follows` */
+  _through: string[];
+  _shipped: boolean;
+}
+
+/** The item an entry announcing `itemKey` follows now, the way there, and whether it is shipped. */
 export async function claimOf(
   store: ReadStore,
   workspaceId: string,
   itemKey: string,
-): Promise<{ _follows: string; _shipped: boolean }> {
+): Promise<Claim> {
   const records = recordsOf(store);
-  const own = await records.findOne({ _id: itemId(workspaceId, itemKey) });
-  const follows = own?.survivor ?? itemKey;
-  const followed =
-    follows === itemKey ? own : await records.findOne({ _id: itemId(workspaceId, follows) });
-  return { _follows: follows, _shipped: followed?.shipped === true };
+  const read = new Map<string, ChangelogItemDoc | null>();
+  const recordOf = async (key: string) => {
+    if (!read.has(key)) read.set(key, await records.findOne({ _id: itemId(workspaceId, key) }));
+    return read.get(key) ?? null;
+  };
+  let through: string[];
+  try {
+    through = await mergeChain(itemKey, async (key) => (await recordOf(key))?.survivor ?? null);
+  } catch (error) {
+    // a chain that loops (merges never do: merge.ts) stops no projection: the entry follows the
+    // item it was merged into
+    if (!(error instanceof FailedPrecondition)) throw error;
+    const survivor = (await recordOf(itemKey))?.survivor;
+    through = survivor ? [itemKey, survivor] : [itemKey];
+  }
+  const follows = through.at(-1)!;
+  return {
+    _follows: follows,
+    _through: through,
+    _shipped: (await recordOf(follows))?.shipped === true,
+  };
 }

@@ -34,11 +34,13 @@ export interface ChangelogEntryDoc extends Doc, StoredChangelogEntry {
   _ws: string;
   /**
    * whether the item whose status the entry claims is shipped now: the announced item's, or
-   * while it is merged, its survivor's (items.ts); false hides the entry (queries.ts)
+   * while it is merged, its final survivor's (items.ts); false hides the entry (queries.ts)
    */
   _shipped?: boolean;
-  /** the item `_shipped` follows: `itemId`, or its survivor while it is merged */
+  /** the item `_shipped` follows: `itemId`, or the end of its merges while it is merged */
   _follows?: string;
+  /** `itemId`, then each item it was merged into, to `_follows` (a merge of any moves the entry) */
+  _through?: string[];
   /** merged items of `itemIds` given back by an unmerge since (a new merge takes one back) */
   _unmerged?: string[];
   /** people of `requestedBy` who left the item with them (a new merge brings them back) */
@@ -64,8 +66,9 @@ export function changelogProjector(): Projector {
   return {
     name: 'changelog',
     // 2: follows the announced items (`_shipped`, `_unmerged`); 3: and what they are now when
-    // the entry is published, a merged item's survivor (items.ts), the people who left (`_departed`)
-    version: 3,
+    // the entry is published, a merged item's survivor (items.ts), the people who left (`_departed`);
+    // 4: a merged item's final survivor, the end of its merges (`_through`)
+    version: 4,
     collections: [CHANGELOG, CHANGELOG_ITEMS],
     filter: {
       streamPrefixes: ['changelog-', 'item-'],
@@ -77,6 +80,7 @@ export function changelogProjector(): Projector {
         name: 'changelog_list',
       });
       await changelogOf(store).createIndex({ keys: { _ws: 1, _follows: 1 }, name: 'follows' });
+      await changelogOf(store).createIndex({ keys: { _ws: 1, _through: 1 }, name: 'through' });
     },
     async apply(raw, store) {
       if (raw.streamId.startsWith('item-')) {
@@ -140,8 +144,8 @@ export function changelogProjector(): Projector {
 
 /**
  * An announced item's change after publication, on the entry announcing it (if any): its status
- * (or its survivor's) moved, it was merged or given back (items.ts); a merged item the entry also
- * announces was given back, or merged again.
+ * (or its final survivor's) moved; it, or an item it lives on in, was merged or given back
+ * (items.ts); a merged item the entry also announces was given back, or merged again.
  */
 async function itemChanged(event: Recorded<EntryItemEvent>, store: ReadStore): Promise<void> {
   const address = parseItemStreamId(event.streamId);
@@ -165,9 +169,17 @@ async function itemChanged(event: Recorded<EntryItemEvent>, store: ReadStore): P
     case 'ItemUnmerged': {
       const survivor = event.type === 'ItemMergedInto' ? event.data.survivorKey : null;
       await recordItem(store, workspaceId, itemKey, event.position, { survivor });
-      await guardedUpdate(entries, id, event.position, {
-        $set: await claimOf(store, workspaceId, itemKey),
-      });
+      // the entries whose way to their final survivor passes here: this item's own, and those
+      // of the items merged into it, directly or along a chain
+      const moved = await entries.find(
+        { _ws: workspaceId, _through: itemKey },
+        { projection: { _id: 1, itemId: 1 } },
+      );
+      for (const entry of moved) {
+        await guardedUpdate(entries, entry._id, event.position, {
+          $set: await claimOf(store, workspaceId, entry.itemId),
+        });
+      }
       return;
     }
   }

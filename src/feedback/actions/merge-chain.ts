@@ -1,46 +1,21 @@
 /**
  * Where a merged item lives on. Merges chain — A merged into B, then B into C — and whatever
- * follows a merge follows the chain to its end, the final survivor C, through `mergeChain`: a
- * write's refusal naming where the item went, a +1 given on it, a submission folded into it, the
- * board's page and +1 button for it. The decider knows only the item it was merged into (B).
- *
- * Merges do not loop: merge_items refuses a survivor that was merged away and undoes a merge
- * whose survivor went meanwhile (merge.ts). Should a chain come back on itself or run past
- * MAX_MERGE_HOPS all the same, it is refused as broken rather than walked for ever.
+ * follows a merge follows the chain to its end, the final survivor C, through `mergeChain`
+ * (commands/item/merge-chain.ts): a write's refusal naming where the item went, a +1 given on
+ * it, a submission folded into it, the board's page and +1 button for it, and the public
+ * changelog's claims about it (projections/changelog/items.ts).
  */
-import { type ItemState, itemDecider, itemStreamId } from '../../../commands/item/index.js';
+import {
+  type ItemState,
+  itemDecider,
+  itemStreamId,
+  mergeChain,
+} from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 import type { ItemDoc } from '../../../projections/items/document.js';
 import { findItem } from '../../../projections/items/queries.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { CommandDeps } from './deps.js';
-
-/** items followed from a merged one at most (merge_items takes 50 at once; chains are short) */
-export const MAX_MERGE_HOPS = 50;
-
-/**
- * The keys from `itemKey` to the end of its merges: `itemKey` first, the final survivor last
- * (`itemKey` alone when it was not merged). `survivorOf(key)`: the item `key` was merged into,
- * or null when it stands on its own (or is not there).
- */
-export async function mergeChain(
-  itemKey: string,
-  survivorOf: (key: string) => Promise<string | null>,
-): Promise<string[]> {
-  const chain = [itemKey];
-  for (let next = await survivorOf(itemKey); next !== null; next = await survivorOf(next)) {
-    const loops = chain.includes(next);
-    if (loops || chain.length > MAX_MERGE_HOPS) {
-      const how = loops ? `come back to ${next}` : `run past ${MAX_MERGE_HOPS} items`;
-      const walked = loops ? [...chain, next] : [...chain.slice(0, 5), '…'];
-      throw new FailedPrecondition(
-        `the merges from ${itemKey} ${how} (${walked.join(' → ')}); unmerge one of them`,
-      );
-    }
-    chain.push(next);
-  }
-  return chain;
-}
 
 /** "ACME-1 was merged into ACME-3 (through ACME-2)": where a merged item lives on, and how. */
 export function mergedMessage(chain: readonly string[], already = false): string {

@@ -1,14 +1,11 @@
 /**
- * mergeChain (src/feedback/actions/merge-chain.ts): the one walk every follower of a merge takes
+ * mergeChain (commands/item/merge-chain.ts): the one walk every follower of a merge takes
  * to the final survivor. Merges should never loop, so a chain that comes back on itself or runs
  * past MAX_MERGE_HOPS is refused with a clear failed-precondition instead of walked for ever.
  */
 import { expect } from 'chai';
-import {
-  MAX_MERGE_HOPS,
-  mergeChain,
-  mergedMessage,
-} from '../../../src/feedback/actions/merge-chain.js';
+import { MAX_MERGE_HOPS, mergeChain } from '../../../commands/item/index.js';
+import { mergedMessage } from '../../../src/feedback/actions/merge-chain.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
 
 const walk = (into: Record<string, string>) => async (key: string) => into[key] ?? null;

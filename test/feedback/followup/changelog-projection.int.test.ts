@@ -197,4 +197,55 @@ describe('Changelog projection', () => {
       ).to.deep.equal(['chg-ACME-1']);
     });
   });
+
+  describe('When the item the announced one was merged into is merged in turn', () => {
+    // A merged into B, then B into C: A lives on in C, the end of the chain (the board leads A
+    // there), so C's status counts; B, merged, keeps the status it had
+    it('follows the end of the chain, each merge or unmerge along it, the same after a second run', async () => {
+      const projector = changelogProjector();
+      await projector.setup?.(stores.readStore);
+      const { log, add } = eventLog();
+      const list = async () =>
+        (await listChangelog(stores.readStore, { workspaceId: 'w1', productKey: 'ACME' })).map(
+          (e) => e.id,
+        );
+      const step = async (...events: ReturnType<typeof add>[]) => {
+        for (const e of events) await projector.apply(e, stores.readStore);
+        const first = await list();
+        for (const e of log) await projector.apply(e, stores.readStore);
+        expect(await list(), 'after running every event again').to.deep.equal(first);
+        return first;
+      };
+      const shipped = (key: string, at: number) =>
+        add(`item-w1.${key}`, 'ItemStatusChanged', { from: 'new', to: 'shipped' }, at);
+      const merged = (key: string, survivorKey: string, at: number) =>
+        add(`item-w1.${key}`, 'ItemMergedInto', { survivorKey }, at);
+      expect(
+        await step(shipped('ACME-1', 5), shipped('ACME-2', 6), add(...publishedFor('ACME-1'), 10)),
+      ).to.deep.equal(['chg-ACME-1']);
+      expect(await step(merged('ACME-1', 'ACME-2', 20)), 'into ACME-2, shipped').to.deep.equal([
+        'chg-ACME-1',
+      ]);
+      expect(
+        await step(merged('ACME-2', 'ACME-3', 30)),
+        'ACME-2 into ACME-3, which is new',
+      ).to.deep.equal([]);
+      expect(
+        await step(shipped('ACME-4', 35), merged('ACME-3', 'ACME-4', 40)),
+        'ACME-3 into ACME-4, shipped',
+      ).to.deep.equal(['chg-ACME-1']);
+      expect(
+        await step(
+          add('item-w1.ACME-4', 'ItemStatusChanged', { from: 'shipped', to: 'planned' }, 50),
+        ),
+        'ACME-4 planned again',
+      ).to.deep.equal([]);
+      expect(
+        await step(
+          add('item-w1.ACME-2', 'ItemUnmerged', { survivorKey: 'ACME-3', plusOnes: [] }, 60),
+        ),
+        'ACME-2 given back: it is shipped',
+      ).to.deep.equal(['chg-ACME-1']);
+    });
+  });
 });

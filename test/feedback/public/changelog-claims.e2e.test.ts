@@ -9,8 +9,11 @@
  *    it leaves the entry's `itemIds` and its part of the drafted "Also answers" paragraph.
  *  - merge_items: a merged item lives on in its survivor, whose status the board shows for the
  *    merged item's key; an entry announcing a merged item is listed while the survivor is shipped.
+ *    Merges chain (A into B, then B into C): the item lives on in C, the end of the chain, where
+ *    the board leads A and B; the entry follows C's status, not B's (B keeps the status it had).
  */
 import { expect } from 'chai';
+import { BoardVisitor } from '../board/support.js';
 import type { Api } from '../support/harness.js';
 import { type Board, item, startBoard } from '../triage/board.js';
 
@@ -117,6 +120,45 @@ describe('list_public_changelog after the announced items changed (e2e)', () => 
 
       await post(`${item(survivor)}/unmerge`, { mergedKeys: [announced] });
       expect(await entryOf(announced), 'given back, it is shipped').to.deep.equal(published);
+    });
+  });
+
+  describe('When the announced item is merged along a chain: A into B, then B into C', () => {
+    it('follows C, the end of the chain, on the API, the board page and the Atom feed', async () => {
+      const a = await file('Offline mode');
+      const b = await file('Works without network');
+      const c = await file('Airplane mode');
+      for (const key of [a, b]) await post(`${item(key)}/status`, { status: 'shipped' });
+      await post(`${item(a)}/changelog`, { publish: true });
+      const published = await entryOf(a);
+      const visitor = new BoardVisitor(board.fb.url);
+      const onBoard = async () => {
+        const page = await visitor.get('/acme-co/APP/changelog');
+        const feed = await visitor.get('/acme-co/APP/changelog.atom');
+        const shown = page.text.includes(`id="entry-chg-${a}"`);
+        expect(
+          feed.text.includes(`changelog#entry-chg-${a}`),
+          'the feed lists what the page does',
+        ).to.equal(shown);
+        return shown;
+      };
+
+      await post(`${item(b)}/merge`, { mergedKeys: [a] });
+      expect(await entryOf(a), 'merged into B, shipped').to.deep.equal(published);
+      await post(`${item(c)}/merge`, { mergedKeys: [b] });
+      expect(await entryOf(a), 'B merged into C, not shipped: C counts, not B').to.equal(undefined);
+      expect(await onBoard(), 'the board page and feed follow C too').to.equal(false);
+
+      await post(`${item(c)}/status`, { status: 'shipped' });
+      expect(await entryOf(a), 'C shipped').to.deep.equal(published);
+      expect(await onBoard()).to.equal(true);
+      await post(`${item(c)}/status`, { status: 'planned' });
+      expect(await entryOf(a), 'C planned again').to.equal(undefined);
+
+      await post(`${item(c)}/unmerge`, { mergedKeys: [b] });
+      expect(await entryOf(a), 'B given back by C: B, shipped, counts again').to.deep.equal(
+        published,
+      );
     });
   });
 });
