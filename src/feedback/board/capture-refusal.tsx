@@ -58,7 +58,7 @@ export async function answerRefusedCapture(
   const stale = refusal.status === 403 && ownPage;
   if (!SHOWN_AGAIN.has(refusal.status) && !stale) return false;
   // the visitor's forms (CSRF) for a post that carried their token or came from the board's page
-  const cookie = cookieVisitor(deps, req);
+  const cookie = await cookieVisitor(deps, req);
   const carried = cookie && deps.tokens.checkCsrf(cookie, raw.csrf ?? req.get('x-csrf-token'));
   const visitor = cookie && (carried || ownPage) ? cookie : null;
   const sent = typed('formToken', 1024);

@@ -22,6 +22,7 @@ import {
   ipOf,
   requesterOf,
   setVisitorCookie,
+  visitorOf,
   wantsJson,
 } from './context.js';
 import { navOf } from './nav.js';
@@ -113,11 +114,11 @@ async function capture(
   if (now - stamp.issuedAt < minFill) {
     throw new InvalidArgument('sent too fast; wait a few seconds and send it again');
   }
-  const fromCookie = cookieVisitor(deps, req);
+  const fromCookie = await cookieVisitor(deps, req);
   if (fromCookie && !deps.tokens.checkCsrf(fromCookie, form.csrf ?? req.get('x-csrf-token'))) {
     throw new PermissionDenied('the page is out of date; reload it and send the form again');
   }
-  const visitor = fromCookie ?? deps.tokens.openVisitor(form.visitor) ?? deps.tokens.newVisitor();
+  const visitor = fromCookie ?? (await visitorOf(deps, form.visitor)) ?? deps.tokens.newVisitor();
   // an Origin of "null" (privacy settings, a no-referrer page) says nothing, like none at all;
   // a browser's Sec-Fetch-Site does: another site's post (a "null" Origin from a sandboxed
   // frame) is not the board's, so it files as the widget does and never sets the board's cookie

@@ -17,6 +17,7 @@ import type { PersonIds, Requester } from '../actions/index.js';
 import type { CaptureGuard } from '../capture/guard.js';
 import type { FeedbackSearch } from '../search/search.js';
 import type { ProductLookup } from './product-lookup.js';
+import type { SignOuts } from './sign-outs.js';
 import { type BoardTokens, VISITOR_MAX_AGE_S, type Visitor } from './tokens.js';
 import { emailKey } from '../../../commands/shared/email.js';
 
@@ -48,6 +49,8 @@ export interface BoardDeps {
   /** who a visitor files and votes as (keyed ids; people made before keep theirs) */
   personIds: PersonIds;
   tokens: BoardTokens;
+  /** visitors who signed out: their ids name nobody any more (sign-outs.ts) */
+  signOuts: SignOuts;
   mail: MailPort;
   codes: EmailCodes;
   throttle: SignInThrottle;
@@ -67,11 +70,25 @@ export const boardUrlOf = (deps: BoardDeps, slug: string, key: string): string =
 
 export const assetsUrl = (deps: BoardDeps): string => `${deps.publicBaseUrl}/_board`;
 
-/** The visitor the board's cookie names, or null (no cookie, or one that was tampered with). */
-export function cookieVisitor(deps: BoardDeps, req: Request): Visitor | null {
+/**
+ * The visitor the board's cookie names, or null: no cookie, one tampered with or expired, or
+ * one of a visitor who signed out since (a copy of it taken before).
+ */
+export function cookieVisitor(deps: BoardDeps, req: Request): Promise<Visitor | null> {
   const header = req.headers.cookie;
-  if (!header?.includes(VISITOR_COOKIE)) return null;
-  return deps.tokens.openVisitor(parseCookies(header)[VISITOR_COOKIE]);
+  if (!header?.includes(VISITOR_COOKIE)) return Promise.resolve(null);
+  return visitorOf(deps, parseCookies(header)[VISITOR_COOKIE]);
+}
+
+/**
+ * The visitor a sealed value names (the cookie's, or the widget's token), or null when it names
+ * none: tampered with, expired, or of a visitor who signed out — whose holder is then a new
+ * anonymous visitor, never an error. One read by id, only for a value that opened.
+ */
+export async function visitorOf(deps: BoardDeps, sealed: unknown): Promise<Visitor | null> {
+  const visitor = deps.tokens.openVisitor(sealed);
+  if (!visitor) return null;
+  return (await deps.signOuts.isRetired(visitor.id)) ? null : visitor;
 }
 
 export function setVisitorCookie(deps: BoardDeps, res: Response, visitor: Visitor): void {
@@ -81,7 +98,10 @@ export function setVisitorCookie(deps: BoardDeps, res: Response, visitor: Visito
   );
 }
 
-/** The visitor signs out: the browser drops the cookie, and their next post is a new visitor. */
+/**
+ * The visitor signs out: the browser drops the cookie, and their next post is a new visitor (the
+ * id is retired in the store too, so a copy of the cookie names nobody: sign-outs.ts).
+ */
 export function clearVisitorCookie(deps: BoardDeps, res: Response): void {
   res.append('Set-Cookie', visitorCookie(deps, '', 0));
 }

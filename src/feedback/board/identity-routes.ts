@@ -50,14 +50,15 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
   ) => sendIdentityPage(deps, res, status, product, visitor, form);
 
   /** An address the form refused: the form again, with why and what was typed (for a page). */
-  const refusedAddress = (
+  const refusedAddress = async (
     req: Request,
     res: Response,
     product: PublicProduct,
     error: InvalidArgument,
-  ): null => {
+  ): Promise<null> => {
     const raw = (req.body ?? {}) as { csrf?: unknown; email?: unknown };
-    const visitor = visitorFor(deps, req, res, typeof raw.csrf === 'string' ? raw.csrf : undefined);
+    const csrf = typeof raw.csrf === 'string' ? raw.csrf : undefined;
+    const visitor = await visitorFor(deps, req, res, csrf);
     const typed = typeof raw.email === 'string' ? raw.email.slice(0, 254) : '';
     formPage(res, 400, product, visitor, { error: error.message, typed });
     return null;
@@ -66,7 +67,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
   router.get(
     '/:slug/:key/identity',
     boardRoute(deps, async (req, res, product) => {
-      let visitor = cookieVisitor(deps, req);
+      let visitor = await cookieVisitor(deps, req);
       if (!visitor) {
         visitor = deps.tokens.newVisitor();
         setVisitorCookie(deps, res, visitor);
@@ -87,7 +88,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         return refusedAddress(req, res, product, error);
       });
       if (!form) return;
-      const visitor = visitorFor(deps, req, res, form.csrf);
+      const visitor = await visitorFor(deps, req, res, form.csrf);
       const email = emailKey(form.email);
       // the visitor's own bucket is held with sign-in's limits: all or none, given back when
       // the code could not be sent (nothing reached the visitor to count)
@@ -117,7 +118,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
     '/:slug/:key/identity/code',
     boardRoute(deps, async (req, res, product) => {
       const form = await readForm(req, res, CodeFormBody);
-      const visitor = visitorFor(deps, req, res, form.csrf);
+      const visitor = await visitorFor(deps, req, res, form.csrf);
       const email = await deps.codes.pendingEmail(codeUid(visitor));
       const expired = 'That code has expired. Ask for a new one.';
       if (!email) return formPage(res, 400, product, visitor, { error: expired });
@@ -152,9 +153,11 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
     '/:slug/:key/identity/sign-out',
     boardRoute(deps, async (req, res, product) => {
       const form = await readForm(req, res, CsrfOnlyBody);
-      if (cookieVisitor(deps, req)) {
-        const visitor = visitorFor(deps, req, res, form.csrf);
+      if (await cookieVisitor(deps, req)) {
+        const visitor = await visitorFor(deps, req, res, form.csrf);
         await deps.codes.forget(codeUid(visitor));
+        // every copy of the cookie stops naming them, not only this browser's (sign-outs.ts)
+        await deps.signOuts.retire(visitor.id);
         clearVisitorCookie(deps, res);
       }
       res.redirect(303, navOf(deps, product, 'board').boardUrl);

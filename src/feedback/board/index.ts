@@ -26,6 +26,7 @@ import { createBoardVersions } from './versions.js';
 import { mountIdentity } from './identity-routes.js';
 import { mountNearMisses } from './near-misses.js';
 import { mountPlusOne } from './plus-one-route.js';
+import { createSignOuts } from './sign-outs.js';
 import { createBoardTokens } from './tokens.js';
 
 export type { BoardDeps } from './context.js';
@@ -55,6 +56,7 @@ export function publicBoard(
     guard: parts.guard,
     personIds: parts.personIds,
     tokens: createBoardTokens(ctx.secret, now),
+    signOuts: createSignOuts({ readStore, now }),
     mail: parts.mail,
     codes: createEmailCodes({
       readStore,

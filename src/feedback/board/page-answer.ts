@@ -51,7 +51,8 @@ export function createPageAnswers(deps: BoardDeps) {
      */
     page(handler: (req: Request, res: Response, view: View) => Promise<void>): RequestHandler {
       return boardRoute(deps, async (req, res, product, version) => {
-        const view = { product, visitor: cookieVisitor(deps, req), version, now: deps.now() };
+        const visitor = await cookieVisitor(deps, req);
+        const view = { product, visitor, version, now: deps.now() };
         await handler(req, res, view);
       });
     },

@@ -51,7 +51,7 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
         ? await findItem(deps.readStore, { workspaceId, itemKey })
         : null;
       if (!doc) throw new NotFound(NO_SUCH_ITEM);
-      const visitor = visitorFor(deps, req, res, form.csrf);
+      const visitor = await visitorFor(deps, req, res, form.csrf);
       const requester = requesterOf(visitor);
       const now = deps.now();
       const personId = await deps.personIds.resolve(workspaceId, requester, { actor: null, now });

@@ -7,7 +7,8 @@
  *    cookie; the widget, which has no cookie on the board's origin, keeps the same token in the
  *    host page's localStorage and sends it back in the body. It carries its own expiry, the
  *    cookie's Max-Age from when it was sealed (VISITOR_MAX_AGE_S), checked on every use: a copy
- *    of the value outlives the browser's cookie by no more than that. A value without one (sealed
+ *    of the value outlives the browser's cookie by no more than that, nor a sign-out, which
+ *    retires the visitor's id (sign-outs.ts). A value without one (sealed
  *    before it was added) or past it opens as none, and the visitor is a new anonymous one.
  *  - csrf: bound to the visitor id; every cookie-authenticated form carries it.
  *  - form: when a capture form was shown, and where (the board's own page or the widget), so a

@@ -20,7 +20,7 @@ export function mountUpstreamSignIn(router: Router, deps: BoardDeps): void {
     '/:slug/:key/identity/upstream',
     boardRoute(deps, async (req, res, product) => {
       const form = await readForm(req, res, CsrfOnlyBody);
-      const visitor = visitorFor(deps, req, res, form.csrf);
+      const visitor = await visitorFor(deps, req, res, form.csrf);
       if (!deps.upstream) throw new NotFound('no identity provider is configured');
       const url = await deps.upstream.begin({
         subject: visitor.id,
@@ -34,7 +34,7 @@ export function mountUpstreamSignIn(router: Router, deps: BoardDeps): void {
 
   router.get(UPSTREAM_CALLBACK, async (req, res) => {
     try {
-      const visitor = cookieVisitor(deps, req);
+      const visitor = await cookieVisitor(deps, req);
       const pending = deps.upstream ? await deps.upstream.pending(req.query.state) : null;
       // only the browser that started it may finish it (a sign-in started elsewhere is refused)
       if (!deps.upstream || !visitor || !pending || pending.subject !== visitor.id) {

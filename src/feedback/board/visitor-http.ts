@@ -37,14 +37,14 @@ export function boardRoute(
   };
 }
 
-export function visitorFor(
+export async function visitorFor(
   deps: BoardDeps,
   req: Request,
   res: Response,
   csrf: string | undefined,
-): Visitor {
+): Promise<Visitor> {
   refuseCrossSite(deps, req);
-  const visitor = cookieVisitor(deps, req);
+  const visitor = await cookieVisitor(deps, req);
   if (visitor) {
     if (!deps.tokens.checkCsrf(visitor, csrf ?? req.get('x-csrf-token'))) {
       throw new PermissionDenied('the page is out of date; reload it and try again');
