@@ -26,6 +26,8 @@ export const DEV_MAILBOX_FILE = 'feedback-mailbox.jsonl';
 export const FEEDBACK_OAUTH_PREFIX = 'feedback_oauth';
 /** the daily count of codes per address the OAuth sign-in and the board's identity page share */
 export const FEEDBACK_SIGN_IN_SERVICE = 'feedback';
+/** what the feedback service calls itself to people: its sign-in pages and the mails it sends */
+export const FEEDBACK_SERVICE_NAME = 'Feedback board';
 export function devMailboxPath(config: Config): string {
   return join(resolve(config.DATA_DIR), DEV_MAILBOX_FILE);
 }
@@ -50,7 +52,7 @@ export function feedbackAuthOptions(input: {
     accounts: input.accounts,
     collectionPrefix: FEEDBACK_OAUTH_PREFIX,
     signInService: FEEDBACK_SIGN_IN_SERVICE,
-    serviceName: 'Feedback board',
+    serviceName: FEEDBACK_SERVICE_NAME,
     trustProxy: config.TRUST_PROXY,
     // the dev mailbox only in explicit development mode (src/config/mail-mode.ts)
     ...(smtp ? { smtp } : config.DEV_MODE ? { devMailboxPath: devMailboxPath(config) } : {}),

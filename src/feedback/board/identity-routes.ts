@@ -12,6 +12,7 @@ import { InvalidArgument, Unavailable } from '../../../commands/shared/errors.js
 import { emailKey } from '../../../commands/shared/email.js';
 import { tooMany } from '../capture/guard.js';
 import { CsrfOnlyBody, readForm } from './body.js';
+import { codeMail } from './code-mail.js';
 import {
   type BoardDeps,
   clearVisitorCookie,
@@ -98,11 +99,8 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       if (place.status === 'throttled') throw tooMany('codes', place.wait);
       const code = await deps.codes.issue(codeUid(visitor), email);
       try {
-        await deps.mail.send({
-          to: email,
-          subject: `Your code for ${product.name} feedback`,
-          text: `Your code is ${code}. It is valid for 10 minutes.\n\nIf you did not ask for it, ignore this message.`,
-        });
+        // the service's words in the subject, the product's name quoted in the body (code-mail.ts)
+        await deps.mail.send(codeMail(email, product, code));
       } catch (error) {
         await deps.codes.forget(codeUid(visitor));
         await place.settle(false);
