@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './deps.js';
 export * from './integrations.js';
 export * from './merge.js';
+export * from './merge-recovery.js';
 export * from './people.js';
 export * from './plus-ones.js';
 export * from './products.js';
