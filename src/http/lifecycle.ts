@@ -41,6 +41,11 @@ import { queryCoercer } from './validation.js';
 
 export interface RawInput {
   params: Record<string, unknown>;
+  /**
+   * Over HTTP a getter that parses the query string (Express's `req.query`), which throws 400 for
+   * one that is not UTF-8 (query-string.ts): it is read in the validate step, after the caller is
+   * authenticated, and not at all by a read that ignores its query (prepareOperation).
+   */
   query: Record<string, unknown>;
   /** undefined when no body was sent */
   body: unknown;
@@ -89,7 +94,8 @@ export interface LifecycleHooks<S extends ServiceTypes> {
 
 export interface PreparedOperation<S extends ServiceTypes> {
   readonly op: Operation<S>;
-  readonly coerceQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
+  /** the query of `raw` as the operation's schema takes it; does not read it when ignored */
+  readonly coerceQuery: (raw: RawInput) => Record<string, unknown>;
 }
 
 /** Everything derivable from the operation is computed here, once, not per request. */
@@ -100,7 +106,8 @@ export function prepareOperation<S extends ServiceTypes>(op: Operation<S>): Prep
   if (op.method === 'get' && !op.query && !op.body && !op.errors.includes(400)) {
     return { op, coerceQuery: () => ({}) };
   }
-  return { op, coerceQuery: queryCoercer(op.query) };
+  const coerce = queryCoercer(op.query);
+  return { op, coerceQuery: (raw) => coerce(raw.query) };
 }
 
 /** One request on its way through the steps. */

@@ -168,7 +168,15 @@ export function createServiceHttp<S extends ServiceTypes>(
           res,
           principal: undefined,
         },
-        raw: { params: decodedParams(paramsOf), query: req.query, body: undefined },
+        raw: {
+          params: decodedParams(paramsOf),
+          // parsed when validated, once the caller is known: a query string that is not UTF-8
+          // answers 400 to a caller with a credential, and 401 to one without (RawInput)
+          get query() {
+            return req.query;
+          },
+          body: undefined,
+        },
       };
       await runSteps(HTTP_STEPS, x, hooks);
     } catch (err) {

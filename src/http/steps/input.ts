@@ -96,7 +96,7 @@ export const validate: Step = (x, hooks) => {
     params = parsed.data;
   }
   let query = EMPTY;
-  const input = coerceQuery(x.raw.query);
+  const input = coerceQuery(x.raw);
   if (op.query) {
     const parsed = op.query.safeParse(input);
     if (!parsed.success) throw new InvalidArgument(describeIssues(parsed.error, input, 'query'));
