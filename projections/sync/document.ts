@@ -36,12 +36,16 @@ export type SyncChangeDoc = SyncSubject & {
   position: string;
 };
 
-/** Per-user counter: last sequence number, oldest one still kept, and the last change written. */
+/**
+ * Per-user counter: last sequence number, oldest one still kept, and the changes of the last
+ * event: its own (`last`) and, for a tag's delete, those of the tags it moved up (`moved`).
+ */
 export type SyncHeadDoc = {
   _id: string;
   seq: number;
   oldestSeq: number;
   last: SyncChangeDoc;
+  moved?: SyncChangeDoc[];
 };
 
 export function syncChangeId(userId: string, seq: number): string {

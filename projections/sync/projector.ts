@@ -5,6 +5,11 @@
  * advancing the head and writing that change (possible on MongoDB, where writes are not one
  * transaction), the replay of the same event writes the change again from the head.
  * Numbering is deterministic in log order, so a rebuild reproduces the same sequence.
+ *
+ * A tag's delete moves its children up to its parent (projections/tags) without an event of
+ * theirs: the feed follows the tag tree (tag-tree.ts) and numbers, after the delete, an `updated`
+ * change of each tag it moved, which the head keeps with the last change (`moved`) for the same
+ * repair.
  */
 import {
   type DeviceEventType,
@@ -19,6 +24,7 @@ import {
   type NoteEventType,
 } from '../../commands/note/index.js';
 import {
+  parseTagEvent,
   parseTagStreamId,
   type TagEventType,
   tagEventTypes,
@@ -37,6 +43,7 @@ import {
   syncChangesCollection,
   syncHeadsCollection,
 } from './document.js';
+import { followTagEvent, movedByDelete, setupTagTree, syncTagsCollection } from './tag-tree.js';
 
 const CHANGES: Record<NoteEventType | TagEventType | DeviceEventType, SyncChangeKind> = {
   NoteCreated: 'created',
@@ -72,8 +79,9 @@ export function syncProjector(options: { retainPerUser?: number } = {}): Project
   return {
     name: 'note-sync',
     // 2: tags' and devices' changes are entries too (a data folder's feed is numbered again)
-    version: 2,
-    collections: [syncChangesCollection, syncHeadsCollection],
+    // 3: the tags a delete moves up are changes too (numbered again; cursors: queries.ts)
+    version: 3,
+    collections: [syncChangesCollection, syncHeadsCollection, syncTagsCollection],
     filter: {
       streamPrefixes: [noteStreamPrefix, tagStreamPrefix, deviceStreamPrefix],
       eventTypes: [...noteEventTypes, ...tagEventTypes, ...deviceEventTypes],
@@ -82,6 +90,7 @@ export function syncProjector(options: { retainPerUser?: number } = {}): Project
       await store
         .collection(syncChangesCollection)
         .createIndex({ keys: { userId: 1, seq: 1 }, unique: true, name: 'by_user_seq' });
+      await setupTagTree(store);
     },
     async apply(recorded, store) {
       const ids = subjectOf(recorded);
@@ -91,14 +100,29 @@ export function syncProjector(options: { retainPerUser?: number } = {}): Project
       const key = positionKey(recorded.position);
       const head = await heads.findOne({ _id: ids.userId });
       const headPos = (head as (SyncHeadDoc & { _pos?: string }) | null)?._pos;
+      const tagEvent = ids.subject.kind === 'tag' ? parseTagEvent(recorded) : null;
+      const follow = async (moved: readonly { tagId: string }[]) => {
+        if (ids.subject.kind !== 'tag' || !tagEvent) return;
+        const { position, revision } = recorded;
+        const at = { userId: ids.userId, tagId: ids.subject.tagId, position, revision };
+        await followTagEvent(store, at, tagEvent, moved);
+      };
       if (head && headPos !== undefined && headPos >= key) {
-        // Already numbered. Rewrite the change if it was the last one and might be missing.
+        // Already numbered. Rewrite the changes if they were the last ones and might be missing.
         if (head.last.position === key) {
-          await changes.replaceOne({ _id: head.last._id }, head.last, { upsert: true });
+          const moved = head.moved ?? [];
+          for (const change of [head.last, ...moved]) {
+            await changes.replaceOne({ _id: change._id }, change, { upsert: true });
+          }
+          await follow(moved.flatMap((c) => (c.kind === 'tag' ? [{ tagId: c.tagId }] : [])));
         }
         return;
       }
       const seq = (head?.seq ?? 0) + 1;
+      const movedTags =
+        tagEvent?.type === 'NoteTagDeleted' && ids.subject.kind === 'tag'
+          ? await movedByDelete(store, ids.userId, ids.subject.tagId)
+          : [];
       const change: SyncChangeDoc = {
         ...ids.subject,
         _id: syncChangeId(ids.userId, seq),
@@ -109,15 +133,28 @@ export function syncProjector(options: { retainPerUser?: number } = {}): Project
         at: recorded.metadata.occurredAt,
         position: key,
       };
-      const oldestSeq = Math.max(head?.oldestSeq ?? 1, seq - retain + 1);
+      const moved: SyncChangeDoc[] = movedTags.map((tag, i) => ({
+        ...change,
+        kind: 'tag',
+        tagId: tag.tagId,
+        _id: syncChangeId(ids.userId, seq + 1 + i),
+        seq: seq + 1 + i,
+        change: 'updated',
+        revision: tag.revision,
+      }));
+      const lastSeq = seq + moved.length;
+      const oldestSeq = Math.max(head?.oldestSeq ?? 1, lastSeq - retain + 1);
       await guardedUpdate(
         heads,
         ids.userId,
         recorded.position,
-        { $set: { seq, oldestSeq, last: change } },
+        { $set: { seq: lastSeq, oldestSeq, last: change, moved } },
         { upsert: true },
       );
-      await changes.replaceOne({ _id: change._id }, change, { upsert: true });
+      for (const written of [change, ...moved]) {
+        await changes.replaceOne({ _id: written._id }, written, { upsert: true });
+      }
+      await follow(movedTags);
       if (oldestSeq > (head?.oldestSeq ?? 1)) {
         await changes.deleteMany({ userId: ids.userId, seq: { $lt: oldestSeq } });
       }

@@ -26,17 +26,18 @@ export type SyncResult =
   | { status: 'resync-required'; reason: 'expired' | 'unknown'; cursor: string };
 
 /**
- * `c<seq>`. Before the feed carried tags' and devices' changes (projector note-sync@2) it was
- * `s<seq>`, numbering notes' changes only: such a cursor would name another place in the
- * renumbered feed, so it is not read (resync, "unknown").
+ * `d<seq>`. Before the feed carried tags' and devices' changes (projector note-sync@2) it was
+ * `s<seq>`, numbering notes' changes only, and before it carried the tags a delete moves up
+ * (note-sync@3) `c<seq>`: such a cursor would name another place in the renumbered feed, so it is
+ * not read (resync, "unknown").
  */
 export function encodeSyncCursor(seq: number): string {
-  return Buffer.from(`c${seq}`).toString('base64url');
+  return Buffer.from(`d${seq}`).toString('base64url');
 }
 
 export function decodeSyncCursor(cursor: string): number | null {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^c(0|[1-9][0-9]{0,15})$/.exec(text);
+  const match = /^d(0|[1-9][0-9]{0,15})$/.exec(text);
   return match ? Number(match[1]) : null;
 }
 

@@ -135,6 +135,47 @@ describe('Sync change feed', () => {
       const result = await syncChanges(stores.readStore, 'u1', undefined);
       expect(result.status === 'ok' && result.changes.map((c) => c.seq)).to.deep.equal([1]);
     });
+
+    it('numbers a change of each tag a delete moves up, once, and rewrites them if they went missing', async () => {
+      // projections/tags: a deleted tag's children move up to its parent without events of their
+      // own; a device that keeps a table of tags from the feed must learn they moved
+      await setup();
+      const { log, add } = eventLog();
+      const tag = (tagId: string, parentId: string | null) => {
+        const data = { tagId, userId: 'u1', name: tagId, color: null, parentId };
+        add(tagStreamId('u1', tagId), 'NoteTagCreated', data, 1);
+      };
+      tag('top', null);
+      tag('mid', 'top');
+      tag('a', 'mid');
+      tag('b', 'mid');
+      add(tagStreamId('u1', 'mid'), 'NoteTagDeleted', {}, 2);
+      // created under `mid` before its delete in the tag tree, landed after: filed under `top`
+      tag('late', 'mid');
+      add(tagStreamId('u1', 'top'), 'NoteTagDeleted', {}, 3);
+      for (const e of log) await projector.apply(e, stores.readStore);
+      for (const e of log) await projector.apply(e, stores.readStore);
+      const moves = [
+        [5, 'mid', 'deleted'],
+        [6, 'a', 'updated'],
+        [7, 'b', 'updated'],
+        [8, 'late', 'created'],
+        [9, 'top', 'deleted'],
+        [10, 'a', 'updated'],
+        [11, 'b', 'updated'],
+        [12, 'late', 'updated'],
+        [13, 'mid', 'updated'],
+      ];
+      const numbered = async () => {
+        const result = await syncChanges(stores.readStore, 'u1', encodeSyncCursor(4));
+        if (result.status !== 'ok') throw new Error(result.status);
+        return result.changes.map((c) => [c.seq, c.kind === 'tag' && c.tagId, c.change]);
+      };
+      expect(await numbered()).to.deep.equal(moves);
+      await stores.readStore.collection(syncChangesCollection).deleteMany({ seq: { $gt: 8 } });
+      await projector.apply(log.at(-1)!, stores.readStore);
+      expect(await numbered()).to.deep.equal(moves);
+    });
   });
 
   describe('When a cursor is older than what the feed keeps', () => {
@@ -162,9 +203,10 @@ describe('Sync change feed', () => {
 
     it('answers resync required for a cursor it never handed out', async () => {
       await setup();
-      // `s1`: a cursor of the feed before it numbered tags' and devices' changes (note-sync@2)
-      const before = Buffer.from('s1').toString('base64url');
-      for (const cursor of ['garbage', encodeSyncCursor(1), before]) {
+      // `s1`: a cursor of the feed before it numbered tags' and devices' changes (note-sync@2);
+      // `c1`: before it numbered the tags a delete moves up (note-sync@3)
+      const before = ['s1', 'c1'].map((text) => Buffer.from(text).toString('base64url'));
+      for (const cursor of ['garbage', encodeSyncCursor(1), ...before]) {
         const result = await syncChanges(stores.readStore, 'u1', cursor);
         expect(result).to.deep.include({ status: 'resync-required', reason: 'unknown' });
       }

@@ -47,9 +47,16 @@ describe('Deleting a tag with children (e2e)', function () {
       // the sync feed carries the note as it is shown now, and the tags' changes after it
       const synced = await api('GET', '/v1/sync');
       const changes = synced.body.changes;
-      expect(changes.slice(-2).map((c: Json) => [c.tagId, c.change])).to.deep.equal([
+      // the rename, the delete, and the moves up the delete made (below): Apollo 11 and the
+      // deleted Projects (a list with includeDeleted shows deleted tags' parents too)
+      const pairs = changes.map((c: Json) => [c.tagId, c.change]);
+      expect(pairs.slice(-4, -2)).to.deep.equal([
         [apollo.id, 'updated'],
         [work.id, 'deleted'],
+      ]);
+      expect(pairs.slice(-2)).to.have.deep.members([
+        [apollo.id, 'updated'],
+        [projects.id, 'updated'],
       ]);
       const last = changes.filter((c: Json) => c.kind === 'note').at(-1);
       expect(last.noteId).to.equal(note.id);
@@ -99,6 +106,42 @@ describe('Deleting a tag with children (e2e)', function () {
         expect(moved.body).to.deep.equal({ error: 'parent tag is deleted' });
       }
       expect((await api('GET', `/v1/tags/${roses.id}`)).body.parentId).to.equal(home.id);
+    });
+  });
+
+  describe('When a device that follows the sync feed sees a tag with children deleted', () => {
+    it('gets a change of each child the delete moved up, showing its new parent', async () => {
+      // README (Notes sync): a tag's "move ... come[s] as tag ... changes: a client that shows
+      // notes' tags ... keeps a table of tags and devices and updates it from them"; a delete
+      // moves the children up with no change of theirs, so the table kept them under a tag no
+      // list shows
+      const trips = await create('Trips');
+      const y2024 = await create('2024', trips.id);
+      const rome = await create('Rome', y2024.id);
+      const paris = await create('Paris', y2024.id);
+      const table = new Map<string, Json>();
+      const follow = async (cursor?: string) => {
+        const page = (await api('GET', `/v1/sync${cursor ? `?cursor=${cursor}` : ''}`)).body;
+        for (const c of page.changes) if (c.kind === 'tag') table.set(c.tagId, c.tag);
+        return page;
+      };
+      const before = await follow();
+      expect(table.get(rome.id).parentId).to.equal(y2024.id);
+
+      expect((await api('DELETE', `/v1/tags/${y2024.id}`)).status).to.equal(204);
+      const after = await follow(before.cursor);
+      expect(after.changes.map((c: Json) => [c.tagId, c.change])).to.have.deep.members([
+        [y2024.id, 'deleted'],
+        [rome.id, 'updated'],
+        [paris.id, 'updated'],
+      ]);
+      expect(after.changes[0].tagId).to.equal(y2024.id);
+      const listed = parentsIn((await api('GET', '/v1/tags?includeDeleted=true')).body.tags);
+      const followed = parentsIn([...table.values()]);
+      expect(followed).to.include({ Rome: trips.id, Paris: trips.id, 2024: trips.id });
+      for (const name of ['Trips', '2024', 'Rome', 'Paris']) {
+        expect(followed[name], name).to.equal(listed[name]);
+      }
     });
   });
 });
