@@ -195,7 +195,11 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
       const requeueing = requeueFailedSince(deps.readStore, { ...failed, now: now(), limit: room });
       const queued = await settling(settle, requeueing, (n) => n);
       if (queued > 0) deps.webhooks.wake();
-      return { body: { queued, left: Math.max(0, wanted - queued) } };
+      // `left` is what a later call would find failed: those another recover queued meanwhile
+      // are not (counted from `wanted`, the second of two calls sent together told the admin to
+      // call again for failures already on their way)
+      const left = queued < wanted ? await countFailedSince(deps.readStore, failed) : 0;
+      return { body: { queued, left } };
     },
   });
 
