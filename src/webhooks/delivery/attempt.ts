@@ -44,16 +44,25 @@ export type AttemptResult =
   /** nothing was sent: the delivery is done, or its webhook is paused, disabled or gone */
   | { kind: 'skipped' }
   /** `recovered`: it had been failing, and what waited for a later retry is due now */
-  | { kind: 'delivered'; recovered: boolean }
+  | ({ kind: 'delivered'; recovered: boolean } & Requeued)
   /** `at` null: the schedule is used up (failed); `disable`: five days of failures */
-  | { kind: 'retry'; hook: WebhookDoc; at: number | null; disable: string | null }
-  | { kind: 'gone'; hook: WebhookDoc; disable: string }
+  | ({ kind: 'retry'; hook: WebhookDoc; at: number | null; disable: string | null } & Requeued)
+  | ({ kind: 'gone'; hook: WebhookDoc; disable: string } & Requeued)
   /**
    * our own stop cut it before the receiver answered: not the receiver's failure, so nothing is
    * recorded (no attempt, no step toward disabling the webhook); the delivery stays due and is
    * sent again once a worker delivers (after the next start)
    */
   | { kind: 'stopped' };
+
+/**
+ * `requeued`: redeliver_webhook or recover_webhook queued the delivery again while this attempt
+ * was under way. The attempt is in its log, but its outcome is not written over the request (a
+ * failed test `failed`, an item's message its next retry minutes away): it is due now.
+ */
+interface Requeued {
+  requeued: boolean;
+}
 
 export function createAttempts(deps: AttemptDeps) {
   const { readStore, clock } = deps;
@@ -127,15 +136,20 @@ export function createAttempts(deps: AttemptDeps) {
       _attempts: [...doc._attempts, entry].slice(-KEPT_ATTEMPTS),
     };
     const deliveries = deliveriesOf(readStore);
-    const mine = { _id: doc._id, status: 'pending' };
+    /** the outcome, unless the delivery was queued again meanwhile: then the attempt only */
+    const writeOutcome = async (outcome: Record<string, unknown>): Promise<boolean> => {
+      const mine = { _id: doc._id, status: 'pending', _requeues: doc._requeues ?? null };
+      const written = await deliveries.updateOne(mine, { $set: { ...base, ...outcome } });
+      if (written.matchedCount > 0) return false;
+      const requeued = await deliveries.updateOne({ _id: doc._id }, { $set: base });
+      return requeued.matchedCount > 0;
+    };
     // a test is one attempt: whoever sent it waits for what the receiver did, not for a day of
     // retries (redeliver_webhook sends it again, once)
     const test = doc.eventType === 'webhook.test';
     switch (verdict.kind) {
       case 'delivered': {
-        await deliveries.updateOne(mine, {
-          $set: { ...base, status: 'succeeded', nextAttemptAt: null },
-        });
+        const requeued = await writeOutcome({ status: 'succeeded', nextAttemptAt: null });
         const recovered = await recordSuccess(readStore, hook._id);
         if (recovered) {
           await deliveries.updateMany(
@@ -143,31 +157,28 @@ export function createAttempts(deps: AttemptDeps) {
             { $set: { nextAttemptAt: now } },
           );
         }
-        return { kind: 'delivered', recovered };
+        return { kind: 'delivered', recovered, requeued };
       }
-      case 'gone':
+      case 'gone': {
         // the message stays queued: re-enabling the webhook sends it. A test was tried once:
         // sent again on re-enabling, it reached the receiver late, after newer messages.
-        await deliveries.updateOne(mine, {
-          $set: test
-            ? { ...base, status: 'failed', nextAttemptAt: null }
-            : { ...base, nextAttemptAt: now },
-        });
+        const requeued = await writeOutcome(
+          test ? { status: 'failed', nextAttemptAt: null } : { nextAttemptAt: now },
+        );
         return {
           kind: 'gone',
           hook,
+          requeued,
           disable: `the receiver answered 410 Gone on ${new Date(now).toISOString()}`,
         };
+      }
       case 'failed': {
         const failures = doc._failures + 1;
         const next = test ? null : nextAttemptAt(failures, now, verdict.retryAfterMs);
-        await deliveries.updateOne(mine, {
-          $set: {
-            ...base,
-            _failures: failures,
-            status: next === null ? 'failed' : 'pending',
-            nextAttemptAt: next,
-          },
+        const requeued = await writeOutcome({
+          _failures: failures,
+          status: next === null ? 'failed' : 'pending',
+          nextAttemptAt: next,
         });
         // A failed test is the maker checking a receiver, not the webhook's traffic failing: it
         // does not start or extend the five days of failures that disable the webhook.
@@ -182,7 +193,7 @@ export function createAttempts(deps: AttemptDeps) {
           since === null
             ? null
             : `every delivery attempt failed for 5 days (since ${new Date(since).toISOString()})`;
-        return { kind: 'retry', hook, at: next, disable };
+        return { kind: 'retry', hook, at: requeued ? null : next, disable, requeued };
       }
       default: {
         const _exhaustive: never = verdict;
@@ -205,6 +216,7 @@ export function createAttempts(deps: AttemptDeps) {
         return {
           kind: 'gone',
           hook,
+          requeued: false,
           disable: `the OAuth app ${app} that set its URL no longer holds the user's consent`,
         };
       }

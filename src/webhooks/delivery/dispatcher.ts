@@ -131,7 +131,11 @@ export function createDispatcher(deps: DispatcherDeps) {
       lane.queue.splice(at, 1);
       if (stream !== undefined) lane.streams.add(stream);
       lane.inFlight++;
+      let again = false;
       const run: Promise<void> = attempt(doc)
+        .then((requeued) => {
+          again = requeued;
+        })
         .catch((error) =>
           deps.logger.error('webhook attempt failed to record', {
             delivery: doc._id,
@@ -146,7 +150,8 @@ export function createDispatcher(deps: DispatcherDeps) {
           lane.inFlight--;
           // the lane keeps `maybeMore` until the scan has read it: a delivery handed over before
           // then waits in the store behind the older ones, so an item's messages keep their order
-          if (lane.queue.length === 0 && lane.maybeMore) void scan();
+          // queued again while in flight (attempt.ts `requeued`): due now, and no longer busy
+          if (again || (lane.queue.length === 0 && lane.maybeMore)) void scan();
           if (lane.inFlight === 0 && lane.queue.length === 0 && !lane.maybeMore)
             lanes.delete(hookKey);
           else places.wait(hookKey);
@@ -170,17 +175,18 @@ export function createDispatcher(deps: DispatcherDeps) {
     });
   }
 
-  async function attempt(queued: DeliveryDoc): Promise<void> {
+  /** true when the delivery was queued again while in flight: due now */
+  async function attempt(queued: DeliveryDoc): Promise<boolean> {
     const result = await attempts.run(queued, (hookKey) => paused.has(hookKey));
     switch (result.kind) {
       case 'skipped':
-        return;
+        return false;
       case 'stopped':
         deps.logger.info(
           'webhook attempt cut by the stop; it is sent again after the next start',
           attemptFields(queued),
         );
-        return;
+        return false;
       case 'delivered':
         if (result.recovered) void scan();
         break;
@@ -196,6 +202,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       }
     }
     deps.persist();
+    return result.requeued;
   }
 
   async function pause(hook: WebhookDoc, reason: string): Promise<void> {

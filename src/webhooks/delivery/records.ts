@@ -62,6 +62,11 @@ export interface DeliveryDoc extends Doc, Delivery {
    * `requeueDelivery`): a retry of that request is answered without sending it again
    */
   _redeliveredFor?: string;
+  /**
+   * times redeliver_webhook or recover_webhook queued it again (absent: never): an attempt under
+   * way meanwhile records itself but not its outcome, which would undo the request (attempt.ts)
+   */
+  _requeues?: number;
 }
 
 /** Attempts kept per delivery (redeliveries add more; the oldest go first). */
