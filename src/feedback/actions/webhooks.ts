@@ -49,7 +49,7 @@ export interface WebhookFields {
 /**
  * The fields checked, with the URL as it will be called: parsed and written out again, so what
  * list_webhooks and the audit trail show is the receiver messages go to (`HTTPS://A.test/x/../y`
- * is kept as `https://a.test/y`). Spaces, control characters and backslashes (which a URL parser
+ * is kept as `https://a.test/y`, and a `#fragment`, never sent, is dropped). Spaces, control characters and backslashes (which a URL parser
  * drops or reads as `/`, so the call would go elsewhere than it reads) are refused.
  */
 async function checkFields<Fields extends WebhookFields>(

@@ -125,6 +125,8 @@ export function parseTargetUrl(raw: string, policy: TargetPolicy): URL {
     throw new RefusedTarget('url must not carry credentials; the signature authenticates us');
   }
   if (!url.hostname) throw new RefusedTarget('url has no host');
+  // a fragment is never sent: the URL kept is the one called (actions/webhooks.ts)
+  url.hash = '';
   return url;
 }
 

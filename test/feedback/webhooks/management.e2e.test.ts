@@ -121,6 +121,18 @@ describe('Managing webhooks (e2e)', () => {
         url: `http://127.0.0.1:${receiver.port}/./b`,
       });
       expect(updated.body.webhook.url).to.equal(`http://127.0.0.1:${receiver.port}/b`);
+      // a fragment is never sent (HTTP has no place for it): kept, it showed a URL not called
+      for (const [typed, kept] of [
+        ['/hooks?to=crm#section', '/hooks?to=crm'],
+        ['/c#', '/c'],
+      ]) {
+        const fragment = await api().patch(hook(id), {
+          url: `http://127.0.0.1:${receiver.port}${typed}`,
+        });
+        expect(fragment.body.webhook?.url, JSON.stringify(fragment.body)).to.equal(
+          `http://127.0.0.1:${receiver.port}${kept}`,
+        );
+      }
       expect((await api().del(hook(id))).status).to.equal(204);
     });
   });

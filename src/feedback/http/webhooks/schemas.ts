@@ -38,7 +38,7 @@ export const WebhookUrl = z
   .min(1)
   .max(2000)
   .describe(
-    'https URL of the receiver (http only to a loopback receiver where private targets are allowed); it must not resolve to a loopback, private, link-local, CGNAT, multicast or metadata address, nor hold spaces, control characters or backslashes. Kept as it will be called (parsed and written out again: `HTTPS://A.example/x/../y` is kept as `https://a.example/y`)',
+    'https URL of the receiver (http only to a loopback receiver where private targets are allowed); it must not resolve to a loopback, private, link-local, CGNAT, multicast or metadata address, nor hold spaces, control characters or backslashes. Kept as it will be called (parsed and written out again: `HTTPS://A.example/x/../y` is kept as `https://a.example/y`; a `#fragment`, never sent, is dropped)',
   );
 export const Description = z
   .string()
