@@ -25,13 +25,18 @@ export function findDelivery(
   return deliveriesOf(store).findOne({ _id: query.deliveryId, _hook: query.hookKey });
 }
 
-/** Queue one delivery again, due now, with a fresh retry schedule; its log is kept. */
+/**
+ * Queue one delivery again, due now, with a fresh retry schedule; its log is kept. `already`: a
+ * keyed redelivery's twin — a retry that looked for its key before the first call wrote it — which
+ * queues nothing more: its attempt may be under way, and a second queueing sends it again.
+ */
 export async function requeueDelivery(
   store: ReadStore,
   query: { hookKey: string; deliveryId: string; now: number; keyedFor?: string },
-): Promise<boolean> {
+): Promise<'requeued' | 'already' | 'missing'> {
+  const delivery = { _id: query.deliveryId, _hook: query.hookKey };
   const result = await deliveriesOf(store).updateOne(
-    { _id: query.deliveryId, _hook: query.hookKey },
+    query.keyedFor ? { ...delivery, _redeliveredFor: { $ne: query.keyedFor } } : delivery,
     {
       $set: {
         status: 'pending',
@@ -42,7 +47,9 @@ export async function requeueDelivery(
       $inc: { _requeues: 1 },
     },
   );
-  return result.matchedCount > 0;
+  if (result.matchedCount > 0) return 'requeued';
+  if (!query.keyedFor) return 'missing';
+  return (await deliveriesOf(store).findOne(delivery)) ? 'already' : 'missing';
 }
 
 /**

@@ -7,6 +7,8 @@
  * 200 and nothing was sent again.
  */
 import { expect } from 'chai';
+import { DELIVERIES } from '../../../src/webhooks/delivery/records.js';
+import { heldReadsIn } from '../../support/held-reads.js';
 import { verify } from './support/receiver.js';
 import {
   eventually,
@@ -86,4 +88,66 @@ describe('When an admin redelivers a message while the receiver still holds its 
       ]);
     });
   }
+});
+
+/**
+ * The same, asked twice with one Idempotency-Key: README, "A retry … of a delivery's latest
+ * `redeliver_webhook` with the same `Idempotency-Key` answers the first delivery, sends nothing
+ * and counts nothing." A retry that looked for the key before the first call had written it (a
+ * client that gave up waiting and sent again) queued the delivery once more while its attempt
+ * was under way, so the one request reached the receiver twice. The store holds both calls'
+ * reads of the delivery, so that they meet there whatever the timing.
+ */
+describe('When a keyed redelivery and its retry cross while the receiver holds the attempt (e2e)', () => {
+  let world: World;
+  let receiver: Receiver;
+  let reads: ReturnType<typeof heldReadsIn>;
+  before(async () => {
+    [world, receiver] = await startWorldWith(1);
+    reads = heldReadsIn(world.fb.deps().readStore, [DELIVERIES]);
+  });
+  after(() => stopWorld(world, receiver));
+
+  it('sends the message again once, and answers the retry as the first', async () => {
+    const api = world.fb.api(world.owner.token);
+    const { id } = await subscribe(world, receiver, { eventTypes: ['webhook.test'] });
+    const sent = await api.post(`${hook(id)}/test`);
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+    await receiver.until(1);
+    const path = `${hook(id)}/deliveries/${sent.body.deliveryId}`;
+    await eventually(
+      async () => (await api.get(path)).body.delivery?.status === 'succeeded',
+      'the test to be delivered',
+    );
+
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    receiver.answer = () => ({ status: 204, hold: held });
+    const redeliver = () =>
+      api.post(`${path}/redeliver`, undefined, { headers: { 'idempotency-key': 'again-1' } });
+    // both look for the key before either has written it
+    const met = reads.hold(DELIVERIES, 2, { answered: true });
+    const first = redeliver();
+    const retry = redeliver();
+    const [goFirst, goRetry] = await met;
+    goFirst!();
+    expect((await first).status).to.equal(200);
+    await receiver.until(2); // the redelivery is under way
+    goRetry!();
+    const retried = await retry;
+    expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
+    expect(retried.body).to.deep.equal({ deliveryId: sent.body.deliveryId });
+    answer();
+
+    await eventually(async () => {
+      const { body } = await api.get(path);
+      return body.delivery?.status === 'succeeded' && body.delivery.attemptCount >= 2;
+    }, 'the redelivery to be recorded');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received, 'requests the receiver got').to.have.length(2);
+    const { body } = await api.get(path);
+    expect(body.delivery).to.include({ status: 'succeeded', attemptCount: 2 });
+  });
 });

@@ -145,9 +145,10 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
         now: now(),
         ...(keyedFor ? { keyedFor } : {}),
       };
-      // a delivery gone meanwhile is sent nothing, so it counts nothing
-      const requeued = await settling(settle, requeueDelivery(deps.readStore, requeue), (r) => r);
-      if (!requeued) throw new NotFound('delivery not found');
+      // a delivery gone meanwhile is sent nothing, nor is a keyed twin's: neither counts
+      const requeueing = requeueDelivery(deps.readStore, requeue);
+      const requeued = await settling(settle, requeueing, (r) => r === 'requeued');
+      if (requeued === 'missing') throw new NotFound('delivery not found');
       deps.webhooks.wake();
       return { body: { deliveryId } };
     },
