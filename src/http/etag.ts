@@ -189,11 +189,14 @@ export function revisionsNamed(ifMatch: string): number[] {
 
 /**
  * RFC 9110 §13.1.2: a GET or HEAD whose `If-None-Match` lists the answer's tag (weak comparison:
- * `W/"5"` matches `"5"`), or is `*`, is answered 304 Not Modified without the body.
+ * `W/"5"` matches `"5"`), or is `*`, is answered 304 Not Modified without the body. `*` "is false
+ * if the origin server has a current representation for the target resource", ETag or none (an
+ * answer without `etag`: only `*` can match); a missing one answered 404 before this is asked.
  */
-export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+export function notModified(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
   if (ifNoneMatch === undefined) return false;
   const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
   const tags = tagsOf(ifNoneMatch);
-  return tags.includes('*') || tags.some((tag) => opaque(tag) === opaque(etag));
+  if (tags.includes('*')) return true;
+  return etag !== undefined && tags.some((tag) => opaque(tag) === opaque(etag));
 }

@@ -7,10 +7,14 @@ const ENTITY_TAG = /(?:W\/)?"([^"]*)"/g;
 
 const opaqueOf = (tag: string): string => tag.replace(/^W\//, '');
 
-/** true when the request already holds the representation tagged `etag` (answer 304) */
-export function holdsCurrent(ifNoneMatch: string | undefined, etag: string): boolean {
+/**
+ * true when the request already holds the representation tagged `etag` (answer 304); a page
+ * answered without a tag (`etag` undefined) is held only by `*`
+ */
+export function holdsCurrent(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
+  if (etag === undefined) return false;
   const current = opaqueOf(etag);
   for (const [tag] of ifNoneMatch.matchAll(ENTITY_TAG)) {
     if (opaqueOf(tag) === current) return true;

@@ -77,6 +77,11 @@ export function createPageAnswers(deps: BoardDeps) {
       res.setHeader('Vary', 'Cookie');
       if (!shared || view.version === null) {
         res.setHeader('Cache-Control', 'private, no-cache');
+        // no tag to compare: only `*` matches, as the page exists (RFC 9110 §13.1.2)
+        if (holdsCurrent(req.headers['if-none-match'], undefined)) {
+          res.status(304).end();
+          return;
+        }
         send(res, type, await render(formToken()));
         return;
       }

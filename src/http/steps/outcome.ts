@@ -64,10 +64,11 @@ export const answer: Step = (x) => {
     for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
   }
   const status = result.status ?? x.prepared.op.successStatus;
-  const etag = result.headers?.ETag;
   const method = x.facts.req?.method;
-  if (status === 200 && etag && (method === 'GET' || method === 'HEAD')) {
-    if (notModified(x.facts.ifNoneMatch, etag)) {
+  // RFC 9110 §15.4.5: the 304 keeps the headers the 200 would carry (ETag, Cache-Control, Vary),
+  // all set above; a resource without ETag is not modified for `If-None-Match: *` alone
+  if (status === 200 && (method === 'GET' || method === 'HEAD')) {
+    if (notModified(x.facts.ifNoneMatch, result.headers?.ETag)) {
       res.statusCode = 304;
       res.end();
       return;

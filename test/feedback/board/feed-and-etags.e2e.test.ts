@@ -89,6 +89,35 @@ describe('The changelog feed and conditional requests (e2e)', () => {
       expect(order(later)).to.deep.equal([old.itemKey, fresh.itemKey]);
     });
 
+    it('answers 304 for * on a page answered without a tag (a search, a visitor with a cookie), with its Vary and Cache-Control; a missing item still 404', async () => {
+      // RFC 9110 §13.1.2: "*" is false when the target "has a current representation", tag or
+      // none; §15.4.5: the 304 carries the Cache-Control and Vary the 200 would
+      const search = `${world.boardPath}?q=dark`;
+      const signedIn = new BoardVisitor(world.fb.url);
+      await signedIn.get(`${world.boardPath}/identity`);
+      expect(signedIn.cookie, 'the identity page set a visitor cookie').to.not.equal('');
+      for (const [who, path] of [
+        [visitor, search],
+        [signedIn, world.boardPath],
+      ] as const) {
+        const full = await who.get(path);
+        expect(full.status, path).to.equal(200);
+        expect(full.headers.get('etag'), path).to.equal(null);
+        const res = await who.get(path, { 'if-none-match': '*' });
+        expect(res.status, path).to.equal(304);
+        expect(res.text, path).to.equal('');
+        for (const name of ['vary', 'cache-control', 'etag']) {
+          expect(res.headers.get(name), `${path} ${name}`).to.equal(full.headers.get(name));
+        }
+        const listed = await who.get(path, { 'if-none-match': '"x"' });
+        expect(listed.status, path).to.equal(200);
+      }
+      const missing = await visitor.get(`${world.boardPath}/items/APP-999`, {
+        'if-none-match': '*',
+      });
+      expect(missing.status).to.equal(404);
+    });
+
     it("does the same for the board's static files", async () => {
       const css = await visitor.get('/_board/board.css');
       const etag = css.headers.get('etag')!;
