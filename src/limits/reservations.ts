@@ -22,10 +22,24 @@ import type {
 } from './policies.js';
 import { step } from './policies.js';
 
+/**
+ * How long a place is held at most while its request is in flight: the longest action done under
+ * one is a code mailed over SMTP, whose connection nodemailer gives up after 2 minutes (a webhook
+ * test gives up after 15 s). A place held longer was left by a process that stopped, or a settle
+ * the store refused: it is never given back, only leaves the window as an event does.
+ */
+export const HELD_AT_MOST_MS = 2 * 60_000;
+
 /** the places held at `now`, oldest first (a place stamped later, before the clock went back, at now) */
 function held(p: SlidingWindowPolicy, state: LimitState | null, now: number): number[] {
   const since = now - p.windowSeconds * 1000;
   return (state?.pending ?? []).map((t) => Math.min(t, now)).filter((t) => t > since);
+}
+
+/** `state` with `places` counted as events at their stamps */
+function withHits(state: LimitState | null, places: number[], now: number): LimitState {
+  const hits = [...(state?.hits ?? []), ...places].sort((a, b) => a - b);
+  return { ...(state ?? { expiresAt: now }), hits };
 }
 
 function withPending(
@@ -48,15 +62,15 @@ function withPending(
 export function reserve(p: Policy, state: LimitState | null, now: number, count = 1): Step {
   if (p.kind === 'token-bucket') return step(p, state, now, true, count);
   const pending = held(p, state, now);
-  const counted = { ...(state ?? { expiresAt: now }), hits: [...(state?.hits ?? []), ...pending] };
-  counted.hits.sort((a, b) => a - b);
-  const { verdict } = step(p, counted, now, false, count);
+  const { verdict } = step(p, withHits(state, pending, now), now, false, count);
   if (!verdict.allowed) {
-    // full only with places held for a moment: they are settled within the second
-    const settledSoon = step(p, state, now, false, count).verdict.allowed;
+    // full only with places whose requests are still in flight: one given back frees a place
+    // at any moment (Retry-After: 1); a place left behind counts as an event until it leaves
+    const left = pending.filter((t) => t <= now - HELD_AT_MOST_MS);
+    const freedSoon = step(p, withHits(state, left, now), now, false, count).verdict.allowed;
     return {
       next: null,
-      verdict: settledSoon ? { allowed: false, retryAfterSeconds: 1 } : verdict,
+      verdict: freedSoon ? { allowed: false, retryAfterSeconds: 1 } : verdict,
     };
   }
   const base: LimitState = state ?? { expiresAt: now };

@@ -97,3 +97,42 @@ describe('When the store fails as a sent code is counted', () => {
     expect(mailedCodes(h.mailboxPath)).to.have.length(1);
   });
 });
+
+describe('When a place left by a refused settle fills the address’s window', () => {
+  // armed: the next code stored is followed by its mail, then the settle the store refuses
+  let settles: 'pass' | 'armed' | 'refused' = 'pass';
+  let offset = 0;
+  const server = harnessWithInterceptedStore(
+    'settle-left-',
+    (collection, method, proceed) => {
+      if (settles === 'armed' && collection.endsWith('_email_codes') && method === 'replaceOne') {
+        settles = 'refused';
+      }
+      const limitWrite =
+        collection === LIMITS_COLLECTION && WRITE_METHODS.includes(method as never);
+      if (settles === 'refused' && limitWrite) throw new Error('store down while settling');
+      return proceed();
+    },
+    { signInLimits: DEFAULT_SIGN_IN_LIMITS, now: () => Date.now() + offset },
+  );
+
+  // RFC 9110 §10.2.3: Retry-After is how long to wait. A place whose request is in flight can be
+  // given back at any moment (1 s); one left behind frees only as it leaves the 15-minute window
+  it('answers Retry-After: 1 while the place may still be given back, then the window’s wait', async () => {
+    const { h } = server;
+    const config = await registerClient(h.base);
+    settles = 'armed';
+    expect((await askForCode(h, config, EMAIL)).refused?.status ?? 303).to.equal(303);
+    settles = 'pass';
+    for (let i = 0; i < 4; i++) {
+      expect((await askForCode(h, config, EMAIL)).refused?.status ?? 303).to.equal(303);
+    }
+    const soon = (await askForCode(h, config, EMAIL)).refused;
+    expect(soon?.status).to.equal(429);
+    expect(soon?.headers.get('retry-after')).to.equal('1');
+    offset = 3 * 60_000;
+    const later = (await askForCode(h, config, EMAIL)).refused;
+    expect(later?.status).to.equal(429);
+    expect(Number(later?.headers.get('retry-after'))).to.be.within(11 * 60, 12 * 60);
+  });
+});

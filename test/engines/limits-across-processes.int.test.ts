@@ -27,7 +27,7 @@ const N = 6;
 const BUCKET: Policy = { kind: 'token-bucket', capacity: N, refillEverySeconds: 3600 };
 const M = 5;
 const WINDOW: Policy = { kind: 'sliding-window', max: M, windowSeconds: 3600 };
-/** the window is full only with places held: "they are settled within the second" */
+/** the window is full only with places whose requests are in flight: one may be given back at any moment */
 const HELD_FULL: Verdict = { allowed: false, retryAfterSeconds: 1 };
 const now = () => 1_000_000_000;
 const KEY = 'ann@example.com';

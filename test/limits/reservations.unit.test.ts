@@ -66,6 +66,31 @@ describe('When places are held in a sliding window before the events are known',
     expect(reserve(window, state, 60 * MIN - 1).verdict.allowed).to.equal(false);
     expect(reserve(window, state, 60 * MIN + 1).verdict.allowed).to.equal(true);
   });
+
+  // RFC 9110 §10.2.3 (Retry-After): the wait is until a place can free. A place whose request
+  // is still in flight (a minute on) can be given back at any moment (1 s); one held longer than
+  // a request holds one (HELD_AT_MOST_MS, 2 minutes) was left by a stopped process or a refused
+  // settle, and frees only as it leaves the window
+  it('answers the wait until a place left behind leaves the window, not a one-second retry', () => {
+    const { state } = held([0, 1, 2]);
+    expect(reserve(window, state, MIN).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 1,
+    });
+    expect(reserve(window, state, 10 * MIN).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 50 * 60,
+    });
+  });
+
+  it('answers a one-second retry when a place in flight would make room beside one left behind', () => {
+    const { state } = held([0, 1]);
+    const { state: later } = held([10 * MIN], state);
+    expect(reserve(window, later, 10 * MIN + 1).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 1,
+    });
+  });
 });
 
 describe('When tokens are held in a bucket before the events are known', () => {
