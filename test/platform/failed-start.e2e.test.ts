@@ -23,6 +23,7 @@ import type { ServiceModule } from '../../src/platform/service.js';
 import { serviceModules } from '../../src/services.js';
 import { fillDisk } from '../support/full-disk.js';
 import { logLines } from '../support/log-lines.js';
+import { bindAgain, freePort, listenOnFreePort } from '../support/ports.js';
 import { tempDir } from '../support/stores.js';
 
 const DAMAGED = /the file "secret" is empty or damaged/;
@@ -54,14 +55,6 @@ const listen = (port: number): Promise<Server> =>
   });
 const close = (server: Server) => new Promise((resolve) => server.close(resolve));
 
-/** a port free now, for a setting that must name a fixed one */
-async function freePort(): Promise<number> {
-  const server = await listen(0);
-  const { port } = server.address() as { port: number };
-  await close(server);
-  return port;
-}
-
 /** the second start, bounded: one standing by for a lease nobody releases never ends */
 const within = <T>(ms: number, what: () => string, promise: Promise<T>) =>
   Promise.race([
@@ -87,12 +80,12 @@ describe('When a start fails after it opened the stores (e2e)', function () {
     before(async () => {
       // a lease kept would hold the next start back a minute, not the default 5 s
       env = { DATA_DIR: dir(''), OPS_PORT: String(await freePort()), PROJECTOR_LEASE_MS: '60000' };
-      error = await failureOf(start('projector', env));
+      error = await failureOf(bindAgain(() => start('projector', env)));
     });
 
     it('rejects with the start’s own error and frees OPS_PORT: another listener takes it', async () => {
       expect(error.message).to.match(DAMAGED);
-      await close(await listen(Number(env.OPS_PORT)));
+      await close(await bindAgain(() => listen(Number(env.OPS_PORT))));
     });
 
     it('starts again in the same process once the file is repaired, on the same port', async () => {
@@ -101,7 +94,7 @@ describe('When a start fails after it opened the stores (e2e)', function () {
       const again = await within(
         15_000,
         () => 'the second start stood by for 15 s: the failed start kept the projector lease',
-        start('projector', env),
+        bindAgain(() => start('projector', env)),
       );
       expect(again.urls.get('ops')).to.equal(`http://127.0.0.1:${env.OPS_PORT}`);
       expect((await again.stop()).failed).to.deep.equal([]);
@@ -113,15 +106,15 @@ describe('When a start fails after it opened the stores (e2e)', function () {
       const env = { DATA_DIR: dir('x') };
       expect((await failureOf(start('all', env))).message).to.match(DAMAGED);
       rmSync(join(env.DATA_DIR, 'secret'));
-      const again = await start('all', env);
+      const again = await bindAgain(() => start('all', env));
       expect((await again.stop()).failed).to.deep.equal([]);
     });
   });
 
   describe('a server whose NOTES_PORT another listener holds (EADDRINUSE)', () => {
     it('rejects with EADDRINUSE, frees FEEDBACK_PORT and starts again once NOTES_PORT is free', async () => {
-      const taken = await listen(0);
-      const notesPort = (taken.address() as { port: number }).port;
+      const taken = createServer();
+      const notesPort = await listenOnFreePort(taken);
       const env = {
         DATA_DIR: dir(),
         FEEDBACK_PORT: String(await freePort()),
@@ -130,11 +123,11 @@ describe('When a start fails after it opened the stores (e2e)', function () {
       try {
         const error = await failureOf(start('all', env));
         expect(error.code).to.equal('EADDRINUSE');
-        await close(await listen(Number(env.FEEDBACK_PORT)));
+        await close(await bindAgain(() => listen(Number(env.FEEDBACK_PORT))));
       } finally {
         await close(taken);
       }
-      const again = await start('all', env);
+      const again = await bindAgain(() => start('all', env));
       expect((await again.stop()).failed).to.deep.equal([]);
     });
   });
@@ -166,7 +159,7 @@ describe('When a start fails after it opened the stores (e2e)', function () {
       const failed = log.lines.filter((l) => l.msg === 'stop step failed');
       expect(failed.map((l) => l.step)).to.include('projection engine');
       expect(failed[0]!.cause).to.match(/full/);
-      const again = await start('all', env);
+      const again = await bindAgain(() => start('all', env));
       expect((await again.stop()).failed).to.deep.equal([]);
     });
   });

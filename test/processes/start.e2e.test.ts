@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { listenOnFreePort } from '../support/ports.js';
 import { runCli, startProcess, startScript } from '../support/processes.js';
 import { tempDir } from '../support/stores.js';
 import { ours, refusal, runToExit as start } from './support.js';
@@ -171,12 +172,13 @@ describe('Starting the services (npm start)', function () {
     });
 
     it('names the port key when another process listens on the port', async () => {
+      // a port of the ephemeral range (47411) could be another process's connection's already
       const taken: Server = createServer();
-      await new Promise<void>((resolve) => taken.listen(47411, '127.0.0.1', resolve));
+      const port = await listenOnFreePort(taken);
       try {
-        const line = refusal(await start({ DATA_DIR: dir, FEEDBACK_PORT: '47411' }));
+        const line = refusal(await start({ DATA_DIR: dir, FEEDBACK_PORT: String(port) }));
         expect(line).to.equal(
-          'cannot start: FEEDBACK_PORT=47411: another process listens on that port',
+          `cannot start: FEEDBACK_PORT=${port}: another process listens on that port`,
         );
       } finally {
         await new Promise((resolve) => taken.close(resolve));
@@ -187,12 +189,12 @@ describe('Starting the services (npm start)', function () {
       // README, Configuration: "a held `NOTES_PORT` stops the start before the feedback service
       // says it listens"; it logged "listening" (and built its app) before the port was found taken
       const taken: Server = createServer();
-      await new Promise<void>((resolve) => taken.listen(47412, '127.0.0.1', resolve));
+      const port = await listenOnFreePort(taken);
       try {
-        const exit = await start({ DATA_DIR: dir, NOTES_PORT: '47412', LOG_LEVEL: 'info' });
+        const exit = await start({ DATA_DIR: dir, NOTES_PORT: String(port), LOG_LEVEL: 'info' });
         expect(exit.code).to.equal(1);
         expect(exit.stderr).to.contain(
-          'cannot start: NOTES_PORT=47412: another process listens on that port',
+          `cannot start: NOTES_PORT=${port}: another process listens on that port`,
         );
         expect(exit.stderr).not.to.contain('service listening');
       } finally {

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { type Logger, silentLogger } from '../../src/platform/logger.js';
 import { type Runtime, startRuntime } from '../../src/platform/runtime.js';
 import type { ServiceModule } from '../../src/platform/service.js';
+import { bindAgain } from './ports.js';
 import { tempDir } from './stores.js';
 
 export interface TestRuntime {
@@ -61,7 +62,9 @@ export async function startTestRuntime(
     ...env,
     DATA_DIR: dir,
   });
-  const boot = () => startRuntime({ config, role: 'all', services, logger });
+  // a port the test fixed (FEEDBACK_PORT for a restart on the same address) may be checked by
+  // another run's freePort at the moment it is bound again
+  const boot = () => bindAgain(() => startRuntime({ config, role: 'all', services, logger }));
   const handle: TestRuntime = {
     runtime: await boot(),
     dir,

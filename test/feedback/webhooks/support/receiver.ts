@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { bindAgain, listenOnFreePort } from '../../../support/ports.js';
 
 export interface Received {
   method: string;
@@ -49,6 +50,15 @@ export function verify(secret: string, request: Received): any {
   });
 }
 
+const listenOn = (server: Server, port: number) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
 export async function startReceiver(port = 0): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: (() => void)[] = [];
@@ -88,7 +98,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
           res.end(answer.body ?? '');
         });
       });
-      await new Promise<void>((resolve) => server!.listen(boundPort, '127.0.0.1', resolve));
+      // outside the ephemeral range, and bound again after down() while another run's freePort
+      // may be checking it: another process's connection would take a port listen(0) gave
+      const listening = server;
+      if (boundPort === 0) await listenOnFreePort(listening);
+      else await bindAgain(() => listenOn(listening, boundPort));
       boundPort = (server.address() as AddressInfo).port;
       receiver.port = boundPort;
       receiver.url = `http://127.0.0.1:${boundPort}/hooks`;
