@@ -62,12 +62,19 @@ export async function listenOnFreePort(server: Server, host = '127.0.0.1'): Prom
   throw new Error(`no free port between ${LOWEST} and ${HIGHEST} in 100 tries`);
 }
 
+/** the ports freePort gave in this process: each one is for one server (several asked at once) */
+const given = new Set<number>();
+
 /** a port on 127.0.0.1 free at the moment of asking, outside the ephemeral range */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await listenOnFreePort(server);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (;;) {
+    const server = createServer();
+    const port = await listenOnFreePort(server);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (given.has(port)) continue;
+    given.add(port);
+    return port;
+  }
 }
 
 /**
