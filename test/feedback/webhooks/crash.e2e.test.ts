@@ -11,7 +11,7 @@ import { tempDir } from '../../support/stores.js';
 import { removeDir } from '../../cli/support.js';
 import { verify } from './support/receiver.js';
 import { eventually, type Receiver, startReceiver } from './support/world.js';
-import { freePort } from '../../support/ports.js';
+import { bindAgain, freePort } from '../../support/ports.js';
 
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; info: any }> {
   const child = spawn(
@@ -37,7 +37,11 @@ function startChild(env: Record<string, string>): Promise<{ child: ChildProcess;
         resolve({ child, info: JSON.parse(line) });
       }
     });
-    child.on('exit', (code) => reject(new Error(`child exited with ${code}: ${err}`)));
+    child.on('exit', (code) => {
+      const error = new Error(`child exited with ${code}: ${err}`);
+      // its fixed FEEDBACK_PORT taken for a moment: bindAgain starts it again
+      reject(err.includes('EADDRINUSE') ? Object.assign(error, { code: 'EADDRINUSE' }) : error);
+    });
   });
 }
 
@@ -64,7 +68,7 @@ describe('A crash in the middle of deliveries (e2e, kill -9 of a child process)'
       NOTES_PORT: '0',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     };
-    const first = await startChild({ ...env, SEED: '1' });
+    const first = await bindAgain(() => startChild({ ...env, SEED: '1' }));
     child = first.child;
     const api = apiClient(first.info.url, first.info.token);
     const created = await api.post('/v1/workspaces/acme-co/webhooks', { url: receiver.url });
@@ -99,7 +103,7 @@ describe('A crash in the middle of deliveries (e2e, kill -9 of a child process)'
     release();
     receiver.answer = () => ({ status: 204 });
 
-    const second = await startChild(env);
+    const second = await bindAgain(() => startChild(env));
     child = second.child;
     await eventually(
       async () => {
