@@ -82,3 +82,32 @@ export async function claimOf(
     _shipped: (await recordOf(follows))?.shipped === true,
   };
 }
+
+/**
+ * Which of `among` live inside one of `items` now, at any depth (A merged into B, B into C: A
+ * lives inside B), by the survivors recorded here: what an unmerge of B from C gives back with
+ * B, and a new merge of B brings back with it.
+ */
+export async function livingInside(
+  store: ReadStore,
+  workspaceId: string,
+  items: readonly string[],
+  among: readonly string[],
+): Promise<string[]> {
+  const outer = new Set(items);
+  const candidates = among.filter((key) => !outer.has(key));
+  if (outer.size === 0 || candidates.length === 0) return [];
+  const records = await recordsOf(store).find({
+    _id: { $in: candidates.map((key) => itemId(workspaceId, key)) },
+  });
+  const survivorOf = new Map(records.map((r) => [r._id.slice(workspaceId.length + 1), r.survivor]));
+  return candidates.filter((key) => {
+    const walked = new Set<string>();
+    for (let at = survivorOf.get(key); at; at = survivorOf.get(at)) {
+      if (outer.has(at)) return true;
+      if (walked.has(at)) return false;
+      walked.add(at);
+    }
+    return false;
+  });
+}

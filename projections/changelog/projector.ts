@@ -6,7 +6,7 @@ import {
 import { type ItemEvent, parseItemStreamId } from '../../commands/item/index.js';
 import type { Collection, Doc, ReadStore } from '../../src/readstore/types.js';
 import { guardedUpdate, guardedUpdateMany } from '../shared/guard.js';
-import { CHANGELOG_ITEMS, claimOf, recordItem } from './items.js';
+import { CHANGELOG_ITEMS, claimOf, livingInside, recordItem } from './items.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded, type Recorded } from '../shared/recorded.js';
 
@@ -41,7 +41,10 @@ export interface ChangelogEntryDoc extends Doc, StoredChangelogEntry {
   _follows?: string;
   /** `itemId`, then each item it was merged into, to `_follows` (a merge of any moves the entry) */
   _through?: string[];
-  /** merged items of `itemIds` given back by an unmerge since (a new merge takes one back) */
+  /**
+   * merged items of `itemIds` given back by an unmerge since, with those living inside them (a new
+   * merge takes them back)
+   */
   _unmerged?: string[];
   /** people of `requestedBy` who left the item with them (a new merge brings them back) */
   _departed?: string[];
@@ -68,7 +71,8 @@ export function changelogProjector(): Projector {
     // 2: follows the announced items (`_shipped`, `_unmerged`); 3: and what they are now when
     // the entry is published, a merged item's survivor (items.ts), the people who left (`_departed`);
     // 4: a merged item's final survivor, the end of its merges (`_through`)
-    version: 4,
+    // 5: an unmerge gives back the items living inside the unmerged one too (`livingInside`)
+    version: 5,
     collections: [CHANGELOG, CHANGELOG_ITEMS],
     filter: {
       streamPrefixes: ['changelog-', 'item-'],
@@ -188,14 +192,19 @@ async function itemChanged(event: Recorded<EntryItemEvent>, store: ReadStore): P
   const unmerged = new Set(doc._unmerged ?? []);
   const departed = new Set(doc._departed ?? []);
   switch (event.type) {
-    case 'ItemsMerged':
-      for (const { itemKey: key, addedPeople } of event.data.merged) {
+    case 'ItemsMerged': {
+      const keys = event.data.merged.map((m) => m.itemKey);
+      // and the items living inside them, which come back with them
+      for (const key of [...keys, ...(await livingInside(store, workspaceId, keys, [...unmerged]))])
         unmerged.delete(key);
+      for (const { addedPeople } of event.data.merged)
         for (const { personId } of addedPeople) departed.delete(personId);
-      }
       break;
+    }
     case 'ItemsUnmerged': {
-      for (const { itemKey: key } of event.data.unmerged)
+      const keys = event.data.unmerged.map((u) => u.itemKey);
+      // and the items living inside them (A merged into B, B into C: unmerging B gives A back too)
+      for (const key of [...keys, ...(await livingInside(store, workspaceId, keys, doc.itemIds))])
         if (doc.itemIds.includes(key)) unmerged.add(key);
       const requesters = new Set(doc.requestedBy?.map((r) => r.personId));
       for (const personId of event.data.removedPeople)

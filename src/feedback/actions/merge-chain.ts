@@ -12,7 +12,7 @@ import {
   mergeChain,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
-import type { ItemDoc } from '../../../projections/items/document.js';
+import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { findItem } from '../../../projections/items/queries.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { CommandDeps } from './deps.js';
@@ -57,6 +57,28 @@ export async function followMergedDocs(
     return doc?._mergedInto ?? null;
   });
   return { chain, docs };
+}
+
+/**
+ * Every item living inside `survivor` at any depth, in the read model (a changelog draft): the
+ * items merged into it, then those merged into them, and so on (A merged into B, then B into C:
+ * inside C are B and A). Each depth in the order it was merged; one read per depth.
+ */
+export async function docsInside(readStore: ReadStore, survivor: ItemDoc): Promise<ItemDoc[]> {
+  const items = itemsOf(readStore);
+  const inside: ItemDoc[] = [];
+  const seen = new Set([survivor.id]);
+  let depth = [survivor];
+  for (let hops = 0; depth.length > 0 && hops <= MAX_MERGE_HOPS; hops++) {
+    const keys = depth.flatMap((doc) => doc._mergedKeys).filter((key) => !seen.has(key));
+    if (keys.length === 0) break;
+    for (const key of keys) seen.add(key);
+    const found = await items.find({ _id: { $in: keys.map((k) => itemDocId(survivor._ws, k)) } });
+    const byKey = new Map(found.map((doc) => [doc.id, doc]));
+    depth = keys.flatMap((key) => byKey.get(key) ?? []);
+    inside.push(...depth);
+  }
+  return inside;
 }
 
 /**

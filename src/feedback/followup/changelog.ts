@@ -6,12 +6,13 @@
  *  - title: the item's title (the headline of the announcement);
  *  - body: the item's body, a line naming the merged duplicates it also answers, then the
  *    acknowledgment line ("Requested by Ada, Bob and 3 others.");
- *  - itemIds: the item and every item merged into it;
+ *  - itemIds: the item and every item living inside it — merged into it, or into an item merged
+ *    into it, at any depth (APP-1 merged into APP-2, then APP-2 into APP-3: APP-3, APP-2, APP-1);
  *  - requesters: everyone on the item — submitter, +1s, people who replied, including those
  *    carried over from merged items (the same people notify_people tells). `requestedByCount`
  *    counts them all; `requestedByNames` lists, in the order they joined (the submitter first),
  *    those with a display name whose name the public board already shows — who filed or replied
- *    on the item or on an item merged into it.
+ *    on the item or on an item living inside it.
  *    People who only gave a +1 are counted, not named: the board shows a +1's count, never who
  *    gave it, and the entry is public. Anonymous people without a name are counted too.
  * A given `title` / `body` replaces the drafted one; a title is trimmed, and one with nothing
@@ -34,7 +35,7 @@ import { characters, cutAt, emptyOrReadableText, nameText } from '../../../comma
 import { type ItemDoc, itemDocId, itemsOf } from '../../../projections/items/document.js';
 import { peopleOf } from '../../../projections/people/projector.js';
 import { assertItemOfProduct, type CommandContext, type FeedbackDeps } from '../actions/deps.js';
-import { followMergedDocs, mergedMessage } from '../actions/merge-chain.js';
+import { docsInside, followMergedDocs, mergedMessage } from '../actions/merge-chain.js';
 import type { ItemAddress } from '../actions/triage.js';
 import { notShipped } from './notify.js';
 import { acknowledgment } from '../../../projections/changelog/render.js';
@@ -67,17 +68,14 @@ export async function draftChangelogEntry(
   if (doc.status !== 'shipped')
     throw notShipped(doc.id, doc.status, 'a changelog entry is drafted for it');
 
-  const merged = doc._mergedKeys.length
-    ? await items.find(
-        { _id: { $in: doc._mergedKeys.map((k) => itemDocId(doc._ws, k)) } },
-        { sort: { _n: 1 } },
-      )
-    : [];
+  // every item living inside it, at any depth: merged into it, or into an item merged into it
+  const inside = await docsInside(deps.readStore, doc);
+  const merged = [...inside].sort((a, b) => a._n - b._n);
   const requesters = await requestersOf(deps, doc, merged);
   const draft: ChangelogDraft = {
     title: input.title === undefined ? doc.title : givenTitle(input.title),
     body: input.body === undefined ? draftBody(doc, merged, requesters) : givenBody(input.body),
-    itemIds: [doc.id, ...doc._mergedKeys],
+    itemIds: [doc.id, ...inside.map((m) => m.id)],
     requestedByNames: requesters.names,
     requestedByCount: requesters.count,
     publishedId: null,
