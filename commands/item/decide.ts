@@ -10,7 +10,7 @@
  * `_mergedInto`), and get_item / resolve_item still answer for its key so old links work.
  */
 import { FailedPrecondition, InvalidArgument, NotFound } from '../shared/errors.js';
-import type { AuthorKind, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
+import type { AuthorKind, InsidePlusOnes, ItemCaptured, ItemEvent, ItemStatus } from './events.js';
 import { decideRecordMerge, type MergeSnapshot } from './merge.js';
 import { plusOneVia } from './people.js';
 import { hasPlusOneVia, standingIn, withdrawn } from './roster.js';
@@ -52,10 +52,19 @@ export type AddPlusOne = Cmd<'AddPlusOne', { personId: string; addressedTo?: str
 export type WithdrawPlusOne = Cmd<'WithdrawPlusOne', { personId: string; addressedTo?: string }>;
 export type MarkMergedInto = Cmd<'MarkMergedInto', { survivorKey: string }>;
 export type RecordMerge = Cmd<'RecordMerge', { merged: MergeSnapshot[] }>;
-/** On the survivor: give the merged items back. */
-export type RecordUnmerge = Cmd<'RecordUnmerge', { itemKeys: string[] }>;
+/**
+ * On the survivor: give the merged items back. `inside`: per item given back, the keys of the
+ * items living inside it (merged into it, at any depth), whose +1s go back with it (unmerge.ts).
+ */
+export type RecordUnmerge = Cmd<
+  'RecordUnmerge',
+  { itemKeys: string[]; inside?: Record<string, string[]> }
+>;
 /** On a merged item, after its survivor recorded the unmerge: live on its own again. */
-export type MarkUnmerged = Cmd<'MarkUnmerged', { survivorKey: string; plusOnes: string[] }>;
+export type MarkUnmerged = Cmd<
+  'MarkUnmerged',
+  { survivorKey: string; plusOnes: string[]; insidePlusOnes?: InsidePlusOnes }
+>;
 export type NotifyPeople = Cmd<'NotifyPeople', { candidates: NotifyCandidate[]; message?: string }>;
 
 export type ItemCommand =
@@ -86,12 +95,12 @@ export function decideItem(command: ItemCommand, state: ItemState): ItemEvent[] 
     return [{ type: 'ItemMergedInto', data: { survivorKey } }];
   }
   if (command.type === 'MarkUnmerged') {
-    const { survivorKey, plusOnes } = command.data;
+    const { survivorKey, plusOnes, insidePlusOnes } = command.data;
     if (state.status === 'open') return []; // already on its own again
     if (state.survivorKey !== survivorKey) {
       throw new FailedPrecondition(`${state.itemKey} was merged into ${state.survivorKey}`);
     }
-    return decideUnmark(survivorKey, plusOnes, state);
+    return decideUnmark(survivorKey, plusOnes, state, insidePlusOnes);
   }
   if (state.status === 'merged') {
     throw new FailedPrecondition(`${state.itemKey} was merged into ${state.survivorKey}`);
@@ -180,7 +189,7 @@ function decideOpen(
     case 'RecordMerge':
       return decideRecordMerge(command.data.merged, state);
     case 'RecordUnmerge':
-      return decideUnmerge(command.data.itemKeys, state);
+      return decideUnmerge(command.data.itemKeys, state, command.data.inside);
     case 'NotifyPeople': {
       // spec: "Transition to shipped makes the item eligible for notify_people"
       if (state.itemStatus !== 'shipped') {

@@ -102,6 +102,15 @@ export const ItemsMergedData = z.object({
     }),
   ),
 });
+/**
+ * +1s given on the keys of items living inside a merged one (A merged into B, then B into C: a
+ * +1 on A lands on C), per key they were given on: when B is given back, they go back with it
+ * and stay given on A, on B, where A lives on.
+ */
+export const InsidePlusOnes = z.array(
+  z.object({ itemKey: z.string(), plusOnes: z.array(z.string().min(1)).min(1) }),
+);
+export type InsidePlusOnes = z.infer<typeof InsidePlusOnes>;
 /** On the survivor's stream: the merged items it gives back, undoing ItemsMerged exactly. */
 export const ItemsUnmergedData = z.object({
   unmerged: z.array(
@@ -111,6 +120,11 @@ export const ItemsUnmergedData = z.object({
       restoredPeople: z.number().int().min(0),
       /** people who +1'd this item's key while it was merged here; the +1s go back with it */
       returnedPlusOnes: z.array(z.string().min(1)),
+      /**
+       * +1s given here on the keys of items living inside this one; they go back with it too.
+       * Left out when none (and in events recorded before it was tracked, which kept them here).
+       */
+      insidePlusOnes: InsidePlusOnes.optional(),
     }),
   ),
   /** people no longer on the survivor */
@@ -132,6 +146,8 @@ export const ItemsUnmergedData = z.object({
 export const ItemUnmergedData = z.object({
   survivorKey: z.string(),
   plusOnes: z.array(z.string().min(1)),
+  /** +1s given meanwhile on items living inside it, recorded as given on them; left out when none */
+  insidePlusOnes: InsidePlusOnes.optional(),
 });
 export const PeopleNotifiedData = z.object({
   /** the status the requesters were told about */

@@ -1,5 +1,5 @@
 import { Map as ImmutableMap, OrderedSet } from 'immutable';
-import type { ItemEvent, ItemsMerged, ItemStatus } from './events.js';
+import type { InsidePlusOnes, ItemEvent, ItemsMerged, ItemStatus } from './events.js';
 import { type Contribution, plusOneVia } from './people.js';
 import { joined, newRoster, type Roster, roleOf, unmerged, withdrawn } from './roster.js';
 
@@ -24,7 +24,10 @@ export interface ItemFacts {
   /** merged item key -> how many people were new to this item when it was merged in */
   merges: Record<string, number>;
   /** unmerged item key -> what the last unmerge of that key gave back */
-  unmerges: Record<string, { restoredPeople: number; returnedPlusOnes: string[] }>;
+  unmerges: Record<
+    string,
+    { restoredPeople: number; returnedPlusOnes: string[]; insidePlusOnes?: InsidePlusOnes }
+  >;
   /** how many times the status has changed; a notification is about the current one */
   statusChanges: number;
   /** personId -> the `statusChanges` count when they were last told */
@@ -123,12 +126,18 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
       return { ...contribute(state, added), merges, ...toldByMerge(state, event.data.merged) };
     }
     case 'ItemsUnmerged': {
-      const keys = new Set(event.data.unmerged.map((u) => u.itemKey));
+      // the +1s given on items living inside an unmerged one leave with it (unmerge.ts)
+      const keys = new Set(
+        event.data.unmerged.flatMap((u) => [
+          u.itemKey,
+          ...(u.insidePlusOnes ?? []).map((given) => given.itemKey),
+        ]),
+      );
       const merges = { ...state.merges };
       const unmerges = { ...state.unmerges };
-      for (const { itemKey, restoredPeople, returnedPlusOnes } of event.data.unmerged) {
+      for (const { itemKey, ...gaveBack } of event.data.unmerged) {
         delete merges[itemKey];
-        unmerges[itemKey] = { restoredPeople, returnedPlusOnes };
+        unmerges[itemKey] = gaveBack;
       }
       return { ...state, roster: unmerged(state.roster, keys), merges, unmerges };
     }
@@ -141,15 +150,13 @@ export function evolveItem(state: ItemState, event: ItemEvent): ItemState {
         status: string;
         survivorKey?: string;
       };
-      return contribute<ItemState & ItemFacts>(
-        { ...facts, status: 'open' },
-        event.data.plusOnes.map((personId) => ({
-          personId,
-          role: 'plus-one' as const,
-          source: 'own' as const,
-          from: null,
-        })),
+      const addressed = (event.data.insidePlusOnes ?? []).flatMap(({ itemKey, plusOnes }) =>
+        plusOnes.map((personId) => plusOneOf(personId, 'addressed', itemKey)),
       );
+      return contribute<ItemState & ItemFacts>({ ...facts, status: 'open' }, [
+        ...event.data.plusOnes.map((personId) => plusOneOf(personId, 'own', null)),
+        ...addressed,
+      ]);
     }
     case 'PeopleNotified': {
       const notified = state.notified.withMutations((told) => {
@@ -177,6 +184,12 @@ function toldByMerge(
   const untold = merged.some((entry) => (entry.untold ?? []).length > 0);
   return { notified, announced: untold ? null : state.announced };
 }
+
+const plusOneOf = (
+  personId: string,
+  source: Contribution['source'],
+  from: string | null,
+): Contribution => ({ personId, role: 'plus-one', source, from });
 
 /** The state with more contributions; people and +1s follow (roster.ts). */
 function contribute<S extends ItemFacts>(state: S, added: readonly Contribution[]): S {

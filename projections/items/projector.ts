@@ -224,10 +224,17 @@ export function changes(
     case 'ItemUnmerged': {
       let next: Pick<ItemDoc, '_people' | '_participants'> = doc;
       const plusOnes = [...doc._plusOnes];
-      for (const personId of event.data.plusOnes) {
+      // its own +1s, then those given on the items living inside it (as PlusOneAdded has them)
+      const given = [
+        ...event.data.plusOnes.map((personId) => ({ personId, context: null })),
+        ...(event.data.insidePlusOnes ?? []).flatMap(({ itemKey, plusOnes: on }) =>
+          on.map((personId) => ({ personId, context: addressedContext(itemKey) })),
+        ),
+      ];
+      for (const { personId, context } of given) {
         if (plusOnes.includes(personId) || personId === doc._submitterId) continue;
         plusOnes.push(personId);
-        next = joined(next, personId, 'plus-one', null);
+        next = joined(next, personId, 'plus-one', context);
       }
       return {
         $set: {

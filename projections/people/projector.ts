@@ -184,8 +184,11 @@ async function applyItem(event: Recorded<ItemEvent>, store: ReadStore): Promise<
       return;
     }
     case 'ItemUnmerged':
-      // +1s given on this item's key while it was merged; the contact was counted back then
+      // +1s given on this item's key while it was merged, and on the items living inside it;
+      // the contact was counted back then
       for (const personId of event.data.plusOnes) await involve(personId, 'plus-one', false);
+      for (const { plusOnes } of event.data.insidePlusOnes ?? [])
+        for (const personId of plusOnes) await involve(personId, 'plus-one', false);
       return;
     default:
       return;

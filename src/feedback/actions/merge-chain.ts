@@ -42,6 +42,32 @@ export async function followMerges(
 }
 
 /**
+ * The keys of the items living inside `itemKey` on the write side, at any depth (A merged into
+ * B: A lives inside B, and what was merged into A too): what goes back with B when B is unmerged.
+ */
+export async function keysInside(
+  deps: CommandDeps,
+  workspaceId: string,
+  itemKey: string,
+): Promise<string[]> {
+  const inside: string[] = [];
+  const seen = new Set([itemKey]);
+  let depth = [itemKey];
+  for (let hops = 0; depth.length > 0 && hops <= MAX_MERGE_HOPS; hops++) {
+    const next: string[] = [];
+    for (const key of depth) {
+      const { state } = await deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
+      if (state.status === 'absent') continue;
+      for (const merged of Object.keys(state.merges)) if (!seen.has(merged)) next.push(merged);
+      for (const merged of next) seen.add(merged);
+    }
+    inside.push(...next);
+    depth = next;
+  }
+  return inside;
+}
+
+/**
  * An item's merge chain in the read model (the board's pages, a changelog draft): `docs[i]` is
  * `chain[i]`'s document, the last one null when the chain ends at an item not there.
  */

@@ -22,6 +22,7 @@ import { FailedPrecondition, InvalidArgument, NotFound } from '../../../commands
 import { itemsOf } from '../../../projections/items/document.js';
 import type { RecordedEvent } from '../../eventstore/types.js';
 import { continuing, type RecoveryDeps } from './continued.js';
+import { keysInside } from './merge-chain.js';
 import {
   assertItemOfProduct,
   type CommandContext,
@@ -55,10 +56,21 @@ export async function unmergeItems(
     itemDecider,
   );
   assertSurvivor(state, survivorKey);
+  // the items living inside each one given back: the +1s given on their keys go back with it
+  // (A merged into B, B into C: a +1 on A landed on C). They cannot change meanwhile: B is
+  // merged, so nothing is merged into it nor unmerged from it until it is given back.
+  const inside: Record<string, string[]> = {};
+  for (const key of keys) {
+    const within = state.merges[key] === undefined ? [] : await keysInside(deps, workspaceId, key);
+    if (within.length) inside[key] = within;
+  }
   const recorded = await deps.commandHandler.handle(
     itemStreamId(workspaceId, survivorKey),
     itemDecider,
-    { type: 'RecordUnmerge', data: { itemKeys: keys } },
+    {
+      type: 'RecordUnmerge',
+      data: { itemKeys: keys, ...(Object.keys(inside).length ? { inside } : {}) },
+    },
     context,
   );
   const survivor = recorded.state as ItemFacts;
@@ -100,6 +112,7 @@ export async function takeBack(
       data: {
         survivorKey: survivor.itemKey,
         plusOnes: survivor.unmerges[itemKey]!.returnedPlusOnes,
+        insidePlusOnes: survivor.unmerges[itemKey]!.insidePlusOnes ?? [],
       },
     },
     context,

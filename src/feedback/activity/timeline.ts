@@ -199,7 +199,10 @@ function peopleNamedBy(raw: RecordedEvent): string[] {
     case 'ItemsUnmerged':
       return event.data.participants.map((p) => p.personId);
     case 'ItemUnmerged':
-      return event.data.plusOnes;
+      return [
+        ...event.data.plusOnes,
+        ...(event.data.insidePlusOnes ?? []).flatMap((given) => given.plusOnes),
+      ];
     case 'ItemEdited':
     case 'ItemStatusChanged':
     case 'ItemTagged':
