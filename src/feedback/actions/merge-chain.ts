@@ -9,6 +9,7 @@ import {
   type ItemState,
   itemDecider,
   itemStreamId,
+  MAX_MERGE_HOPS,
   mergeChain,
 } from '../../../commands/item/index.js';
 import { FailedPrecondition } from '../../../commands/shared/errors.js';
