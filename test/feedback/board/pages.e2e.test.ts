@@ -225,7 +225,9 @@ describe('The public board pages (e2e)', () => {
       expect(page.text).to.include('Also asked as');
       const at = page.text.indexOf('Also asked as');
       expect(page.text, page.text.slice(at, at + 500)).to.match(
-        new RegExp(`<li id="merged-${merged}">Night &lt;i>mode&lt;/i> <span[^>]*>· ${merged}`),
+        new RegExp(
+          `<li id="merged-${merged}"><span dir="auto">Night &lt;i>mode&lt;/i></span> <span[^>]*>· ${merged}`,
+        ),
       );
     });
   });

@@ -159,6 +159,7 @@
       const link = document.createElement('a');
       link.href = answer.url;
       link.textContent = answer.title;
+      link.dir = 'auto';
       status.append(link);
     } catch {
       say('No connection; try again.');
@@ -189,6 +190,7 @@
             const a = document.createElement('a');
             a.href = item.url;
             a.textContent = item.title;
+            a.dir = 'auto';
             li.append(a, ` (${item.statusLabel}, ▲ ${item.plusOneCount})`);
             return li;
           }),

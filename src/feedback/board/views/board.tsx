@@ -87,7 +87,7 @@ export function BoardPage(v: BoardView) {
       <CaptureForm {...v.capture} />
       <form method="get" action={v.nav.boardUrl} class="filters" aria-label="Search and sort">
         <label for="q">Search</label>
-        <input id="q" name="q" type="search" value={v.q} maxLength={500} />
+        <input id="q" name="q" type="search" value={v.q} maxLength={500} dir="auto" />
         <label for="sort">Sort</label>
         <select id="sort" name="sort">
           {SORTS.map(([value, label]) => (
@@ -132,7 +132,7 @@ export function BoardPage(v: BoardView) {
                 auth={v.auth}
               />
               <div>
-                <a class="title" href={row.url}>
+                <a class="title" href={row.url} dir="auto">
                   {row.title}
                 </a>
                 <p class="meta">

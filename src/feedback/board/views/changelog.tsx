@@ -26,14 +26,16 @@ export function ChangelogPage(v: {
       {v.entries.length === 0 ? <p class="empty">Nothing shipped yet.</p> : null}
       {v.entries.map((entry) => (
         <article class="entry" id={`entry-${entry.id}`}>
-          <h2>{entry.title}</h2>
+          <h2 dir="auto">{entry.title}</h2>
           <p class="meta">
             <DateShown ms={entry.publishedAt} />
             {entry.requestedByCount > 0
               ? ` · asked for by ${entry.requestedByCount} ${entry.requestedByCount === 1 ? 'person' : 'people'}`
               : null}
           </p>
-          <p class="text">{entry.body}</p>
+          <p class="text" dir="auto">
+            {entry.body}
+          </p>
           {/* each link names its item by key and title: a bare "APP-1" is only a code to a
               screen reader reading the links */}
           <p class="meta">
@@ -42,7 +44,15 @@ export function ChangelogPage(v: {
               return (
                 <>
                   {i > 0 ? ', ' : ''}
-                  <a href={v.itemUrl(key)}>{title ? `${key} ${title}` : key}</a>
+                  <a href={v.itemUrl(key)}>
+                    {key}
+                    {title ? (
+                      <>
+                        {' '}
+                        <span dir="auto">{title}</span>
+                      </>
+                    ) : null}
+                  </a>
                 </>
               );
             })}

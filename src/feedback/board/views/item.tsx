@@ -50,11 +50,13 @@ function Thread(props: { tree: Children; parent: string | null; depth: number })
         return (
           <li class={`reply reply-${reply.authorKind}`} id={`reply-${reply.id}`}>
             <p class="meta">
-              <strong>{reply.authorName ?? 'Someone'}</strong>
+              <strong dir="auto">{reply.authorName ?? 'Someone'}</strong>
               {kind ? <span class={`badge badge-${reply.authorKind}`}>{kind}</span> : null} ·{' '}
               <DateShown ms={reply.createdAt} />
             </p>
-            <p class="text">{reply.body}</p>
+            <p class="text" dir="auto">
+              {reply.body}
+            </p>
             <Thread tree={props.tree} parent={reply.id} depth={props.depth + 1} />
           </li>
         );
@@ -80,14 +82,16 @@ export function ItemPage(v: ItemView) {
             auth={v.auth}
           />
           <div>
-            <h1>{item.title}</h1>
+            <h1 dir="auto">{item.title}</h1>
             <p class="meta">
-              <Status status={item.status} /> · {item.id} · by {author} on{' '}
+              <Status status={item.status} /> · {item.id} · by <span dir="auto">{author}</span> on{' '}
               <DateShown ms={item.createdAt} />
             </p>
           </div>
         </div>
-        <p class="text">{item.body}</p>
+        <p class="text" dir="auto">
+          {item.body}
+        </p>
         {v.merged.length ? (
           <section class="merged" aria-labelledby="merged-heading">
             <h2 id="merged-heading">Also asked as</h2>
@@ -95,7 +99,7 @@ export function ItemPage(v: ItemView) {
             <ul>
               {v.merged.map((m) => (
                 <li id={`merged-${m.id}`}>
-                  {m.title} <span class="muted">· {m.id}</span>
+                  <span dir="auto">{m.title}</span> <span class="muted">· {m.id}</span>
                 </li>
               ))}
             </ul>

@@ -134,6 +134,7 @@ export function CaptureForm(props: CaptureFormProps) {
         name="title"
         maxLength={200}
         autocomplete="off"
+        dir="auto"
         value={typed?.title}
       />
       <section class="suggestions" aria-labelledby="suggestions-heading" hidden>
@@ -141,7 +142,7 @@ export function CaptureForm(props: CaptureFormProps) {
         <ul />
       </section>
       <label for="capture-body">Details</label>
-      <textarea id="capture-body" name="body" required maxLength={5000} rows={4}>
+      <textarea id="capture-body" name="body" required maxLength={5000} rows={4} dir="auto">
         {typed?.body}
       </textarea>
       <div class="hp" aria-hidden="true">
@@ -154,6 +155,7 @@ export function CaptureForm(props: CaptureFormProps) {
         name="displayName"
         maxLength={100}
         autocomplete="name"
+        dir="auto"
         value={typed?.displayName}
       />
       {props.visitorEmail ? (

@@ -34,7 +34,9 @@ export function RoadmapPage(v: {
               <ul>
                 {v.columns[status].map((entry) => (
                   <li>
-                    <a href={entry.url}>{entry.title}</a>{' '}
+                    <a href={entry.url} dir="auto">
+                      {entry.title}
+                    </a>{' '}
                     <span class="muted">
                       ▲ {entry.plusOneCount}
                       <span class="visually-hidden">
