@@ -149,7 +149,7 @@ describe('Confirming an e-mail address on the board (e2e)', () => {
       await confirmEmail(world, v, email);
       const filed = await postBoardForm(world, v, { title: 'Quiet one', body: 'No name given' });
       const item = await v.get(`${world.boardPath}/items/${filedKey(filed)}`);
-      expect(item.text).to.match(/by Anonymous on/);
+      expect(item.text).to.match(/by <span dir="auto">Anonymous<\/span> on/);
       expect(item.text).to.not.include(email);
       const page = (await v.get(identity)).text;
       expect(page).to.not.include('shows who it is from');
