@@ -42,7 +42,9 @@ describe('The capture box without JavaScript (e2e)', () => {
       );
       const filed = await item(key);
       expect(filed.author).to.include({ tier: 'email', displayName: 'Kim Lee' });
-      expect((await v.get(`${world.boardPath}/items/${key}`)).text).to.include('by Kim Lee');
+      expect((await v.get(`${world.boardPath}/items/${key}`)).text).to.include(
+        'by <span dir="auto">Kim Lee</span>',
+      );
     });
   });
 
