@@ -249,7 +249,7 @@ describe('The public board pages (e2e)', () => {
       const roadmap = await visitor.get(`${world.boardPath}/roadmap`);
       const spoken = (title: string) =>
         new RegExp(
-          `>${title}</a> <span class="muted">▲ (\\d+)<span class="visually-hidden">([^<]*)<`,
+          `>${title}</a> <span class="muted"><span aria-hidden="true">▲</span> (\\d+)<span class="visually-hidden">([^<]*)<`,
         )
           .exec(roadmap.text)
           ?.slice(1)

@@ -33,7 +33,7 @@ describeInBrowser('Suggestions while a title is typed (e2e)', (browser) => {
     await page.goto(board);
     await page.fill('#capture-title', 'dark mode');
     await page.waitForSelector('.suggestions:not([hidden]) li');
-    expect(await page.textContent('.suggestions li')).to.equal('Dark mode (Shipped, ▲ 0)');
+    expect(await page.textContent('.suggestions li')).to.equal('Dark mode (Shipped, ▲ 0 votes)');
     await context.close();
   });
 });

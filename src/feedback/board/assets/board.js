@@ -191,7 +191,14 @@
             a.href = item.url;
             a.textContent = item.title;
             a.dir = 'auto';
-            li.append(a, ` (${item.statusLabel}, ▲ ${item.plusOneCount})`);
+            // the ▲ is drawn, not read out: "3 votes", as on the +1 buttons
+            const arrow = document.createElement('span');
+            arrow.ariaHidden = 'true';
+            arrow.textContent = '▲';
+            const unit = document.createElement('span');
+            unit.className = 'visually-hidden';
+            unit.textContent = item.plusOneCount === 1 ? ' vote' : ' votes';
+            li.append(a, ` (${item.statusLabel}, `, arrow, ` ${item.plusOneCount}`, unit, ')');
             return li;
           }),
         );

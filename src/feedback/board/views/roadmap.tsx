@@ -38,7 +38,7 @@ export function RoadmapPage(v: {
                       {entry.title}
                     </a>{' '}
                     <span class="muted">
-                      ▲ {entry.plusOneCount}
+                      <span aria-hidden="true">▲</span> {entry.plusOneCount}
                       <span class="visually-hidden">
                         {entry.plusOneCount === 1 ? ' vote' : ' votes'}
                       </span>
