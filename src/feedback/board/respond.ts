@@ -40,6 +40,10 @@ export const BOARD_CSP =
 
 export function sendPage(res: Response, status: number, html: string | Buffer): void {
   res.status(status);
+  // a page answering a form post (a refusal, the code form again) is kept in the visitor's own
+  // browser: not stored, going Back to it once past it could only send the form again
+  // ("Confirm Form Resubmission"), and a code form sent again spends one of the visitor's tries
+  if (res.req.method === 'POST') res.setHeader('Cache-Control', 'private, no-cache');
   res.setHeader('Content-Security-Policy', BOARD_CSP);
   // the board's own forms then carry their Origin (no-referrer makes browsers send "null")
   res.setHeader('Referrer-Policy', 'same-origin');

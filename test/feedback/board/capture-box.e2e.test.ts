@@ -163,7 +163,9 @@ describe('The capture box without JavaScript (e2e)', () => {
       expect(limited.status).to.equal(429);
       expect(Number(limited.headers.get('retry-after'))).to.be.greaterThan(0);
       expect(limited.text).to.include('Slow down');
-      expect(limited.headers.get('cache-control')).to.equal('no-store');
+      // kept in the visitor's own browser only, so Back past it does not post it again
+      // (back-after-refusal.browser.e2e.test.ts)
+      expect(limited.headers.get('cache-control')).to.equal('private, no-cache');
       expectFilledIn(limited.text);
     });
   });
