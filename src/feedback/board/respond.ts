@@ -52,7 +52,8 @@ export function sendPage(res: Response, status: number, html: string | Buffer): 
 }
 
 /**
- * An error as the board answers it; its headers (`Retry-After`) and no-store are set on `res`.
+ * An error as the board answers it; its headers (`Retry-After`) and no-store are set on `res`
+ * (a page answering a form post is then kept privately instead: sendPage).
  * A visitor made for this request (visitor-http.ts) is not kept: their cookie would not match the
  * page's empty form token, and the next press would be refused as "out of date".
  */
