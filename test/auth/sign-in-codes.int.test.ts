@@ -89,6 +89,20 @@ describe('When a person asks for a sign-in code', () => {
     expect(signedIn(res), `${res.status}`).to.equal(true);
   });
 
+  it('tells an entry that is no code what a code is, and counts it as no try', async () => {
+    // README (Sign-in throttles): "5 tries per code"; what is not 6 digits is not a try at one
+    const { jar, codeForm, code } = await codeSent('typo@a.io');
+    for (const typed of ['12345', '1234567', 'abcdef', `${code}x`, '', ` ${code.slice(1)} `]) {
+      const res = await request(jar, codeForm.action, { ...codeForm.fields, code: typed });
+      expect(res.status, JSON.stringify(typed)).to.equal(400);
+      expect(await res.text()).to.include('The code is the 6 digits in the e-mail we sent');
+    }
+    const res = await request(jar, codeForm.action, { ...codeForm.fields, code });
+    expect(signedIn(res), `six entries that were no code spent no try: ${res.status}`).to.equal(
+      true,
+    );
+  });
+
   it('keeps no code past its 10 minutes: the next one sent clears the expired ones', async () => {
     // a code of an abandoned sign-in would otherwise stay in the store for good
     const stored = () => h.readStore().collection('oauth_email_codes').countDocuments({});

@@ -10,6 +10,20 @@ import type { Doc, ReadStore } from '../../readstore/types.js';
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 
+/** what a sign-in page says to an entry that is no code: it costs no try */
+export const NOT_A_CODE = 'The code is the 6 digits in the e-mail we sent; type them again.';
+
+/**
+ * The code as typed, or null when it is not one: 6 digits, with the spaces a mail client's
+ * selection takes along around them. The code fields take up to 100 characters and no pattern, so
+ * that such a paste is sent and what is no code is told in the service's words, not the
+ * browser's "match the requested format".
+ */
+export function codeDigits(typed: string): string | null {
+  const code = typed.trim();
+  return /^\d{6}$/.test(code) ? code : null;
+}
+
 interface CodeDoc extends Doc {
   email: string;
   codeHash: string;

@@ -17,6 +17,7 @@ import {
   sendThrottled,
   signInAs,
 } from './context.js';
+import { codeDigits, NOT_A_CODE } from './email-code.js';
 import { destinationOf } from './destination.js';
 import { renderCodeForm, renderEmailForm } from './views.js';
 
@@ -121,10 +122,13 @@ export function signInPages(ctx: InteractionContext, upstream: UpstreamSignIn | 
           const ip = ctx.clientNetwork(req);
           const pending = await ctx.codes.pendingEmail(details.uid);
           if (!pending) return showSignIn(req, res, 400, TOO_OFTEN);
+          // what is no code (a paste with more than the digits) is told and costs no try
+          const code = codeDigits(String(req.body?.code ?? ''));
+          if (code === null) return showSignIn(req, res, 400, NOT_A_CODE);
           const place = await ctx.throttle.beforeCheck(pending, ip);
           // during a lockout no code is compared, so the right one is refused as well
           if (place.status === 'throttled') return sendThrottled(res, WRONG_CODES, place.wait);
-          const result = await ctx.codes.check(details.uid, String(req.body?.code ?? ''));
+          const result = await ctx.codes.check(details.uid, code);
           const lockout = await place.settle(result.status === 'wrong');
           switch (result.status) {
             case 'wrong': {

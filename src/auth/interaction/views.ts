@@ -61,7 +61,7 @@ export function renderCodeForm(v: SignInView & { email: string }): string {
     `<h1>Check your e-mail</h1><p>We sent a 6-digit code to <strong>${esc(v.email)}</strong>. It is valid for 10 minutes.</p>
 ${v.error ? `<p class="error" role="alert">${esc(v.error)}</p>` : ''}
 <form method="post" action="${esc(v.action)}">${csrfField(v.csrf)}
-<label for="code">Sign-in code</label><input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" required autocomplete="one-time-code">
+<label for="code">Sign-in code</label><input id="code" name="code" inputmode="numeric" maxlength="100" required autocomplete="one-time-code">
 <button type="submit">Sign in</button></form>`,
   );
 }

@@ -8,6 +8,7 @@
  */
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import { codeDigits, NOT_A_CODE } from '../../auth/interaction/email-code.js';
 import { InvalidArgument, Unavailable } from '../../../commands/shared/errors.js';
 import { emailKey } from '../../../commands/shared/email.js';
 import { tooMany } from '../capture/guard.js';
@@ -31,14 +32,6 @@ import { boardRoute, visitorFor } from './visitor-http.js';
 const EmailFormBody = z.object({ csrf: z.string().max(200).optional(), email: z.email().max(254) });
 /** the code as typed; what is not 6 digits is told on the code form (NOT_A_CODE), not a 400 page */
 const CodeFormBody = z.object({ csrf: z.string().max(200).optional(), code: z.string().max(100) });
-
-/** the 6 digits typed (spaces around them aside), or null when that is not a code */
-const digitsOf = (typed: string): string | null => {
-  const code = typed.trim();
-  return /^\d{6}$/.test(code) ? code : null;
-};
-
-const NOT_A_CODE = 'The code is the 6 digits in the e-mail we sent; type them again.';
 
 export function mountIdentity(router: Router, deps: BoardDeps): void {
   const codeUid = (visitor: Visitor) => `board:${visitor.id}`;
@@ -120,7 +113,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       const email = await deps.codes.pendingEmail(codeUid(visitor));
       const expired = 'That code has expired. Ask for a new one.';
       if (!email) return formPage(res, 400, product, visitor, { error: expired });
-      const code = digitsOf(form.code);
+      const code = codeDigits(form.code);
       if (!code && wantsJson(req)) throw new InvalidArgument(NOT_A_CODE);
       if (!code) return formPage(res, 400, product, visitor, { email, error: NOT_A_CODE });
       const ip = ipOf(deps, req);

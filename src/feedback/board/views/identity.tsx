@@ -86,9 +86,7 @@ export function CodeForm(v: {
       <form method="post" action={v.action}>
         <CsrfField auth={v.auth} />
         <label for="code">Code</label>
-        {/* no pattern and no 6-character cut: a code pasted with the spaces a mail client's
-            selection takes along is taken (identity-routes.ts digitsOf), and what is no code is
-            told in the service's words, not the browser's "match the requested format" */}
+        {/* no pattern and no 6-character cut (auth/interaction/email-code.ts codeDigits) */}
         <input
           id="code"
           name="code"
