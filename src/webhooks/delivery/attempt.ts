@@ -11,7 +11,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
-import { recordFailure, recordSuccess } from './health.js';
+import { recordFailure, recordSuccess, stillTheReceiver } from './health.js';
 import { type Attempt, type DeliveryDoc, deliveriesOf, KEPT_ATTEMPTS } from './records.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, type Verdict, verdictOf } from './schedule.js';
 import type { AttemptResponse, Sender } from './sender.js';
@@ -181,14 +181,16 @@ export function createAttempts(deps: AttemptDeps) {
           nextAttemptAt: next,
         });
         // A failed test is the maker checking a receiver, not the webhook's traffic failing: it
-        // does not start or extend the five days of failures that disable the webhook.
-        const since = test
-          ? null
-          : await recordFailure(readStore, {
-              hookKey: hook._id,
-              now,
-              changedAt: hook._receiverSince ?? hook.updatedAt,
-            });
+        // does not start or extend the five days of failures that disable the webhook; nor does
+        // an attempt to a URL replaced while it was under way (health.ts `stillTheReceiver`).
+        const since =
+          test || !(await stillTheReceiver(readStore, hook))
+            ? null
+            : await recordFailure(readStore, {
+                hookKey: hook._id,
+                now,
+                changedAt: hook._receiverSince ?? hook.updatedAt,
+              });
         const disable =
           since === null
             ? null

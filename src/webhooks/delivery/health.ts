@@ -4,6 +4,7 @@
  * (re-enabling it, a new URL, a new secret) starts the count afresh; one that does not (its
  * description, its event types or products) leaves it running.
  */
+import { type WebhookDoc, webhooksOf } from '../../../projections/webhooks/document.js';
 import type { Doc, ReadStore } from '../../readstore/types.js';
 import { DISABLE_AFTER_MS } from './schedule.js';
 
@@ -39,6 +40,21 @@ export async function recordFailure(
     );
   }
   return input.now - since >= DISABLE_AFTER_MS ? since : null;
+}
+
+/**
+ * Whether the webhook an attempt was sent for (`sentFor`, read as the attempt began) still has
+ * that receiver as the attempt's outcome is written: the same URL and no change since that counts
+ * the failures afresh. An attempt to a URL the admin has just replaced — in flight as they fixed
+ * it — says nothing about the new one: it neither extends the failures nor disables the webhook.
+ */
+export async function stillTheReceiver(store: ReadStore, sentFor: WebhookDoc): Promise<boolean> {
+  const now = await webhooksOf(store).findOne({ _id: sentFor._id });
+  return (
+    now !== null &&
+    now.url === sentFor.url &&
+    (now._receiverSince ?? now.updatedAt) === (sentFor._receiverSince ?? sentFor.updatedAt)
+  );
 }
 
 export async function forgetHealth(store: ReadStore, hookKey: string): Promise<void> {

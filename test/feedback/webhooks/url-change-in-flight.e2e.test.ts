@@ -1,0 +1,82 @@
+/**
+ * README, Webhooks: "A change that may end the failures — a new URL, re-enabling, a new secret —
+ * counts them afresh". Also for an attempt to the old URL that was under way as the admin set the
+ * new one: its failure, at the five-days mark, says nothing about the new receiver, so it neither
+ * extends the failures nor disables the webhook the admin has just fixed. Time is the harness
+ * clock, moved forward; every attempt is real HTTP to 127.0.0.1.
+ */
+import { expect } from 'chai';
+import {
+  eventually,
+  HOUR,
+  hook,
+  type Receiver,
+  settle,
+  startWorldWith,
+  stopWorld,
+  submit,
+  subscribe,
+  type World,
+} from './support/world.js';
+
+describe('A webhook whose URL is changed while an attempt to the old one is under way (e2e, simulated time)', () => {
+  let world: World;
+  let old: Receiver;
+  let fixed: Receiver;
+  let webhook: { id: string; secret: string };
+
+  beforeEach(async () => {
+    [world, old, fixed] = await startWorldWith(2);
+    webhook = await subscribe(world, old);
+  });
+  afterEach(() => stopWorld(world, old, fixed));
+
+  const getWebhook = async () =>
+    (await world.fb.api(world.owner.token).get(hook(webhook.id))).body.webhook;
+
+  describe('When that attempt fails at the five-days mark', () => {
+    it('does not disable the webhook the admin has just fixed; the message reaches the new URL', async () => {
+      old.answer = () => ({ status: 500 });
+      await submit(world, 'Failing for days');
+      await settle(world, webhook.id);
+      world.fb.clock.advance(119 * HOUR);
+      await settle(world, webhook.id);
+      const tried = old.received.length;
+      expect(tried, 'attempts failed over 4 days 23 hours').to.be.greaterThan(1);
+
+      // the next attempt, past five days of failures, waits at the old receiver...
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      old.answer = () => ({ status: 500, hold: held });
+      world.fb.clock.advance(HOUR + 10 * 60_000);
+      await old.until(tried + 1);
+      // ...while the admin sets the URL the receiver moved to
+      const patched = await world.fb
+        .api(world.owner.token)
+        .patch(hook(webhook.id), { url: fixed.url });
+      expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+      answer();
+      // the old URL's failure is recorded, and what follows from it (a disabling) has happened
+      await eventually(async () => {
+        const { body } = await world.fb
+          .api(world.owner.token)
+          .get(`${hook(webhook.id)}/deliveries`);
+        return body.items[0]?.attemptCount === tried + 1;
+      }, 'the attempt to the old URL to be recorded');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await settle(world, webhook.id);
+
+      const after = await getWebhook();
+      expect(after.disabledReason, 'disabledReason after the old URL failed').to.equal(null);
+      expect(after.enabled).to.equal(true);
+
+      // the message goes to the new URL at its next retry
+      world.fb.clock.advance(HOUR);
+      await fixed.until(1);
+      await settle(world, webhook.id);
+      expect((await getWebhook()).enabled).to.equal(true);
+    });
+  });
+});
