@@ -165,6 +165,17 @@ export function createAttempts(deps: AttemptDeps) {
         const requeued = await writeOutcome(
           test ? { status: 'failed', nextAttemptAt: null } : { nextAttemptAt: now },
         );
+        // a 410 from a URL replaced meanwhile: the webhook's receiver is the new one, the
+        // message is due there now
+        if (!(await stillTheReceiver(readStore, hook))) {
+          return {
+            kind: 'retry',
+            hook,
+            at: requeued || test ? null : now,
+            disable: null,
+            requeued,
+          };
+        }
         return {
           kind: 'gone',
           hook,

@@ -33,6 +33,15 @@ describe('A webhook whose URL is changed while an attempt to the old one is unde
 
   const getWebhook = async () =>
     (await world.fb.api(world.owner.token).get(hook(webhook.id))).body.webhook;
+  /** the attempt to the old URL is recorded, and what follows from it (a disabling) has happened */
+  async function recorded(attempts: number): Promise<void> {
+    await eventually(async () => {
+      const { body } = await world.fb.api(world.owner.token).get(`${hook(webhook.id)}/deliveries`);
+      return body.items[0]?.attemptCount >= attempts;
+    }, 'the attempt to the old URL to be recorded');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settle(world, webhook.id);
+  }
 
   describe('When that attempt fails at the five-days mark', () => {
     it('does not disable the webhook the admin has just fixed; the message reaches the new URL', async () => {
@@ -58,15 +67,7 @@ describe('A webhook whose URL is changed while an attempt to the old one is unde
         .patch(hook(webhook.id), { url: fixed.url });
       expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
       answer();
-      // the old URL's failure is recorded, and what follows from it (a disabling) has happened
-      await eventually(async () => {
-        const { body } = await world.fb
-          .api(world.owner.token)
-          .get(`${hook(webhook.id)}/deliveries`);
-        return body.items[0]?.attemptCount === tried + 1;
-      }, 'the attempt to the old URL to be recorded');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await settle(world, webhook.id);
+      await recorded(tried + 1);
 
       const after = await getWebhook();
       expect(after.disabledReason, 'disabledReason after the old URL failed').to.equal(null);
@@ -77,6 +78,29 @@ describe('A webhook whose URL is changed while an attempt to the old one is unde
       await fixed.until(1);
       await settle(world, webhook.id);
       expect((await getWebhook()).enabled).to.equal(true);
+    });
+  });
+
+  // README: "`410 Gone` disables the webhook" — the receiver that is gone is the old URL's
+  describe('When that attempt is answered 410 Gone', () => {
+    it('does not disable the webhook, and the message goes to the new URL at once', async () => {
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      old.answer = () => ({ status: 410, hold: held });
+      await submit(world, 'Sent as the receiver moves');
+      await old.until(1);
+      const patched = await world.fb
+        .api(world.owner.token)
+        .patch(hook(webhook.id), { url: fixed.url });
+      expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+      answer();
+      await recorded(1);
+      const after = await getWebhook();
+      expect(after.disabledReason, 'disabledReason after the old URL answered 410').to.equal(null);
+      expect(after.enabled).to.equal(true);
+      await fixed.until(1);
     });
   });
 });
