@@ -32,8 +32,12 @@ export type RotateWebhookSecret = Cmd<
   'RotateWebhookSecret',
   { secret: string; previousValidUntil: number }
 >;
-/** The service switching a webhook off (410 Gone, five days of failures). */
-export type DisableWebhook = Cmd<'DisableWebhook', { reason: string }>;
+/**
+ * The service switching a webhook off (410 Gone, five days of failures). `ifUrl`: only while the
+ * webhook still has that URL — the one the failing attempts went to; a URL set since is another
+ * receiver, which nothing has found failing.
+ */
+export type DisableWebhook = Cmd<'DisableWebhook', { reason: string; ifUrl?: string }>;
 export type DeleteWebhook = Cmd<'DeleteWebhook', Record<string, never>>;
 
 export type WebhookCommand =
@@ -60,6 +64,7 @@ export function decideWebhook(command: WebhookCommand, state: WebhookState): Web
       return [{ type: 'WebhookSecretRotated', data: command.data }];
     case 'DisableWebhook':
       if (state.status === 'disabled') return [];
+      if (command.data.ifUrl !== undefined && command.data.ifUrl !== state.url) return [];
       return [{ type: 'WebhookDisabled', data: { reason: command.data.reason } }];
     case 'DeleteWebhook':
       return [{ type: 'WebhookDeleted', data: {} }];

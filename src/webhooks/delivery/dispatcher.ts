@@ -31,8 +31,8 @@ export interface DispatcherDeps {
   concurrency: number;
   /** most attempts in flight over every webhook (WEBHOOK_MAX_IN_FLIGHT); absent: no such bound */
   maxInFlight?: number;
-  /** switch the webhook off (a command on its stream) */
-  disable(hook: WebhookDoc, reason: string): Promise<void>;
+  /** switch the webhook off (a command on its stream); false: it stays on (its URL changed) */
+  disable(hook: WebhookDoc, reason: string): Promise<boolean>;
   /** make recent writes durable soon (embedded store) */
   persist(): void;
   logger: Logger;
@@ -175,9 +175,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     });
   }
 
-  /** true when the delivery was queued again while in flight: due now */
+  /** true when the delivery is due now: queued again while in flight, or its 410 came from a replaced URL */
   async function attempt(queued: DeliveryDoc): Promise<boolean> {
     const result = await attempts.run(queued, (hookKey) => paused.has(hookKey));
+    let keptOn = false;
     switch (result.kind) {
       case 'skipped':
         return false;
@@ -195,24 +196,29 @@ export function createDispatcher(deps: DispatcherDeps) {
         if (result.disable) await pause(result.hook, result.disable);
         break;
       case 'gone':
-        await pause(result.hook, result.disable);
+        // kept on (its URL changed since the attempt): the message is due now, at the new URL
+        keptOn = !(await pause(result.hook, result.disable));
         break;
       default: {
         const _exhaustive: never = result;
       }
     }
     deps.persist();
-    return result.requeued;
+    return result.requeued || keptOn;
   }
 
-  async function pause(hook: WebhookDoc, reason: string): Promise<void> {
+  /** false when the webhook stays on after all: what waited in its lane is looked for again */
+  async function pause(hook: WebhookDoc, reason: string): Promise<boolean> {
     paused.add(hook._id);
     const lane = lanes.get(hook._id);
     if (lane) {
       for (const doc of lane.queue) busy.delete(doc._id);
       lane.queue = [];
     }
-    await deps.disable(hook, reason);
+    if (await deps.disable(hook, reason)) return true;
+    paused.delete(hook._id);
+    void scan();
+    return false;
   }
 
   /** Enqueue what is due for every enabled webhook; then sleep until the next retry. */

@@ -141,14 +141,20 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
     }, delay);
   }
 
-  async function disable(hook: WebhookDoc, reason: string): Promise<void> {
+  /** false when the webhook stays on: its URL is no longer the one its attempts failed at */
+  async function disable(hook: WebhookDoc, reason: string): Promise<boolean> {
     try {
-      await deps.commandHandler.handle(
+      const result = await deps.commandHandler.handle(
         webhookStreamId(hook._ws, hook.id),
         webhookDecider,
-        { type: 'DisableWebhook', data: { reason } },
+        // the URL the attempts failed at (attempt.ts): a URL set since is not disabled for them
+        { type: 'DisableWebhook', data: { reason, ifUrl: hook.url } },
         { actor: null, now: deps.clock.now() },
       );
+      if (result.state.status === 'enabled') {
+        logger.info('webhook kept on: its URL changed since the attempt', { webhook: hook.id });
+        return false;
+      }
       logger.warn('webhook disabled', { webhook: hook.id, reason });
     } catch (error) {
       logger.warn('could not disable webhook', {
@@ -156,6 +162,7 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
         error: (error as Error).message,
       });
     }
+    return true;
   }
 
   async function handleUntilDone(event: RecordedEvent, active: Dispatcher): Promise<boolean> {

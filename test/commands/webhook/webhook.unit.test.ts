@@ -115,6 +115,20 @@ describe('When a webhook is updated', () => {
       .when(disable)
       .then([]);
   });
+  // README: an attempt under way as the URL was replaced "counts for neither the failures nor
+  // disabling": the worker names the URL its attempts failed at, and a URL set since stays on
+  it('does not disable it for failures at a URL it no longer has', () => {
+    const at = (ifUrl: string) =>
+      ({ type: 'DisableWebhook', data: { reason: '410 Gone', ifUrl } }) as const;
+    const moved: WebhookEvent = {
+      type: 'WebhookUpdated',
+      data: { url: 'https://hooks.example.com/moved' },
+    };
+    given([created, moved]).when(at(data.url)).then([]);
+    given([created, moved])
+      .when(at('https://hooks.example.com/moved'))
+      .then([disabledBy('410 Gone')]);
+  });
 });
 
 describe('When a webhook secret is rotated', () => {

@@ -65,7 +65,7 @@ export async function holdingReceivers(options: {
     // no periodic scan to come to the rescue within a test: what waits in the store is sent only
     // because the dispatcher asked for it
     pollMs: 60_000,
-    disable: async () => {},
+    disable: async () => true,
     persist: () => {},
     logger: silentLogger,
   });
