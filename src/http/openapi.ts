@@ -274,6 +274,7 @@ export function buildOpenApiDocument<S extends ServiceTypes>(
       },
       responses,
       ...(op.idempotent ? { 'x-idempotent': true } : {}),
+      ...(op.destructive ? { 'x-destructive': true } : {}),
       ...(op.openWorld ? { 'x-open-world': true } : {}),
     });
   }

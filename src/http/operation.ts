@@ -127,6 +127,14 @@ export interface OperationSpec<
    */
   idempotent?: true;
   /**
+   * a POST that replaces or removes what exists — a status, a whole tag set, duplicates folded
+   * away, a signing secret — rather than only adding: `x-destructive` in OpenAPI and
+   * `destructiveHint` on its MCP tool (MCP: "If false, the tool performs only additive
+   * updates"), whether or not a history keeps the earlier value. PUT, PATCH and DELETE are
+   * destructive by their method; a POST that creates, appends or brings back is not.
+   */
+  destructive?: true;
+  /**
    * an operation that sends to a receiver outside the service (a webhook's URL): `x-open-world`
    * in OpenAPI and `openWorldHint` on its MCP tool; every other one works on the service's own
    * data only
@@ -212,6 +220,7 @@ export interface Operation<S extends ServiceTypes = DefaultServiceTypes> {
   readonly successStatus: 200 | 201 | 202 | 204;
   readonly responseDescription?: string;
   readonly idempotent?: true;
+  readonly destructive?: true;
   readonly openWorld?: true;
   readonly throttled?: 'searches';
   readonly scope?: (ctx: ErasedContext<S>) => Promise<void>;

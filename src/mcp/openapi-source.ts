@@ -24,6 +24,7 @@ interface OpenApiOperation {
   requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
   'x-idempotent'?: boolean;
+  'x-destructive'?: boolean;
   'x-open-world'?: boolean;
 }
 
@@ -116,6 +117,7 @@ export function fromOpenApi(document: OpenApiLike): ToolSource[] {
         response: responseSchema ? withDefinitions(responseSchema, components) : undefined,
         successStatus: success ? Number(success) : 200,
         ...(op['x-idempotent'] === true ? { idempotent: true } : {}),
+        ...(op['x-destructive'] === true ? { destructive: true } : {}),
         ...(op['x-open-world'] === true ? { openWorld: true } : {}),
       });
     }

@@ -28,6 +28,8 @@ export interface ToolSource {
   successStatus: number;
   /** a POST whose repeat changes nothing more (operation.ts `idempotent`) */
   idempotent?: boolean;
+  /** a POST that replaces or removes what exists (operation.ts `destructive`) */
+  destructive?: boolean;
   /** sends to a receiver outside the service (operation.ts `openWorld`) */
   openWorld?: boolean;
 }
@@ -56,6 +58,7 @@ export function fromOperations<S extends ServiceTypes>(
     response: op.response ? jsonSchemaOf(op.response, 'output') : undefined,
     successStatus: op.successStatus,
     ...(op.idempotent ? { idempotent: true } : {}),
+    ...(op.destructive ? { destructive: true } : {}),
     ...(op.openWorld ? { openWorld: true } : {}),
   }));
 }

@@ -6,9 +6,12 @@
  *
  * Annotations follow the method (MCP: hints, not guarantees):
  *   GET     readOnlyHint, idempotentHint
- *   POST    neither read-only nor idempotent; destructiveHint false: a POST adds (a reply, a
- *           submission, a device) or moves a state whose earlier value stays in the history;
- *           idempotentHint when the operation declares its repeat changes nothing more
+ *   POST    neither read-only nor idempotent; destructiveHint false (MCP: "only additive
+ *           updates": it adds a reply, a submission, a device, or brings back a trashed note or
+ *           merged items) unless the operation declares it replaces or removes what exists (a
+ *           status, a whole tag set, duplicates folded away, a secret): true, as for PUT and
+ *           PATCH, whose earlier values a history may keep too; idempotentHint when the
+ *           operation declares its repeat changes nothing more
  *   PUT     destructiveHint (replaces the current values), idempotentHint
  *   PATCH   destructiveHint (overwrites the fields it names), idempotentHint
  *   DELETE  destructiveHint, idempotentHint
@@ -92,6 +95,7 @@ export function generateTool(source: ToolSource): GeneratedTool {
       title: source.summary,
       ...ANNOTATIONS[source.method],
       ...(source.idempotent ? { idempotentHint: true } : {}),
+      ...(source.destructive ? { destructiveHint: true } : {}),
       ...(source.openWorld ? { openWorldHint: true } : {}),
     },
   };

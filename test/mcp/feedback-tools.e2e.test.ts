@@ -99,11 +99,11 @@ describe('When an assistant uses the hosted feedback MCP server', function () {
       destructiveHint: true,
       idempotentHint: true,
     });
-    // a POST whose description says a repeat changes nothing is hinted idempotent, not destructive
+    // a POST whose description says a repeat changes nothing is hinted idempotent; whether it
+    // is destructive too: annotations.e2e.test.ts
     for (const name of ['update_item_status', 'tag_item', 'merge_items', 'notify_people']) {
       expect(byName.get(name)?.annotations, name).to.include({
         readOnlyHint: false,
-        destructiveHint: false,
         idempotentHint: true,
       });
     }

@@ -21,6 +21,7 @@ export function mergeOperation(deps: FeedbackHttpDeps & RecoveryDeps): FeedbackO
     id: 'merge_items',
     honoursIfMatch: 'commands',
     method: 'post',
+    destructive: true,
     idempotent: true,
     path: '/v1/workspaces/{slug}/products/{key}/items/{itemKey}/merge',
     summary: 'Fold duplicate items into the item in the path',

@@ -188,6 +188,7 @@ export function manageOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     id: 'rotate_webhook_secret',
     honoursIfMatch: 'commands',
     method: 'post',
+    destructive: true,
     path: '/v1/workspaces/{slug}/webhooks/{webhookId}/rotate-secret',
     summary: 'Replace a webhook’s signing secret',
     tags: TAGS,
