@@ -20,6 +20,14 @@ import { type CallMeta, type ToolCatalog, unknownTool } from './server.js';
 import { fromOperations } from './tool-source.js';
 import { errorResult, type GeneratedTool, generateTools, successResult } from './tools.js';
 
+/**
+ * What an assistant is told of a call refused because its credential stopped working after its
+ * POST began (a call of a batch after one that ran: http.ts `checkedForCalls`); the POST itself
+ * was answered, so the client's re-authorisation starts only at its next request.
+ */
+export const CREDENTIAL_REFUSED =
+  "this call did not run, and no call will with this credential. Tell the user their sign-in to this server has ended: the MCP client needs a new credential (a client that signed in with OAuth signs in again when its next request is answered 401; a personal API token must be replaced in the client's configuration). Then call the tool again";
+
 export interface HostedToolsOptions<S extends ServiceTypes> {
   http: ServiceHttp<S>;
   /** which operations are tools of the hosted server at all (default: every one) */
@@ -87,7 +95,9 @@ export function hostedTools<S extends ServiceTypes>(
       const message =
         resolved.kind === 'internal'
           ? `internal error; quote correlation id ${correlationId} when reporting it`
-          : resolved.message;
+          : resolved.kind === 'unauthenticated'
+            ? `${resolved.message}: ${CREDENTIAL_REFUSED}`
+            : resolved.message;
       const status = envelope.status(resolved.kind);
       const retryAfter = resolved.headers['Retry-After'];
       const body = envelope.body(resolved.kind, message);

@@ -109,6 +109,28 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
     }
   }
 
+  /**
+   * A POST holding a tool call checks its caller again once its body is whole, before anything
+   * of it runs: a credential revoked while the body arrived is answered as one refused on
+   * arrival — 401 with the challenge, from which an MCP client re-authorises and sends the
+   * POST again (MCP authorization: "Invalid or expired tokens MUST receive a HTTP 401
+   * response"); nothing ran, so sending it again repeats nothing. A call of a batch refused
+   * after an earlier one ran stays a tool result (hosted.ts): a 401 would lose that one's answer.
+   */
+  async function checkedForCalls(
+    req: Request,
+    principal: P,
+  ): Promise<{ principal?: P; refused?: unknown }> {
+    const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
+    const calls = messages.some((m) => (m as { method?: unknown } | null)?.method === 'tools/call');
+    if (!calls) return {};
+    try {
+      return { principal: await options.recheck(req, principal) };
+    } catch (refused) {
+      return { refused };
+    }
+  }
+
   router.all(MCP_PATH, async (req, res, next) => {
     res.locals.operationId = 'mcp';
     const origin = req.headers.origin;
@@ -160,17 +182,28 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
         jsonRpcError(res, tooLarge ? 413 : 400, -32700, `Parse error: ${reason}`);
         return;
       }
-      infoFor(req.body, principal, correlationId)
-        .then((info) =>
-          answerWithServer(req, res, {
+      checkedForCalls(req, principal)
+        .then(async (checked) => {
+          if (checked.refused !== undefined) {
+            refuseCredential(req, res, checked.refused, correlationId, options);
+            return;
+          }
+          const info = await infoFor(req.body, principal, correlationId);
+          // the check just made serves the first tool call; each later one checks again
+          let first: P | undefined = checked.principal;
+          const recheck = async (): Promise<P> => {
+            const fresh = first;
+            first = undefined;
+            return fresh ?? options.recheck(req, principal);
+          };
+          await answerWithServer(req, res, {
             info,
-            catalog: (answered) =>
-              options.catalogFor(principal, ids, answered, () => options.recheck(req, principal)),
+            catalog: (answered) => options.catalogFor(principal, ids, answered, recheck),
             toolNames: options.toolNames,
             correlationId,
             logger: options.logger,
-          }),
-        )
+          });
+        })
         .catch(next);
     });
   });

@@ -1,65 +1,25 @@
 /**
  * An MCP request is authenticated once, when its POST arrives; its tool calls run later (the
  * body still arriving, the calls of a batch one after another). README "Revocation": every tool
- * call checks the caller again, live, just before it acts, so a call after a revocation is
- * refused (`isError`, `_meta.status` 401, REST's envelope) and writes nothing — on both hosted
- * servers (src/http/lifecycle.ts CORE_STEPS, recheckCredential).
+ * call checks the caller again, live, just before it acts, so a call after a revocation writes
+ * nothing — on both hosted servers (src/http/lifecycle.ts CORE_STEPS, recheckCredential).
+ *
+ * How it is refused (src/mcp/http.ts `checkedForCalls`): a POST whose credential stopped working
+ * before any of it ran is answered as one refused on arrival — HTTP 401 with the endpoint's
+ * `WWW-Authenticate` challenge, from which an MCP client re-authorises and sends it again (MCP
+ * authorization 2025-06-18: "Invalid or expired tokens MUST receive a HTTP 401 response"), not
+ * a tool result an OAuth client cannot act on. A call of a batch after one that ran is a tool
+ * result (`_meta.status` 401) whose text tells the assistant the call did not run and what the
+ * user must do: a 401 for the whole POST would lose the answer of the call that ran.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { oidc } from '../auth/support/client.js';
 import { type FeedbackHarness, type Maker, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
+import { heldClient } from './held-client.js';
 import { envelopeOf } from './support.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The SDK client whose next `tools/call` POST sends its headers and ten bytes, then waits for
- * `meanwhile` (given 300 ms for the headers to be authenticated) before the rest of its body.
- */
-async function heldClient(url: string, token: string) {
-  let meanwhile: (() => Promise<void>) | undefined;
-  const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const body = init?.body;
-    const hold = meanwhile;
-    if (!hold || typeof body !== 'string' || !body.includes('"tools/call"')) {
-      return fetch(input, init);
-    }
-    meanwhile = undefined;
-    const bytes = new TextEncoder().encode(body);
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (sent === 0) {
-          sent = 10;
-          controller.enqueue(bytes.slice(0, 10));
-          return;
-        }
-        await sleep(300);
-        await hold();
-        controller.enqueue(bytes.slice(10));
-        controller.close();
-      },
-    });
-    return fetch(input, { ...init, body: stream, duplex: 'half' } as RequestInit);
-  };
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    fetch: fetchFn,
-  });
-  const client = new Client({ name: 'held-assistant', version: '1.0.0' });
-  await client.connect(transport);
-  return {
-    client,
-    /** the next tool call's body waits for `run` */
-    holdNextCall(run: () => Promise<void>) {
-      meanwhile = run;
-    },
-  };
-}
 
 const call = async (
   client: Client,
@@ -82,20 +42,30 @@ describe('When a credential is revoked while its MCP request is on its way (e2e)
     const itemCount = () =>
       fb.runtime.runtime.stores.readStore.collection('items').countDocuments({});
 
-    it('refuses the tool call whose body arrived after the revocation: 401, nothing written', async () => {
-      const { client, holdNextCall } = await heldClient(`${fb.url}/mcp`, maker.token);
+    it('answers the POST whose body arrived after the revocation HTTP 401 with the challenge, nothing written', async () => {
+      const { client, answers, holdNextCall } = await heldClient(`${fb.url}/mcp`, {
+        token: maker.token,
+      });
       holdNextCall(async () => {
         const revoked = await fb.api(maker.token).del(`/v1/me/tokens/${maker.tokenId}`);
         expect(revoked.status).to.be.oneOf([200, 204]);
       });
-      const result = await call(client, 'submit_feedback', {
+      const refused = await call(client, 'submit_feedback', {
         slug: maker.home.slug,
         key: 'APP',
         body: 'Sent by a token revoked meanwhile',
-      });
+      }).then(
+        (result) => result,
+        (error: unknown) => error as { code?: number },
+      );
       await client.close();
-      expect(result._meta?.status, JSON.stringify(result)).to.equal(401);
-      expect(envelopeOf(result).error).to.match(/revoked/);
+      // what an MCP client re-authorises from, not a tool result it cannot act on
+      expect((refused as { code?: number }).code, JSON.stringify(refused)).to.equal(401);
+      expect(answers.at(-1)).to.deep.equal({
+        url: `${fb.url}/mcp`,
+        status: 401,
+        challenge: `Bearer resource_metadata="${fb.url}/.well-known/oauth-protected-resource/mcp", error="invalid_token"`,
+      });
       expect(await itemCount(), 'no item was written').to.equal(0);
     });
 
@@ -123,6 +93,13 @@ describe('When a credential is revoked while its MCP request is on its way (e2e)
       const byId = new Map(answers.map((a) => [a.id, a.result]));
       expect(byId.get(1)?.isError, JSON.stringify(byId.get(1))).to.not.equal(true);
       expect(byId.get(2)?._meta?.status, JSON.stringify(byId.get(2))).to.equal(401);
+      // the assistant reads the text as its instructions: what happened, what the user must do
+      const { error, code } = envelopeOf(byId.get(2)!);
+      expect(code).to.equal('unauthenticated');
+      expect(error)
+        .to.match(/^API token revoked: this call did not run/)
+        .and.to.include('the MCP client needs a new credential')
+        .and.to.include('Then call the tool again');
       expect(await itemCount(), 'no item was written').to.equal(0);
     });
   });
@@ -134,13 +111,22 @@ describe('When a credential is revoked while its MCP request is on its way (e2e)
     });
     after(() => notes.stop());
 
-    it('refuses the tool call whose body arrived after the revocation: 401, no note', async () => {
+    it('answers the POST whose body arrived after the revocation HTTP 401 with the challenge, no note', async () => {
       const { config, token } = await notes.signIn('ada@example.com', { scope: 'notes' });
-      const { client, holdNextCall } = await heldClient(`${notes.base}/mcp`, token);
+      const { client, answers, holdNextCall } = await heldClient(`${notes.base}/mcp`, { token });
       holdNextCall(() => oidc.tokenRevocation(config, token));
-      const result = await call(client, 'create_note', { content: 'Sent after the revocation' });
+      const refused = await call(client, 'create_note', {
+        content: 'Sent after the revocation',
+      }).then(
+        (result) => result,
+        (error: unknown) => error as { code?: number },
+      );
       await client.close();
-      expect(result._meta?.status, JSON.stringify(result)).to.equal(401);
+      expect((refused as { code?: number }).code, JSON.stringify(refused)).to.equal(401);
+      expect(answers.at(-1)?.status).to.equal(401);
+      expect(answers.at(-1)?.challenge).to.match(
+        /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"/,
+      );
       const again = await notes.signIn('ada@example.com', { scope: 'notes' });
       const listed = await notes.api(again.token)('GET', '/v1/notes');
       expect(listed.body.notes, 'no note was created').to.have.length(0);
