@@ -18,6 +18,8 @@ export interface RemoteService {
   accessToken: string;
   /** how long a call, or the reading of the tools, waits for the service's whole answer */
   timeoutMs: number;
+  /** added to the error of a call whose token the service refused (remote.ts) */
+  tokenRefused?: string;
 }
 
 /** Calls of the service's tools; each operation's query check is built once. */
@@ -80,6 +82,9 @@ export function remoteCaller(service: RemoteService) {
         body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
           ? (body as Record<string, string>)
           : { error: `the service answered ${res.status}` };
+      if (res.status === 401 && service.tokenRefused) {
+        envelope.error = `${envelope.error}: ${service.tokenRefused}`;
+      }
       return errorResult(envelope, res.status, res.headers.get('retry-after'));
     }
     const etag = res.headers.get('etag');

@@ -27,6 +27,11 @@ export interface RemoteToolsOptions {
    * be refused by that service, 401 for this token, and never say why).
    */
   identity?: { service: string; operationId: string; setting: string };
+  /**
+   * what an error result adds when the service refuses the access token (401): how the user
+   * gives the server a new one (the server cannot sign in by itself)
+   */
+  tokenRefused?: string;
 }
 
 /**
@@ -42,6 +47,7 @@ export function remoteTools(options: RemoteToolsOptions): ToolCatalog {
     base: options.baseUrl.replace(/\/+$/, ''),
     accessToken: options.accessToken,
     timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS,
+    ...(options.tokenRefused ? { tokenRefused: options.tokenRefused } : {}),
   };
   const tools = remoteToolReader(service, options.openapiPath, options.identity);
   const call = remoteCaller(service);

@@ -30,6 +30,9 @@ export function localNotesServer(options: LocalNotesOptions): Server {
       openapiPath: '/docs/json',
       // NOTES_BASE_URL at the feedback board served its tools, each call then refused 401
       identity: { service: 'notes service', operationId: 'list_notes', setting: 'NOTES_BASE_URL' },
+      // the token comes from the environment: only the user can give the server another
+      tokenRefused:
+        "the notes service refused this server's NOTES_ACCESS_TOKEN (expired after 30 days, revoked, or not a notes access token), so this call did not run and no call will. Tell the user to set NOTES_ACCESS_TOKEN to a new access token of the notes service (scope notes) in this MCP server's configuration and restart it",
     }),
   );
 }

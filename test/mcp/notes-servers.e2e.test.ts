@@ -207,12 +207,20 @@ describe('When assistants use the notes MCP servers', function () {
       }
     });
 
-    it("answers a refused token with the API's 401 envelope as an error result", async () => {
+    it("answers a refused token with the API's 401 envelope as an error result telling what the user must do", async () => {
       const local = await connectLocal(notes.base, 'expired-or-wrong');
       try {
         const result = await callTool(local, 'list_notes', {});
         expect(result._meta?.status).to.equal(401);
         expect(envelopeOf(result)).to.have.keys('error');
+        // the server cannot sign in by itself (its token comes from the environment): the
+        // assistant is told the call did not run and what the user must set
+        expect(envelopeOf(result).error)
+          .to.match(
+            /^invalid access token: the notes service refused this server's NOTES_ACCESS_TOKEN/,
+          )
+          .and.to.include('this call did not run')
+          .and.to.include('set NOTES_ACCESS_TOKEN to a new access token');
       } finally {
         await local.close();
       }
