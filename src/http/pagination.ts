@@ -59,6 +59,14 @@ export const cursorParam = (
 export const nextCursorOf = () =>
   z.string().nullable().meta({ description: 'pass back to get the next page; null at the end' });
 
+/**
+ * How to page, said in a paged operation's description (a tool's description is what an
+ * assistant reads; the answer's schema it may never see): `same` names what must not change
+ * between pages (the filters).
+ */
+export const howToPage = (same?: string) =>
+  `To page, pass \`nextCursor\` back as \`cursor\`${same ? ` with the same ${same}` : ''} (\`pageSize\` may change) until it is null.`;
+
 /** `{ items: [T], <cursorField>: string | null }` */
 export function pageOf<T extends z.ZodType, K extends string = 'nextCursor'>(
   item: T,
@@ -75,6 +83,8 @@ export interface CursorOptions {
   scope?: string;
   /** parameter name used in the error message (default `cursor`) */
   field?: string;
+  /** the answer's field that carries the next cursor, named in the error (default `nextCursor`) */
+  issuedAs?: string;
 }
 
 export interface CursorCodec {
@@ -99,10 +109,14 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
       .digest()
       .subarray(0, SIGNATURE_BYTES);
 
-  const invalid = (options?: CursorOptions) =>
-    new InvalidArgument(
-      `${options?.field ?? 'cursor'} is not valid here; pass back the value from the previous page unchanged`,
+  // one text for every cause (a scope does not say which listing signed a cursor): each cause
+  // and both ways on, so a caller that changed a filter is not told only to resend the cursor
+  const invalid = (options?: CursorOptions) => {
+    const field = options?.field ?? 'cursor';
+    return new InvalidArgument(
+      `${field} is not one this listing issued for these filters (it was edited, comes from another listing, or was issued with other filters); pass the previous answer's ${options?.issuedAs ?? 'nextCursor'} back unchanged with the same filters, or leave ${field} out to start from the first page`,
     );
+  };
 
   function decode(cursor: string, options?: CursorOptions): unknown {
     const dot = cursor.indexOf('.');

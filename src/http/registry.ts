@@ -132,6 +132,7 @@ export {
 export {
   createCursorCodec,
   cursorParam,
+  howToPage,
   limitParam,
   nextCursorOf,
   pageOf,

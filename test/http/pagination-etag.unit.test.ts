@@ -51,7 +51,7 @@ describe('Cursor codec', () => {
       ]) {
         expect(() => codec.decode(bad, { field: 'pageToken' }), bad).to.throw(
           InvalidArgument,
-          /^pageToken is not valid/,
+          /^pageToken is not one this listing issued/,
         );
       }
       expect(() => codec.decode(cursor, { scope: 'elsewhere' })).to.throw(InvalidArgument);

@@ -186,7 +186,7 @@ describe('Workspace audit trail (e2e)', () => {
       for (const other of ['', `${app}&type=ItemReplied`, `${app}&to=${moment}`, `${app}&from=0`]) {
         const res = await owner().get(`${AUDIT}?pageSize=2${other}&cursor=${cursor}`);
         expect400(res);
-        expect(res.body.error).to.contain('cursor is not valid here');
+        expect(res.body.error).to.contain('cursor is not one this listing issued');
       }
     });
   });

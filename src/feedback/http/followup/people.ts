@@ -4,6 +4,7 @@ import { NotFound } from '../../../../commands/shared/errors.js';
 import { listPeople, toPersonSummary } from '../../../../projections/people/queries.js';
 import {
   cursorParam,
+  howToPage,
   limitParam,
   pageOf,
   pageSizeParam,
@@ -35,8 +36,7 @@ export function peopleOperations(
     errors: [400, 401, 403, 404],
     auth: 'bearer',
     meta: { workspace: true },
-    extraDescription:
-      'The cursor is opaque and stable: people who arrive during a walk never shift it; an edited cursor answers 400.',
+    extraDescription: `${howToPage()} The cursor is opaque and stable: people who arrive during a walk never shift it; an edited cursor answers 400.`,
     async handler(ctx) {
       const { workspaceId } = accessOf(ctx.access);
       const scope = `people:${workspaceId}`;

@@ -14,7 +14,7 @@ import {
 } from '../../../../projections/audit/index.js';
 import { auditChanges } from '../../activity/audit.js';
 import type { EventStore } from '../../../eventstore/types.js';
-import { cursorParam, pageSizeParam } from '../../../http/registry.js';
+import { cursorParam, howToPage, pageSizeParam } from '../../../http/registry.js';
 import { ProductKey, Timestamp, WorkspaceParams } from '../schemas.js';
 import { requireProduct } from '../followup/shared.js';
 import { workspaceOf } from '../triage/shared.js';
@@ -67,6 +67,7 @@ export function auditOperation(
     auth: 'bearer',
     meta: { admin: true },
     extraDescription:
+      `${howToPage('filters')} ` +
       "Events of the workspace, its products, items, people and changelog entries (not the product's item-number bookkeeping), and of its webhooks and integration credentials (never their secrets or hashes; they belong to no product, so `productKey` leaves them out, and a `type` of theirs or of the workspace's own with `productKey` answers 400). Every filter given must hold. The cursor is opaque and stable while new events arrive; it belongs to the filters it was issued with: sent with other filters, or edited, it answers 400.",
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);

@@ -11,7 +11,7 @@ import { getItem } from '../../../../projections/items/queries.js';
 import type { RecordedEvent } from '../../../eventstore/types.js';
 import { itemChanges } from '../../activity/item-history.js';
 import type { ItemTimelines, Visit } from '../../activity/timeline.js';
-import { cursorParam, pageSizeParam } from '../../../http/registry.js';
+import { cursorParam, howToPage, pageSizeParam } from '../../../http/registry.js';
 import { Count, Item, ItemParams, Participant, Reply, Timestamp } from '../schemas.js';
 import { itemNotFound } from '../../actions/index.js';
 import { workspaceOf } from '../triage/shared.js';
@@ -61,6 +61,7 @@ export function itemHistoryOperations(deps: HistoryHttpDeps): FeedbackOperation[
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
+      `${howToPage()} ` +
       'One Change per event of the item, in order. Changes that reached the item from elsewhere are ' +
       'recorded on it and listed too: the people a merge folded in, a +1 given on an item merged ' +
       'into it. An item merged into another still answers, like get_item.',

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { changelogPage } from '../../../../projections/changelog/queries.js';
-import { cursorParam, pageOf, pageSizeParam } from '../../../http/registry.js';
+import { cursorParam, howToPage, pageOf, pageSizeParam } from '../../../http/registry.js';
 import { Count, ItemKey, ProductKey, ProductParams, Timestamp } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
 import { boardFor, NO_BOARD } from './board.js';
@@ -47,7 +47,8 @@ export function publicChangelogOperation(deps: FeedbackHttpDeps): FeedbackOperat
     auth: 'bearer',
     meta: { publicScope: true },
     extraDescription:
-      "Newest first. The same entries as the board's changelog page and its Atom feed " +
+      `Newest first. ${howToPage()} ` +
+      "The same entries as the board's changelog page and its Atom feed " +
       '(`<public base URL>/<slug>/<key>/changelog.atom`). A private product answers 404 to ' +
       'everyone outside its workspace, like an unknown address. An entry is kept as published, ' +
       'but is not listed while its item is not shipped (again when it ships again), and a ' +

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { itemJson, listItems } from '../../../../projections/items/index.js';
 import { getProduct } from '../../../../projections/products/index.js';
-import { cursorParam, pageOf, pageSizeParam, RawJson } from '../../../http/registry.js';
+import { cursorParam, howToPage, pageOf, pageSizeParam, RawJson } from '../../../http/registry.js';
 import { Item, ItemStatus, PersonId, ProductParams } from '../schemas.js';
 import { defineFeedbackOp, type FeedbackHttpDeps, type FeedbackOperation } from '../types.js';
 import { workspaceOf } from './shared.js';
@@ -38,6 +38,7 @@ export function listItemsOperation(deps: FeedbackHttpDeps): FeedbackOperation {
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
+      `${howToPage('`status`, `tag` and `personId`')} ` +
       'Items merged into another item are not listed. The cursor is opaque and ' +
       'stable: walking to the end returns every item that existed when the walk began exactly ' +
       'once, even while new items arrive. It belongs to the filters it was issued with: sent with other filters, or edited, it answers 400.',

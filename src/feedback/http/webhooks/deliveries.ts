@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { NotFound } from '../../../../commands/shared/errors.js';
 import { hexIdFor } from '../../actions/deps.js';
-import { cursorParam, nextCursorOf, pageSizeParam } from '../../../http/registry.js';
+import { cursorParam, howToPage, nextCursorOf, pageSizeParam } from '../../../http/registry.js';
 import {
   countFailedSince,
   findDelivery,
@@ -57,8 +57,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     errors: DECLARED,
     auth: 'bearer',
     meta: ADMIN,
-    extraDescription:
-      'Finished deliveries are kept for 30 days after their last attempt. An edited cursor answers 400.',
+    extraDescription: `${howToPage()} Finished deliveries are kept for 30 days after their last attempt. An edited cursor answers 400.`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const hook = await webhookOf(deps, workspaceId, ctx.params.webhookId);

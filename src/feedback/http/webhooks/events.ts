@@ -53,7 +53,7 @@ export function eventsOperation(deps: WebhookHttpDeps): FeedbackOperation {
     auth: 'bearer',
     meta: { workspace: true },
     extraDescription:
-      'Oldest first, each message once: paging while new events arrive neither repeats nor skips one. A page may hold fewer than `pageSize` messages (even none) before the end; keep following `nextCursor`. An edited cursor answers 400.',
+      'Oldest first, each message once: paging while new events arrive neither repeats nor skips one. A page may hold fewer than `pageSize` messages (even none) before the end; keep following it: pass `nextCursor` back as `after` for the next page (it is never null: at the end, it is where to poll from later). An edited cursor answers 400.',
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
       const { after, types, productKey, pageSize } = ctx.query;

@@ -39,7 +39,11 @@ export function listNotesOperation(deps: NotesHttpDeps): NotesOperation {
       const { userId } = ctx.principal;
       const scope = tokenScope(userId, ctx.query.includeDeleted);
       const inner = ctx.query.pageToken
-        ? cursors.decodeAs(ctx.query.pageToken, pageTokenShape, { scope, field: 'pageToken' }).t
+        ? cursors.decodeAs(ctx.query.pageToken, pageTokenShape, {
+            scope,
+            field: 'pageToken',
+            issuedAs: 'nextPageToken',
+          }).t
         : undefined;
       const page = await queries.listNotes(userId, {
         limit: ctx.query.limit,
@@ -50,7 +54,10 @@ export function listNotesOperation(deps: NotesHttpDeps): NotesOperation {
         body: {
           notes: await presenter.notes(userId, page.notes),
           nextPageToken: page.nextPageToken
-            ? cursors.encode({ t: page.nextPageToken }, { scope, field: 'pageToken' })
+            ? cursors.encode(
+                { t: page.nextPageToken },
+                { scope, field: 'pageToken', issuedAs: 'nextPageToken' },
+              )
             : null,
         },
       };

@@ -47,7 +47,11 @@ export function noteHistoryOperation(deps: NotesHttpDeps): NotesOperation {
     extraDescription: `Every PUT archives the version it replaced; tag additions, removals, trash and restore do not. Read from the note’s own events. At most \`limit\` versions (default and most ${HISTORY_PAGE_MAX}) per answer; to read the older ones, pass \`nextPageToken\` back as \`pageToken\` until it is null.`,
     async handler(ctx) {
       const { userId } = ctx.principal;
-      const scope = { scope: `history:${userId}:${ctx.params.id}`, field: 'pageToken' };
+      const scope = {
+        scope: `history:${userId}:${ctx.params.id}`,
+        field: 'pageToken',
+        issuedAs: 'nextPageToken',
+      };
       const token = ctx.query.pageToken;
       const before = token ? cursors.decodeAs(token, historyTokenShape, scope).r : Infinity;
       const all = await deps.queries.history(userId, ctx.params.id);
