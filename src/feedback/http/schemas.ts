@@ -30,7 +30,12 @@ export const ItemKey = z
     message: 'item key must be a product key, a hyphen and a positive number without leading zero',
   })
   .describe('item key');
-export const PersonId = z.string().min(1).describe('opaque person id');
+export const PersonId = z
+  .string()
+  .min(1)
+  .describe(
+    "a person's id, as list_people and search_people answer it (`personId` in get_item's participants)",
+  );
 
 export const ItemStatus = z
   .enum(['new', 'planned', 'in-progress', 'shipped', 'declined'])

@@ -252,5 +252,21 @@ export const DeviceUpdateBody = DeviceCreateBody.partial()
   .strict()
   .meta({ id: 'NotesDeviceUpdate', description: 'absent fields keep their value' });
 
-export const IdParam = z.object({ id });
-export const NoteTagParams = z.object({ id, tagId: id });
+/**
+ * Path parameters, each said as the id of what and where it comes from: a tool's argument is
+ * all an assistant has to follow one tool's answer into another's call (add_note_tag takes a
+ * note's `id` and a tag's, which "opaque id" twice did not tell apart).
+ */
+const noteId = z.string().meta({
+  description: "the note's id, as list_notes, search_notes and create_note answer it",
+});
+const tagId = z.string().meta({
+  description: "the tag's id, as list_tags and create_tag answer it (and a note's `tags`)",
+});
+const deviceId = z.string().meta({
+  description: "the device's id, as list_devices and register_device answer it",
+});
+export const NoteIdParam = z.object({ id: noteId });
+export const TagIdParam = z.object({ id: tagId });
+export const DeviceIdParam = z.object({ id: deviceId });
+export const NoteTagParams = z.object({ id: noteId, tagId });

@@ -28,7 +28,8 @@ export function listItemsOperation(deps: FeedbackHttpDeps): FeedbackOperation {
       status: ItemStatus.optional(),
       tag: z.string().min(1).optional().meta({ description: 'only items carrying this tag id' }),
       personId: PersonId.optional().meta({
-        description: 'only items this person submitted, +1ed or replied to',
+        description:
+          "only items this person submitted, +1ed or replied to: a person's id, as list_people and search_people answer it",
       }),
       cursor: cursorParam(),
       pageSize: pageSizeParam({ max: 200, default: 50 }),

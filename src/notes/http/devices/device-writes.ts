@@ -1,7 +1,7 @@
 /** register_device and update_device (e.g. a rename). Names are unique per user, case ignored. */
 import { registerDevice, updateDevice } from '../../actions/index.js';
 import { created, etagOf, precondition, refusingStale } from '../resource.js';
-import { Device, DeviceCreateBody, DeviceUpdateBody, IdParam } from '../schemas.js';
+import { Device, DeviceCreateBody, DeviceUpdateBody, DeviceIdParam } from '../schemas.js';
 import {
   commandContext,
   defineNotesOp,
@@ -52,7 +52,7 @@ export function updateDeviceOperation(deps: NotesHttpDeps): NotesOperation {
     path: '/v1/devices/{id}',
     summary: 'Update a device (e.g. rename it)',
     tags: ['Devices'],
-    params: IdParam,
+    params: DeviceIdParam,
     body: DeviceUpdateBody,
     response: Device,
     errors: [400, 401, 403, 404, 409, 412, 413, 415],

@@ -1,6 +1,6 @@
 /** list_devices and get_device. */
 import { presentDevice } from '../present.js';
-import { Device, DeviceList, IdParam } from '../schemas.js';
+import { Device, DeviceList, DeviceIdParam } from '../schemas.js';
 import { defineNotesOp, type NotesHttpDeps, type NotesOperation } from '../types.js';
 import { deviceAnswer } from './shared.js';
 
@@ -32,7 +32,7 @@ export function getDeviceOperation(deps: NotesHttpDeps): NotesOperation {
     path: '/v1/devices/{id}',
     summary: 'Read one device',
     tags: ['Devices'],
-    params: IdParam,
+    params: DeviceIdParam,
     response: Device,
     errors: [401, 403, 404, 412],
     auth: 'bearer',

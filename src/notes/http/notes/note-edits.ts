@@ -3,7 +3,7 @@
  * stream, each honouring If-Match (412 when the note changed since it was read).
  */
 import { restoreNote, trashNote, updateNote } from '../../actions/index.js';
-import { IdParam, Note, NoteBody } from '../schemas.js';
+import { NoteIdParam, Note, NoteBody } from '../schemas.js';
 import {
   commandContext,
   defineNotesOp,
@@ -20,7 +20,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     path: '/v1/notes/{id}',
     summary: 'Replace a note (the replaced version is archived first)',
     tags: ['Notes'],
-    params: IdParam,
+    params: NoteIdParam,
     body: NoteBody,
     response: Note,
     errors: [400, 401, 403, 404, 409, 412],
@@ -46,7 +46,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     path: '/v1/notes/{id}',
     summary: 'Move a note to the trash',
     tags: ['Notes'],
-    params: IdParam,
+    params: NoteIdParam,
     successStatus: 204,
     responseDescription: 'Trashed; no body',
     errors: [401, 403, 404, 412],
@@ -68,7 +68,7 @@ export function noteEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     path: '/v1/notes/{id}/restore',
     summary: 'Restore a note from the trash',
     tags: ['Notes'],
-    params: IdParam,
+    params: NoteIdParam,
     response: Note,
     errors: [401, 403, 404, 412],
     auth: 'bearer',

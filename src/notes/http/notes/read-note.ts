@@ -1,7 +1,7 @@
 /** get_note and get_note_history: the note as it is, and the versions PUTs replaced. */
 import { z } from 'zod';
 import { cursorParam, limitParam } from '../../../http/registry.js';
-import { IdParam, Note, NoteHistory } from '../schemas.js';
+import { NoteIdParam, Note, NoteHistory } from '../schemas.js';
 import { defineNotesOp, type NotesHttpDeps, type NotesOperation } from '../types.js';
 import { noteAnswer } from './shared.js';
 
@@ -14,7 +14,7 @@ export function getNoteOperation(deps: NotesHttpDeps): NotesOperation {
     path: '/v1/notes/{id}',
     summary: 'Read one note with its tags',
     tags: ['Notes'],
-    params: IdParam,
+    params: NoteIdParam,
     response: Note,
     responseDescription: 'The note (also when trashed: deletedAt is set); ETag header = revision',
     errors: [401, 403, 404, 412],
@@ -36,7 +36,7 @@ export function noteHistoryOperation(deps: NotesHttpDeps): NotesOperation {
     path: '/v1/notes/{id}/history',
     summary: 'Archived versions of a note, newest first',
     tags: ['Notes'],
-    params: IdParam,
+    params: NoteIdParam,
     query: z.object({
       limit: limitParam({ max: HISTORY_PAGE_MAX, default: HISTORY_PAGE_MAX }),
       pageToken: cursorParam('nextPageToken of the previous page, unchanged'),

@@ -1,7 +1,7 @@
 /** list_tags and get_tag. Nesting: a tag's parentId names its parent tag. */
 import { z } from 'zod';
 import { presentTag } from '../present.js';
-import { IdParam, Tag, TagList } from '../schemas.js';
+import { TagIdParam, Tag, TagList } from '../schemas.js';
 import { defineNotesOp, type NotesHttpDeps, type NotesOperation } from '../types.js';
 import { tagAnswer } from './shared.js';
 
@@ -41,7 +41,7 @@ export function getTagOperation(deps: NotesHttpDeps): NotesOperation {
     path: '/v1/tags/{id}',
     summary: 'Read one tag',
     tags: ['Tags'],
-    params: IdParam,
+    params: TagIdParam,
     response: Tag,
     responseDescription: 'The tag (also when soft-deleted: deletedAt is set); ETag header',
     errors: [401, 403, 404, 412],

@@ -1,6 +1,6 @@
 /** update_tag (rename, recolour, move) and delete_tag (soft), honouring If-Match as notes do. */
 import { deleteTag, updateTag } from '../../actions/index.js';
-import { IdParam, Tag, TagUpdateBody } from '../schemas.js';
+import { TagIdParam, Tag, TagUpdateBody } from '../schemas.js';
 import {
   commandContext,
   defineNotesOp,
@@ -17,7 +17,7 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     path: '/v1/tags/{id}',
     summary: 'Update a tag (rename, recolour, move)',
     tags: ['Tags'],
-    params: IdParam,
+    params: TagIdParam,
     body: TagUpdateBody,
     response: Tag,
     errors: [400, 401, 403, 404, 409, 412, 413, 415],
@@ -41,7 +41,7 @@ export function tagEditOperations(deps: NotesHttpDeps): NotesOperation[] {
     path: '/v1/tags/{id}',
     summary: 'Soft-delete a tag',
     tags: ['Tags'],
-    params: IdParam,
+    params: TagIdParam,
     successStatus: 204,
     responseDescription: 'Deleted; no body',
     errors: [401, 403, 404, 409, 412],
