@@ -209,7 +209,7 @@ describe('Operation registry over HTTP (feedback envelope)', () => {
           headers: MEMBER,
         });
         expectEnvelope(r, 400, 'invalid-argument');
-        expect(r.json.error).to.match(/^cursor is not valid/);
+        expect(r.json.error).to.match(/^cursor is not one this listing issued/);
       }
       const foreign = await call(
         'GET',
