@@ -29,6 +29,9 @@ const ERROR_PHRASES: readonly Rule[] = [
   [/this resource carries no ETag/g, "this tool's results carry no _meta.etag"],
   [/send the ETag as read/g, "send a result's _meta.etag as it is"],
   [/used for a different request/g, 'used for a different call (another tool or other arguments)'],
+  [/the seconds Retry-After names/g, 'the seconds of _meta.retryAfter'],
+  [/send the request again/g, 'call the tool again'],
+  [/sending the request again/g, 'calling the tool again'],
 ];
 
 /** Whole phrases of REST descriptions, before their header names are translated. */

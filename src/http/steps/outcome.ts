@@ -2,9 +2,10 @@
  * The handler and its answer (lifecycle.ts): run it, wait for the read models its write reached
  * (read-your-writes), check the answer against its schema where asked, and send it.
  */
-import { DomainError, errorOfKind } from '../../../commands/shared/errors.js';
+import { DomainError, errorOfKind, Unavailable } from '../../../commands/shared/errors.js';
 import { RawJson } from '../../../projections/shared/raw-json.js';
-import type { Step } from '../lifecycle.js';
+import type { Exchange, Step } from '../lifecycle.js';
+import type { ServiceTypes } from '../operation.js';
 import { notModified } from '../etag.js';
 import { sendJson } from '../respond.js';
 import { headOnly } from './preconditions.js';
@@ -31,9 +32,37 @@ export const handle: Step = async (x) => {
 
 export const awaitReadModels: Step = async (x, hooks) => {
   const result = x.result!;
-  if (result.position != null && hooks.waitFor) await hooks.waitFor(result.position);
+  if (result.position != null && hooks.waitFor) {
+    try {
+      await hooks.waitFor(result.position);
+    } catch (error) {
+      throw error instanceof Unavailable ? writeNotReadable(x, error) : error;
+    }
+  }
   if (result.readBack) x.result = await result.readBack();
 };
+
+/**
+ * A write whose read models did not catch up in time (PROJECTION_WAIT_MS) was made all the same:
+ * its 503 says so, and what to do — a caller told only that "the read models did not reach
+ * position …" sends the write again, and a reply, an item or a note is made twice. Sent again
+ * with its Idempotency-Key it answers the first result; without one, only a write that is the
+ * same when repeated (PUT, PATCH, DELETE, a declared-idempotent POST) may simply be sent again.
+ */
+function writeNotReadable<S extends ServiceTypes>(x: Exchange<S>, error: Unavailable): Unavailable {
+  const { op } = x.prepared;
+  const repeatable = op.method !== 'post' || op.idempotent === true;
+  const next =
+    x.facts.idempotencyKey !== undefined
+      ? 'send the request again with the same Idempotency-Key for its result'
+      : repeatable
+        ? 'read it, or send the request again, after the seconds Retry-After names'
+        : 'read it after the seconds Retry-After names instead of sending the request again, which would make it a second time';
+  return new Unavailable(
+    `the change was made, but cannot be answered yet (${error.message}); ${next}`,
+    error.retryAfterSeconds,
+  );
+}
 
 export const checkResponse: Step = (x, hooks) => {
   const { op } = x.prepared;
