@@ -9,7 +9,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { type FeedbackHarness, startFeedback } from '../feedback/support/harness.js';
 import { type NotesE2e, startNotesE2e } from '../notes/e2e/support.js';
-import { callTool, type Connected, connectLocal, connectMcp } from './support.js';
+import { callTool, type Connected, connectLocal, connectMcp, envelopeOf } from './support.js';
 
 const described = (tools: readonly Tool[], tool: string, arg: string): string => {
   const found = tools.find((t) => t.name === tool);
@@ -86,6 +86,31 @@ describe('When an assistant follows ids between MCP tools (e2e)', function () {
         const { tools } = await mcp.client.listTools();
         checkIdArguments(tools);
         expect(described(tools, 'get_person', 'personId')).to.include('list_people');
+      } finally {
+        await mcp.close();
+      }
+    });
+
+    it('a key argument in the wrong format is refused with its format, still 404 as REST answers', async () => {
+      // spec 000 Addressing: product key `^[A-Z]{3,5}$`, item key `^[A-Z]{3,5}-[1-9]\d*$`; a
+      // malformed URL segment answers REST's 404, and a tool call's refusal says the format
+      // too ("app" said only "product not found", though APP was the product)
+      const owner = await fb.createMaker('ida@acme.io');
+      await fb.createProduct(owner.home, { key: 'APP', name: 'App', visibility: 'public' });
+      const mcp = await connectMcp(`${fb.url}/mcp`, { token: owner.token });
+      try {
+        const slug = owner.home.slug;
+        const lower = await callTool(mcp, 'list_items', { slug, key: 'app' });
+        expect(lower._meta?.status).to.equal(404);
+        expect(envelopeOf(lower)).to.deep.equal({
+          error: 'product not found: key has an invalid format (must match /^[A-Z]{3,5}$/)',
+          code: 'not-found',
+        });
+        const padded = await callTool(mcp, 'get_item', { slug, key: 'APP', itemKey: 'APP-01' });
+        expect(envelopeOf(padded).error).to.match(/^item not found: itemKey has an invalid format/);
+        const rest = await fb.api(owner.token).get(`/v1/workspaces/${slug}/products/app/items`);
+        expect(rest.status).to.equal(404);
+        expect(rest.body.error, 'REST answers as it did').to.equal('product not found');
       } finally {
         await mcp.close();
       }

@@ -90,6 +90,11 @@ export const validate: Step = (x, hooks) => {
       // tool call's missing or non-string argument is a bad argument, and says which
       const given = (x.raw.params as Record<string, unknown> | undefined)?.[name];
       const message = typeof given === 'string' ? hooks.unknownParam?.(name, op) : undefined;
+      // a tool call's argument is typed: its refusal says the format too, which the assistant
+      // can correct ("app" for the product key APP); a URL's segment answers as REST always has
+      if (message && !x.facts.req) {
+        throw new NotFound(`${message}: ${describeIssues(parsed.error, x.raw.params, 'path')}`);
+      }
       if (message) throw new NotFound(message);
       throw new InvalidArgument(describeIssues(parsed.error, x.raw.params, 'path'));
     }
