@@ -33,7 +33,7 @@ import type { Caller, FeedbackTypes } from './http/types.js';
 export const FEEDBACK_MCP_INSTRUCTIONS = [
   'Tools of the feedback board: one per REST operation, named by its operation id. Workspace tools take the workspace `slug` (and `key`, `itemKey` where the route has them) as arguments beside the query and body fields.',
   "No tool lists workspaces: those you belonged to when this session began are named in these instructions (unless your token is limited to public products). A product's public board is at `<board host>/<slug>/<key>`, so its address gives both; an item key such as `APP-7` gives them too: resolve_item finds it in every workspace you belong to and answers its `slug`. Otherwise ask the user for the workspace slug; list_products lists a workspace's products and their keys.",
-  'A paged tool answers `nextCursor`: pass it back unchanged as `cursor` for the next page; null means there is no more (list_events takes it as `after`, and its feed never ends).',
+  'A paged tool answers `nextCursor`: pass it back unchanged as `cursor`, with the same filters, for the next page; null means there is no more (list_events takes it as `after`, and its feed never ends).',
   'A failed call answers isError with the `{error, code}` envelope of the REST API.',
 ].join(' ');
 

@@ -21,7 +21,10 @@ describe('When an assistant starts on the hosted feedback MCP server', function 
     const instructions = mcp.client.getInstructions() ?? '';
     expect(instructions).to.include('No tool lists workspaces');
     expect(instructions).to.include('`<board host>/<slug>/<key>`');
-    expect(instructions).to.include('pass it back unchanged as `cursor` for the next page');
+    // a cursor belongs to the filters it was issued with (its refusal says so too)
+    expect(instructions).to.include(
+      'pass it back unchanged as `cursor`, with the same filters, for the next page',
+    );
     // the way the instructions give works: an item key leads to its workspace, then its products
     const resolved = await callTool(mcp, 'resolve_item', { itemKey: args.itemKey });
     const { matches } = resolved.structuredContent as { matches: { slug: string }[] };
