@@ -82,10 +82,9 @@ describe('When an admin redelivers a message while the receiver still holds its 
         return body.delivery?.status === 'succeeded' && body;
       }, 'the redelivery to be recorded');
       expect(delivered.delivery).to.include({ attemptCount: heldAt + 1, lastResponseStatus: 204 });
-      expect(delivered.attempts.map((a: any) => a.responseStatus)).to.deep.equal([
-        ...Array(heldAt).fill(500),
-        204,
-      ]);
+      expect(
+        delivered.attempts.map((a: { responseStatus: number }) => a.responseStatus),
+      ).to.deep.equal([...Array(heldAt).fill(500), 204]);
     });
   }
 });
