@@ -44,10 +44,12 @@ describe('When the sign-in throttles meet their figures', () => {
   async function guessWrong(email: string, ip: string, times: number) {
     const { codeForm, jar } = await ask(email, ip);
     if (!codeForm) throw new Error(`no code sent to ${email}`);
+    // six digits, not the one mailed: an entry that is no code costs no try (codeDigits)
+    const code = mailedCodes(h.mailboxPath).at(-1) === '000000' ? '000001' : '000000';
     const statuses: number[] = [];
     let last: Response | null = null;
     for (let i = 0; i < times; i++) {
-      last = await request(jar, codeForm.action, { ...codeForm.fields, code: '0' }, from(ip));
+      last = await request(jar, codeForm.action, { ...codeForm.fields, code }, from(ip));
       statuses.push(last.status);
     }
     return { statuses, last: last as Response };
