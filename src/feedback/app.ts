@@ -24,7 +24,7 @@ import { captureLimitsFrom, createCaptureGuard } from './capture/guard.js';
 import { createItemTimelines } from './activity/timeline.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { createAuthorizer, PUBLIC_SCOPE, WORKSPACE_NOT_FOUND } from './auth/authorize.js';
-import { feedbackChallenge, httpAuthenticate } from './auth/http-auth.js';
+import { CREDENTIAL_STREAMS, feedbackChallenge, httpAuthenticate } from './auth/http-auth.js';
 import { feedbackAuthOptions } from './auth/settings.js';
 import { trustedIssuersFrom } from './auth/trusted-issuers.js';
 import { feedbackOperations } from './http/operations.js';
@@ -103,7 +103,9 @@ export async function createFeedbackApp(
   });
   const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
-  const httpAuthenticated = httpAuthenticate(authenticate, ctx.catchUp, baseUrl);
+  // REST and MCP share one catch-up: each request turn reads the log once for both
+  const credentialsCaughtUp = ctx.catchUpOn(CREDENTIAL_STREAMS);
+  const httpAuthenticated = httpAuthenticate(authenticate, credentialsCaughtUp, baseUrl);
   const https = baseUrl.startsWith('https:');
   const http = createServiceHttp<FeedbackTypes>({
     title: 'Feedback board',
@@ -179,7 +181,7 @@ export async function createFeedbackApp(
         readStore,
         trustedIssuers,
         now,
-        catchUp: ctx.catchUp,
+        catchUp: credentialsCaughtUp,
         baseUrl,
         allowedOrigins: ctx.config.MCP_ALLOWED_ORIGINS,
         logger: ctx.logger,

@@ -68,7 +68,7 @@ export function feedbackMcp(deps: {
   readStore: ReadStore;
   trustedIssuers: TrustedIssuer[];
   now(): number;
-  /** the read models catch up with the log before a credential is looked up (http-auth.ts) */
+  /** the read models catch up on credentials before one is looked up (http-auth.ts) */
   catchUp(): Promise<void>;
   baseUrl: string;
   /** MCP_ALLOWED_ORIGINS: browser origins allowed beside the service's own */

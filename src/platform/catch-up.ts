@@ -3,13 +3,13 @@
  * log file (the admin CLI, a second API process): `catchUp` before a request reads the read
  * models, and `readVersion` for pages that cache on the read models' position.
  */
-import type { EventStore } from '../eventstore/types.js';
+import type { EventFilter, EventStore } from '../eventstore/types.js';
 import type { ProjectionEngine } from '../read/projection-engine.js';
 import type { ReadStore } from '../readstore/types.js';
 
 /** what the two need of the stores */
 export interface LogAndReadStore {
-  eventStore: Pick<EventStore, 'headPosition' | 'pollNow'>;
+  eventStore: Pick<EventStore, 'headPosition' | 'pollNow' | 'readAll'>;
   readStore: Pick<ReadStore, 'adapter'>;
 }
 type EngineView = Pick<ProjectionEngine, 'position' | 'waitFor'>;
@@ -31,13 +31,21 @@ type EngineView = Pick<ProjectionEngine, 'position' | 'waitFor'>;
 export function catchUpFor(
   stores: LogAndReadStore,
   engine: EngineView | undefined,
+  /**
+   * only the events this catch-up is for (authentication: the credentials' and memberships'
+   * streams): it waits for the newest of them the read models lack, not for the head — a
+   * projector held by a long rebuild or a stuck item event stops no request that needs none of it
+   */
+  only?: EventFilter,
 ): () => Promise<void> {
   if (!engine || stores.readStore.adapter !== 'embedded') return async () => {};
+  const target = only ? newestOf(stores.eventStore, engine, only) : async (head: bigint) => head;
   const check = async () => {
     const head = await stores.eventStore.headPosition();
     if (head <= engine.position()) return;
     stores.eventStore.pollNow?.(head);
-    await engine.waitFor(head);
+    const position = await target(head);
+    if (position > engine.position()) await engine.waitFor(position);
   };
   let next: Promise<void> | undefined;
   return () => {
@@ -48,6 +56,33 @@ export function catchUpFor(
       });
     });
     return next;
+  };
+}
+
+/**
+ * The newest position up to `head` of an event `only` keeps (0n: none the read models lack). The
+ * log past the engine's position is read once: each call reads only what was appended since the
+ * last, and reads none of it while the engine keeps up.
+ */
+function newestOf(
+  eventStore: LogAndReadStore['eventStore'],
+  engine: EngineView,
+  only: EventFilter,
+): (head: bigint) => Promise<bigint> {
+  let from = 0n; // the log is read from here on: a rebuild sets the engine back below it
+  let scanned = 0n;
+  let newest = 0n;
+  return async (head) => {
+    const applied = engine.position();
+    if (applied < from) scanned = newest = from = 0n;
+    if (scanned === 0n) from = applied;
+    const after = scanned > applied ? scanned : applied;
+    if (head <= after) return newest;
+    for (const event of await eventStore.readAll({ after, filter: only })) {
+      if (event.position <= head && event.position > newest) newest = event.position;
+    }
+    if (head > scanned) scanned = head;
+    return newest;
   };
 }
 

@@ -40,10 +40,8 @@ export function buildServiceContext(deps: {
     logger,
     checkpoints: () => (engine ? engine.checkpoints() : storedCheckpoints(stores, projectors)),
   });
-  const catchUp = catchUpFor(
-    stores,
-    engine && { position: () => engine.position(), waitFor: timed },
-  );
+  const view = engine && { position: () => engine.position(), waitFor: timed };
+  const catchUp = catchUpFor(stores, view);
   return {
     config,
     stores,
@@ -60,6 +58,7 @@ export function buildServiceContext(deps: {
     caughtUpTo: (position, signal) =>
       waits.caughtUpTo(position, AbortSignal.any([signal, stopping])),
     catchUp,
+    catchUpOn: (only) => catchUpFor(stores, view, only),
     readVersion: readVersionFor(engine, stores.readStore, catchUp),
     observeApplied: (listener) => engine?.observe(listener),
     health: reporter.health,

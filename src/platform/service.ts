@@ -5,6 +5,7 @@
 import type { RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Projector } from '../../projections/shared/projector.js';
+import type { EventFilter } from '../eventstore/types.js';
 import type { AppliedListener } from '../read/projection-engine.js';
 import type { CommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
@@ -47,6 +48,13 @@ export interface ServiceContext {
    * revocation, removal or role change made elsewhere applies to the very next request.
    */
   catchUp(): Promise<void>;
+  /**
+   * `catchUp` bounded to the events `only` keeps: resolves once the read models include the
+   * newest of them in the log, at once when they hold them all however far behind the head they
+   * are (authentication: a revocation waits, an item event a projector is stuck on does not).
+   * Make one per use, not one per request: each reads only what was appended since its last.
+   */
+  catchUpOn(only: EventFilter): () => Promise<void>;
   /**
    * The position the read models are at: equal values mean equal read models. This process's
    * writes show at once, other processes' within 50 ms (catch-up.ts). null where another process

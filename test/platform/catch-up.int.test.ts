@@ -49,6 +49,7 @@ describe('Catch-up before a request', () => {
             return head;
           },
           pollNow: (head) => log.pollNow?.(head),
+          readAll: (options) => log.readAll(options),
         },
       },
       engine,
@@ -61,10 +62,10 @@ describe('Catch-up before a request', () => {
   });
 
   /** an append by another writer of the same file, as the CLI makes it */
-  const appendElsewhere = async () =>
+  const appendElsewhere = async (streamId = 'counter-a') =>
     (
       await other.appendToStream(
-        'counter-a',
+        streamId,
         [
           {
             type: 'CounterIncremented',
@@ -104,6 +105,26 @@ describe('Catch-up before a request', () => {
     await late;
     expect(reads).to.equal(2);
     expect(engine.position() >= appended).to.equal(true);
+  });
+
+  it('bounded to some streams, waits for the newest of their events the read models lack, and for nothing else', async () => {
+    // the engine held where it is: what the catch-up asks of it is recorded
+    const waited: bigint[] = [];
+    const held = {
+      position: () => engine.position(),
+      waitFor: async (p: bigint) => void waited.push(p),
+    };
+    const credentials = catchUpFor(stores, held, { streamPrefixes: ['token-'] });
+    await appendElsewhere('counter-b');
+    const revocation = await appendElsewhere('token-t1');
+    await appendElsewhere('counter-c');
+    await credentials();
+    expect(waited).to.deep.equal([revocation]);
+    await appendElsewhere('counter-d');
+    await credentials();
+    expect(waited, 'an event of another stream alone holds no request back').to.deep.equal([
+      revocation,
+    ]);
   });
 
   it("gives the board's pages the read version after another process's append, also once the wall clock stepped back", async () => {

@@ -7,6 +7,12 @@
  * again for callers that do not come through HTTP (the MCP server).
  */
 import type { IncomingMessage } from 'node:http';
+import { integrationStreamId } from '../../../commands/integration/index.js';
+import { Unavailable } from '../../../commands/shared/errors.js';
+import { tokenStreamId } from '../../../commands/token/index.js';
+import { userStreamId } from '../../../commands/user/index.js';
+import { workspaceStreamId } from '../../../commands/workspace/index.js';
+import type { EventFilter } from '../../eventstore/types.js';
 import { Unauthenticated } from '../../auth/index.js';
 import type { Operation } from '../../http/registry.js';
 import type { Caller, FeedbackTypes } from '../http/types.js';
@@ -15,10 +21,28 @@ import { credentialFrom } from './authenticate.js';
 import { assertScope } from './authorize.js';
 
 /**
+ * What authentication and authorization read (tokens, integration credentials, accounts,
+ * memberships): the read models must hold every event of these streams in the log before a
+ * request is let in (`catchUp` of `requestCaller`), and need hold nothing else.
+ */
+export const CREDENTIAL_STREAMS: EventFilter = {
+  streamPrefixes: [
+    tokenStreamId(''),
+    integrationStreamId(''),
+    userStreamId(''),
+    workspaceStreamId(''),
+  ],
+};
+
+/**
  * The caller of a request, from its Authorization header: the REST operations and the MCP
- * endpoint. `catchUp` first: tokens and memberships are read from the read models, which must
- * include a revocation, removal or role change the admin CLI appended a moment ago (spec:
- * "Revocation takes effect at once"; "Removal or a role change applies on the next request").
+ * endpoint. `catchUp` first (ServiceContext.catchUpOn(CREDENTIAL_STREAMS)): tokens and
+ * memberships are read from the read models, which must include a revocation, removal or role
+ * change the admin CLI appended a moment ago (spec: "Revocation takes effect at once"; "Removal
+ * or a role change applies on the next request") — only those: a read model lagging on anything
+ * else (an item event a projector is stuck on, a rebuild) delays no request; a read answers
+ * what the read models hold. When one of those changes is not in them within
+ * PROJECTION_WAIT_MS the request is refused (503, `credentialsLag`): nothing was done.
  * `again`: the request is checked again before it acts (src/http/steps/input.ts
  * recheckCredential) — everything live once more (a personal token or integration credential
  * looked up, an access token's grant and deny-list, an ID token's account), but not a DPoP
@@ -31,12 +55,28 @@ export function requestCaller(
   baseUrl: string,
 ) {
   return async (req: IncomingMessage, again = false): Promise<Caller> => {
-    await catchUp();
+    try {
+      await catchUp();
+    } catch (error) {
+      throw error instanceof Unavailable ? credentialsLag(error) : error;
+    }
     const { scheme, token } = credentialFrom(req);
     const presentation: Presentation =
       again && scheme === 'DPoP' ? { scheme: 'revocation' } : presentationOf(req, scheme, baseUrl);
     return authenticate(token, presentation);
   };
+}
+
+/**
+ * The read models lag behind a change to credentials or memberships (a revocation the CLI just
+ * recorded, say): the caller cannot be checked against it. A 503 saying only "the read models did
+ * not reach position …" told a client neither that nothing was done nor what to do.
+ */
+function credentialsLag(error: Unavailable): Unavailable {
+  return new Unavailable(
+    `the credential cannot be checked yet: a change to tokens, accounts or workspace memberships is recorded but not yet in the read models (${error.message}); nothing was done — send the request again after the seconds Retry-After names`,
+    error.retryAfterSeconds,
+  );
 }
 
 /** The authenticate hook of the REST operations, and their recheck (the same, `again`). */
