@@ -12,6 +12,7 @@ import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
 import { followMergedDocs } from '../actions/index.js';
 import { ItemKey } from '../http/schemas.js';
+import { sentOnToCanonical } from './canonical.js';
 import { type BoardDeps, NO_SUCH_ITEM } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
@@ -25,8 +26,11 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
     page(async (req, res, view) => {
       const { product, visitor } = view;
       const itemKey = String(req.params.itemKey);
-      if (!ItemKey.safeParse(itemKey).success || !itemKey.startsWith(`${product.key}-`))
+      if (!ItemKey.safeParse(itemKey).success || !itemKey.startsWith(`${product.key}-`)) {
+        // `app-1`: to `APP-1` when the board has it (canonical.ts)
+        if (await sentOnToCanonical(deps, req, res)) return;
         throw new NotFound(NO_SUCH_ITEM);
+      }
       const doc = await findItem(deps.readStore, { workspaceId: product.workspaceId, itemKey });
       if (!doc) throw new NotFound(NO_SUCH_ITEM);
       const nav = navOf(deps, product, 'item');
