@@ -10,6 +10,7 @@
 import { Feed } from 'feed';
 import type { ChangelogEntry } from '../../../projections/changelog/queries.js';
 import { esc } from '../../auth/interaction/views.js';
+import { isolated } from './isolate.js';
 
 const asHtml = (text: string) => esc(text).replaceAll('\n', '<br>');
 
@@ -43,8 +44,8 @@ export function changelogAtom(input: {
   const updated = Math.max(input.since, ...entries.map((entry) => entry.updatedAt));
   const feed = new Feed({
     // the feed's own title and subtitle go out as type="text": the package escapes them itself
-    title: `${input.productName} changelog`,
-    description: `What shipped in ${input.productName}`,
+    title: `${isolated(input.productName)} changelog`,
+    description: `What shipped in ${isolated(input.productName)}`,
     id: `${boardUrl}/changelog`,
     link: `${boardUrl}/changelog`,
     language: 'en',

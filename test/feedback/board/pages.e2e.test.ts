@@ -81,10 +81,12 @@ describe('The public board pages (e2e)', () => {
       // the title names what the page lists: a later page, a search, a filter are told apart
       // from the board in the tab, the history and a screen reader's list of windows
       const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
-      expect(titleOf(first.text)).to.equal('Acme App feedback');
-      expect(titleOf(second.text)).to.equal('page 2 · Acme App feedback');
+      expect(titleOf(first.text)).to.equal('\u2068Acme App\u2069 feedback');
+      expect(titleOf(second.text)).to.equal('page 2 · \u2068Acme App\u2069 feedback');
       const searched = await visitor.get(`${world.boardPath}?q=filler&status=new&page=2`);
-      expect(titleOf(searched.text)).to.equal('“filler”, New, page 2 · Acme App feedback');
+      expect(titleOf(searched.text)).to.equal(
+        '“\u2068filler\u2069”, New, page 2 · \u2068Acme App\u2069 feedback',
+      );
     });
 
     it('answers a page number past the 10,000th as a page past the last one, not as page 1', async () => {
@@ -268,7 +270,7 @@ describe('The public board pages (e2e)', () => {
       const atom = await visitor.get(`${world.boardPath}/changelog.atom`);
       expect(atom.headers.get('content-type')).to.match(/^application\/atom\+xml/);
       const feed = parseFeed(atom.text);
-      expect(feed.title).to.equal('Acme App changelog');
+      expect(feed.title).to.equal('\u2068Acme App\u2069 changelog');
       expect(feed.items.map((i) => i.title)).to.include('Bulk edit is here');
       // the feed carries HTML content: the text is escaped inside it, never raw markup
       expect(atom.text).to.include('&lt;them&gt;').and.not.include('<them>');
@@ -317,8 +319,8 @@ describe('The public board pages (e2e)', () => {
       expect(renamed.status).to.equal(200);
       const atom = await visitor.get('/acme-co/WEB/changelog.atom');
       const feed = parseFeed(atom.text);
-      expect(feed.title).to.equal(`${name} changelog`);
-      expect(feed.description).to.equal(`What shipped in ${name}`);
+      expect(feed.title).to.equal(`\u2068${name}\u2069 changelog`);
+      expect(feed.description).to.equal(`What shipped in \u2068${name}\u2069`);
       expect(atom.text).to.not.include('&amp;lt;');
     });
   });

@@ -1,6 +1,7 @@
 /** The board: the capture box on top, then the items — sort, status filter, search, paging. */
 import type { ItemStatus } from '../../../../commands/item/index.js';
 import { Layout, type BoardNav } from './layout.js';
+import { isolated } from '../isolate.js';
 import {
   CaptureForm,
   type CaptureFormProps,
@@ -66,11 +67,11 @@ const SORTS: [BoardSort, string][] = [
 function listTitle(v: BoardView): string {
   const q = Array.from(v.q);
   const parts = [
-    v.q ? `“${q.length > 60 ? `${q.slice(0, 60).join('')}…` : v.q}”` : null,
+    v.q ? `“${isolated(q.length > 60 ? `${q.slice(0, 60).join('')}…` : v.q)}”` : null,
     v.status ? STATUS_LABEL[v.status] : null,
     v.page > 1 ? `page ${v.page}` : null,
   ].filter((part): part is string => part !== null);
-  const board = `${v.nav.productName} feedback`;
+  const board = `${isolated(v.nav.productName)} feedback`;
   return parts.length ? `${parts.join(', ')} · ${board}` : board;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ChangelogEntry } from '../../../../projections/changelog/queries.js';
 import { type BoardNav, Layout } from './layout.js';
+import { isolated } from '../isolate.js';
 import { DateShown } from './parts.js';
 
 export function ChangelogPage(v: {
@@ -18,7 +19,7 @@ export function ChangelogPage(v: {
   newestUrl: string | null;
 }) {
   return (
-    <Layout title={`${v.nav.productName} changelog`} nav={v.nav}>
+    <Layout title={`${isolated(v.nav.productName)} changelog`} nav={v.nav}>
       <h1>{v.nav.productName} changelog</h1>
       <p>
         <a href={`${v.nav.boardUrl}/changelog.atom`}>Follow the changelog (Atom feed)</a>

@@ -7,6 +7,7 @@
 import type { Item } from '../../../../projections/items/document.js';
 import type { Reply } from '../../../../projections/replies/queries.js';
 import { type BoardNav, Layout } from './layout.js';
+import { isolated } from '../isolate.js';
 import { DateShown, type FormAuth, PlusOneButton, Status } from './parts.js';
 
 export interface ItemView {
@@ -69,7 +70,7 @@ export function ItemPage(v: ItemView) {
   const { item } = v;
   const author = item.author.displayName ?? 'Anonymous';
   return (
-    <Layout title={`${item.title} · ${v.nav.productName}`} nav={v.nav}>
+    <Layout title={`${isolated(item.title)} · ${isolated(v.nav.productName)}`} nav={v.nav}>
       <article class="item-page">
         <div class="item-head">
           <PlusOneButton

@@ -6,6 +6,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { isolated } from '../isolate.js';
 
 export interface BoardNav {
   /** `<base>/<slug>/<key>` */
@@ -44,7 +45,7 @@ export function Layout(props: {
           <link
             rel="alternate"
             type="application/atom+xml"
-            title={`${nav.productName} changelog`}
+            title={`${isolated(nav.productName)} changelog`}
             href={`${nav.boardUrl}/changelog.atom`}
           />
         ) : null}

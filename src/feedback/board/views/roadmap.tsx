@@ -1,6 +1,7 @@
 /** The roadmap: planned, in progress and shipped columns, as get_public_roadmap answers them. */
 import type { RoadmapStatus } from '../../../../projections/roadmap/queries.js';
 import { type BoardNav, Layout } from './layout.js';
+import { isolated } from '../isolate.js';
 
 export interface RoadmapEntryView {
   key: string;
@@ -20,7 +21,7 @@ export function RoadmapPage(v: {
   columns: Record<RoadmapStatus, RoadmapEntryView[]>;
 }) {
   return (
-    <Layout title={`${v.nav.productName} roadmap`} nav={v.nav}>
+    <Layout title={`${isolated(v.nav.productName)} roadmap`} nav={v.nav}>
       <h1>{v.nav.productName} roadmap</h1>
       <div class="columns">
         {COLUMNS.map(([status, label]) => (
