@@ -18,6 +18,15 @@
     notice.textContent = text;
     notice.hidden = !text;
   };
+  // the notice is fixed to the window's foot: the page keeps its height free below, and focus
+  // scrolls clear of it (WCAG 2.2 SC 2.4.11 Focus Not Obscured; board.css --notice-room)
+  const notice = document.getElementById('notice');
+  if (notice && window.ResizeObserver) {
+    new ResizeObserver(() => {
+      const room = notice.hidden ? '' : `${innerHeight - notice.getBoundingClientRect().top}px`;
+      document.documentElement.style.setProperty('--notice-room', room);
+    }).observe(notice);
+  }
   const setCsrf = (csrf) => {
     if (!csrf) return;
     for (const input of document.querySelectorAll('input[name="csrf"]')) input.value = csrf;
