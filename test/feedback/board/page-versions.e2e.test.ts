@@ -188,7 +188,7 @@ describe('The board caches each product’s pages by that product’s version (e
       await cached(atom);
       expect((await owner.patch(product, { name: 'Acme Renamed' })).status).to.equal(200);
       expect((await anonymous.get(world.boardPath)).text).to.include('Acme Renamed');
-      expect((await anonymous.get(atom)).text).to.include('Acme Renamed changelog');
+      expect((await anonymous.get(atom)).text).to.include('\u2068Acme Renamed\u2069 changelog');
       expect((await owner.patch(product, { visibility: 'private' })).status).to.equal(200);
       expect((await anonymous.get(world.boardPath)).status).to.equal(404);
       expect((await anonymous.get(atom)).status).to.equal(404);
