@@ -101,13 +101,18 @@ export async function livingInside(
     _id: { $in: candidates.map((key) => itemId(workspaceId, key)) },
   });
   const survivorOf = new Map(records.map((r) => [r._id.slice(workspaceId.length + 1), r.survivor]));
-  return candidates.filter((key) => {
-    const walked = new Set<string>();
-    for (let at = survivorOf.get(key); at; at = survivorOf.get(at)) {
-      if (outer.has(at)) return true;
-      if (walked.has(at)) return false;
-      walked.add(at);
+  // the walk every follower of a merge takes: it ends at an item of `items` (none is a candidate,
+  // so none has a survivor here) exactly when the candidate lives inside it
+  const inside = async (key: string): Promise<boolean> => {
+    try {
+      const chain = await mergeChain(key, async (at) => survivorOf.get(at) ?? null);
+      return outer.has(chain.at(-1)!);
+    } catch (error) {
+      // a chain that loops (merges never do: merge.ts) leads inside nothing
+      if (error instanceof FailedPrecondition) return false;
+      throw error;
     }
-    return false;
-  });
+  };
+  const found = await Promise.all(candidates.map(inside));
+  return candidates.filter((_, i) => found[i]);
 }
