@@ -43,29 +43,57 @@ export async function followMerges(
 }
 
 /**
- * The keys of the items living inside `itemKey` on the write side, at any depth (A merged into
- * B: A lives inside B, and what was merged into A too): what goes back with B when B is unmerged.
+ * The items living inside `root` at any depth (A merged into B: A lives inside B, and what was
+ * merged into A too), depth by depth, each in the order it was merged: `mergedInto` names the
+ * keys merged into one, `load` reads some by key (in that order; one it cannot find left out).
+ * Bounded as `mergeChain` is.
+ */
+async function itemsInside<T>(
+  root: T,
+  keyOf: (item: T) => string,
+  mergedInto: (item: T) => readonly string[],
+  load: (keys: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  const inside: T[] = [];
+  const seen = new Set([keyOf(root)]);
+  let depth = [root];
+  for (let hops = 0; depth.length > 0 && hops <= MAX_MERGE_HOPS; hops++) {
+    const keys = [...new Set(depth.flatMap(mergedInto))].filter((key) => !seen.has(key));
+    if (keys.length === 0) break;
+    for (const key of keys) seen.add(key);
+    depth = await load(keys);
+    inside.push(...depth);
+  }
+  return inside;
+}
+
+/**
+ * The keys of the items living inside `itemKey` on the write side: what goes back with it when it
+ * is unmerged.
  */
 export async function keysInside(
   deps: CommandDeps,
   workspaceId: string,
   itemKey: string,
 ): Promise<string[]> {
-  const inside: string[] = [];
-  const seen = new Set([itemKey]);
-  let depth = [itemKey];
-  for (let hops = 0; depth.length > 0 && hops <= MAX_MERGE_HOPS; hops++) {
-    const next: string[] = [];
-    for (const key of depth) {
-      const { state } = await deps.commandHandler.load(itemStreamId(workspaceId, key), itemDecider);
-      if (state.status === 'absent') continue;
-      for (const merged of Object.keys(state.merges)) if (!seen.has(merged)) next.push(merged);
-      for (const merged of next) seen.add(merged);
-    }
-    inside.push(...next);
-    depth = next;
-  }
-  return inside;
+  const load = (keys: string[]) =>
+    Promise.all(
+      keys.map(async (key) => {
+        const { state } = await deps.commandHandler.load(
+          itemStreamId(workspaceId, key),
+          itemDecider,
+        );
+        return { key, merged: state.status === 'absent' ? [] : Object.keys(state.merges) };
+      }),
+    );
+  const [root] = await load([itemKey]);
+  const inside = await itemsInside(
+    root!,
+    (item) => item.key,
+    (item) => item.merged,
+    load,
+  );
+  return inside.map((item) => item.key);
 }
 
 /**
@@ -93,19 +121,16 @@ export async function followMergedDocs(
  */
 export async function docsInside(readStore: ReadStore, survivor: ItemDoc): Promise<ItemDoc[]> {
   const items = itemsOf(readStore);
-  const inside: ItemDoc[] = [];
-  const seen = new Set([survivor.id]);
-  let depth = [survivor];
-  for (let hops = 0; depth.length > 0 && hops <= MAX_MERGE_HOPS; hops++) {
-    const keys = depth.flatMap((doc) => doc._mergedKeys).filter((key) => !seen.has(key));
-    if (keys.length === 0) break;
-    for (const key of keys) seen.add(key);
-    const found = await items.find({ _id: { $in: keys.map((k) => itemDocId(survivor._ws, k)) } });
-    const byKey = new Map(found.map((doc) => [doc.id, doc]));
-    depth = keys.flatMap((key) => byKey.get(key) ?? []);
-    inside.push(...depth);
-  }
-  return inside;
+  return itemsInside(
+    survivor,
+    (doc) => doc.id,
+    (doc) => doc._mergedKeys,
+    async (keys) => {
+      const found = await items.find({ _id: { $in: keys.map((k) => itemDocId(survivor._ws, k)) } });
+      const byKey = new Map(found.map((doc) => [doc.id, doc]));
+      return keys.flatMap((key) => byKey.get(key) ?? []);
+    },
+  );
 }
 
 /**
