@@ -103,9 +103,10 @@ export async function createFeedbackApp(
   });
   const trustedIssuers = trustedIssuersFrom(ctx.config.TRUSTED_ID_TOKEN_ISSUERS);
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
-  // REST and MCP share one catch-up: each request turn reads the log once for both
-  const credentialsCaughtUp = ctx.catchUpOn(CREDENTIAL_STREAMS);
-  const httpAuthenticated = httpAuthenticate(authenticate, credentialsCaughtUp, baseUrl);
+  // REST and MCP share one read of what the read models lack: each request turn reads the log
+  // once for both
+  const credentialsPending = ctx.pendingOn(CREDENTIAL_STREAMS);
+  const httpAuthenticated = httpAuthenticate(authenticate, credentialsPending, baseUrl);
   const https = baseUrl.startsWith('https:');
   const http = createServiceHttp<FeedbackTypes>({
     title: 'Feedback board',
@@ -181,7 +182,7 @@ export async function createFeedbackApp(
         readStore,
         trustedIssuers,
         now,
-        catchUp: credentialsCaughtUp,
+        pending: credentialsPending,
         baseUrl,
         allowedOrigins: ctx.config.MCP_ALLOWED_ORIGINS,
         logger: ctx.logger,

@@ -20,6 +20,7 @@ import type { HttpLogger, ServiceHttp } from '../http/registry.js';
 import { feedbackEnvelope } from '../http/registry.js';
 import { hostedTools } from '../mcp/hosted.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/http.js';
+import type { PendingEvents } from '../platform/catch-up.js';
 import type { ReadStore } from '../readstore/types.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { callerReaches, PUBLIC_SCOPE } from './auth/authorize.js';
@@ -68,8 +69,8 @@ export function feedbackMcp(deps: {
   readStore: ReadStore;
   trustedIssuers: TrustedIssuer[];
   now(): number;
-  /** the read models catch up on credentials before one is looked up (http-auth.ts) */
-  catchUp(): Promise<void>;
+  /** the credential and membership events the read models lack (http-auth.ts `requestCaller`) */
+  pending(): Promise<PendingEvents>;
   baseUrl: string;
   /** MCP_ALLOWED_ORIGINS: browser origins allowed beside the service's own */
   allowedOrigins?: readonly string[];
@@ -95,7 +96,7 @@ export function feedbackMcp(deps: {
     envelope,
     logger: deps.logger,
   });
-  const callerOf = requestCaller(authenticate, deps.catchUp, baseUrl);
+  const callerOf = requestCaller(authenticate, deps.pending, baseUrl);
   return mcpEndpoint<FeedbackTypes['principal']>({
     info: { name: 'feedback-board', version: '1.0.0', instructions: FEEDBACK_MCP_INSTRUCTIONS },
     authenticate: (req) => callerOf(req),

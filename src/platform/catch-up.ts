@@ -3,7 +3,7 @@
  * log file (the admin CLI, a second API process): `catchUp` before a request reads the read
  * models, and `readVersion` for pages that cache on the read models' position.
  */
-import type { EventFilter, EventStore } from '../eventstore/types.js';
+import type { EventFilter, EventStore, RecordedEvent } from '../eventstore/types.js';
 import type { ProjectionEngine } from '../read/projection-engine.js';
 import type { ReadStore } from '../readstore/types.js';
 
@@ -31,28 +31,63 @@ type EngineView = Pick<ProjectionEngine, 'position' | 'waitFor'>;
 export function catchUpFor(
   stores: LogAndReadStore,
   engine: EngineView | undefined,
-  /**
-   * only the events this catch-up is for (authentication: the credentials' and memberships'
-   * streams): it waits for the newest of them the read models lack, not for the head — a
-   * projector held by a long rebuild or a stuck item event stops no request that needs none of it
-   */
-  only?: EventFilter,
 ): () => Promise<void> {
   if (!engine || stores.readStore.adapter !== 'embedded') return async () => {};
-  const target = only ? newestOf(stores.eventStore, engine, only) : async (head: bigint) => head;
-  const check = async () => {
+  return sharedPerTurn(async () => {
     const head = await stores.eventStore.headPosition();
     if (head <= engine.position()) return;
     stores.eventStore.pollNow?.(head);
-    const position = await target(head);
-    if (position > engine.position()) await engine.waitFor(position);
-  };
-  let next: Promise<void> | undefined;
+    await engine.waitFor(head);
+  });
+}
+
+/** What the log holds that the read models lack, of the events a `pendingFor` keeps. */
+export interface PendingEvents {
+  /** the log's events past the read models' position, oldest first (none: they hold them all) */
+  readonly events: readonly RecordedEvent[];
+  /** resolves once the read models include the log up to `position`; timed like every wait */
+  waitFor(position: bigint): Promise<void>;
+}
+
+const NONE: PendingEvents = { events: [], waitFor: async () => {} };
+
+/**
+ * `catchUpFor` bounded to the events `only` keeps, and left to its caller: the events of them in
+ * the log that the read models lack (authentication: the credentials' and memberships' streams),
+ * so that a request waits only for those that can change its own answer — not for the head, and
+ * not for another caller's new token. Shares each turn's read as `catchUpFor` does; while the
+ * engine keeps up it reads the head alone (the answer is NONE), and while it lags only what was
+ * appended since the last read.
+ */
+export function pendingFor(
+  stores: LogAndReadStore,
+  engine: EngineView | undefined,
+  only: EventFilter,
+): () => Promise<PendingEvents> {
+  if (!engine || stores.readStore.adapter !== 'embedded') return async () => NONE;
+  const kept = keptPast(stores.eventStore, engine, only);
+  const waitFor = (position: bigint) => engine.waitFor(position);
+  return sharedPerTurn(async () => {
+    const head = await stores.eventStore.headPosition();
+    if (head <= engine.position()) return NONE;
+    stores.eventStore.pollNow?.(head);
+    const events = await kept(head);
+    return events.length === 0 ? NONE : { events, waitFor };
+  });
+}
+
+/**
+ * Requests share reads: a caller joins the next read that has not started yet, and that read
+ * starts at the end of the current event-loop turn (setImmediate), after every request read in
+ * this turn has asked. A read never serves a request that asked after it started.
+ */
+function sharedPerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
   return () => {
-    next ??= new Promise<void>((resolve, reject) => {
+    next ??= new Promise<T>((resolve, reject) => {
       setImmediate(() => {
         next = undefined; // from here on, callers wait for a later read
-        check().then(resolve, reject);
+        read().then(resolve, reject);
       });
     });
     return next;
@@ -60,29 +95,43 @@ export function catchUpFor(
 }
 
 /**
- * The newest position up to `head` of an event `only` keeps (0n: none the read models lack). The
- * log past the engine's position is read once: each call reads only what was appended since the
- * last, and reads none of it while the engine keeps up.
+ * The events `only` keeps, up to `head`, that the read models lack: kept between calls and read
+ * from the log only past what was read before (one read at a time); dropped as the engine applies
+ * them, read again from the engine's position when a rebuild sets it back.
  */
-function newestOf(
+function keptPast(
   eventStore: LogAndReadStore['eventStore'],
   engine: EngineView,
   only: EventFilter,
-): (head: bigint) => Promise<bigint> {
-  let from = 0n; // the log is read from here on: a rebuild sets the engine back below it
+): (head: bigint) => Promise<readonly RecordedEvent[]> {
+  let from = 0n; // `kept` holds every event `only` keeps above this, up to `scanned`
   let scanned = 0n;
-  let newest = 0n;
-  return async (head) => {
+  let kept: RecordedEvent[] = [];
+  let reading: Promise<unknown> = Promise.resolve();
+  const read = async (head: bigint) => {
     const applied = engine.position();
-    if (applied < from) scanned = newest = from = 0n;
-    if (scanned === 0n) from = applied;
-    const after = scanned > applied ? scanned : applied;
-    if (head <= after) return newest;
-    for (const event of await eventStore.readAll({ after, filter: only })) {
-      if (event.position <= head && event.position > newest) newest = event.position;
+    if (applied < from || applied > scanned) {
+      kept = [];
+      from = scanned = applied;
+    } else if (applied > from) {
+      kept = kept.filter((event) => event.position > applied);
+      from = applied;
     }
-    if (head > scanned) scanned = head;
-    return newest;
+    if (head > scanned) {
+      for (const event of await eventStore.readAll({ after: scanned, filter: only })) {
+        if (event.position <= head) kept.push(event);
+      }
+      scanned = head;
+    }
+    return kept;
+  };
+  return (head) => {
+    const run = reading.then(
+      () => read(head),
+      () => read(head),
+    );
+    reading = run;
+    return run;
   };
 }
 

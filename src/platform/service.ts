@@ -10,6 +10,7 @@ import type { AppliedListener } from '../read/projection-engine.js';
 import type { CommandHandler } from '../write/command-handler.js';
 import type { Config } from '../config/schema.js';
 import type { EmbedderHandle } from '../search/create-embedder.js';
+import type { PendingEvents } from './catch-up.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { Stores } from './stores.js';
@@ -49,12 +50,13 @@ export interface ServiceContext {
    */
   catchUp(): Promise<void>;
   /**
-   * `catchUp` bounded to the events `only` keeps: resolves once the read models include the
-   * newest of them in the log, at once when they hold them all however far behind the head they
-   * are (authentication: a revocation waits, an item event a projector is stuck on does not).
+   * `catchUp` bounded to the events `only` keeps, and left to the caller: the events of them in
+   * the log the read models lack, and a wait for a position (timed as every wait). A caller waits
+   * for those that change its own answer (authentication: its own credential's revocation, its
+   * own memberships), not for another's new token, nor for an item event a projector is stuck on.
    * Make one per use, not one per request: each reads only what was appended since its last.
    */
-  catchUpOn(only: EventFilter): () => Promise<void>;
+  pendingOn(only: EventFilter): () => Promise<PendingEvents>;
   /**
    * The position the read models are at: equal values mean equal read models. This process's
    * writes show at once, other processes' within 50 ms (catch-up.ts). null where another process

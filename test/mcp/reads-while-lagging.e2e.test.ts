@@ -6,8 +6,13 @@
  * authentication while they lagged — a REST read, a new MCP POST — with HTTP 503 and only "the
  * read models did not reach position …": authentication waited for the log's head. A write still
  * waits PROJECTION_WAIT_MS for its own position and answers 503 saying the change was made
- * (README, How a request is served); a change to credentials the read models lack still holds
- * every request back, then refuses it saying what happened and what to do.
+ * (README, How a request is served). A change to credentials or memberships the read models lack
+ * holds back only the requests it concerns (README, Security, Revocation: a request waits for
+ * its own credential's revocation and its own memberships): another user's new or revoked token,
+ * another workspace's new member, held every request until it was applied and had them all
+ * refused 503 while the projector was stuck; a revocation of the caller's own token is refused
+ * 401 at once, and a change of its own membership still waits, then refuses it saying what
+ * happened and what to do.
  */
 import { expect } from 'chai';
 import * as actions from '../../src/feedback/actions/index.js';
@@ -24,6 +29,11 @@ describe('While the read models lag behind an item event (e2e)', function () {
   let t: TestRuntime;
   let token: string;
   let userId: string;
+  /** mine too, revoked while the read models lag */
+  let spare: { token: string; tokenId: string };
+  /** a second member of stall-team, removed while the read models lag */
+  let colleague: { userId: string; token: string };
+  let workspaceId: string;
   const base = () => t.url('feedback');
   const bearer = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   const submit = (body: string) =>
@@ -47,11 +57,11 @@ describe('While the read models lag behind an item event (e2e)', function () {
       email: 'lag@example.com',
       displayName: 'Lag',
     }));
-    const { workspaceId } = await actions.createWorkspace(deps, context, {
+    ({ workspaceId } = await actions.createWorkspace(deps, context, {
       slug: 'stall-team',
       name: 'Stall',
       ownerId: userId,
-    });
+    }));
     await actions.createProduct(deps, context, {
       workspaceId,
       key: 'STL',
@@ -59,6 +69,16 @@ describe('While the read models lag behind an item event (e2e)', function () {
       visibility: 'public',
     });
     ({ token } = await actions.createToken(deps, context, { ownerId: userId, name: 'cli' }));
+    spare = await actions.createToken(deps, context, { ownerId: userId, name: 'spare' });
+    const other = await actions.createUser(deps, context, {
+      email: 'colleague@example.com',
+      displayName: 'Colleague',
+    });
+    await actions.addMember(deps, context, { workspaceId, userId: other.userId, role: 'member' });
+    colleague = {
+      userId: other.userId,
+      token: (await actions.createToken(deps, context, { ownerId: other.userId, name: 'c' })).token,
+    };
     await runtime.context.waitFor(await runtime.stores.eventStore.headPosition());
     // the first item event holds every projector from here on
     const first = await submit('Held at the gate');
@@ -103,25 +123,90 @@ describe('While the read models lag behind an item event (e2e)', function () {
     expect(body.error).to.match(/^the change was made, but cannot be answered yet/);
   });
 
-  // last: from here on the read models lack a change to credentials, and every request waits
-  it('refuses a request while a revocation is not in the read models, saying nothing was done and when to retry', async () => {
-    const { runtime } = t;
-    const deps = {
-      commandHandler: runtime.context.commandHandler,
-      readStore: runtime.stores.readStore,
-    };
-    const context = { actor: null, now: Date.now() };
-    const revoked = await actions.createToken(deps, context, { ownerId: userId, name: 'old' });
-    // appended after the held item event, as the CLI's revoke-token would be
-    await actions.revokeToken(deps, context, { tokenId: revoked.tokenId, byUserId: userId });
-    const res = await fetch(`${base()}/v1/workspaces/stall-team/products/STL/items`, {
-      headers: { authorization: `Bearer ${revoked.token}` },
+  const commandDeps = () => ({
+    commandHandler: t.runtime.context.commandHandler,
+    readStore: t.runtime.stores.readStore,
+  });
+  const listItems = (credential: string) =>
+    fetch(`${base()}/v1/workspaces/stall-team/products/STL/items`, {
+      headers: { authorization: `Bearer ${credential}` },
     });
+
+  it("answers at once while another user's new and revoked token and another workspace's new member are not in the read models", async () => {
+    const deps = commandDeps();
+    const context = { actor: null, now: Date.now() };
+    // appended after the held item event, as the CLI's commands would be
+    const { userId: stranger } = await actions.createUser(deps, context, {
+      email: 'stranger@example.com',
+      displayName: 'Stranger',
+    });
+    await actions.createWorkspace(deps, context, {
+      slug: 'else-team',
+      name: 'Else',
+      ownerId: stranger,
+    });
+    // a colleague's (the stranger's could not be made: the read models lack its membership)
+    const theirs = await actions.createToken(deps, context, {
+      ownerId: colleague.userId,
+      name: 'x',
+    });
+    await actions.revokeToken(deps, context, {
+      tokenId: theirs.tokenId,
+      byUserId: colleague.userId,
+    });
+    const started = performance.now();
+    const res = await listItems(token);
+    expect(res.status, await res.text()).to.equal(200);
+    expect(performance.now() - started, 'not held for PROJECTION_WAIT_MS').to.be.below(WAIT_MS);
+    const mcp = await connectMcp(`${base()}/mcp`, { token });
+    try {
+      const result = await callTool(mcp, 'list_items', { slug: 'stall-team', key: 'STL' });
+      expect(result.isError, JSON.stringify(result)).to.not.equal(true);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('refuses my own token at once (401) once revoked, though the read models lack the revocation', async () => {
+    const deps = commandDeps();
+    const context = { actor: null, now: Date.now() };
+    await actions.revokeToken(deps, context, { tokenId: spare.tokenId, byUserId: userId });
+    // and one made and revoked since the read models stopped: they know neither
+    const late = await actions.createToken(deps, context, { ownerId: userId, name: 'late' });
+    await actions.revokeToken(deps, context, { tokenId: late.tokenId, byUserId: userId });
+    for (const credential of [spare.token, late.token]) {
+      const started = performance.now();
+      const res = await listItems(credential);
+      const body = (await res.json()) as { error: string };
+      expect(res.status, JSON.stringify(body)).to.equal(401);
+      expect(body.error).to.include('revoked');
+      expect(performance.now() - started, 'not held for PROJECTION_WAIT_MS').to.be.below(WAIT_MS);
+    }
+    const mcp = await fetch(`${base()}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${spare.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status, await mcp.text()).to.equal(401);
+  });
+
+  it('refuses a request whose own membership changed while that change is not in the read models, saying nothing was done and when to retry; others go on', async () => {
+    const deps = commandDeps();
+    const context = { actor: null, now: Date.now() };
+    // appended after the held item event, as the CLI's remove-member would be
+    await actions.removeMember(deps, context, { workspaceId, userId: colleague.userId });
+    const res = await listItems(colleague.token);
     const body = (await res.json()) as { error: string };
     expect(res.status, JSON.stringify(body)).to.equal(503);
     expect(res.headers.get('retry-after')).to.match(/^\d+$/);
     expect(body.error)
       .to.match(/^the credential cannot be checked yet: a change to tokens, accounts or workspace/)
       .and.to.include('nothing was done — send the request again after the seconds Retry-After');
+    const mine = await listItems(token);
+    expect(mine.status, await mine.text()).to.equal(200);
   });
 });

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import type { EventStore } from '../../src/eventstore/types.js';
-import { catchUpFor, readVersionFor } from '../../src/platform/catch-up.js';
+import { catchUpFor, pendingFor, readVersionFor } from '../../src/platform/catch-up.js';
 import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
 import { counterProjector } from '../support/counter.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
@@ -107,23 +107,22 @@ describe('Catch-up before a request', () => {
     expect(engine.position() >= appended).to.equal(true);
   });
 
-  it('bounded to some streams, waits for the newest of their events the read models lack, and for nothing else', async () => {
-    // the engine held where it is: what the catch-up asks of it is recorded
-    const waited: bigint[] = [];
-    const held = {
-      position: () => engine.position(),
-      waitFor: async (p: bigint) => void waited.push(p),
-    };
-    const credentials = catchUpFor(stores, held, { streamPrefixes: ['token-'] });
+  it('bounded to some streams, names the events of theirs the read models lack, and nothing else', async () => {
+    // the read models held where they are: what they lack stays so
+    const at = await appendElsewhere('counter-a');
+    const held = { position: () => at, waitFor: async () => {} };
+    const credentials = pendingFor(stores, held, { streamPrefixes: ['token-'] });
+    const positionsOf = async () => (await credentials()).events.map((event) => event.position);
+    expect(await positionsOf(), 'nothing lacking: nothing named').to.deep.equal([]);
     await appendElsewhere('counter-b');
     const revocation = await appendElsewhere('token-t1');
     await appendElsewhere('counter-c');
-    await credentials();
-    expect(waited).to.deep.equal([revocation]);
+    expect(await positionsOf()).to.deep.equal([revocation]);
     await appendElsewhere('counter-d');
-    await credentials();
-    expect(waited, 'an event of another stream alone holds no request back').to.deep.equal([
+    const second = await appendElsewhere('token-t2');
+    expect(await positionsOf(), 'each read adds what was appended since').to.deep.equal([
       revocation,
+      second,
     ]);
   });
 

@@ -67,6 +67,9 @@ export function credentialFrom(req: Pick<IncomingMessage, 'headers'>): {
   return { scheme, token: match[2] as string };
 }
 
+/** a revoked personal token's refusal: the read models' or a revocation they lack yet */
+export const TOKEN_REVOKED = 'API token revoked';
+
 export function createAuthenticator(deps: AuthenticateDeps) {
   const ownIssuers = new Set(deps.auth.ownIdTokenIssuers.map((t) => t.issuer));
 
@@ -74,7 +77,7 @@ export function createAuthenticator(deps: AuthenticateDeps) {
     const doc = await tokenByHash(deps.readStore, hashToken(token));
     if (!doc) throw new Unauthenticated('unknown API token');
     if (!isTokenUsable(doc, deps.now())) {
-      throw new Unauthenticated(doc.revoked ? 'API token revoked' : 'API token expired');
+      throw new Unauthenticated(doc.revoked ? TOKEN_REVOKED : 'API token expired');
     }
     return {
       userId: doc.ownerId,

@@ -13,17 +13,19 @@ import { tokenStreamId } from '../../../commands/token/index.js';
 import { userStreamId } from '../../../commands/user/index.js';
 import { workspaceStreamId } from '../../../commands/workspace/index.js';
 import type { EventFilter } from '../../eventstore/types.js';
+import type { PendingEvents } from '../../platform/catch-up.js';
 import { Unauthenticated } from '../../auth/index.js';
 import type { Operation } from '../../http/registry.js';
 import type { Caller, FeedbackTypes } from '../http/types.js';
 import { type Presentation, presentationOf } from '../../auth/index.js';
 import { credentialFrom } from './authenticate.js';
 import { assertScope } from './authorize.js';
+import { type FirstLook, pendingForCaller } from './pending-credentials.js';
 
 /**
  * What authentication and authorization read (tokens, integration credentials, accounts,
- * memberships): the read models must hold every event of these streams in the log before a
- * request is let in (`catchUp` of `requestCaller`), and need hold nothing else.
+ * memberships): the events of these streams the read models lack are the ones a request may
+ * wait for (`pending` of `requestCaller`); it waits for nothing else.
  */
 export const CREDENTIAL_STREAMS: EventFilter = {
   streamPrefixes: [
@@ -36,35 +38,60 @@ export const CREDENTIAL_STREAMS: EventFilter = {
 
 /**
  * The caller of a request, from its Authorization header: the REST operations and the MCP
- * endpoint. `catchUp` first (ServiceContext.catchUpOn(CREDENTIAL_STREAMS)): tokens and
- * memberships are read from the read models, which must include a revocation, removal or role
- * change the admin CLI appended a moment ago (spec: "Revocation takes effect at once"; "Removal
- * or a role change applies on the next request") — only those: a read model lagging on anything
- * else (an item event a projector is stuck on, a rebuild) delays no request; a read answers
- * what the read models hold. When one of those changes is not in them within
- * PROJECTION_WAIT_MS the request is refused (503, `credentialsLag`): nothing was done.
+ * endpoint. Tokens and memberships are read from the read models, which must include a
+ * revocation, removal or role change the admin CLI appended a moment ago (spec: "Revocation takes
+ * effect at once"; "Removal or a role change applies on the next request") — of this caller's
+ * own: `pending` (ServiceContext.pendingOn(CREDENTIAL_STREAMS)) names the credential and
+ * membership events the read models lack, and the request waits only for those that concern it
+ * (pending-credentials.ts), then is looked up again. A revocation of its own credential refuses
+ * it at once (401) without waiting. Another user's new token or membership, or a read model
+ * lagging on anything else (an item event a projector is stuck on, a rebuild), delays no
+ * request; a read answers what the read models hold. When a change of its own is not in them
+ * within PROJECTION_WAIT_MS the request is refused (503, `credentialsLag`): nothing was done.
  * `again`: the request is checked again before it acts (src/http/steps/input.ts
  * recheckCredential) — everything live once more (a personal token or integration credential
  * looked up, an access token's grant and deny-list, an ID token's account), but not a DPoP
- * proof, which was verified when the request arrived and may be presented once (RFC 9449 §11.1).
+ * proof, which was verified when the request arrived and may be presented once (RFC 9449 §11.1);
+ * nor is it checked in the look-up again after a wait.
  */
 export function requestCaller(
   authenticate: (token: string, presentation: Presentation) => Promise<Caller>,
-  catchUp: () => Promise<void>,
+  pending: () => Promise<PendingEvents>,
   /** the configured base URL: a DPoP proof's htu names it, never the Host header */
   baseUrl: string,
 ) {
   return async (req: IncomingMessage, again = false): Promise<Caller> => {
+    const { scheme, token } = credentialFrom(req);
+    const proofUsed: Presentation = { scheme: 'revocation' };
+    const presentation: Presentation =
+      again && scheme === 'DPoP' ? proofUsed : presentationOf(req, scheme, baseUrl);
+    const lacking = await pending();
+    // the hot path: the read models hold every credential event, nothing more to do
+    if (lacking.events.length === 0) return authenticate(token, presentation);
+    const first = await firstLook(authenticate(token, presentation));
+    const concern = pendingForCaller(lacking.events, token, first);
+    if ('refused' in concern) throw concern.refused;
+    if (concern.position === 0n) {
+      if ('refused' in first) throw first.refused;
+      return first.caller;
+    }
     try {
-      await catchUp();
+      await lacking.waitFor(concern.position);
     } catch (error) {
       throw error instanceof Unavailable ? credentialsLag(error) : error;
     }
-    const { scheme, token } = credentialFrom(req);
-    const presentation: Presentation =
-      again && scheme === 'DPoP' ? { scheme: 'revocation' } : presentationOf(req, scheme, baseUrl);
-    return authenticate(token, presentation);
+    return authenticate(token, scheme === 'DPoP' ? proofUsed : presentation);
   };
+}
+
+/** a refusal (401) is an answer that a change the read models lack may turn; anything else throws */
+async function firstLook(caller: Promise<Caller>): Promise<FirstLook> {
+  try {
+    return { caller: await caller };
+  } catch (error) {
+    if (error instanceof Unauthenticated) return { refused: error };
+    throw error;
+  }
 }
 
 /**

@@ -21,10 +21,13 @@ export function isIntegrationCredential(token: string): boolean {
   return token.startsWith(INTEGRATION_PREFIX);
 }
 
+/** a revoked integration credential's refusal: the read models' or a revocation they lack yet */
+export const INTEGRATION_REVOKED = 'integration credential revoked';
+
 export async function integrationCaller(store: ReadStore, token: string): Promise<Caller> {
   const doc = await integrationByHash(store, hashIntegrationCredential(token));
   if (!doc) throw new Unauthenticated('unknown integration credential');
-  if (doc.revoked) throw new Unauthenticated('integration credential revoked');
+  if (doc.revoked) throw new Unauthenticated(INTEGRATION_REVOKED);
   return {
     userId: doc.id,
     credential: 'integration',
