@@ -13,6 +13,7 @@ import {
   feedbackEnvelope,
   type ServiceHttp,
 } from '../http/registry.js';
+import { nothingPending } from '../platform/catch-up.js';
 import { apiSecurityHeaders, pageSecurityHeaders } from '../platform/security-headers.js';
 import type { ServiceContext } from '../platform/service.js';
 import { serviceApp } from '../platform/service-app.js';
@@ -105,7 +106,7 @@ export async function createFeedbackApp(
   const authenticate = createAuthenticator({ readStore, auth, trustedIssuers, now });
   // REST and MCP share one read of what the read models lack: each request turn reads the log
   // once for both
-  const credentialsPending = ctx.pendingOn(CREDENTIAL_STREAMS);
+  const credentialsPending = ctx.pendingOn(CREDENTIAL_STREAMS) ?? nothingPending;
   const httpAuthenticated = httpAuthenticate(authenticate, credentialsPending, baseUrl);
   const https = baseUrl.startsWith('https:');
   const http = createServiceHttp<FeedbackTypes>({

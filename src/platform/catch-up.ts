@@ -1,7 +1,8 @@
 /**
  * How an API process over the embedded stores sees what other processes appended to the shared
  * log file (the admin CLI, a second API process): `catchUp` before a request reads the read
- * models, and `readVersion` for pages that cache on the read models' position.
+ * models, and `pendingFor` for those that need only some of their events (authentication; the
+ * board's pages, which ask the log at most every `everyMs`).
  */
 import type { EventFilter, EventStore, RecordedEvent } from '../eventstore/types.js';
 import type { ProjectionEngine } from '../read/projection-engine.js';
@@ -63,18 +64,40 @@ export function pendingFor(
   stores: LogAndReadStore,
   engine: EngineView | undefined,
   only: EventFilter,
-): () => Promise<PendingEvents> {
-  if (!engine || stores.readStore.adapter !== 'embedded') return async () => NONE;
+  /**
+   * ask the log at most this often (on the monotonic clock: a step back of the wall clock stops
+   * no catch-up) and give the last answer between: a busy page costs no log read per view
+   */
+  everyMs = 0,
+): (() => Promise<PendingEvents>) | null {
+  if (!engine || stores.readStore.adapter !== 'embedded') return null;
   const kept = keptPast(stores.eventStore, engine, only);
   const waitFor = (position: bigint) => engine.waitFor(position);
-  return sharedPerTurn(async () => {
+  const read = sharedPerTurn(async () => {
     const head = await stores.eventStore.headPosition();
     if (head <= engine.position()) return NONE;
     stores.eventStore.pollNow?.(head);
     const events = await kept(head);
     return events.length === 0 ? NONE : { events, waitFor };
   });
+  if (everyMs <= 0) return read;
+  let askedAt = Number.NEGATIVE_INFINITY;
+  let last: Promise<PendingEvents> = Promise.resolve(NONE);
+  return () => {
+    const now = performance.now();
+    if (now - askedAt >= everyMs) {
+      askedAt = now;
+      last = read();
+      last.catch(() => {
+        askedAt = Number.NEGATIVE_INFINITY; // a failed read is not kept: the next one asks again
+      });
+    }
+    return last;
+  };
 }
+
+/** where nothing can be pending: another process applies the events (MongoDB) */
+export const nothingPending = async (): Promise<PendingEvents> => NONE;
 
 /**
  * Requests share reads: a caller joins the next read that has not started yet, and that read
@@ -97,7 +120,8 @@ function sharedPerTurn<T>(read: () => Promise<T>): () => Promise<T> {
 /**
  * The events `only` keeps, up to `head`, that the read models lack: kept between calls and read
  * from the log only past what was read before (one read at a time); dropped as the engine applies
- * them, read again from the engine's position when a rebuild sets it back.
+ * them, read again from the engine's position when a rebuild sets it back. A changed list is a new
+ * array, so a caller may index one and keep the index while it is handed the same array.
  */
 function keptPast(
   eventStore: LogAndReadStore['eventStore'],
@@ -118,9 +142,9 @@ function keptPast(
       from = applied;
     }
     if (head > scanned) {
-      for (const event of await eventStore.readAll({ after: scanned, filter: only })) {
-        if (event.position <= head) kept.push(event);
-      }
+      const fresh = await eventStore.readAll({ after: scanned, filter: only });
+      const added = fresh.filter((event) => event.position <= head);
+      if (added.length > 0) kept = [...kept, ...added];
       scanned = head;
     }
     return kept;
@@ -132,34 +156,5 @@ function keptPast(
     );
     reading = run;
     return run;
-  };
-}
-
-/**
- * The position this process's read models have reached — a version that changes whenever any
- * read model may have (the board asks it before its caches: it catches up, and null says that
- * nothing may be cached; which product changed it hears from ServiceContext.observeApplied).
- * Writes of this process show at once (the engine's position moves before their answer); the
- * shared log is asked for other processes' writes (the CLI, a second API process on the same
- * file) at most every READ_VERSION_POLL_MS, so a busy page does not cost a log read per view. Only in-process projections over the
- * embedded store know their position; with MongoDB another process applies the events: null.
- */
-const READ_VERSION_POLL_MS = 50;
-
-export function readVersionFor(
-  engine: EngineView | undefined,
-  readStore: LogAndReadStore['readStore'],
-  /** the requests' catch-up: a page view in a turn shares its read */
-  catchUp: () => Promise<void>,
-): () => Promise<string | null> {
-  if (!engine || readStore.adapter !== 'embedded') return async () => null;
-  let askedAt = Number.NEGATIVE_INFINITY;
-  return async () => {
-    const now = performance.now(); // monotonic: a step back of the wall clock stops no catch-up
-    if (now - askedAt >= READ_VERSION_POLL_MS) {
-      askedAt = now;
-      await catchUp();
-    }
-    return engine.position().toString();
   };
 }

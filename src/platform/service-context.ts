@@ -8,7 +8,7 @@ import type { Config } from '../config/schema.js';
 import type { ProjectionEngine } from '../read/projection-engine.js';
 import { createCommandHandler } from '../write/command-handler.js';
 import { quietKeysIn } from '../write/quiet-keys.js';
-import { catchUpFor, pendingFor, readVersionFor } from './catch-up.js';
+import { catchUpFor, pendingFor } from './catch-up.js';
 import { type HealthReporter, storedCheckpoints } from './health-report.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -58,8 +58,7 @@ export function buildServiceContext(deps: {
     caughtUpTo: (position, signal) =>
       waits.caughtUpTo(position, AbortSignal.any([signal, stopping])),
     catchUp,
-    pendingOn: (only) => pendingFor(stores, view, only),
-    readVersion: readVersionFor(engine, stores.readStore, catchUp),
+    pendingOn: (only, everyMs) => pendingFor(stores, view, only, everyMs),
     observeApplied: (listener) => engine?.observe(listener),
     health: reporter.health,
     secret: loadSecret(config),

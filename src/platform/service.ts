@@ -53,21 +53,19 @@ export interface ServiceContext {
    * `catchUp` bounded to the events `only` keeps, and left to the caller: the events of them in
    * the log the read models lack, and a wait for a position (timed as every wait). A caller waits
    * for those that change its own answer (authentication: its own credential's revocation, its
-   * own memberships), not for another's new token, nor for an item event a projector is stuck on.
-   * Make one per use, not one per request: each reads only what was appended since its last.
+   * own memberships; a board page: its own product's and workspace's changes), not for another's
+   * new token or product, nor for an item event a projector is stuck on. `everyMs`: the log is
+   * asked at most that often, the last answer given between. Make one per use, not one per
+   * request: each reads only what was appended since its last. null where another process
+   * applies the events (MongoDB): the CLI writes the shared read models itself, nothing can be
+   * pending, and nothing is heard (`observeApplied`), so nothing may be cached on it either.
    */
-  pendingOn(only: EventFilter): () => Promise<PendingEvents>;
-  /**
-   * The position the read models are at: equal values mean equal read models. This process's
-   * writes show at once, other processes' within 50 ms (catch-up.ts). null where another process
-   * applies the events (MongoDB): nothing to cache on.
-   */
-  readVersion(): Promise<string | null>;
+  pendingOn(only: EventFilter, everyMs?: number): (() => Promise<PendingEvents>) | null;
   /**
    * `listener` hears of each event once this process's read models include it, before a write's
    * answer waits on it returns (projection-engine.ts `observe`): a cache over the read models can
    * tell which of its entries an event changed. Nothing is heard where another process applies
-   * the events (then `readVersion` is null too).
+   * the events (then `pendingOn` is null too).
    */
   observeApplied(listener: AppliedListener): void;
   health(): Promise<HealthReport>;

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { openEmbeddedEventStore } from '../../src/eventstore/embedded/index.js';
 import type { EventStore } from '../../src/eventstore/types.js';
-import { catchUpFor, pendingFor, readVersionFor } from '../../src/platform/catch-up.js';
+import { catchUpFor, pendingFor } from '../../src/platform/catch-up.js';
 import { createProjectionEngine, type ProjectionEngine } from '../../src/read/projection-engine.js';
 import { counterProjector } from '../support/counter.js';
 import { openTestStores, type TestStores } from '../support/stores.js';
@@ -111,7 +111,7 @@ describe('Catch-up before a request', () => {
     // the read models held where they are: what they lack stays so
     const at = await appendElsewhere('counter-a');
     const held = { position: () => at, waitFor: async () => {} };
-    const credentials = pendingFor(stores, held, { streamPrefixes: ['token-'] });
+    const credentials = pendingFor(stores, held, { streamPrefixes: ['token-'] })!;
     const positionsOf = async () => (await credentials()).events.map((event) => event.position);
     expect(await positionsOf(), 'nothing lacking: nothing named').to.deep.equal([]);
     await appendElsewhere('counter-b');
@@ -126,19 +126,21 @@ describe('Catch-up before a request', () => {
     ]);
   });
 
-  it("gives the board's pages the read version after another process's append, also once the wall clock stepped back", async () => {
-    // time audit: the version's poll was timed on the wall clock; stepped back, it stopped
+  it("gives the board's pages another process's append within their poll, also once the wall clock stepped back", async () => {
+    // time audit: the board's poll was timed on the wall clock; stepped back, it stopped
     // asking the log, and the board served pages cached before the CLI's change
     const clock = steppableWallClock();
     try {
-      const readVersion = readVersionFor(engine, stores.readStore, catchUp);
-      const first = await readVersion();
+      const at = await appendElsewhere('counter-a');
+      const held = { position: () => at, waitFor: async () => {} };
+      const pages = pendingFor(stores, held, { streamPrefixes: ['item-'] }, 50)!;
+      expect((await pages()).events).to.deep.equal([]);
       clock.step(-3_600_000);
-      const appended = await appendElsewhere();
-      await new Promise((resolve) => setTimeout(resolve, 60)); // past READ_VERSION_POLL_MS
-      const next = await readVersion();
-      expect(next).to.not.equal(first);
-      expect(BigInt(next!) >= appended).to.equal(true);
+      const appended = await appendElsewhere('item-w.APP-1');
+      expect((await pages()).events, 'asked again only after the poll').to.deep.equal([]);
+      await new Promise((resolve) => setTimeout(resolve, 60)); // past the poll
+      const next = await pages();
+      expect(next.events.map((event) => event.position)).to.deep.equal([appended]);
     } finally {
       clock.restore();
     }

@@ -22,7 +22,7 @@ import { mountFormAddresses } from './form-addresses.js';
 import type { BoardDeps } from './context.js';
 import { mountPages } from './pages.js';
 import { createProductLookup } from './product-lookup.js';
-import { createBoardVersions } from './versions.js';
+import { BOARD_STREAMS, createBoardVersions } from './versions.js';
 import { mountIdentity } from './identity-routes.js';
 import { mountNearMisses } from './near-misses.js';
 import { mountPlusOne } from './plus-one-route.js';
@@ -30,6 +30,9 @@ import { createSignOuts } from './sign-outs.js';
 import { createBoardTokens } from './tokens.js';
 
 export type { BoardDeps } from './context.js';
+
+/** how often a board page asks the shared log for other processes' writes, at most */
+const BOARD_POLL_MS = 50;
 
 /** The board of the feedback app, over the service's stores, mail port, search and guard. */
 export function publicBoard(
@@ -81,7 +84,11 @@ export function publicBoard(
       : null,
     now,
     waitFor: ctx.waitFor,
-    products: createProductLookup(readStore, { readVersion: ctx.readVersion, versions }),
+    // other processes' writes (the CLI, a second API process) show within BOARD_POLL_MS
+    products: createProductLookup(readStore, {
+      pending: ctx.pendingOn(BOARD_STREAMS, BOARD_POLL_MS),
+      versions,
+    }),
     logger: ctx.logger,
     publicBaseUrl: (ctx.config.PUBLIC_BASE_URL ?? parts.baseUrl).replace(/\/+$/, ''),
   });

@@ -14,10 +14,12 @@
  * anyone can ask for any number of made-up addresses, and those must not push a real board out
  * (nor let its answer time tell an observer how busy others are).
  */
+import type { RecordedEvent } from '../../eventstore/types.js';
+import type { PendingEvents } from '../../platform/catch-up.js';
 import type { ReadStore } from '../../readstore/types.js';
 import { type PublicProduct, productAt } from './queries.js';
 import { createTenantLru } from './tenant-lru.js';
-import { type BoardVersions, pageScopes, slugScope } from './versions.js';
+import { type BoardVersions, pageScopes, scopesOf, slugScope } from './versions.js';
 
 export type ProductLookup = (
   slug: string,
@@ -35,31 +37,32 @@ interface Known {
 export function createProductLookup(
   store: ReadStore,
   deps: {
-    /** null where the read models change without this process hearing of it (MongoDB) */
-    readVersion: () => Promise<string | null>;
+    /**
+     * the events of the board's streams the read models lack (ServiceContext.pendingOn); null
+     * where the read models change without this process hearing of it (MongoDB)
+     */
+    pending: (() => Promise<PendingEvents>) | null;
     versions: BoardVersions;
   },
   max = 1000,
 ): ProductLookup {
-  const { versions } = deps;
+  const { versions, pending } = deps;
   const found = createTenantLru<Known>(max, Math.max(1, Math.floor(max / 10)));
   const missing = new Map<string, Known>();
-  return async (slug, key) => {
-    // first: it catches up on other processes' writes (at most every 50 ms, catch-up.ts)
-    if ((await deps.readVersion()) === null) {
-      return { product: (await productAt(store, slug, key)).product, version: null };
-    }
+  const lacking = lackingOf();
+
+  async function lookUp(slug: string, key: string): Promise<Answer> {
     const address = `${slug}/${key}`;
     const hit = found.get(slug, key) ?? missing.get(address);
     if (hit) {
       const version = versions.versionOf(hit.scopes);
-      if (version <= hit.readAt) return { product: hit.product, version: String(version) };
+      if (version <= hit.readAt) return { ...hit, version: String(version) };
     }
     const readAt = versions.now();
     const { workspaceId, product } = await productAt(store, slug, key);
     const scopes = workspaceId ? pageScopes(workspaceId, key) : [slugScope(slug)];
     const version = versions.versionOf(scopes);
-    if (version > readAt) return { product, version: null };
+    if (version > readAt) return { product, scopes, version: null };
     found.delete(slug, key);
     missing.delete(address);
     const known = { product, scopes, readAt };
@@ -68,6 +71,53 @@ export function createProductLookup(
       missing.set(address, known);
       if (missing.size > Math.ceil(max / 4)) missing.delete(missing.keys().next().value as string);
     }
-    return { product, version: String(version) };
+    return { product, scopes, version: String(version) };
+  }
+
+  return async (slug, key) => {
+    if (!pending) return { product: (await productAt(store, slug, key)).product, version: null };
+    // first: what other processes wrote that the read models lack (at most every 50 ms); the
+    // page waits only for its own product's and workspace's, never for another's or for an
+    // unrelated projector's lag (versions.ts)
+    const log = await pending();
+    let answer = await lookUp(slug, key);
+    const position = lacking(log.events, answer.scopes);
+    if (position > 0n) {
+      await log.waitFor(position);
+      answer = await lookUp(slug, key);
+    }
+    return { product: answer.product, version: answer.version };
+  };
+}
+
+interface Answer {
+  product: PublicProduct | null;
+  scopes: string[];
+  version: string | null;
+}
+
+/**
+ * The newest of `events` that changes any of `scopes` (0n: none). Each list of events is indexed
+ * once by the scopes its events change (a changed list is a new array, catch-up.ts), so a view
+ * costs a look-up per scope however many events a lagging projector leaves pending.
+ */
+function lackingOf(): (events: readonly RecordedEvent[], scopes: readonly string[]) => bigint {
+  let indexed: readonly RecordedEvent[] = [];
+  let newest = new Map<string, bigint>();
+  return (events, scopes) => {
+    if (events.length === 0) return 0n;
+    if (events !== indexed) {
+      newest = new Map();
+      for (const event of events) {
+        for (const scope of scopesOf(event)) newest.set(scope, event.position);
+      }
+      indexed = events;
+    }
+    let position = 0n;
+    for (const scope of scopes) {
+      const at = newest.get(scope) ?? 0n;
+      if (at > position) position = at;
+    }
+    return position;
   };
 }

@@ -20,7 +20,7 @@
  */
 import { parseItemStreamId } from '../../../commands/item/index.js';
 import { productKeyOf } from '../../../commands/product/index.js';
-import type { RecordedEvent } from '../../eventstore/types.js';
+import type { EventFilter, RecordedEvent } from '../../eventstore/types.js';
 
 /** the parts an event can change (scopesOf) */
 export const productScope = (workspaceId: string, key: string) => `product:${workspaceId}.${key}`;
@@ -33,6 +33,15 @@ export const pageScopes = (workspaceId: string, key: string): string[] => [
   workspaceScope(workspaceId),
   productScope(workspaceId, key),
 ];
+
+/**
+ * The streams whose events can change a board page (scopesOf names which): a page waits for the
+ * read models to include those of its own product the log holds (product-lookup.ts), and for
+ * nothing else — not for an unrelated projector's lag.
+ */
+export const BOARD_STREAMS: EventFilter = {
+  streamPrefixes: ['item-', 'changelog-', 'product-', 'workspace-'],
+};
 
 /** The parts of the board an event changes. */
 export function scopesOf(event: RecordedEvent): string[] {

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { createProductLookup } from '../../../src/feedback/board/product-lookup.js';
+import { nothingPending } from '../../../src/platform/catch-up.js';
 import { interceptIn } from '../../support/intercepted-store.js';
 import { projectedBoards } from './projected-boards.js';
 
@@ -25,7 +26,7 @@ async function boards() {
 describe('The board’s product look-up, asked for many made-up addresses', () => {
   it('still answers a real board from memory', async () => {
     const { store, versions, counted } = await boards();
-    const lookup = createProductLookup(store, { readVersion: async () => '0', versions }, 8);
+    const lookup = createProductLookup(store, { pending: nothingPending, versions }, 8);
     expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
     for (let i = 0; i < 50; i++) await lookup(`nobody-${i}`, 'APP');
     for (let i = 0; i < 50; i++) await lookup('acme-co', `NO${i}`);
@@ -43,7 +44,7 @@ describe('The board’s product look-up, when one workspace has many public boar
       (_, i) => `B${String.fromCharCode(65 + i / 26, 65 + (i % 26))}`,
     );
     await board('w2', 'busy-co', keys);
-    const lookup = createProductLookup(store, { readVersion: async () => '0', versions }, 20);
+    const lookup = createProductLookup(store, { pending: nothingPending, versions }, 20);
     expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
     for (const key of keys) expect((await lookup('busy-co', key)).product).to.not.equal(null);
     counted.reads = 0;
@@ -57,7 +58,7 @@ describe('The board’s product look-up, for one workspace past its share', () =
     const { store, versions, board, counted } = await boards();
     await board('w2', 'busy-co', ['BAA', 'BAB', 'BAC']);
     // a bound of 20: busy-co's share is 2, and acme-co's board and busy-co's 3 leave room
-    const lookup = createProductLookup(store, { readVersion: async () => '0', versions }, 20);
+    const lookup = createProductLookup(store, { pending: nothingPending, versions }, 20);
     expect((await lookup('acme-co', 'APP')).product?.name).to.equal('Product APP');
     for (const key of ['BAA', 'BAB', 'BAC']) await lookup('busy-co', key);
     counted.reads = 0;

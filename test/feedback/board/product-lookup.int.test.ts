@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { createProductLookup } from '../../../src/feedback/board/product-lookup.js';
+import { nothingPending } from '../../../src/platform/catch-up.js';
 import { interceptIn } from '../../support/intercepted-store.js';
 import { projectedBoards } from './projected-boards.js';
 
@@ -26,7 +27,7 @@ describe('When a product changes while the board looks it up', () => {
       }
       return read;
     });
-    const lookup = createProductLookup(store, { readVersion: async () => '0', versions });
+    const lookup = createProductLookup(store, { pending: nothingPending, versions });
     const during = await lookup('acme-co', 'APP');
     const after = await lookup('acme-co', 'APP');
     expect(after.product?.name).to.equal('New name');
