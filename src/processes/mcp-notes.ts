@@ -5,8 +5,8 @@
  * a call waits for the service, default 60 s). Stdout carries only the MCP
  * messages; anything for a human goes to stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { refuseMalformedRequests } from '../mcp/message-check.js';
+import { LineStdioTransport } from '../mcp/stdio-transport.js';
 import { z } from 'zod';
 import { localNotesServer } from '../notes/mcp-local.js';
 import { CALL_TIMEOUT_MS } from '../mcp/remote.js';
@@ -42,7 +42,8 @@ const server = localNotesServer({
   accessToken: parsed.data.NOTES_ACCESS_TOKEN,
   timeoutMs: parsed.data.NOTES_MCP_TIMEOUT_MS,
 });
-const transport = new StdioServerTransport();
+// every line answered, a too-large one too (stdio-transport.ts says what the SDK's did)
+const transport = new LineStdioTransport();
 await server.connect(transport);
 refuseMalformedRequests(transport);
 process.stderr.write(
