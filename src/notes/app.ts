@@ -63,7 +63,10 @@ export async function createNotesApp(
       devicesPerUser: ctx.config.NOTES_DEVICES_PER_USER,
     },
     queries,
-    presenter: createPresenter(queries),
+    presenter: createPresenter(
+      queries,
+      async (clientId) => (await auth.server.provider.Client.find(clientId))?.clientName ?? null,
+    ),
     search: options.search,
     cursors: createCursorCodec(ctx.secret),
     now: () => Date.now(),

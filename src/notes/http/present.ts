@@ -47,7 +47,18 @@ interface Lookups {
   devices: Map<string, string>;
 }
 
-export function createPresenter(queries: NotesQueries) {
+/** `oauth:<client_id>`: the `via` label of a change an app made (http/types.ts commandContext) */
+const clientIdOf = (via: string | null): string | null =>
+  via?.startsWith('oauth:') ? via.slice('oauth:'.length) : null;
+
+/**
+ * `clientName`: an app's registered name by its client_id (null when none or no longer
+ * registered); history versions show it beside the id.
+ */
+export function createPresenter(
+  queries: NotesQueries,
+  clientName: (clientId: string) => Promise<string | null> = async () => null,
+) {
   /** tags and device names referenced by these notes / versions */
   async function lookups(
     userId: string,
@@ -106,6 +117,16 @@ export function createPresenter(queries: NotesQueries) {
       versions: readonly NoteVersionView[],
     ): Promise<z.input<typeof NoteVersion>[]> {
       const l = await lookups(userId, versions);
+      const ids = [...new Set(versions.flatMap((v) => [v.madeVia, v.replacedVia].map(clientIdOf)))];
+      const names = new Map<string | null, string | null>(
+        await Promise.all(
+          ids.map(async (id) => [id, id === null ? null : await clientName(id)] as const),
+        ),
+      );
+      const appOf = (via: string | null) => {
+        const clientId = clientIdOf(via);
+        return clientId === null ? null : { clientId, clientName: names.get(clientId) ?? null };
+      };
       return versions.map((v) => ({
         title: v.title,
         content: v.content,
@@ -113,6 +134,8 @@ export function createPresenter(queries: NotesQueries) {
         metadata: metadataOf(v.metadata, l),
         archivedAt: iso(v.archivedAt),
         revision: v.revision,
+        madeBy: appOf(v.madeVia),
+        replacedBy: appOf(v.replacedVia),
       }));
     },
   };

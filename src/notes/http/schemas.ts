@@ -74,6 +74,19 @@ export const NoteSearchResults = z
   })
   .meta({ id: 'NoteSearchResults' });
 
+/** The app (OAuth client) a change of a note came through, as its event recorded it. */
+export const NoteApp = z
+  .object({
+    clientId: z
+      .string()
+      .meta({ description: 'the OAuth client_id the access token was issued to' }),
+    clientName: z.string().nullable().meta({
+      description:
+        'the client_name the app registered (its own claim, which another app may repeat: clientId tells them apart); null when it registered none or is no longer registered',
+    }),
+  })
+  .meta({ id: 'NoteApp' });
+
 export const NoteVersion = z
   .object({
     title: z.string(),
@@ -82,6 +95,13 @@ export const NoteVersion = z
     metadata: NoteMetadataOut,
     archivedAt: time.meta({ description: 'when a PUT replaced this version' }),
     revision: z.number().int().meta({ description: 'the revision this version had' }),
+    madeBy: NoteApp.nullable().meta({
+      description:
+        'the app whose change (the create, a PUT or a tag change) last made this version what it is; null when it came through no app',
+    }),
+    replacedBy: NoteApp.nullable().meta({
+      description: 'the app whose PUT replaced this version (at archivedAt); null when none',
+    }),
   })
   .meta({ id: 'NoteVersion' });
 

@@ -24,7 +24,11 @@ export interface NotesE2e {
   /** the second host: http://localhost:<port> */
   altBase: string;
   mailboxPath: string;
-  signIn(email: string, options?: { scope?: string; base?: string }): Promise<SignedIn>;
+  /** `clientName`: the app's registered name (default "Notes test client"); each sign-in is its own app */
+  signIn(
+    email: string,
+    options?: { scope?: string; base?: string; clientName?: string },
+  ): Promise<SignedIn>;
   api(token: string, base?: string): Api;
   stop(): Promise<void>;
 }
@@ -84,7 +88,10 @@ export function signInWith(base: string, mailboxPath: string): NotesE2e['signIn'
   const jars = new Map<string, CookieJar>();
   return async (email, options = {}) => {
     const at = options.base ?? base;
-    const config = await registerClient(at, { algorithm: 'oauth2', name: 'Notes test client' });
+    const config = await registerClient(at, {
+      algorithm: 'oauth2',
+      name: options.clientName ?? 'Notes test client',
+    });
     const pending = await startAuthorization(config, at, options.scope ?? 'notes');
     const key = `${email} ${at}`;
     const jar = jars.get(key) ?? new CookieJar();
