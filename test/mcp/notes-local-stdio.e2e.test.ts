@@ -1,6 +1,6 @@
 /**
  * The local notes MCP server's stdio transport, as a client meets it: every line it reads gets
- * an answer, and no line ends the session.
+ * an answer, no line ends the session, and a bad configuration is a prompt, stated failure.
  *
  * README: "protocol problems (unknown tool, malformed request) stay JSON-RPC errors"; JSON-RPC
  * 2.0 §5: "When a rpc call is made, the Server MUST reply with a Response" — with id null when
@@ -8,6 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect } from 'chai';
 import { type NotesE2e, type SignedIn, startNotesE2e } from '../notes/e2e/support.js';
 import { callTool, connectLocal } from './support.js';
@@ -38,7 +40,7 @@ async function exchangeLines(env: Record<string, string>, lines: string[]) {
   };
 }
 
-describe('When a client sends the local notes MCP server a line it cannot take', function () {
+describe('When a client runs the local notes MCP server over stdio', function () {
   this.timeout(120_000);
   let notes: NotesE2e;
   let ann: SignedIn;
@@ -73,6 +75,34 @@ describe('When a client sends the local notes MCP server a line it cannot take',
       expect(big._meta?.status).to.equal(413);
     } finally {
       await local.close();
+    }
+  });
+
+  it('with a bad configuration ends at once, saying why on stderr, and the client is told the connection closed rather than left waiting', async () => {
+    // README: "with a bad configuration … it ends at once with status 1 and says why on stderr"
+    for (const [env, said] of [
+      [{ NOTES_BASE_URL: notes.base }, 'NOTES_ACCESS_TOKEN is required'],
+      [{ NOTES_ACCESS_TOKEN: ann.token, NOTES_BASE_URL: 'ftp://example.com' }, 'NOTES_BASE_URL'],
+      [{ NOTES_ACCESS_TOKEN: ann.token, NOTES_MCP_TIMEOUT_MS: 'soon' }, 'NOTES_MCP_TIMEOUT_MS'],
+    ] as const) {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [path.resolve('bin/notes-mcp.js')],
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (d) => {
+        stderr += d;
+      });
+      const started = Date.now();
+      const failed = await new Client({ name: 't', version: '1' }).connect(transport).then(
+        () => 'connected',
+        (error: unknown) => String(error),
+      );
+      expect(failed, JSON.stringify(env)).to.include('Connection closed');
+      expect(Date.now() - started, 'a clean failure, not a wait').to.be.below(10_000);
+      expect(stderr).to.include(said);
     }
   });
 
