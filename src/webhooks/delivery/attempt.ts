@@ -147,6 +147,15 @@ export function createAttempts(deps: AttemptDeps) {
     // a test is one attempt: whoever sent it waits for what the receiver did, not for a day of
     // retries (redeliver_webhook sends it again, once)
     const test = doc.eventType === 'webhook.test';
+    if (verdict.kind !== 'delivered' && !(await stillTheReceiver(readStore, hook))) {
+      // a failure (or a 410) of a receiver the webhook no longer has — its URL replaced, or the
+      // webhook re-enabled or its secret rotated while the attempt was under way — says nothing
+      // of the new one: no step of the delivery's schedule, due now there (a test was tried once)
+      const requeued = await writeOutcome(
+        test ? { status: 'failed', nextAttemptAt: null } : { nextAttemptAt: now },
+      );
+      return { kind: 'retry', hook, at: requeued || test ? null : now, disable: null, requeued };
+    }
     switch (verdict.kind) {
       case 'delivered': {
         const requeued = await writeOutcome({ status: 'succeeded', nextAttemptAt: null });
@@ -165,17 +174,6 @@ export function createAttempts(deps: AttemptDeps) {
         const requeued = await writeOutcome(
           test ? { status: 'failed', nextAttemptAt: null } : { nextAttemptAt: now },
         );
-        // a 410 from a URL replaced meanwhile: the webhook's receiver is the new one, the
-        // message is due there now
-        if (!(await stillTheReceiver(readStore, hook))) {
-          return {
-            kind: 'retry',
-            hook,
-            at: requeued || test ? null : now,
-            disable: null,
-            requeued,
-          };
-        }
         return {
           kind: 'gone',
           hook,
@@ -192,16 +190,14 @@ export function createAttempts(deps: AttemptDeps) {
           nextAttemptAt: next,
         });
         // A failed test is the maker checking a receiver, not the webhook's traffic failing: it
-        // does not start or extend the five days of failures that disable the webhook; nor does
-        // an attempt to a URL replaced while it was under way (health.ts `stillTheReceiver`).
-        const since =
-          test || !(await stillTheReceiver(readStore, hook))
-            ? null
-            : await recordFailure(readStore, {
-                hookKey: hook._id,
-                now,
-                changedAt: hook._receiverSince ?? hook.updatedAt,
-              });
+        // does not start or extend the five days of failures that disable the webhook.
+        const since = test
+          ? null
+          : await recordFailure(readStore, {
+              hookKey: hook._id,
+              now,
+              changedAt: hook._receiverSince ?? hook.updatedAt,
+            });
         const disable =
           since === null
             ? null

@@ -81,6 +81,46 @@ describe('A webhook whose URL is changed while an attempt to the old one is unde
     });
   });
 
+  // README (Retries): an attempt under way as the URL was replaced "counts for neither the failures
+  // nor disabling" — nor as a step of the delivery's retry schedule: the old receiver's failure
+  // says nothing of the new one, so the message is due at the new URL at once, not after the
+  // next, longer backoff as if the new receiver had failed
+  describe('When that attempt fails while the admin sets the new URL', () => {
+    it('sends the message to the new URL at once, at the step it had reached', async () => {
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      // the first attempt fails; the second (5 s later) is held, its next backoff 5 minutes
+      old.answer = () => (old.received.length >= 2 ? { status: 500, hold: held } : { status: 500 });
+      await submit(world, 'Sent as the receiver moves');
+      await old.until(1);
+      await settle(world, webhook.id);
+      world.fb.clock.advance(5_000);
+      await old.until(2);
+      const patched = await world.fb
+        .api(world.owner.token)
+        .patch(hook(webhook.id), { url: fixed.url });
+      expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+      answer();
+
+      // the clock is not moved: only an attempt due now reaches the new receiver
+      const [request] = await fixed.until(1, 5_000);
+      expect(request!.id, 'the same webhook-id').to.equal(old.received[0]!.id);
+      const api = world.fb.api(world.owner.token);
+      const delivered = await eventually(async () => {
+        const listed = await api.get(`${hook(webhook.id)}/deliveries`);
+        const delivery = listed.body.items[0];
+        if (delivery?.status !== 'succeeded') return false;
+        return (await api.get(`${hook(webhook.id)}/deliveries/${delivery.id}`)).body;
+      }, 'the delivery to the new URL to be recorded');
+      expect(
+        delivered.attempts.map((a: { responseStatus: number }) => a.responseStatus),
+      ).to.deep.equal([500, 500, 204]);
+      expect((await getWebhook()).enabled).to.equal(true);
+    });
+  });
+
   // README: "`410 Gone` disables the webhook" — the receiver that is gone is the old URL's
   describe('When that attempt is answered 410 Gone', () => {
     it('does not disable the webhook, and the message goes to the new URL at once', async () => {
