@@ -136,12 +136,21 @@ export function createAttempts(deps: AttemptDeps) {
       _attempts: [...doc._attempts, entry].slice(-KEPT_ATTEMPTS),
     };
     const deliveries = deliveriesOf(readStore);
+    // this attempt answers one call that queued the delivery again (redeliver, recover) before
+    // it began; two calls are two attempts, so with another still owed it is due again now
+    const owed = doc._owed ?? 0;
+    const answered = owed > 0 ? { $inc: { _owed: -1 } } : {};
     /** the outcome, unless the delivery was queued again meanwhile: then the attempt only */
     const writeOutcome = async (outcome: Record<string, unknown>): Promise<boolean> => {
-      const mine = { _id: doc._id, status: 'pending', _requeues: doc._requeues ?? null };
-      const written = await deliveries.updateOne(mine, { $set: { ...base, ...outcome } });
-      if (written.matchedCount > 0) return false;
-      const requeued = await deliveries.updateOne({ _id: doc._id }, { $set: base });
+      if (owed <= 1) {
+        const mine = { _id: doc._id, status: 'pending', _requeues: doc._requeues ?? null };
+        const written = await deliveries.updateOne(mine, {
+          $set: { ...base, ...outcome },
+          ...answered,
+        });
+        if (written.matchedCount > 0) return false;
+      }
+      const requeued = await deliveries.updateOne({ _id: doc._id }, { $set: base, ...answered });
       return requeued.matchedCount > 0;
     };
     // a test is one attempt: whoever sent it waits for what the receiver did, not for a day of

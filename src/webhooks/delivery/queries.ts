@@ -44,7 +44,7 @@ export async function requeueDelivery(
         _failures: 0,
         ...(query.keyedFor ? { _redeliveredFor: query.keyedFor } : {}),
       },
-      $inc: { _requeues: 1 },
+      $inc: { _requeues: 1, _owed: 1 },
     },
   );
   if (result.matchedCount > 0) return 'requeued';
@@ -90,7 +90,10 @@ export async function requeueFailedSince(
   if (oldest.length === 0) return 0;
   const result = await deliveriesOf(store).updateMany(
     { ...failedSince(query), _id: { $in: oldest.map((d) => d._id) } },
-    { $set: { status: 'pending', nextAttemptAt: query.now, _failures: 0 }, $inc: { _requeues: 1 } },
+    {
+      $set: { status: 'pending', nextAttemptAt: query.now, _failures: 0 },
+      $inc: { _requeues: 1, _owed: 1 },
+    },
   );
   return result.modifiedCount;
 }

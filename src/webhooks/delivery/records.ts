@@ -67,6 +67,11 @@ export interface DeliveryDoc extends Doc, Delivery {
    * way meanwhile records itself but not its outcome, which would undo the request (attempt.ts)
    */
   _requeues?: number;
+  /**
+   * of those, the ones no attempt has begun for yet (absent: none): each call is one more
+   * attempt, however close together the calls came (attempt.ts `writeOutcome`)
+   */
+  _owed?: number;
 }
 
 /** Attempts kept per delivery (redeliveries add more; the oldest go first). */

@@ -116,7 +116,7 @@ export function deliveryOperations(deps: WebhookHttpDeps): FeedbackOperation[] {
     auth: 'bearer',
     meta: ADMIN,
     extraDescription:
-      'A new attempt of the same message, with the same `webhook-id`, now and with a fresh retry schedule; the delivery keeps its log. On a disabled webhook it waits until the webhook is enabled. ' +
+      'A new attempt of the same message, with the same `webhook-id`, now and with a fresh retry schedule; the delivery keeps its log. Two calls without an `Idempotency-Key` send it twice, one after the other, however close together they came. On a disabled webhook it waits until the webhook is enabled. ' +
       `Counted with send_test_webhook: at most ${config.WEBHOOK_TESTS_PER_WEBHOOK_PER_MINUTE} per webhook and ${config.WEBHOOK_TESTS_PER_WORKSPACE_PER_MINUTE} per workspace (and per account) in any minute; past that 429 \`resource-exhausted\` with \`Retry-After\`.`,
     async handler(ctx) {
       const { workspaceId } = workspaceOf(ctx.access);
