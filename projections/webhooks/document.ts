@@ -39,7 +39,23 @@ export type WebhookDoc = Doc &
      * absent (projected earlier): `updatedAt`
      */
     _receiverSince?: number;
+    /**
+     * the filters before each of its last changes (oldest first): an event appended before
+     * `until` (a log position) is judged by the ones it met, however late the worker fans it out;
+     * absent (projected earlier): none recorded
+     */
+    _filtersBefore?: FiltersBefore[];
   };
+
+/** the webhook's filters as they were until the change at `until` */
+export interface FiltersBefore {
+  until: string;
+  eventTypes: WebhookEventType[] | null;
+  productKeys: string[] | null;
+}
+
+/** Filter changes a webhook keeps: an event older than all of them meets the oldest kept. */
+export const FILTER_CHANGES_KEPT = 10;
 
 /** An OAuth app known only by its client name and the user it acted for (no client id). */
 export interface LegacyApp {

@@ -2,7 +2,7 @@ import { previousSecretsAfterRotation, type WebhookEvent } from '../../commands/
 import { guardedUpdate, positionKey } from '../shared/guard.js';
 import type { Projector } from '../shared/projector.js';
 import { asRecorded } from '../shared/recorded.js';
-import { type LegacyApp, WEBHOOKS, webhooksOf } from './document.js';
+import { FILTER_CHANGES_KEPT, type LegacyApp, WEBHOOKS, webhooksOf } from './document.js';
 
 /**
  * Webhook configuration, one document per webhook (stream `webhook-<ws>.<id>`). Version 2 records
@@ -26,6 +26,17 @@ export function webhooksProjector(): Projector {
       const webhooks = webhooksOf(store);
       const set = (fields: Record<string, unknown>) =>
         guardedUpdate(webhooks, id, event.position, { $set: { ...fields, updatedAt: at } });
+      /** a change of the filters keeps the ones it replaced, for events appended before it */
+      const filtersBefore = async (changed: { eventTypes?: unknown; productKeys?: unknown }) => {
+        if (changed.eventTypes === undefined && changed.productKeys === undefined) return {};
+        const doc = await webhooks.findOne({ _id: id });
+        if (!doc) return {};
+        const { eventTypes, productKeys } = doc;
+        const before = { until: positionKey(event.position), eventTypes, productKeys };
+        return {
+          _filtersBefore: [...(doc._filtersBefore ?? []), before].slice(-FILTER_CHANGES_KEPT),
+        };
+      };
       switch (event.type) {
         case 'WebhookCreated': {
           const { webhookId, workspaceId, secret, grant, ...fields } = event.data;
@@ -50,7 +61,8 @@ export function webhooksProjector(): Projector {
           return;
         }
         case 'WebhookUpdated': {
-          const { grant, ...fields } = event.data;
+          const { grant, ...changed } = event.data;
+          const fields = { ...changed, ...(await filtersBefore(changed)) };
           // a new URL may end the receiver's failures: the five days count afresh (health.ts)
           const receiver = fields.url !== undefined ? { _receiverSince: at } : {};
           if (grant !== undefined)

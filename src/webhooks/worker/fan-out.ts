@@ -47,7 +47,7 @@ export function createFanOut(deps: FanOutDeps) {
       if (!source) return [];
       const at = positionKey(event.position);
       const matching = (await hooksOf(source.workspaceId, event.position)).filter(
-        (hook) => hook._createdPos < at && matches(hook, source),
+        (hook) => hook._createdPos < at && matches(filtersAt(hook, at), source),
       );
       if (matching.length === 0) return [];
       await deps.waitFor(event.position);
@@ -81,7 +81,17 @@ export function createFanOut(deps: FanOutDeps) {
   };
 }
 
-function matches(hook: WebhookDoc, source: MessageSource): boolean {
+/**
+ * The filters the event met when it was appended: a change made since (while the worker was
+ * behind) applies from its own position on, as the webhook's creation does (`_createdPos`).
+ */
+function filtersAt(hook: WebhookDoc, at: string): Filters {
+  return hook._filtersBefore?.find((before) => at < before.until) ?? hook;
+}
+
+type Filters = Pick<WebhookDoc, 'eventTypes' | 'productKeys'>;
+
+function matches(hook: Filters, source: MessageSource): boolean {
   if (hook.eventTypes && !hook.eventTypes.includes(source.type)) return false;
   if (hook.productKeys && !hook.productKeys.includes(source.productKey)) return false;
   return true;
