@@ -9,7 +9,8 @@
 import { expect } from 'chai';
 import * as actions from '../../src/feedback/actions/index.js';
 import type { ReadStore } from '../../src/readstore/types.js';
-import { PERSIST_SOON_MS, type WebhookWorker } from '../../src/webhooks/worker/worker.js';
+import { PERSIST_SOON_MS } from '../../src/webhooks/worker/persist.js';
+import type { WebhookWorker } from '../../src/webhooks/worker/worker.js';
 import { createCommandHandler } from '../../src/write/command-handler.js';
 import { type Receiver, startReceiver } from '../feedback/webhooks/support/receiver.js';
 import { eventually } from '../feedback/webhooks/support/world.js';
