@@ -1,21 +1,21 @@
 /**
  * Sends due deliveries. Each webhook has its own lane with at most `concurrency` attempts in
  * flight, so one slow or dead receiver never holds up another, and all lanes together have at
- * most `maxInFlight` (places.ts). Fresh deliveries are handed over
- * directly by the worker while the lane has room (`handOver`); the rest, and retries, come back
- * through a scan when their time (on the injectable clock) has come, when a lane empties, when a
- * test clock jumps, when an operation asks (`wake`), and every few seconds for changes made by
+ * most `maxInFlight` (places.ts). Fresh deliveries are handed over directly by the worker while
+ * the lane has room (`handOver`); the rest, and retries, come back through a scan of the store
+ * (scan.ts) when their time (on the injectable clock) has come, when a lane empties, when a test
+ * clock jumps, when an operation asks (`wake`), and every few seconds for changes made by
  * another process.
  */
 import type { WebhookDoc } from '../../../projections/webhooks/document.js';
-import { webhooksOf } from '../../../projections/webhooks/document.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
 import type { WebhookClock } from '../clock.js';
 import type { SecretBox } from '../secrets.js';
 import { type AttemptDeps, attemptFields, createAttempts } from './attempt.js';
 import { createAttemptPlaces } from './places.js';
-import { type DeliveryDoc, deliveriesOf } from './records.js';
+import type { DeliveryDoc } from './records.js';
+import { createScanner, type Lane } from './scan.js';
 import type { Sender } from './sender.js';
 import type { TargetPolicy } from './target.js';
 
@@ -42,17 +42,6 @@ export interface DispatcherDeps {
   consentHeld?: AttemptDeps['consentHeld'];
 }
 
-interface Lane {
-  queue: DeliveryDoc[];
-  inFlight: number;
-  /** the streams (items, products) with a message in flight: one at a time each, in order */
-  streams: Set<string>;
-  /** the last scan found as many as it asked for: more may be due */
-  maybeMore: boolean;
-}
-
-const MAX_TIMER_MS = 60 * 60 * 1000;
-
 export function createDispatcher(deps: DispatcherDeps) {
   const { readStore, clock } = deps;
   const attempts = createAttempts(deps);
@@ -66,10 +55,17 @@ export function createDispatcher(deps: DispatcherDeps) {
   const paused = new Set<string>();
   const running = new Set<Promise<void>>();
   let stopped = true;
-  let scanning: Promise<void> | null = null;
-  let scanAgain = false;
-  let timer: NodeJS.Timeout | undefined;
-  let timerAt = Number.POSITIVE_INFINITY;
+  const { scan, planTimer, ...scanner } = createScanner({
+    readStore,
+    clock,
+    logger: deps.logger,
+    concurrency: deps.concurrency,
+    window,
+    lanes,
+    paused,
+    enqueue,
+    stopped: () => stopped,
+  });
   let poll: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
@@ -103,7 +99,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (lane && (lane.maybeMore || lane.queue.length >= window)) {
       lane.maybeMore = true;
       // a scan under way may have read the store before this delivery was in it
-      if (scanning) scanAgain = true;
+      scanner.missed();
       return;
     }
     enqueue(doc);
@@ -221,74 +217,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     return false;
   }
 
-  /** Enqueue what is due for every enabled webhook; then sleep until the next retry. */
-  function scan(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (scanning) {
-      scanAgain = true;
-      return scanning;
-    }
-    scanning = (async () => {
-      try {
-        do {
-          scanAgain = false;
-          await scanOnce();
-        } while (scanAgain && !stopped);
-      } catch (error) {
-        deps.logger.error('webhook scan failed', { error: (error as Error).message });
-      } finally {
-        scanning = null;
-      }
-    })();
-    return scanning;
-  }
-
-  async function scanOnce(): Promise<void> {
-    const now = clock.now();
-    const hooks = await webhooksOf(readStore).find({ enabled: true, _deleted: false });
-    for (const hook of hooks) {
-      if (stopped) return;
-      if (paused.has(hook._id)) continue;
-      const lane = lanes.get(hook._id);
-      if (lane && lane.queue.length >= deps.concurrency) continue;
-      const due = await deliveriesOf(readStore).find(
-        { _hook: hook._id, status: 'pending', nextAttemptAt: { $lte: now } },
-        { sort: { nextAttemptAt: 1, _order: 1 }, limit: window },
-      );
-      for (const doc of due) enqueue(doc);
-      const read = lanes.get(hook._id);
-      if (!read) continue;
-      read.maybeMore = due.length === window;
-      if (!read.maybeMore && read.inFlight === 0 && read.queue.length === 0) lanes.delete(hook._id);
-    }
-    const next = await deliveriesOf(readStore).findOne(
-      { status: 'pending', nextAttemptAt: { $gt: now } },
-      { sort: { nextAttemptAt: 1 } },
-    );
-    if (next?.nextAttemptAt != null) planTimer(next.nextAttemptAt);
-  }
-
-  function planTimer(at: number): void {
-    if (stopped || at >= timerAt) return;
-    clearTimeout(timer);
-    timerAt = at;
-    const wait = Math.min(Math.max(0, at - clock.now()), MAX_TIMER_MS);
-    timer = setTimeout(() => {
-      timerAt = Number.POSITIVE_INFINITY;
-      void scan();
-    }, wait);
-  }
-
-  function replan(): void {
-    clearTimeout(timer);
-    timerAt = Number.POSITIVE_INFINITY;
-    void scan();
-  }
-
   return {
     async start(): Promise<void> {
       stopped = false;
-      unsubscribe = clock.onAdvance?.(replan);
+      unsubscribe = clock.onAdvance?.(scanner.replan);
       poll = setInterval(() => void scan(), deps.pollMs ?? 5_000);
       poll.unref();
       await scan();
@@ -317,13 +249,13 @@ export function createDispatcher(deps: DispatcherDeps) {
     },
     async stop(): Promise<void> {
       stopped = true;
-      clearTimeout(timer);
+      const scanEnded = scanner.stop();
       clearInterval(poll);
       unsubscribe?.();
       // attempts in flight end now (connection closed); not the receivers' failures, they are
       // recorded as nothing and sent again after the next start (attempt.ts `stopped`)
       deps.sender.close();
-      await scanning;
+      await scanEnded;
       await Promise.allSettled([...running]);
     },
   };
