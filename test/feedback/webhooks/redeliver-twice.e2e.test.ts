@@ -7,6 +7,8 @@
  * attempt began sent once, and two that straddled its start sent twice.
  */
 import { expect } from 'chai';
+import { DELIVERIES } from '../../../src/webhooks/delivery/records.js';
+import { heldReadsIn } from '../../support/held-reads.js';
 import {
   eventually,
   hook,
@@ -20,8 +22,10 @@ import {
 describe('When an admin redelivers one message twice without an Idempotency-Key (e2e)', () => {
   let world: World;
   let receiver: Receiver;
+  let writes: ReturnType<typeof heldReadsIn>;
   before(async () => {
     [world, receiver] = await startWorldWith(1);
+    writes = heldReadsIn(world.fb.deps().readStore, [DELIVERIES]);
   });
   after(() => stopWorld(world, receiver));
 
@@ -60,15 +64,18 @@ describe('When an admin redelivers one message twice without an Idempotency-Key 
     expect(body.delivery).to.include({ status: 'succeeded', attemptCount: count });
   }
 
+  // the two calls queue the delivery at the same moment (the store holds both writes until both
+  // have arrived), so both land before its attempt begins: the case that sent once
   it('sends it twice more when the two calls are sent together', async () => {
     const target = await delivered('together');
     const api = world.fb.api(world.owner.token);
     const redeliver = () => api.post(`${target.path}/redeliver`);
-    const calls = await Promise.all([redeliver(), redeliver()]);
-    await expectSent(target, calls, 3);
+    const met = writes.hold(DELIVERIES, 2, { method: 'updateOne' });
+    const sent = Promise.all([redeliver(), redeliver()]);
+    for (const go of await met) go();
+    await expectSent(target, await sent, 3);
   });
 
-  // both calls land before any attempt begins: the case that sent once
   it('sends it twice more when both calls wait for the paused webhook', async () => {
     const target = await delivered('paused');
     const api = world.fb.api(world.owner.token);
