@@ -1,9 +1,9 @@
 /**
  * A webhook's filters judge an event as they were when it was appended, however late the worker
- * fans it out (README, Webhooks: "a change of `eventTypes` or `productKeys` applies to what
- * happens after it, as a new webhook receives what happens after it was created"). The worker
- * starts only after both the events and the filter changes are in the log: it is behind, as
- * after an outage. Before, events from before a change were judged by the new filters: a
+ * fans it out (README, Webhooks: "A change of them applies to what happens after it, as a new
+ * webhook receives what happens after it was created — also when the worker is behind"). The
+ * worker starts only after both the events and the filter changes are in the log: it is behind,
+ * as after an outage. Before, events from before a change were judged by the new filters: a
  * narrowed webhook lost messages it had subscribed to, a widened one got messages from before.
  * Embedded stores, real receivers on 127.0.0.1.
  */
