@@ -44,7 +44,10 @@ export type Policy = SlidingWindowPolicy | TokenBucketPolicy;
 export interface LimitState {
   /** sliding window: times (ms) of the counted events inside the window, oldest first */
   hits?: number[];
-  /** sliding window: places held (ms) for events not yet known to count (reservations.ts) */
+  /**
+   * places held (ms) for events not yet known to count (reservations.ts): a window's, not yet
+   * counted; a bucket's, their tokens taken but perhaps given back
+   */
   pending?: number[];
   /** lockout: until when (ms) every take is refused */
   lockedUntil?: number;
@@ -64,6 +67,34 @@ export interface Step {
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * How long a place is held at most while its request is in flight: the longest action done under
+ * one is a code mailed over SMTP, whose connection nodemailer gives up after 2 minutes (a webhook
+ * test gives up after 15 s). A place held longer was left by a process that stopped, or a settle
+ * the store refused: it is never given back, only leaves the window (or is refilled) as an event
+ * does.
+ */
+export const HELD_AT_MOST_MS = 2 * 60_000;
+
+/**
+ * A bucket's tokens held for requests still in flight (their stamps, brought back to `now` if
+ * stamped before the clock went back): each may be given back at any moment.
+ */
+export function tokensInFlight(state: LimitState | null, now: number): number[] {
+  return (state?.pending ?? [])
+    .map((t) => Math.min(t, now))
+    .filter((t) => t > now - HELD_AT_MOST_MS);
+}
+
+/** the tokens a bucket has at `now`: those left at its last change, plus the refill since */
+export function tokensAt(p: TokenBucketPolicy, state: LimitState | null, now: number): number {
+  const elapsed = Math.max(0, now - (state?.at ?? now));
+  return Math.min(
+    p.capacity,
+    (state?.tokens ?? p.capacity) + elapsed / (p.refillEverySeconds * 1000),
+  );
+}
 
 export function lockoutSeconds(policy: LockoutPolicy, strikes: number): number {
   return Math.min(policy.maxSeconds, policy.baseSeconds * policy.factor ** strikes);
@@ -120,13 +151,25 @@ function tokenBucket(
   count: number,
 ): Step {
   const refillMs = p.refillEverySeconds * 1000;
-  const elapsed = Math.max(0, now - (state?.at ?? now));
-  const tokens = Math.min(p.capacity, (state?.tokens ?? p.capacity) + elapsed / refillMs);
-  if (tokens < count) return { next: null, verdict: refused((count - tokens) * refillMs) };
+  const tokens = tokensAt(p, state, now);
+  if (tokens < count) {
+    // RFC 9110 §10.2.3: Retry-After says when a retry can succeed. The refill brings `count`
+    // tokens then; but tokens held by requests in flight may be given back sooner, at any moment
+    // (one refused by another limit, one that filed nothing), and when they would be enough a
+    // retry may succeed a second from now: the sooner of the two
+    const back = Math.min(p.capacity, tokens + tokensInFlight(state, now).length) >= count;
+    const refill = (count - tokens) * refillMs;
+    return { next: null, verdict: refused(back ? Math.min(1000, refill) : refill) };
+  }
   if (!consume) return { next: null, verdict: { allowed: true, remaining: Math.floor(tokens) } };
   const left = tokens - count;
   return {
-    next: { tokens: left, at: now, expiresAt: now + Math.ceil((p.capacity - left) * refillMs) },
+    next: {
+      tokens: left,
+      at: now,
+      ...(state?.pending ? { pending: state.pending } : {}),
+      expiresAt: now + Math.ceil((p.capacity - left) * refillMs),
+    },
     verdict: { allowed: true, remaining: Math.floor(left) },
   };
 }

@@ -5,7 +5,8 @@
  * and only then are counted, past the limit. So:
  *
  *  - reserve: refused as a take of `count` would be, with the places held counted as events;
- *    else `count` more places are held (a window's `pending`; a bucket's tokens, taken);
+ *    else `count` more places are held (a window's `pending`; a bucket's tokens, taken, and
+ *    stamped in its `pending` while in flight, so a refusal can say one may come back soon);
  *  - settle: the places are given up, and when the event did happen, counted as a take (so a
  *    lockout starts only with the event that fills the window, as before); a bucket keeps its
  *    tokens taken, or has them back (never past its capacity).
@@ -13,22 +14,17 @@
  * A place never settled (a process that stopped mid-way) is counted as an event until it leaves
  * the window (or is refilled): unsure is counted, not forgotten.
  */
-import type {
-  LimitState,
-  Policy,
-  SlidingWindowPolicy,
-  Step,
-  TokenBucketPolicy,
+import {
+  HELD_AT_MOST_MS,
+  type LimitState,
+  type Policy,
+  type SlidingWindowPolicy,
+  type Step,
+  step,
+  type TokenBucketPolicy,
+  tokensAt,
+  tokensInFlight,
 } from './policies.js';
-import { step } from './policies.js';
-
-/**
- * How long a place is held at most while its request is in flight: the longest action done under
- * one is a code mailed over SMTP, whose connection nodemailer gives up after 2 minutes (a webhook
- * test gives up after 15 s). A place held longer was left by a process that stopped, or a settle
- * the store refused: it is never given back, only leaves the window as an event does.
- */
-export const HELD_AT_MOST_MS = 2 * 60_000;
 
 /** the places held at `now`, oldest first (a place stamped later, before the clock went back, at now) */
 function held(p: SlidingWindowPolicy, state: LimitState | null, now: number): number[] {
@@ -60,7 +56,7 @@ function withPending(
 
 /** holds `count` places at `now` (their stamp) when a take of them would be allowed */
 export function reserve(p: Policy, state: LimitState | null, now: number, count = 1): Step {
-  if (p.kind === 'token-bucket') return step(p, state, now, true, count);
+  if (p.kind === 'token-bucket') return reserveTokens(p, state, now, count);
   const pending = held(p, state, now);
   const { verdict } = step(p, withHits(state, pending, now), now, false, count);
   if (!verdict.allowed) {
@@ -93,7 +89,7 @@ export function settle(
   happened: boolean,
   count = 1,
 ): Step {
-  if (p.kind === 'token-bucket') return settleTokens(p, state, now, happened, count);
+  if (p.kind === 'token-bucket') return settleTokens(p, state, now, at, happened, count);
   const pending = held(p, state, now);
   for (let i = 0; i < count; i++) {
     const mine = pending.indexOf(Math.min(at, now));
@@ -105,22 +101,54 @@ export function settle(
   return { next: withPending(p, taken.next ?? base, pending, now), verdict: taken.verdict };
 }
 
-/** a bucket's reserved tokens were taken: kept when the event happened, else put back */
+/**
+ * a bucket's tokens are taken as they are held, and stamped among its `pending` while their
+ * requests are in flight: a refusal meanwhile knows they may come back (policies.ts)
+ */
+function reserveTokens(
+  p: TokenBucketPolicy,
+  state: LimitState | null,
+  now: number,
+  count: number,
+): Step {
+  const taken = step(p, state, now, true, count);
+  if (!taken.verdict.allowed || !taken.next) return taken;
+  const mine: number[] = Array.from({ length: count }, () => now);
+  const pending = [...tokensInFlight(state, now), ...mine];
+  return { next: { ...taken.next, pending }, verdict: taken.verdict };
+}
+
+/**
+ * a bucket's reserved tokens were taken: kept when the event happened, else put back — those
+ * still in flight; one held past HELD_AT_MOST_MS, or whose bucket refilled and was dropped
+ * meanwhile, is not put back twice
+ */
 function settleTokens(
   p: TokenBucketPolicy,
   state: LimitState | null,
   now: number,
+  at: number,
   happened: boolean,
   count: number,
 ): Step {
   const { verdict } = step(p, state, now, false, 0);
-  if (happened || !state) return { next: null, verdict };
+  const pending = tokensInFlight(state, now);
+  let mine = 0;
+  for (; mine < count; mine++) {
+    const i = pending.indexOf(Math.min(at, now));
+    if (i < 0) break;
+    pending.splice(i, 1);
+  }
+  if (!state || mine === 0) return { next: null, verdict };
   const refillMs = p.refillEverySeconds * 1000;
-  const elapsed = Math.max(0, now - (state.at ?? now));
-  const had = Math.min(p.capacity, (state.tokens ?? p.capacity) + elapsed / refillMs);
-  const tokens = Math.min(p.capacity, had + count);
+  const tokens = Math.min(p.capacity, tokensAt(p, state, now) + (happened ? 0 : mine));
   return {
-    next: { tokens, at: now, expiresAt: now + Math.ceil((p.capacity - tokens) * refillMs) },
-    verdict: { allowed: true, remaining: Math.floor(tokens) },
+    next: {
+      tokens,
+      at: now,
+      ...(pending.length > 0 ? { pending } : {}),
+      expiresAt: now + Math.ceil((p.capacity - tokens) * refillMs),
+    },
+    verdict: happened ? verdict : { allowed: true, remaining: Math.floor(tokens) },
   };
 }

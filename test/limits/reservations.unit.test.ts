@@ -96,22 +96,63 @@ describe('When places are held in a sliding window before the events are known',
 describe('When tokens are held in a bucket before the events are known', () => {
   const bucket: TokenBucketPolicy = { kind: 'token-bucket', capacity: 2, refillEverySeconds: 60 };
 
-  it('takes the tokens as it holds them, and refuses when none are left', () => {
+  // RFC 9110 §10.2.3: Retry-After is when a retry can succeed. A token held for a request in
+  // flight may be given back at any moment, so while it would be enough the wait is a second,
+  // not the refill's minute; once it is kept, the refill's
+  it('takes the tokens as it holds them, and while they are in flight refuses with a one-second retry', () => {
     const first = reserve(bucket, null, 0);
     const second = reserve(bucket, first.next, 0);
     expect([first.verdict.allowed, second.verdict.allowed]).to.deep.equal([true, true]);
     expect(reserve(bucket, second.next, 0).verdict).to.deep.equal({
       allowed: false,
-      retryAfterSeconds: 60,
+      retryAfterSeconds: 1,
     });
+    const kept = settle(bucket, second.next, 1_000, 0, true);
+    const keptBoth = settle(bucket, kept.next, 1_000, 0, true);
+    expect(reserve(bucket, keptBoth.next, 1_000).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 59,
+    });
+  });
+
+  it('answers the refill when the tokens in flight would not be enough', () => {
+    const first = reserve(bucket, null, 0);
+    const kept = settle(bucket, first.next, 0, 0, true);
+    const second = reserve(bucket, kept.next, 0);
+    // two asked, one in flight: even given back, the second comes with the refill after two minutes
+    expect(reserve(bucket, second.next, 0, 2).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 120,
+    });
+  });
+
+  it('counts a token held past HELD_AT_MOST_MS as taken: the refill, not a one-second retry', () => {
+    const first = reserve(bucket, null, 0);
+    const second = reserve(bucket, first.next, 0);
+    expect(reserve(bucket, second.next, 2 * 60_000).verdict).to.deep.equal({
+      allowed: true,
+      remaining: 1,
+    });
+    const slow: TokenBucketPolicy = { ...bucket, refillEverySeconds: 3600 };
+    const a = reserve(slow, null, 0);
+    const b = reserve(slow, a.next, 0);
+    expect(reserve(slow, b.next, 2 * 60_000).verdict).to.deep.equal({
+      allowed: false,
+      retryAfterSeconds: 3600 - 120,
+    });
+    // and it is not put back by a settle that comes after
+    expect(settle(slow, b.next, 2 * 60_000, 0, false).next).to.equal(null);
   });
 
   it('gives a token back when the event did not happen, never past the capacity', () => {
     const { next } = reserve(bucket, null, 0);
     const back = settle(bucket, next, 1_000, 0, false);
     expect(back.next?.tokens).to.equal(2);
+    expect(back.next?.pending).to.equal(undefined);
     const kept = settle(bucket, next, 1_000, 0, true);
-    expect(kept.next).to.equal(null);
+    expect(kept.next?.pending).to.equal(undefined);
+    expect(kept.next?.tokens).to.be.closeTo(1 + 1 / 60, 1e-9);
     expect(reserve(bucket, next, 1_000).verdict).to.deep.equal({ allowed: true, remaining: 0 });
+    expect(settle(bucket, kept.next, 2_000, 0, false).next).to.equal(null);
   });
 });
