@@ -81,7 +81,7 @@ export const limitKeys = {
   SEARCHES_PER_CALLER_PER_HOUR: count(10000000)
     .default(1200)
     .describe(
-      "searches per hour one caller may send after the burst, refilled evenly; a `HEAD` of a search spends none (it answers the GET's status and headers, 200 or its 4xx, 429 once the budget is spent, without running the search)",
+      "searches per hour one caller may send after the burst, refilled evenly; a `HEAD` of a search spends none (it answers the GET's status and headers, 200 or its 4xx, 429 once the budget is spent, without running the search), nor does a GET answered 304 for its `If-None-Match: *`",
     ),
   WEBHOOKS_PER_WORKSPACE: whole(1, 1000)
     .default(20)

@@ -96,6 +96,40 @@ describe('Per-caller search budgets (e2e)', function () {
     });
   });
 
+  // RFC 9110 §13.1.2: If-None-Match `*` "is false if the origin server has a current
+  // representation", so the GET answers 304; a search has no ETag, only `*` can match it, and it
+  // matches whatever the search would find: the 304 is answered without running the search,
+  // spending none of the budget (a spent one answers 429 as the search would, §13.2.1)
+  describe('When a search is revalidated with If-None-Match: *', () => {
+    let fb: FeedbackHarness;
+    before(async () => {
+      fb = await startFeedback({
+        env: { SEARCHES_PER_CALLER_BURST: '1', SEARCHES_PER_CALLER_PER_HOUR: '1' },
+      });
+    });
+    after(() => fb.stop());
+
+    it('answers 304 without spending a search, 429 once the budget is spent; a tag list runs the search', async () => {
+      const owner = await fb.createMaker('owner@acme.io', 'laptop');
+      const ws = await fb.createWorkspace(owner, { slug: 'acme-co', name: 'Acme' });
+      await fb.createProduct(ws, { key: 'APP', name: 'App', visibility: 'public' });
+      const search = (headers: Record<string, string> = {}) =>
+        fb.api(owner.token).get('/v1/workspaces/acme-co/products/APP/items/search?q=dark', {
+          headers,
+        });
+      for (let i = 0; i < 3; i++) {
+        const revalidated = await search({ 'if-none-match': '*' });
+        expect(revalidated.status, JSON.stringify(revalidated.body)).to.equal(304);
+      }
+      // a list of tags never matches a search's answer (it has none): the search runs, and counts
+      expect((await search({ 'if-none-match': '"abc"' })).status).to.equal(200);
+      const spent = await search({ 'if-none-match': '*' });
+      expect(spent.status, JSON.stringify(spent.body)).to.equal(429);
+      expect(spent.body.code).to.equal('resource-exhausted');
+      expect(Number(spent.headers.get('retry-after'))).to.be.within(3590, 3600);
+    });
+  });
+
   describe('On the notes service', () => {
     let e: NotesE2e;
     before(async () => {
@@ -146,6 +180,22 @@ describe('Per-caller search budgets (e2e)', function () {
       expect((await dan('HEAD', '/v1/notes/search?q=&limit=99')).status).to.equal(400);
       for (let i = 0; i < 3; i++) expect((await search('GET')).status).to.equal(200);
       expect((await search('HEAD')).status).to.equal(429);
+    });
+
+    // RFC 9110 §13.1.2 (If-None-Match `*`, answered 304): as on the feedback board above
+    it('takes nothing for a search answered 304 for If-None-Match: *, and answers 429 once spent', async () => {
+      const erin = e.api((await e.signIn('erin@example.com')).token);
+      const search = (headers?: Record<string, string>) =>
+        erin('GET', '/v1/notes/search?q=groceries', undefined, headers);
+      for (let i = 0; i < 5; i++) {
+        const revalidated = await search({ 'if-none-match': '*' });
+        expect(revalidated.status, revalidated.text).to.equal(304);
+        expect(revalidated.text).to.equal('');
+      }
+      for (let i = 0; i < 3; i++) expect((await search()).status).to.equal(200);
+      const spent = await search({ 'if-none-match': '*' });
+      expect(spent.status, spent.text).to.equal(429);
+      expect(spent.body.error).to.contain('too many searches');
     });
   });
 });

@@ -9,6 +9,7 @@ import { InvalidArgument } from '../../../commands/shared/errors.js';
 import { characters, searchedText } from '../../../commands/shared/text.js';
 import { searchItemDocs } from '../search/queries.js';
 import { queryText } from './body.js';
+import { holdsCurrent } from './conditional.js';
 import { type BoardDeps, ipOf, personOfVisitor } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
@@ -125,6 +126,17 @@ function refuseLongSearch(value: unknown): void {
   }
 }
 
+/**
+ * A search answered 304 for its `If-None-Match: *` (a search's answer has no tag, so only `*`
+ * matches, and matches whatever it would find: RFC 9110 §13.1.2) does not run: it spends none of
+ * the IP's searches, only checks one is left (a spent bucket answers 429 as the search would) —
+ * charging it charged a browser revalidating its cached page as for a new search.
+ */
+function searchOf(deps: BoardDeps, req: Request): Promise<void> {
+  const revalidated = holdsCurrent(req.headers['if-none-match'], undefined);
+  return deps.guard.takeSearch(ipOf(deps, req), revalidated ? 'peek' : 'take');
+}
+
 export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
   router.get(
@@ -133,7 +145,7 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
       const { product, visitor } = view;
       refuseLongSearch(req.query.q);
       const query = boardQueryOf(req.query);
-      if (query.q) await deps.guard.takeSearch(ipOf(deps, req));
+      if (query.q) await searchOf(deps, req);
       const key = `board:${product.scope}:${query.sort}:${query.status}:${query.page}`;
       // trending moves with time too, not only with writes: cached (and tagged) per period
       const shown =
@@ -156,7 +168,11 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
         res.json({ items: [] });
         return;
       }
-      await deps.guard.takeSearch(ipOf(deps, req));
+      await searchOf(deps, req);
+      if (holdsCurrent(req.headers['if-none-match'], undefined)) {
+        res.status(304).end();
+        return;
+      }
       const hits = await searchItemDocs(deps.readStore, deps.search, {
         workspaceId: product.workspaceId,
         productKey: product.key,

@@ -102,8 +102,11 @@ export interface CaptureGuard {
    * way. settle: whether the toggle was made (else its tokens are given back)
    */
   holdPlusOne(ip: string, unconfirmedAdd?: string): Promise<Settle>;
-  /** one board search (a page's `q`, a suggestion) from the client IP's bucket */
-  takeSearch(ip: string): Promise<void>;
+  /**
+   * one board search (a page's `q`, a suggestion) from the client IP's bucket, or throws
+   * ResourceExhausted; `peek`: only checks one is left, for a search that will not run (a 304)
+   */
+  takeSearch(ip: string, mode?: 'take' | 'peek'): Promise<void>;
   /** one confirmation code sent for the visitor's bucket, or throws ResourceExhausted */
   readonly codes: Limiter;
 }
@@ -187,8 +190,8 @@ export function createCaptureGuard(deps: {
       );
       if (wait !== null) throw tooMany('submissions', wait);
     },
-    async takeSearch(ip) {
-      const verdict = await searches.take(ip);
+    async takeSearch(ip, mode = 'take') {
+      const verdict = await (mode === 'peek' ? searches.peek(ip) : searches.take(ip));
       if (!verdict.allowed) throw tooMany('searches', verdict.retryAfterSeconds);
     },
     async holdPlusOne(ip, unconfirmedAdd) {

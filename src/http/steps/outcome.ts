@@ -8,7 +8,7 @@ import type { Exchange, Step } from '../lifecycle.js';
 import type { ServiceTypes } from '../operation.js';
 import { notModified } from '../etag.js';
 import { sendJson } from '../respond.js';
-import { headOnly } from './preconditions.js';
+import { withoutContent } from './preconditions.js';
 
 /** Thrown when a handler's answer does not match its own response schema: a bug, answered `internal`. */
 export class ResponseSchemaMismatch extends Error {
@@ -18,7 +18,8 @@ export class ResponseSchemaMismatch extends Error {
 /** Runs the handler; refusals the operation declares under another kind are answered as that. */
 export const handle: Step = async (x) => {
   const { op } = x.prepared;
-  if (headOnly(x)) {
+  // answered 200 without a body, or 304 (answer, below), without running the handler
+  if (withoutContent(x)) {
     x.result = { headers: { 'Content-Type': 'application/json; charset=utf-8' } };
     return;
   }

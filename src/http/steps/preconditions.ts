@@ -8,6 +8,7 @@ import {
   ifMatchRefused,
   ifMatchWithoutETag,
   ifNoneMatchWithoutETag,
+  notModified,
 } from '../etag.js';
 import type { Exchange, Step } from '../lifecycle.js';
 
@@ -26,25 +27,36 @@ export const findScope: Step = (x) => {
  * An operation drawing on a per-caller budget takes one call from it (authorized calls only). A
  * request its preconditions refuse (checkPreconditions, next) only checks that a call is left: the
  * 412 spends nothing, while a spent budget still answers 429 whatever the If-Match says, so the
- * caller learns nothing it would not have learnt without it.
+ * caller learns nothing it would not have learnt without it. So does one answered without its
+ * content (withoutContent): a HEAD, or a 304.
  */
 export const throttle: Step = (x, hooks) => {
   const budget = x.prepared.op.throttled;
   if (!budget || !hooks.throttle) return;
   // synchronous for every other operation: a returned promise would cost each one a turn
-  const mode = unmetPrecondition(x) || headOnly(x) ? 'peek' : 'take';
+  const mode = unmetPrecondition(x) || withoutContent(x) ? 'peek' : 'take';
   return hooks.throttle(budget, x.facts.principal, mode);
 };
 
 /**
- * A HEAD of a `throttled` operation: RFC 9110 §9.3.2 lets it answer the status and headers a GET
- * would, without the content, and none of the content's cost is worth spending for it — the
- * handler (the search) does not run and the budget is only checked (a spent one answers 429 as the
- * GET would). Counting it let a caller's HEAD requests (link checkers, proxies' probes) spend
- * their searches.
+ * A `throttled` operation answered without its content, so none of the content's cost is worth
+ * spending for it: the handler (the search) does not run and the budget is only checked (a spent
+ * one answers 429 as the GET would).
+ *  - a HEAD: RFC 9110 §9.3.2 lets it answer the status and headers a GET would, without the
+ *    content. Counting it let a caller's HEAD requests (link checkers, proxies' probes) spend
+ *    their searches;
+ *  - a GET or HEAD whose If-None-Match is `*`: a search has no ETag (it is not `versioned`), so
+ *    only `*` can match, and it matches whatever the search would find — "false if the origin
+ *    server has a current representation" (§13.1.2), which a search whose scope exists always has:
+ *    the answer is 304 before the search runs. Counting it charged a client revalidating its
+ *    cached answer as for a new search. A list of tags never matches and runs the search.
  */
-export function headOnly<S extends ServiceTypes>(x: Exchange<S>): boolean {
-  return x.facts.req?.method === 'HEAD' && x.prepared.op.throttled !== undefined;
+export function withoutContent<S extends ServiceTypes>(x: Exchange<S>): boolean {
+  const { op } = x.prepared;
+  if (op.throttled === undefined) return false;
+  const method = x.facts.req?.method;
+  if (method === 'HEAD') return true;
+  return method === 'GET' && !op.versioned && notModified(x.facts.ifNoneMatch, undefined);
 }
 
 /**
