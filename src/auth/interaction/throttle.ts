@@ -33,6 +33,26 @@ import type { SignInLimits } from '../options.js';
 
 const DAY_S = 24 * 60 * 60;
 
+/**
+ * The mailbox an address's codes land in, as the counts of codes sent to an address key it:
+ * `Ana@Example.com`, `ana+x@example.com`, `ana@example.com.` and the full-width
+ * `ａｎａ@ｅｘａｍｐｌｅ.ｃｏｍ` all reach one mailbox — a `+tag` (subaddress) is delivered to its
+ * mailbox by the providers people meet, a trailing dot names the same domain from the root, and
+ * compatibility forms fold (NFKC) as IDNA maps a domain's — so they count as one. Counted apart,
+ * each spelling had its own codes a quarter hour and a day, and anyone with enough IPs could mail
+ * one person without end. Only these counts fold: an account, a pending code and the wrong-code
+ * lockout keep the address as typed (emailKey), so a spelling cannot lock out another's sign-in.
+ */
+export function mailboxOf(email: string): string {
+  const folded = email.normalize('NFKC').trim().toLowerCase();
+  const at = folded.lastIndexOf('@');
+  if (at < 0) return folded;
+  const local = folded.slice(0, at);
+  const tag = local.indexOf('+');
+  const domain = folded.slice(at + 1).replace(/\.+$/, '');
+  return `${tag > 0 ? local.slice(0, tag) : local}@${domain}`;
+}
+
 export type CheckPlace =
   | { status: 'throttled'; wait: number }
   | {
@@ -105,9 +125,10 @@ export function createSignInThrottle(deps: {
     async beforeIssue(email, ip, also = []) {
       const locked = await lockedOut(email, ip);
       if (locked !== null) return { status: 'throttled', wait: locked };
+      const mailbox = mailboxOf(email);
       const hold = await holdAll([
-        [codesByAddress, email],
-        [codesByAddressDaily, email],
+        [codesByAddress, mailbox],
+        [codesByAddressDaily, mailbox],
         [codesByIp, ip, 'kept'],
         ...also,
       ]);
