@@ -30,16 +30,28 @@ const IPV6_CLIENT_PREFIX = 64;
  * What per-IP limits count a request against: the client's IPv4 address, or the /64 its IPv6
  * address lies in — one subscriber or host is routinely handed a whole /64 (RFC 6177), so counting
  * single addresses would let it rotate past any limit. An IPv4 address in IPv6 form (`::ffff:a.b.c.d`,
- * as a dual-stack socket reports it) counts as that IPv4 address. Anything unparsable (a garbled
- * forwarded header) is counted as it reads.
+ * as a dual-stack socket reports it) counts as that IPv4 address, and one with a port as the address
+ * alone. Anything unparsable (a garbled forwarded header) is counted as it reads.
  */
 export function clientNetwork(req: Request, trustProxy: boolean): string {
-  const ip = clientIp(req, trustProxy);
+  const ip = withoutPort(clientIp(req, trustProxy));
   if (!ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_CLIENT_PREFIX}`);
   return `${prefix.toString()}/${IPV6_CLIENT_PREFIX}`;
+}
+
+/**
+ * `a.b.c.d:port` or `[v6]:port`, as some proxies write their X-Forwarded-For entry (and RFC 7239
+ * allows), is the address without its port: counted as it read, each of a client's source ports
+ * was a client of its own, past every per-IP limit.
+ */
+function withoutPort(ip: string): string {
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
+  if (v6) return v6[1] as string;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(ip);
+  return v4 ? (v4[1] as string) : ip;
 }
 
 export interface PerIpFigures {

@@ -109,6 +109,19 @@ describe('When one address sends more authorization requests than its limit', ()
     expect((await authorize(h, clientId, {}, '::ffff:203.0.113.80')).status).to.equal(429);
   });
 
+  // some proxies write their X-Forwarded-For entry with the client's source port (RFC 7239 §6
+  // allows one): a client is its address, whatever port it sent from
+  it('counts an address forwarded with a port as the address, IPv4 and IPv6 alike', async () => {
+    const statuses: number[] = [];
+    for (const port of [40001, 40002, 40003, 40004]) {
+      statuses.push((await authorize(h, clientId, {}, `203.0.113.81:${port}`)).status);
+    }
+    expect(statuses).to.deep.equal([303, 303, 303, 429]);
+    expect((await authorize(h, clientId, {}, '203.0.113.81')).status).to.equal(429);
+    for (let i = 0; i < 3; i++) await authorize(h, clientId, {}, `[2001:db8:9::1]:${50000 + i}`);
+    expect((await authorize(h, clientId, {}, '2001:db8:9::2')).status).to.equal(429);
+  });
+
   // oidc-provider serves the authorization endpoint by GET only (its `enableHttpPostMethods` is
   // off): a POST there is no authorization request, stores nothing, and is not counted
   it('answers a POST to /oauth/authorize as no endpoint, without counting it against the address', async () => {
