@@ -3,8 +3,9 @@
  * (src/auth/interaction/throttle.ts `mailboxOf`). README (Security, Sign-in throttles): "| codes
  * sent to one address | 5 per 15 min |", a daily 20, because "Without it the 15-minute windows
  * let anyone, from enough IPs, have each page mail one address about 480 codes a day". Letter
- * case, a `+tag`, a domain's trailing dot, white space and full-width letters reach the same
- * mailbox: counted apart, each was another 5 (and 20 a day) of mails to one person. Each client
+ * case, a `+tag`, a domain's trailing dot, white space, full-width letters and an international
+ * domain written as its A-label reach the same mailbox: counted apart, each was another 5 (and
+ * 20 a day) of mails to one person. Each client
  * IP here is an X-Forwarded-For entry (trust proxy on), so only the address's count can refuse.
  */
 import { expect } from 'chai';
@@ -48,6 +49,10 @@ describe('When codes are asked for one mailbox under other spellings of its addr
       expect(Number(refused?.headers.get('retry-after')), spelling).to.be.within(1, 15 * 60);
     }
     expect(mailedCodes(h.mailboxPath).length).to.equal(sent);
+    // an international domain is one domain in Unicode and as its A-label (IDNA)
+    for (let n = 0; n < 5; n++)
+      expect((await ask('ana@bücher.example')).codeForm).to.not.equal(null);
+    expect((await ask('ana@xn--bcher-kva.example')).refused?.status).to.equal(429);
     // another mailbox of that domain is not counted with it
     expect((await ask('victim2@mail.example')).codeForm).to.not.equal(null);
     expect((await ask('other+victim@mail.example')).codeForm).to.not.equal(null);

@@ -21,6 +21,7 @@
  * held in all the limits or in none (src/limits/holds.ts), so a request one refuses is counted by
  * no other. Waits are seconds the caller must wait (a 429 page).
  */
+import { domainToASCII } from 'node:url';
 import {
   createLimits,
   holdAll,
@@ -37,8 +38,9 @@ const DAY_S = 24 * 60 * 60;
  * The mailbox an address's codes land in, as the counts of codes sent to an address key it:
  * `Ana@Example.com`, `ana+x@example.com`, `ana@example.com.` and the full-width
  * `ａｎａ@ｅｘａｍｐｌｅ.ｃｏｍ` all reach one mailbox — a `+tag` (subaddress) is delivered to its
- * mailbox by the providers people meet, a trailing dot names the same domain from the root, and
- * compatibility forms fold (NFKC) as IDNA maps a domain's — so they count as one. Counted apart,
+ * mailbox by the providers people meet, a trailing dot names the same domain from the root,
+ * compatibility forms fold (NFKC) as IDNA maps a domain's, and a Unicode domain is its A-label
+ * (`xn--…`) — so they count as one. Counted apart,
  * each spelling had its own codes a quarter hour and a day, and anyone with enough IPs could mail
  * one person without end. Only these counts fold: an account, a pending code and the wrong-code
  * lockout keep the address as typed (emailKey), so a spelling cannot lock out another's sign-in.
@@ -49,7 +51,9 @@ export function mailboxOf(email: string): string {
   if (at < 0) return folded;
   const local = folded.slice(0, at);
   const tag = local.indexOf('+');
-  const domain = folded.slice(at + 1).replace(/\.+$/, '');
+  const typed = folded.slice(at + 1);
+  // an international domain in Unicode or as its A-label (`bücher.example`, `xn--bcher-kva.example`)
+  const domain = (domainToASCII(typed) || typed).replace(/\.+$/, '');
   return `${tag > 0 ? local.slice(0, tag) : local}@${domain}`;
 }
 
