@@ -1,7 +1,8 @@
 /**
  * A board address typed in another letter case — `/acme-co/app`, `/Acme-Co/APP/items/app-1`,
- * from a mail or a slide — leads to its canonical spelling (workspace slugs lower case, product
- * and item keys upper case), query string kept. Only where that address answers the page: a
+ * `/acme-co/APP/Roadmap`, from a mail or a slide — leads to its canonical spelling (workspace
+ * slugs lower case, product and item keys upper case, the page names lower case, no trailing
+ * slash), query string kept. Only where that address answers the page: a
  * public product, one of its pages, an item it has. A private or unknown product (or item) is
  * no redirect, and its address keeps the one 404, so the redirect tells nobody a private product
  * is there. Only reads (GET and HEAD) are sent on; a POST never is.
@@ -10,13 +11,19 @@
  * on, and 301 is the one every crawler and old client knows to move a link to. `no-cache`: the
  * answer follows the product's visibility, which can change.
  */
-import type { Request, Response } from 'express';
+import type { Request, Router } from 'express';
 import { findItem } from '../../../projections/items/queries.js';
 import { ItemKey } from '../http/schemas.js';
 import { type BoardDeps, boardUrlOf } from './context.js';
+import { isBoardShaped } from './near-misses.js';
 import { isBoardAddress } from './queries.js';
+import { answerError } from './respond.js';
 
-/** the pages under a board's address whose canonical spelling is the same but for the keys */
+/**
+ * The pages under a board's address (pages.ts), as their canonical spelling names them: Express
+ * matches routes whatever their letter case, so `/acme-co/APP/Roadmap` would answer the page at a
+ * second address, and `/acme-co/app/ROADMAP` nothing at all, unless sent on first.
+ */
 const PAGES = new Set(['', 'roadmap', 'changelog', 'changelog.atom', 'identity']);
 
 /**
@@ -26,6 +33,8 @@ const PAGES = new Set(['', 'roadmap', 'changelog', 'changelog.atom', 'identity']
  */
 export async function canonicalAddress(deps: BoardDeps, req: Request): Promise<string | null> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  // the app's own top-level names (`/oauth/jwks`) are never a board's, whatever a slug spells
+  if (!isBoardShaped(req.path)) return null;
   const [first = '', second = '', ...rest] = req.path.split('/').slice(1);
   const slug = first.toLowerCase();
   const key = second.toUpperCase();
@@ -41,23 +50,31 @@ export async function canonicalAddress(deps: BoardDeps, req: Request): Promise<s
 }
 
 /** `/roadmap`, `/items/APP-1`, … in canonical case ('' for the board), or null for no page */
-function pageOf(rest: string[], key: string): string | null {
-  const [name = '', item] = rest;
+function pageOf(segments: string[], key: string): string | null {
+  // a trailing slash (`/acme-co/APP/roadmap/`) names the same page
+  const rest = segments.length > 1 && segments.at(-1) === '' ? segments.slice(0, -1) : segments;
+  const [raw = '', item] = rest;
+  const name = raw.toLowerCase();
   if (rest.length <= 1) return PAGES.has(name) ? name && `/${name}` : null;
   const itemKey = item?.toUpperCase() ?? '';
   if (rest.length > 2 || name !== 'items' || !ItemKey.safeParse(itemKey).success) return null;
   return itemKey.startsWith(`${key}-`) ? `/items/${itemKey}` : null;
 }
 
-/** Sends a read on to its canonical address; false when there is none (canonicalAddress). */
-export async function sentOnToCanonical(
-  deps: BoardDeps,
-  req: Request,
-  res: Response,
-): Promise<boolean> {
-  const to = await canonicalAddress(deps, req);
-  if (!to) return false;
-  res.setHeader('Cache-Control', 'no-cache');
-  res.redirect(301, to);
-  return true;
+/**
+ * First on the board's router, before any page's route (which would take `/acme-co/APP/Roadmap`
+ * as its own): a read of a board page in another spelling is sent on to its canonical address.
+ * A canonical path costs a split and a comparison; only another spelling looks its product up.
+ */
+export function mountCanonical(router: Router, deps: BoardDeps): void {
+  router.use(async (req, res, next) => {
+    try {
+      const to = await canonicalAddress(deps, req);
+      if (!to) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.redirect(301, to);
+    } catch (error) {
+      answerError(deps, req, res, error, null);
+    }
+  });
 }

@@ -17,6 +17,7 @@ import type { CaptureGuard } from '../capture/guard.js';
 import type { PersonIds } from '../actions/index.js';
 import type { FeedbackSearch } from '../search/search.js';
 import { mountAssets } from './assets.js';
+import { mountCanonical } from './canonical.js';
 import { mountCapture } from './capture.js';
 import { mountFormAddresses } from './form-addresses.js';
 import type { BoardDeps } from './context.js';
@@ -97,6 +98,8 @@ export function publicBoard(
 /** One flat router (a nested one is a layer more to walk on every request). */
 export function boardRouter(deps: BoardDeps): Router {
   const router = Router();
+  // first: a page in another letter case is sent on before a route takes it as its own
+  mountCanonical(router, deps);
   mountPages(router, deps);
   // before the capture endpoint: a browser opening its address is sent to the board
   mountFormAddresses(router, deps);

@@ -12,7 +12,6 @@ import { findItem } from '../../../projections/items/queries.js';
 import { listReplies } from '../../../projections/replies/queries.js';
 import { followMergedDocs } from '../actions/index.js';
 import { ItemKey } from '../http/schemas.js';
-import { sentOnToCanonical } from './canonical.js';
 import { type BoardDeps, NO_SUCH_ITEM } from './context.js';
 import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
@@ -26,9 +25,8 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
     page(async (req, res, view) => {
       const { product, visitor } = view;
       const itemKey = String(req.params.itemKey);
+      // `app-1` was sent on to `APP-1` before, when the board has it (canonical.ts)
       if (!ItemKey.safeParse(itemKey).success || !itemKey.startsWith(`${product.key}-`)) {
-        // `app-1`: to `APP-1` when the board has it (canonical.ts)
-        if (await sentOnToCanonical(deps, req, res)) return;
         throw new NotFound(NO_SUCH_ITEM);
       }
       const doc = await findItem(deps.readStore, { workspaceId: product.workspaceId, itemKey });

@@ -1,7 +1,7 @@
 /**
  * Addresses shaped like a board's that name none: a workspace slug and a product key in another
- * case (`/acme-co/app`, `/Acme-Co/APP`) — sent on to the canonical address when it is a public
- * board's page (canonical.ts) —, or a page a board does not have (`/acme-co/APP/items`,
+ * case (`/acme-co/app`, `/Acme-Co/APP`) — those of a public board's page were sent on to the
+ * canonical address first (canonical.ts) —, or a page a board does not have (`/acme-co/APP/items`,
  * `/acme-co/APP/foo`). Someone typed or followed a board address, so a GET gets the board's 404
  * page — the one private and unknown products answer — instead of the API's JSON 404 (a client
  * that asks for JSON still gets JSON). The same goes for a board address with a broken
@@ -17,7 +17,6 @@
 import type { ErrorRequestHandler, Request, Router } from 'express';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { ProductKey, Slug } from '../http/schemas.js';
-import { sentOnToCanonical } from './canonical.js';
 import type { BoardDeps } from './context.js';
 import { answerError } from './respond.js';
 
@@ -36,15 +35,9 @@ export function isBoardShaped(path: string): boolean {
 const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
 
 export function mountNearMisses(router: Router, deps: BoardDeps): void {
-  router.use(async (req, res, next) => {
+  router.use((req, res, next) => {
     if (!isRead(req) || !isBoardShaped(req.path)) return next();
-    try {
-      // a public board's page in another letter case is sent on to it (canonical.ts)
-      if (await sentOnToCanonical(deps, req, res)) return;
-      answerError(deps, req, res, new NotFound('no public board at this address'), null);
-    } catch (error) {
-      answerError(deps, req, res, error, null);
-    }
+    answerError(deps, req, res, new NotFound('no public board at this address'), null);
   });
   // the router's own error: a path parameter it could not percent-decode (no product looked up,
   // so a private and an unknown product answer alike)

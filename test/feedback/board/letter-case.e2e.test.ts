@@ -78,6 +78,54 @@ describe('Board addresses in another letter case (e2e)', () => {
     expect(missing.text).to.include('There is no such item on this board.');
   });
 
+  it('sends a page name in another case to the canonical address (301), once, query kept', async () => {
+    // task: "Extend the same rule to the fixed page names (roadmap, changelog, feed, sign-in…),
+    // one redirect to the fully canonical address, query string kept, GET/HEAD only"
+    // (Express matches routes in any case: `/acme-co/APP/Roadmap` answered the page at a second
+    // address, `/acme-co/app/ROADMAP` the 404)
+    const base = world.fb.url;
+    for (const [path, to] of [
+      ['/acme-co/APP/Roadmap', '/acme-co/APP/roadmap'],
+      ['/acme-co/app/ROADMAP?x=1', '/acme-co/APP/roadmap?x=1'],
+      ['/Acme-Co/App/Changelog?after=1.x', '/acme-co/APP/changelog?after=1.x'],
+      ['/acme-co/APP/CHANGELOG.ATOM', '/acme-co/APP/changelog.atom'],
+      ['/acme-co/APP/Identity?another', '/acme-co/APP/identity?another'],
+      ['/acme-co/APP/roadmap/', '/acme-co/APP/roadmap'],
+      [`/acme-co/app/ITEMS/${appItem.toLowerCase()}`, `/acme-co/APP/items/${appItem}`],
+      [`/acme-co/APP/Items/${appItem}`, `/acme-co/APP/items/${appItem}`],
+    ]) {
+      const sent = await visitor.get(path!, { accept: 'text/html' });
+      expect(sent.status, path).to.equal(301);
+      expect(sent.headers.get('location'), path).to.equal(`${base}${to}`);
+      expect((await visitor.get(to!)).status, to).to.equal(200);
+    }
+    const head = await fetch(`${base}/acme-co/APP/Roadmap`, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).to.equal(301);
+    expect(head.headers.get('location')).to.equal(`${base}/acme-co/APP/roadmap`);
+  });
+
+  it("answers a private product's page names in any case with the one 404, no redirect", async () => {
+    // task: "never a redirect that reveals a private product"
+    const unknown = await visitor.get('/acme-co/NOPE/roadmap', { accept: 'text/html' });
+    expect(unknown.status).to.equal(404);
+    for (const path of [
+      '/acme-co/SEC/Roadmap',
+      '/acme-co/sec/ROADMAP',
+      '/acme-co/SEC/Changelog',
+      '/acme-co/SEC/CHANGELOG.ATOM',
+      '/acme-co/SEC/Identity',
+      '/acme-co/SEC/roadmap/',
+      `/acme-co/SEC/ITEMS/${secItem}`,
+      '/acme-co/NOPE/Roadmap',
+      '/acme-co/APP/Roadmap/x',
+    ]) {
+      const page = await visitor.get(path, { accept: 'text/html' });
+      expect(page.status, path).to.equal(404);
+      expect(page.headers.get('location'), path).to.equal(null);
+      if (!path.startsWith('/acme-co/APP')) expect(page.text, path).to.equal(unknown.text);
+    }
+  });
+
   it('never sends a POST on', async () => {
     // task: "Never redirect a POST": a form's body would be lost or sent twice
     for (const path of [
@@ -85,6 +133,7 @@ describe('Board addresses in another letter case (e2e)', () => {
       `/acme-co/app/items/${appItem.toLowerCase()}/plus-one`,
       `/acme-co/APP/items/${appItem.toLowerCase()}`,
       '/acme-co/app/identity',
+      '/acme-co/APP/Identity',
     ]) {
       const posted = await visitor.post(path, { csrf: '' });
       expect(posted.status, path).to.be.at.least(400);
