@@ -17,7 +17,7 @@ import { ItemKey } from '../http/schemas.js';
 import { type BoardDeps, boardUrlOf } from './context.js';
 import { isBoardShaped } from './near-misses.js';
 import { isBoardAddress } from './queries.js';
-import { answerError } from './respond.js';
+import { answerError, sendOn } from './respond.js';
 
 /**
  * The pages under a board's address (pages.ts), as their canonical spelling names them: Express
@@ -72,7 +72,7 @@ export function mountCanonical(router: Router, deps: BoardDeps): void {
       const to = await canonicalAddress(deps, req);
       if (!to) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      res.redirect(301, to);
+      sendOn(res, 301, to);
     } catch (error) {
       answerError(deps, req, res, error, null);
     }

@@ -27,7 +27,7 @@ import {
 } from './context.js';
 import { navOf } from './nav.js';
 import { type PublicProduct, publicProduct } from './queries.js';
-import { answerError } from './respond.js';
+import { answerError, sendOn } from './respond.js';
 import { FORM_MAX_AGE_MS } from './tokens.js';
 
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
@@ -163,5 +163,5 @@ async function capture(
     });
     return;
   }
-  res.redirect(303, url);
+  sendOn(res, 303, url);
 }

@@ -14,6 +14,7 @@ import type { BoardDeps } from './context.js';
 import { navOf } from './nav.js';
 import { boardHref } from './views/board.js';
 import { boardRoute } from './visitor-http.js';
+import { sendOn } from './respond.js';
 
 /** a browser opening a page (its Accept names HTML), not a script asking for data */
 const opensPage = (req: Request): boolean => /\btext\/html\b/.test(req.get('accept') ?? '');
@@ -22,7 +23,7 @@ export function mountFormAddresses(router: Router, deps: BoardDeps): void {
   const sendTo = (page: (boardUrl: string, req: Request) => string): RequestHandler =>
     boardRoute(deps, async (req, res, product) => {
       res.setHeader('Cache-Control', 'no-store');
-      res.redirect(303, page(navOf(deps, product, 'none').boardUrl, req));
+      sendOn(res, 303, page(navOf(deps, product, 'none').boardUrl, req));
     });
   const identity = sendTo((board) => `${board}/identity`);
   for (const step of ['code', 'sign-out', 'upstream']) {

@@ -28,6 +28,7 @@ import type { PublicProduct } from './queries.js';
 import type { Visitor } from './tokens.js';
 import { mountUpstreamSignIn } from './upstream-sign-in.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
+import { sendOn } from './respond.js';
 
 const EmailFormBody = z.object({ csrf: z.string().max(200).optional(), email: z.email().max(254) });
 /** the code as typed; what is not 6 digits is told on the code form (NOT_A_CODE), not a 400 page */
@@ -101,7 +102,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         throw new Unavailable('the code could not be sent just now; try again in a minute', 60);
       }
       await place.settle(true);
-      res.redirect(303, identityAction(deps, product));
+      sendOn(res, 303, identityAction(deps, product));
     }),
   );
 
@@ -123,7 +124,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
       const lockout = await place.settle(check.status === 'wrong');
       if (check.status === 'ok') {
         setVisitorCookie(deps, res, { id: visitor.id, email: check.email });
-        res.redirect(303, navOf(deps, product, 'board').boardUrl);
+        sendOn(res, 303, navOf(deps, product, 'board').boardUrl);
         return;
       }
       if (check.status === 'expired')
@@ -151,7 +152,7 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         await deps.signOuts.retire(visitor.id);
         clearVisitorCookie(deps, res);
       }
-      res.redirect(303, navOf(deps, product, 'board').boardUrl);
+      sendOn(res, 303, navOf(deps, product, 'board').boardUrl);
     }),
   );
 

@@ -17,6 +17,7 @@ import { navOf } from './nav.js';
 import type { PageAnswers } from './page-answer.js';
 import { ItemPage } from './views/item.js';
 import { documentOf } from './views/layout.js';
+import { sendOn } from './respond.js';
 
 export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
   const { page } = pages;
@@ -37,7 +38,7 @@ export function mountItemPage(router: Router, deps: BoardDeps, pages: PageAnswer
         // item it came through (B; A itself when it was merged straight into C)
         const { chain } = await followMergedDocs(deps.readStore, product.workspaceId, itemKey);
         res.setHeader('Cache-Control', 'no-cache');
-        res.redirect(302, `${nav.boardUrl}/items/${chain.at(-1)}#merged-${chain.at(-2)}`);
+        sendOn(res, 302, `${nav.boardUrl}/items/${chain.at(-1)}#merged-${chain.at(-2)}`);
         return;
       }
       await pages.answer(req, res, view, `item:${product.scope}:${itemKey}`, !visitor, async () => {

@@ -27,6 +27,7 @@ import type { Visitor } from './tokens.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 import { boardHref } from './views/board.js';
 import { settling } from '../../limits/index.js';
+import { sendOn } from './respond.js';
 
 const PlusOneForm = z.object({
   csrf: z.string().max(200).optional(),
@@ -84,11 +85,12 @@ export function mountPlusOne(router: Router, deps: BoardDeps): void {
         });
         return;
       }
-      if (form.back !== 'board') return res.redirect(303, url);
+      if (form.back !== 'board') return sendOn(res, 303, url);
       // rebuilt from the board's own address and its known parameters: never an open redirect;
       // to the row pressed, so the visitor is where they were and sees their +1 counted
       const query = boardQueryOf(Object.fromEntries(new URLSearchParams(form.query ?? '')));
-      res.redirect(
+      sendOn(
+        res,
         303,
         `${boardHref(navOf(deps, product, 'board').boardUrl, query)}#item-${shownKey}`,
       );

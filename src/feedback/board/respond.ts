@@ -38,6 +38,19 @@ export const BOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/**
+ * CSP of an answer whose small body runs nothing and loads nothing: a redirect's "Redirecting to
+ * …" page (Express writes one), a feed opened in a browser.
+ */
+export const BARE_CSP =
+  "default-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** A redirect of the board: its body, shown by a browser that does not follow, runs nothing. */
+export function sendOn(res: Response, status: 301 | 302 | 303, url: string): void {
+  res.setHeader('Content-Security-Policy', BARE_CSP);
+  res.redirect(status, url);
+}
+
 export function sendPage(res: Response, status: number, html: string | Buffer): void {
   res.status(status);
   // a page answering a form post (a refusal, the code form again) is kept in the visitor's own

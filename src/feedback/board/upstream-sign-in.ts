@@ -9,7 +9,7 @@ import { InvalidArgument, NotFound, Unavailable } from '../../../commands/shared
 import { CsrfOnlyBody, readForm } from './body.js';
 import { type BoardDeps, cookieVisitor, setVisitorCookie } from './context.js';
 import { navOf } from './nav.js';
-import { answerError } from './respond.js';
+import { answerError, sendOn } from './respond.js';
 import { boardRoute, visitorFor } from './visitor-http.js';
 
 /** where the upstream provider sends the visitor back (register it there with this path) */
@@ -28,7 +28,7 @@ export function mountUpstreamSignIn(router: Router, deps: BoardDeps): void {
         returnTo: navOf(deps, product, 'board').boardUrl,
       });
       if (!url) throw new Unavailable(`${deps.upstream.name} cannot be reached right now`, 60);
-      res.redirect(303, url);
+      sendOn(res, 303, url);
     }),
   );
 
@@ -54,7 +54,7 @@ export function mountUpstreamSignIn(router: Router, deps: BoardDeps): void {
         throw new InvalidArgument('the answer from the identity provider was not accepted');
       }
       setVisitorCookie(deps, res, { id: visitor.id, email: identity.email, upstream: true });
-      res.redirect(303, pending.returnTo ?? deps.publicBaseUrl);
+      sendOn(res, 303, pending.returnTo ?? deps.publicBaseUrl);
     } catch (error) {
       answerError(deps, req, res, error, null);
     }

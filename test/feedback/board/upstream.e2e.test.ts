@@ -35,8 +35,11 @@ describe('Board visitors signing in with the upstream provider (e2e)', () => {
     await upstream.close();
   });
 
-  /** from the board's identity page through the upstream and back */
-  async function signIn(login: string) {
+  /**
+   * from the board's identity page through the upstream and back (`stop`: up to the redirect to
+   * a URL it picks, not followed)
+   */
+  async function signIn(login: string, stop?: (url: URL) => boolean) {
     const browser = new Browser();
     const board = `${world.fb.url}${world.boardPath}`;
     const identity = await browser.go(`${board}/identity`);
@@ -50,10 +53,24 @@ describe('Board visitors signing in with the upstream provider (e2e)', () => {
       const form: Record<string, string> = page.includes('name="login"')
         ? { prompt: 'login', login, password: 'any' }
         : { prompt: 'consent' };
-      ({ res, url } = await browser.follow(await browser.go(upstreamAction(page, url), form), url));
+      const sent = await browser.go(upstreamAction(page, url), form);
+      ({ res, url } = await browser.follow(sent, url, stop));
     }
-    return { browser, res, url, board };
+    return { browser, res, url, board, posted };
   }
+
+  it("carries a strict CSP on both of the board's redirects, to the upstream and back", async () => {
+    // task: "every redirect kind (301 canonical, 302/303 after forms, sign-in/out) carries the
+    // header": Express writes a body under each redirect
+    const bare = "default-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+    const callback = (url: URL) => url.pathname === '/_board/upstream/callback';
+    const { browser, url, posted } = await signIn('ada', callback);
+    expect(posted.status).to.equal(303);
+    expect(posted.headers.get('content-security-policy')).to.equal(bare);
+    const back = await browser.go(url);
+    expect(back.status).to.equal(303);
+    expect(back.headers.get('content-security-policy')).to.equal(bare);
+  });
 
   it('files as tier google with the verified upstream address', async () => {
     const { browser, res, url, board } = await signIn('ada');
