@@ -6,6 +6,13 @@
  * that publishes the board. `updated` is the latest change, and the product's creation while
  * nothing was published (never the epoch). Each entry links its items as the changelog page
  * does, each link named by the item's key and title ("APP-1, APP-2" alone is only codes).
+ *
+ * Each linked title is set between U+2068 and U+2069 (isolate.ts), so a Hebrew or Arabic title
+ * moves neither its key nor the comma and the next link. The page does it with `dir="auto"`, but
+ * a feed reader shows entries through its own sanitizer, which keeps text and only the markup it
+ * knows: Miniflux drops `<span>`, `<bdi>` and `dir` alike; feedparser (the Python readers) keeps
+ * `dir` on a `<span>` but drops `<bdi>`. The isolates are text, so they reach every reader, and
+ * every browser engine a reader renders with honours them.
  */
 import { Feed } from 'feed';
 import type { ChangelogEntry } from '../../../projections/changelog/queries.js';
@@ -38,7 +45,7 @@ export function changelogAtom(input: {
     keys
       .map((key) => {
         const title = itemTitles.get(key);
-        return `<a href="${esc(`${boardUrl}/items/${key}`)}">${esc(title ? `${key} ${title}` : key)}</a>`;
+        return `<a href="${esc(`${boardUrl}/items/${key}`)}">${esc(title ? `${key} ${isolated(title)}` : key)}</a>`;
       })
       .join(', ');
   const updated = Math.max(input.since, ...entries.map((entry) => entry.updatedAt));

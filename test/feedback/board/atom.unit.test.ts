@@ -74,13 +74,48 @@ describe('changelog Atom feed', () => {
       text,
     }));
     expect(links).to.deep.equal([
-      { href: `${boardUrl}/items/APP-1`, text: 'APP-1 Dark mode' },
+      { href: `${boardUrl}/items/APP-1`, text: 'APP-1 \u2068Dark mode\u2069' },
       // the title is text inside the HTML content: escaped once, never markup
       {
         href: `${boardUrl}/items/APP-2`,
-        text: 'APP-2 Night &lt;b&gt;theme&lt;/b&gt; &amp; &quot;more&quot;',
+        text: 'APP-2 \u2068Night &lt;b&gt;theme&lt;/b&gt; &amp; &quot;more&quot;\u2069',
       },
       { href: `${boardUrl}/items/APP-3`, text: 'APP-3' },
     ]);
+  });
+
+  it("isolates each linked item's title in the entry's content, so right-to-left titles move nothing", () => {
+    // task: "Item links inside Atom feed entries are not isolated … links whose text is an item
+    // title": "APP-1 <Hebrew>, APP-2 <Hebrew>" laid out in one run put the keys and the comma on
+    // the wrong sides. Feed readers' sanitizers drop `<bdi>` (feedparser, Miniflux) and `dir`
+    // (Miniflux): the isolate characters are text, which every one of them keeps.
+    const at = Date.UTC(2026, 10, 26);
+    const xml = changelogAtom({
+      productName: 'App',
+      publisher: 'Acme',
+      since: at,
+      boardUrl: 'https://board.example/acme-co/APP',
+      entries: [
+        {
+          id: 'e1',
+          productId: 'APP',
+          itemIds: ['APP-1', 'APP-2'],
+          title: 'Shipped',
+          body: 'Both of them',
+          requestedByNames: [],
+          requestedByCount: 0,
+          publishedAt: at,
+          updatedAt: at,
+        },
+      ],
+      itemTitles: new Map([
+        ['APP-1', 'מצב כהה'],
+        ['APP-2', 'ייצוא CSV'],
+      ]),
+    });
+    // as a reader gets it: the feed parsed, the entry's HTML content
+    const [entry] = parseFeed(xml).items;
+    const texts = [...(entry?.content ?? '').matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map(([, t]) => t);
+    expect(texts).to.deep.equal(['APP-1 \u2068מצב כהה\u2069', 'APP-2 \u2068ייצוא CSV\u2069']);
   });
 });

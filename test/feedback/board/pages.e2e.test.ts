@@ -274,10 +274,11 @@ describe('The public board pages (e2e)', () => {
       expect(feed.items.map((i) => i.title)).to.include('Bulk edit is here');
       // the feed carries HTML content: the text is escaped inside it, never raw markup
       expect(atom.text).to.include('&lt;them&gt;').and.not.include('<them>');
-      // the entry links its item named by key and title, as the changelog page does
+      // the entry links its item named by key and title, as the changelog page does (the title
+      // isolated: atom.ts)
       const entry = feed.items.find((i) => i.title === 'Bulk edit is here');
       expect(entry?.content).to.include(
-        `<a href="${world.fb.url}${world.boardPath}/items/${shipped}">${shipped} Bulk edit</a>`,
+        `<a href="${world.fb.url}${world.boardPath}/items/${shipped}">${shipped} \u2068Bulk edit\u2069</a>`,
       );
       const api = await owner.get('/v1/public/acme-co/APP/changelog');
       expect(api.status).to.equal(200);
