@@ -151,6 +151,10 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         // every copy of the cookie stops naming them, not only this browser's (sign-outs.ts)
         await deps.signOuts.retire(visitor.id);
         clearVisitorCookie(deps, res);
+        // and every page the browser kept of them goes: Back no longer shows one naming them
+        // from the back/forward cache or the HTTP cache (Chromium evicts both; the pages
+        // answered to a confirmed visitor are not stored either: page-answer.ts)
+        res.setHeader('Clear-Site-Data', '"cache"');
       }
       sendOn(res, 303, navOf(deps, product, 'board').boardUrl);
     }),

@@ -78,7 +78,13 @@ export function createPageAnswers(deps: BoardDeps) {
       const formToken = () => deps.tokens.form('board', view.product.scope);
       res.setHeader('Vary', 'Cookie');
       if (!shared || view.version === null) {
-        res.setHeader('Cache-Control', 'private, no-cache');
+        // a confirmed visitor's page may name their address (the capture box): never stored,
+        // so Back after they sign out cannot show it (browsers keep no-store pages out of the
+        // back/forward cache, or Chromium's drops them once the cookie changes)
+        res.setHeader(
+          'Cache-Control',
+          view.visitor?.email ? 'private, no-store' : 'private, no-cache',
+        );
         // no tag to compare: only `*` matches, as the page exists (RFC 9110 §13.1.2)
         if (holdsCurrent(req.headers['if-none-match'], undefined)) {
           res.status(304).end();
