@@ -33,13 +33,14 @@ const PAGES = new Set(['', 'roadmap', 'changelog', 'changelog.atom', 'identity']
  */
 export async function canonicalAddress(deps: BoardDeps, req: Request): Promise<string | null> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  // the app's own top-level names (`/oauth/jwks`) are never a board's, whatever a slug spells
-  if (!isBoardShaped(req.path)) return null;
   const [first = '', second = '', ...rest] = req.path.split('/').slice(1);
   const slug = first.toLowerCase();
   const key = second.toUpperCase();
-  const page = isBoardAddress(slug, key) ? pageOf(rest, key) : null;
+  const page = pageOf(rest, key);
+  // a canonical path (nearly every request) leaves here, before any check of its parts
   if (page === null || `/${slug}/${key}${page}` === req.path) return null;
+  // the app's own top-level names (`/oauth/jwks`) are never a board's, whatever a slug spells
+  if (!isBoardShaped(req.path) || !isBoardAddress(slug, key)) return null;
   const { product } = await deps.products(slug, key);
   if (!product) return null;
   const itemKey = page.startsWith('/items/') ? page.slice('/items/'.length) : null;

@@ -27,7 +27,7 @@ import {
 } from './context.js';
 import { navOf } from './nav.js';
 import { type PublicProduct, publicProduct } from './queries.js';
-import { answerError, sendOn } from './respond.js';
+import { answerError, loadsNothing, sendOn } from './respond.js';
 import { FORM_MAX_AGE_MS } from './tokens.js';
 
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
@@ -63,6 +63,7 @@ export function mountCapture(router: Router, deps: BoardDeps): void {
 
   router.get('/capture/:slug/:key', async (req, res) => {
     openCors(res);
+    loadsNothing(res);
     try {
       const product = await publicProduct(deps.readStore, req.params.slug, req.params.key);
       if (!product) throw new NotFound('no public product at this address');
@@ -78,6 +79,7 @@ export function mountCapture(router: Router, deps: BoardDeps): void {
 
   router.post('/capture/:slug/:key', async (req, res) => {
     openCors(res);
+    loadsNothing(res);
     let product: PublicProduct | null = null;
     try {
       product = await publicProduct(deps.readStore, req.params.slug, req.params.key);

@@ -11,7 +11,7 @@ import { holdsCurrent } from './conditional.js';
 import { type BoardDeps, cookieVisitor, personOfVisitor } from './context.js';
 import { createPageCache, fill, TOKEN_SLOT } from './page-cache.js';
 import type { PublicProduct } from './queries.js';
-import { BARE_CSP, sendPage } from './respond.js';
+import { sendPage } from './respond.js';
 import { FORM_MAX_AGE_MS, type Visitor } from './tokens.js';
 import { boardRoute } from './visitor-http.js';
 
@@ -40,8 +40,6 @@ export function createPageAnswers(deps: BoardDeps) {
       sendPage(res, 200, body);
       return;
     }
-    // the feed, opened in a browser, loads and runs nothing either
-    res.setHeader('Content-Security-Policy', BARE_CSP);
     res.setHeader('Content-Type', type);
     res.end(body);
   }

@@ -39,15 +39,23 @@ export const BOARD_CSP =
   "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
- * CSP of an answer whose small body runs nothing and loads nothing: a redirect's "Redirecting to
- * …" page (Express writes one), a feed opened in a browser.
+ * CSP of an answer whose body runs nothing and loads nothing: a redirect's "Redirecting to …"
+ * page (Express writes one), the feed and JSON answers opened in a browser.
  */
 export const BARE_CSP =
   "default-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
+/**
+ * Every board answer carries a strict CSP: this bare one, set first (boardRoute, the capture
+ * endpoint, a redirect, a JSON refusal), unless it is a page, whose own replaces it (sendPage).
+ */
+export function loadsNothing(res: Response): void {
+  res.setHeader('Content-Security-Policy', BARE_CSP);
+}
+
 /** A redirect of the board: its body, shown by a browser that does not follow, runs nothing. */
 export function sendOn(res: Response, status: 301 | 302 | 303, url: string): void {
-  res.setHeader('Content-Security-Policy', BARE_CSP);
+  loadsNothing(res);
   res.redirect(status, url);
 }
 
@@ -94,6 +102,7 @@ export function answerError(
   }
   const { status } = resolved;
   if (json) {
+    loadsNothing(res);
     res.status(status).json(envelope.body(resolved.kind, resolved.message));
     return;
   }

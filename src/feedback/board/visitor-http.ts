@@ -10,7 +10,7 @@ import { NotFound, PermissionDenied } from '../../../commands/shared/errors.js';
 import { type BoardDeps, cookieVisitor, setVisitorCookie } from './context.js';
 import { navOf } from './nav.js';
 import { isBoardAddress, type PublicProduct } from './queries.js';
-import { answerError } from './respond.js';
+import { answerError, loadsNothing } from './respond.js';
 import type { Visitor } from './tokens.js';
 
 export function boardRoute(
@@ -25,6 +25,8 @@ export function boardRoute(
   return async (req: Request, res: Response, next: NextFunction) => {
     const { slug, key } = req.params as { slug: string; key: string };
     if (!isBoardAddress(slug, key)) return next();
+    // a page puts its own in place (respond.ts); JSON, redirects and the feed keep this one
+    loadsNothing(res);
     let product: PublicProduct | null = null;
     try {
       const found = await deps.products(slug, key);

@@ -1,11 +1,13 @@
 /**
- * Every board answer with a body carries a strict Content-Security-Policy, redirects too: Express
- * writes a small "Redirecting to …" body under each, which a browser shows when it does not
- * follow (a `view-source:`, a client that stops), and it ran under the app's looser default.
- * Task: "every board answer with a body should carry the board's strict CSP … `default-src
- * 'none'` is right for a body with no script/style. Test: every redirect kind (301 canonical,
- * 302/303 after forms, sign-in/out) carries the header." Over real HTTP; the upstream sign-in's
- * two redirects are checked in upstream.e2e.test.ts.
+ * Every board answer with a body carries a strict Content-Security-Policy: a page its own
+ * (BOARD_CSP), and what is no page — a redirect, the feed, JSON — one that lets its body load and
+ * run nothing. Express writes a small "Redirecting to …" body under each redirect, which a browser
+ * shows when it does not follow (a `view-source:`, a client that stops), and these answers went
+ * out under the app's looser default (`style-src 'unsafe-inline'`). Task: "every board answer
+ * with a body should carry the board's strict CSP … `default-src 'none'` is right for a body with
+ * no script/style. Test: every redirect kind (301 canonical, 302/303 after forms, sign-in/out)
+ * carries the header." Over real HTTP; the upstream sign-in's two redirects are checked in
+ * upstream.e2e.test.ts.
  */
 import { expect } from 'chai';
 import { latestCode } from '../../auth/support/browserless.js';
@@ -21,7 +23,7 @@ import {
 /** what a redirect's body may do: nothing (no script, style, image, form, frame or base) */
 const BARE = "default-src 'none'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-describe('Board redirects carry a strict CSP (e2e)', () => {
+describe('Board answers that are no page carry a bare strict CSP (e2e)', () => {
   let world: BoardWorld;
 
   before(async () => {
@@ -84,5 +86,35 @@ describe('Board redirects carry a strict CSP (e2e)', () => {
     const feed = await new BoardVisitor(world.fb.url).get(`${world.boardPath}/changelog.atom`);
     expect(feed.status).to.equal(200);
     expect(feed.headers.get('content-security-policy')).to.equal(BARE);
+  });
+
+  it('on JSON answers: the capture endpoint, suggestions, a +1, and refusals', async () => {
+    const v = new BoardVisitor(world.fb.url);
+    const json = { accept: 'application/json' };
+    const bare = (answer: { headers: Headers; text: string }, what: string) => {
+      expect(answer.text, what).to.match(/^\{/);
+      expect(answer.headers.get('content-security-policy'), what).to.equal(BARE);
+    };
+    const endpoint = await v.get('/capture/acme-co/APP', json);
+    expect(endpoint.status).to.equal(200);
+    bare(endpoint, 'the capture endpoint');
+    const suggest = await v.get(`${world.boardPath}/suggest?q=dark`, json);
+    expect(suggest.status).to.equal(200);
+    bare(suggest, 'suggestions');
+    const filed = await postBoardForm(world, v, { body: 'Filed as JSON' }, { json: true });
+    expect(filed.status).to.equal(200);
+    bare(filed, 'a capture filed');
+    const other = (await world.fb.submit(world.ws, 'APP', { body: 'Another one' })).itemKey;
+    const page = await v.get(`${world.boardPath}/items/${other}`);
+    const plusOne = `${world.boardPath}/items/${other}/plus-one`;
+    const pressed = await v.post(plusOne, { csrf: field(page.text, 'csrf') }, { json: true });
+    expect(pressed.status).to.equal(200);
+    bare(pressed, 'a +1');
+    const forged = await v.post(plusOne, { csrf: 'forged' }, { json: true });
+    expect(forged.status).to.equal(403);
+    bare(forged, 'a +1 refused');
+    const unknown = await v.get('/acme-co/NOPE', json);
+    expect(unknown.status).to.equal(404);
+    bare(unknown, 'no board at the address');
   });
 });
