@@ -2,10 +2,10 @@
  * A board address typed in another letter case — `/acme-co/app`, `/Acme-Co/APP/items/app-1`,
  * `/acme-co/APP/Roadmap`, from a mail or a slide — leads to its canonical spelling (workspace
  * slugs lower case, product and item keys upper case, the page names lower case, no trailing
- * slash), query string kept. Only where that address answers the page: a
- * public product, one of its pages, an item it has. A private or unknown product (or item) is
- * no redirect, and its address keeps the one 404, so the redirect tells nobody a private product
- * is there. Only reads (GET and HEAD) are sent on; a POST never is.
+ * slash), query string kept. Only where that address answers the page: a public product, one
+ * of its pages, an item it has. A private or unknown product (or item) is no redirect, and its
+ * address keeps the one 404, so the redirect tells nobody a private product is there. Only reads
+ * (GET and HEAD) are sent on; a POST never is.
  *
  * 301, not 308: the two differ only for methods other than GET and HEAD, which are never sent
  * on, and 301 is the one every crawler and old client knows to move a link to. `no-cache`: the
