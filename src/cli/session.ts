@@ -50,10 +50,12 @@ export async function withSession<T>(
   run: (session: Session) => Promise<T>,
   options: Pick<OpenStoresOptions, 'server'> = {},
 ): Promise<T> {
-  // a one-way migration of the data file is said on stderr; the answer stays stdout's
+  // a one-way migration of the data file is said on stderr; the answer stays stdout's. Not said:
+  // that a running server stored a read model further on than this command's catch-up (its
+  // documents are then left as the server wrote them, persistence.ts), which is the usual case
   const stores = await openStores(config, {
     ...options,
-    logger: { info: (line) => console.error(line) },
+    logger: { info: (line) => console.error(line), warn: () => {} },
   });
   const log = engineLog();
   const engine = createProjectionEngine({

@@ -45,8 +45,11 @@ export interface OpenStoresOptions {
   server?: boolean;
   /** collections `rebuild` drops: the embedded read store opens without reading them */
   rebuilding?: readonly string[];
-  /** told when the embedded event log is migrated from an older schema at open (one-way) */
-  logger?: Pick<Logger, 'info'>;
+  /**
+   * told when the embedded event log is migrated from an older schema at open (one-way), and when
+   * the embedded read store leaves out a read model another process stored further on
+   */
+  logger?: Pick<Logger, 'info' | 'warn'>;
 }
 
 export async function openStores(config: Config, options: OpenStoresOptions = {}): Promise<Stores> {
@@ -96,6 +99,7 @@ async function openBoth(
       : await (await import('../readstore/embedded/index.js')).openEmbeddedReadStore({
           path: file,
           dropped: options.rebuilding,
+          logger: options.logger,
         });
   } catch (error) {
     const refusal =

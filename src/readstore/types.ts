@@ -63,6 +63,13 @@ export interface ReadStore {
    * position is the fencing token (projector-lease.ts says why no lease generation).
    */
   flush(checkpoints?: ReadonlyMap<string, bigint>): Promise<void>;
+  /**
+   * `collections` are `projector`'s (its checkpoint id): embedded, a flush writes them only while
+   * this process's checkpoint for it is at or past the stored one — another process sharing the
+   * file may have stored newer documents there (SHARED_DATA_DIR). MongoDB: nothing to do, every
+   * write goes to the shared database at once.
+   */
+  claim(projector: string, collections: readonly string[]): void;
   /** drop a collection's documents and indexes (used by projection rebuilds) */
   dropCollection(name: string): Promise<void>;
   /** forget a projector's checkpoint (used by projection rebuilds) */

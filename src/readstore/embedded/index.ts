@@ -4,11 +4,21 @@
  * `flush(checkpoints)`, which commits every changed document, drop and checkpoint in ONE
  * transaction — so after a crash the documents on disk always match the stored checkpoints.
  * `close()` does not flush: what was not flushed is replayed from the checkpoint.
+ *
+ * The collections a projector `claim`s are written only with that projector at or past the
+ * checkpoint the file holds for it (persistence.ts): another process on the same file
+ * (SHARED_DATA_DIR) may have stored newer copies of them. What no projector claims — sign-ins,
+ * rate limits, sign-outs — is this process's own and written as it is, as before.
  */
 import type { Collection, Doc, ReadStore } from '../types.js';
 import { ReadStoreUnavailableError } from '../types.js';
 import { EmbeddedCollection } from './collection.js';
-import { type FlushBatch, ReadStoreFile } from './persistence.js';
+import {
+  type Behind,
+  type FlushBatch,
+  type ProjectionGuard,
+  ReadStoreFile,
+} from './persistence.js';
 import { CollectionState } from './state.js';
 
 export interface EmbeddedReadStoreOptions {
@@ -19,6 +29,8 @@ export interface EmbeddedReadStoreOptions {
    * whose documents cannot be read must not stop it); their rows go with the next flush
    */
   dropped?: readonly string[];
+  /** told, once a projector, that the file holds its read model further on than this process */
+  logger?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
 export async function openEmbeddedReadStore(options: EmbeddedReadStoreOptions): Promise<ReadStore> {
@@ -42,7 +54,7 @@ export async function openEmbeddedReadStore(options: EmbeddedReadStoreOptions): 
     for (const { collection, name, spec } of loaded.indexes)
       stateOf(collection).loadIndex(name, spec);
     for (const name of dropped) stateOf(name).drop();
-    return new EmbeddedReadStore(file, stateOf, states, loaded.checkpoints);
+    return new EmbeddedReadStore(file, stateOf, states, loaded.checkpoints, options.logger);
   } catch (error) {
     file.close();
     throw error;
@@ -53,13 +65,19 @@ class EmbeddedReadStore implements ReadStore {
   readonly adapter = 'embedded' as const;
   private readonly handles = new Map<string, EmbeddedCollection>();
   private readonly deletedCheckpoints = new Set<string>();
+  /** collection → the projector (checkpoint id) that writes it */
+  private readonly owners = new Map<string, string>();
+  /** projectors whose documents a flush left out, told once each */
+  private readonly told = new Set<string>();
   private closed = false;
 
   constructor(
     private readonly file: ReadStoreFile,
     private readonly stateOf: (name: string) => CollectionState,
     private readonly states: Map<string, CollectionState>,
+    /** this process's checkpoints: loaded at open, then each one flushed (or left out) */
     private readonly stored: Map<string, bigint>,
+    private readonly logger: EmbeddedReadStoreOptions['logger'],
   ) {}
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
@@ -77,6 +95,10 @@ class EmbeddedReadStore implements ReadStore {
     return new Map(this.stored);
   }
 
+  claim(projector: string, collections: readonly string[]): void {
+    for (const collection of collections) this.owners.set(collection, projector);
+  }
+
   async flush(checkpoints: ReadonlyMap<string, bigint> = new Map()): Promise<void> {
     this.assertOpen();
     const batch: FlushBatch = {
@@ -86,9 +108,20 @@ class EmbeddedReadStore implements ReadStore {
       indexes: [],
       deletedCheckpoints: [...this.deletedCheckpoints],
       checkpoints: [...checkpoints],
+      guards: [],
     };
+    const guards = new Map<string, ProjectionGuard>();
     for (const state of this.states.values()) {
       const name = state.name;
+      if (!state.dropped && state.dirty.size === 0 && !state.indexesDirty) continue;
+      const owner = this.owners.get(name);
+      if (owner !== undefined && !guards.has(owner)) {
+        // a flush without this projector's checkpoint (sign-ins, the search indexer's vectors)
+        // goes by the last one this process gave or loaded
+        const position = checkpoints.get(owner) ?? this.stored.get(owner);
+        const collections = [...this.owners].filter(([, p]) => p === owner).map(([c]) => c);
+        guards.set(owner, { projector: owner, position, collections });
+      }
       if (state.dropped) batch.droppedCollections.push(name);
       for (const id of state.dirty) {
         const doc = state.docs.get(id);
@@ -103,8 +136,12 @@ class EmbeddedReadStore implements ReadStore {
         batch.indexes.push({ collection: name, declared });
       }
     }
-    // If the transaction fails, nothing is cleared and the next flush writes it all again.
-    this.file.write(batch);
+    batch.guards = [...guards.values()];
+    // If the transaction fails, nothing is cleared and the next flush writes it all again. What
+    // it left out is cleared too: the file holds those documents as of a later checkpoint, and
+    // this process writes them again only once it is at or past that one, by then with all it
+    // changed since (persistence.ts).
+    this.tell(this.file.write(batch));
     for (const state of this.states.values()) {
       if (state.dirty.size > 0) state.dirty = new Set();
       state.dropped = false;
@@ -114,6 +151,25 @@ class EmbeddedReadStore implements ReadStore {
     for (const [projector, position] of checkpoints) {
       // as the file's statement does (persistence.ts): only forward
       if (position > (this.stored.get(projector) ?? -1n)) this.stored.set(projector, position);
+    }
+  }
+
+  /** once a projector: its documents were left out (README, SHARED_DATA_DIR) */
+  private tell(behind: readonly Behind[]): void {
+    for (const { projector, position, stored } of behind) {
+      if (this.told.has(projector)) continue;
+      this.told.add(projector);
+      this.logger?.warn(
+        `projector ${projector}: the data file holds its read model at position ${stored}, ` +
+          `ahead of this process's ${position ?? 'none'} (another server on this data directory ` +
+          'is further on); this process leaves those documents as they are until it has caught ' +
+          'up (said once)',
+        {
+          projector,
+          position: position === undefined ? null : Number(position),
+          stored: Number(stored),
+        },
+      );
     }
   }
 

@@ -49,6 +49,7 @@ export function createMemoryReadStore(from?: MemorySnapshot): MemoryReadStore {
         if (position > (checkpoints.get(name) ?? -1n)) checkpoints.set(name, position);
       }
     },
+    claim() {}, // one process's memory: nothing to guard against
     async dropCollection(name) {
       stateOf(name).drop();
     },

@@ -6,6 +6,12 @@
  * Durability: WAL with synchronous=NORMAL. A process crash never loses a committed flush; a
  * power cut may lose the last flushes, which is safe because documents and checkpoints are
  * always committed together and the projectors replay from the older checkpoint.
+ *
+ * Several processes may flush into one file (SHARED_DATA_DIR), each from its own memory. A
+ * projection's documents are written only by a process whose checkpoint for it is at or past the
+ * stored one, checked inside the write's transaction (`guards`): a process behind would write
+ * older copies of documents the stored checkpoint already covers, and since a checkpoint only
+ * moves forward no replay would ever bring the newer ones back.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -33,6 +39,25 @@ export interface FlushBatch {
   indexes: { collection: string; declared: { name: string; spec: IndexSpec }[] }[];
   deletedCheckpoints: string[];
   checkpoints: [string, bigint][];
+  /**
+   * The projections this batch writes documents of: a projection's part (its collections'
+   * drops, documents and indexes) is left out when the stored checkpoint is ahead of `position`,
+   * this process's own (none: it has none, so any stored one is ahead).
+   */
+  guards: ProjectionGuard[];
+}
+
+export interface ProjectionGuard {
+  projector: string;
+  position: bigint | undefined;
+  collections: readonly string[];
+}
+
+/** A projection whose part of a batch was left out: the file holds it at `stored`. */
+export interface Behind {
+  projector: string;
+  position: bigint | undefined;
+  stored: bigint;
 }
 
 export interface LoadedState {
@@ -54,6 +79,7 @@ function prepare(db: Database.Database) {
     dropIndexes: db.prepare('DELETE FROM rm_indexes WHERE collection = ?'),
     addIndex: db.prepare('INSERT INTO rm_indexes (collection, name, spec) VALUES (?, ?, ?)'),
     dropCheckpoint: db.prepare('DELETE FROM rm_checkpoints WHERE projector = ?'),
+    checkpoint: db.prepare('SELECT position FROM rm_checkpoints WHERE projector = ?').pluck(),
     // only forward (types.ts, `flush`): positions are decimal text without leading zeros, so
     // the longer is the greater, and of two as long the greater in text order
     setCheckpoint: db.prepare(
@@ -163,33 +189,59 @@ export class ReadStoreFile {
     throw new UnreadableDocumentsError(this.path, unreadable);
   }
 
-  write(batch: FlushBatch): void {
+  /** Writes the batch but the parts of projections the file holds further on; says which. */
+  write(batch: FlushBatch): Behind[] {
     try {
-      this.writeBatch(batch);
+      return this.writeBatch(batch);
     } catch (error) {
       throw refusedByFile(this.path, error);
     }
   }
 
-  private writeBatch(batch: FlushBatch): void {
+  private writeBatch(batch: FlushBatch): Behind[] {
     const { dropDocs, upsert, remove, dropIndexes, addIndex, dropCheckpoint, setCheckpoint } =
       this.statements;
     // IMMEDIATE: take the write lock up front so a busy event-store writer makes us wait, not fail.
-    this.db
+    return this.db
       .transaction(() => {
-        for (const name of batch.droppedCollections) dropDocs.run(name);
-        for (const { collection, id, json } of batch.upserts) upsert.run(collection, id, json);
-        for (const { collection, id } of batch.deletes) remove.run(collection, id);
+        // first: a rebuild's own replay starts from none stored
+        for (const projector of batch.deletedCheckpoints) dropCheckpoint.run(projector);
+        const behind = this.behind(batch.guards);
+        const left = new Set(
+          behind.flatMap(
+            ({ projector }) =>
+              batch.guards.find((guard) => guard.projector === projector)!.collections,
+          ),
+        );
+        for (const name of batch.droppedCollections) if (!left.has(name)) dropDocs.run(name);
+        for (const { collection, id, json } of batch.upserts)
+          if (!left.has(collection)) upsert.run(collection, id, json);
+        for (const { collection, id } of batch.deletes)
+          if (!left.has(collection)) remove.run(collection, id);
         for (const { collection, declared } of batch.indexes) {
+          if (left.has(collection)) continue;
           dropIndexes.run(collection);
           for (const { name, spec } of declared)
             addIndex.run(collection, name, JSON.stringify(spec));
         }
-        for (const projector of batch.deletedCheckpoints) dropCheckpoint.run(projector);
+        // a checkpoint behind the stored one is left as it is by the statement itself
         for (const [projector, position] of batch.checkpoints)
           setCheckpoint.run(projector, position.toString());
+        return behind;
       })
       .immediate();
+  }
+
+  /** the guarded projections whose stored checkpoint is ahead of this process's */
+  private behind(guards: readonly ProjectionGuard[]): Behind[] {
+    const behind: Behind[] = [];
+    for (const { projector, position } of guards) {
+      const stored = this.statements.checkpoint.get(projector) as string | undefined;
+      if (stored === undefined) continue;
+      const at = BigInt(stored);
+      if (position === undefined || position < at) behind.push({ projector, position, stored: at });
+    }
+    return behind;
   }
 
   close(): void {

@@ -93,6 +93,8 @@ class MongoBackedReadStore implements MongoReadStore {
     );
   }
 
+  claim(): void {}
+
   async dropCollection(name: string): Promise<void> {
     try {
       await this.connection.db().collection(name).drop();

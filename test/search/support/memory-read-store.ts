@@ -112,6 +112,7 @@ export function memoryReadStore(): MemoryReadStore {
       return new Map();
     },
     async flush() {},
+    claim() {},
     async dropCollection(name) {
       data.delete(name);
     },
