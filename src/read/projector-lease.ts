@@ -16,9 +16,12 @@
  * under its own position guard. And a generation alone would not stop the step back: the woken
  * holder may store its checkpoint before the new one's first flush, which, taken over from the
  * older stored one, then goes below it. It would also need a counter in both lease stores, and a
- * server (role `all`) projects without holding the lease. Not guarded: a woken holder writing
- * into a read model `rebuild` has just dropped (nothing is stored there to be behind; a
- * generation would refuse its checkpoint there, but not its documents).
+ * server (role `all`) projects without holding the lease. A woken holder writing into a read
+ * model `rebuild` has just dropped (nothing is stored there to be behind) is refused on the
+ * embedded read store by the dropped collections' generation, which its documents and checkpoint
+ * must match (src/readstore/embedded/flush-guards.ts: the process's own copy of the read model is
+ * what is stale, and those writes are all in the file's one transaction). Not guarded on MongoDB,
+ * where a projector writes each document straight to the shared collections.
  *
  * The lease is `Stores.lease(PROJECTOR_LEASE, PROJECTOR_LEASE_ID)`: in MongoDB, or in the data
  * file when the read store is embedded, so `rebuild` can see any process that projects (an

@@ -5,20 +5,17 @@
  * transaction — so after a crash the documents on disk always match the stored checkpoints.
  * `close()` does not flush: what was not flushed is replayed from the checkpoint.
  *
- * The collections a projector `claim`s are written only with that projector at or past the
- * checkpoint the file holds for it (persistence.ts): another process on the same file
- * (SHARED_DATA_DIR) may have stored newer copies of them. What no projector claims — sign-ins,
- * rate limits, sign-outs — is this process's own and written as it is, as before.
+ * The collections a projector `claim`s, and its checkpoint, are written only while this process
+ * is at or past the checkpoint the file holds for it and none of them was dropped since it loaded
+ * them (flush-guards.ts): another process on the same file (SHARED_DATA_DIR) may have stored newer
+ * copies, a `rebuild` may have dropped them. What no projector claims — sign-ins, rate limits,
+ * sign-outs — is this process's own and written as it is, as before.
  */
 import type { Collection, Doc, ReadStore } from '../types.js';
 import { ReadStoreUnavailableError } from '../types.js';
 import { EmbeddedCollection } from './collection.js';
-import {
-  type Behind,
-  type FlushBatch,
-  type ProjectionGuard,
-  ReadStoreFile,
-} from './persistence.js';
+import { type LeftOut, leftOutMessage, type ProjectionGuard } from './flush-guards.js';
+import { type FlushBatch, type LoadedState, ReadStoreFile } from './persistence.js';
 import { CollectionState } from './state.js';
 
 export interface EmbeddedReadStoreOptions {
@@ -54,7 +51,7 @@ export async function openEmbeddedReadStore(options: EmbeddedReadStoreOptions): 
     for (const { collection, name, spec } of loaded.indexes)
       stateOf(collection).loadIndex(name, spec);
     for (const name of dropped) stateOf(name).drop();
-    return new EmbeddedReadStore(file, stateOf, states, loaded.checkpoints, options.logger);
+    return new EmbeddedReadStore(file, stateOf, states, loaded, options.logger);
   } catch (error) {
     file.close();
     throw error;
@@ -67,18 +64,24 @@ class EmbeddedReadStore implements ReadStore {
   private readonly deletedCheckpoints = new Set<string>();
   /** collection → the projector (checkpoint id) that writes it */
   private readonly owners = new Map<string, string>();
-  /** projectors whose documents a flush left out, told once each */
+  /** projectors whose part a flush left out, told once each for each reason */
   private readonly told = new Set<string>();
+  /** this process's checkpoints: loaded at open, then each one given to a flush */
+  private readonly stored: Map<string, bigint>;
+  /** the collections' generations this process loaded or made by dropping them */
+  private readonly generations: Map<string, number>;
   private closed = false;
 
   constructor(
     private readonly file: ReadStoreFile,
     private readonly stateOf: (name: string) => CollectionState,
     private readonly states: Map<string, CollectionState>,
-    /** this process's checkpoints: loaded at open, then each one flushed (or left out) */
-    private readonly stored: Map<string, bigint>,
+    loaded: Pick<LoadedState, 'checkpoints' | 'generations'>,
     private readonly logger: EmbeddedReadStoreOptions['logger'],
-  ) {}
+  ) {
+    this.stored = loaded.checkpoints;
+    this.generations = loaded.generations;
+  }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
     this.assertOpen();
@@ -109,19 +112,14 @@ class EmbeddedReadStore implements ReadStore {
       deletedCheckpoints: [...this.deletedCheckpoints],
       checkpoints: [...checkpoints],
       guards: [],
+      generations: this.generations,
     };
-    const guards = new Map<string, ProjectionGuard>();
+    const owners = new Set([...checkpoints.keys()].filter((id) => this.claimed(id)));
     for (const state of this.states.values()) {
       const name = state.name;
-      if (!state.dropped && state.dirty.size === 0 && !state.indexesDirty) continue;
       const owner = this.owners.get(name);
-      if (owner !== undefined && !guards.has(owner)) {
-        // a flush without this projector's checkpoint (sign-ins, the search indexer's vectors)
-        // goes by the last one this process gave or loaded
-        const position = checkpoints.get(owner) ?? this.stored.get(owner);
-        const collections = [...this.owners].filter(([, p]) => p === owner).map(([c]) => c);
-        guards.set(owner, { projector: owner, position, collections });
-      }
+      if (owner !== undefined && (state.dropped || state.dirty.size > 0 || state.indexesDirty))
+        owners.add(owner);
       if (state.dropped) batch.droppedCollections.push(name);
       for (const id of state.dirty) {
         const doc = state.docs.get(id);
@@ -136,12 +134,15 @@ class EmbeddedReadStore implements ReadStore {
         batch.indexes.push({ collection: name, declared });
       }
     }
-    batch.guards = [...guards.values()];
+    batch.guards = [...owners].map((owner) => this.guard(owner, checkpoints));
     // If the transaction fails, nothing is cleared and the next flush writes it all again. What
-    // it left out is cleared too: the file holds those documents as of a later checkpoint, and
-    // this process writes them again only once it is at or past that one, by then with all it
-    // changed since (persistence.ts).
-    this.tell(this.file.write(batch));
+    // it left out is cleared too: behind, the file holds those documents as of a later
+    // checkpoint, and this process writes them again only once it is at or past that one, by
+    // then with all it changed since; rebuilt, this process no longer writes them.
+    const written = this.file.write(batch);
+    for (const [collection, generation] of written.generations)
+      this.generations.set(collection, generation);
+    this.tell(written.left);
     for (const state of this.states.values()) {
       if (state.dirty.size > 0) state.dirty = new Set();
       state.dropped = false;
@@ -154,22 +155,29 @@ class EmbeddedReadStore implements ReadStore {
     }
   }
 
-  /** once a projector: its documents were left out (README, SHARED_DATA_DIR) */
-  private tell(behind: readonly Behind[]): void {
-    for (const { projector, position, stored } of behind) {
-      if (this.told.has(projector)) continue;
-      this.told.add(projector);
-      this.logger?.warn(
-        `projector ${projector}: the data file holds its read model at position ${stored}, ` +
-          `ahead of this process's ${position ?? 'none'} (another server on this data directory ` +
-          'is further on); this process leaves those documents as they are until it has caught ' +
-          'up (said once)',
-        {
-          projector,
-          position: position === undefined ? null : Number(position),
-          stored: Number(stored),
-        },
-      );
+  private claimed(projector: string): boolean {
+    for (const owner of this.owners.values()) if (owner === projector) return true;
+    return false;
+  }
+
+  /**
+   * A flush without this projector's checkpoint (sign-ins, the search indexer's vectors) goes by
+   * the last one this process gave or loaded.
+   */
+  private guard(projector: string, given: ReadonlyMap<string, bigint>): ProjectionGuard {
+    const position = given.get(projector) ?? this.stored.get(projector);
+    const collections = [...this.owners].filter(([, p]) => p === projector).map(([c]) => c);
+    return { projector, position, collections };
+  }
+
+  /** once a projector and reason: its part was left out (README, SHARED_DATA_DIR) */
+  private tell(left: readonly LeftOut[]): void {
+    for (const one of left) {
+      const key = `${one.reason} ${one.projector}`;
+      if (this.told.has(key)) continue;
+      this.told.add(key);
+      const { message, fields } = leftOutMessage(one);
+      this.logger?.warn(message, fields);
     }
   }
 

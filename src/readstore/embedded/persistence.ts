@@ -7,11 +7,10 @@
  * power cut may lose the last flushes, which is safe because documents and checkpoints are
  * always committed together and the projectors replay from the older checkpoint.
  *
- * Several processes may flush into one file (SHARED_DATA_DIR), each from its own memory. A
- * projection's documents are written only by a process whose checkpoint for it is at or past the
- * stored one, checked inside the write's transaction (`guards`): a process behind would write
- * older copies of documents the stored checkpoint already covers, and since a checkpoint only
- * moves forward no replay would ever bring the newer ones back.
+ * Several processes may flush into one file (SHARED_DATA_DIR), and a `rebuild` may drop a read
+ * model under a process paused past its lease: a projection's part of a flush is left out when
+ * the file holds it further on or rebuilt, checked inside the flush's transaction
+ * (flush-guards.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,6 +18,7 @@ import Database from 'better-sqlite3';
 import type { Doc, IndexSpec } from '../types.js';
 import { ReadStoreUnavailableError } from '../types.js';
 import { type UnreadableDocument, UnreadableDocumentsError } from './errors.js';
+import { type LeftOut, leftOut, type ProjectionGuard } from './flush-guards.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS rm_docs (
@@ -29,6 +29,8 @@ const SCHEMA = `
     PRIMARY KEY (collection, name)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS rm_checkpoints (
     projector TEXT PRIMARY KEY, position TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS rm_generations (
+    collection TEXT PRIMARY KEY, generation INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
 /** What one flush writes, in one transaction. */
@@ -39,31 +41,23 @@ export interface FlushBatch {
   indexes: { collection: string; declared: { name: string; spec: IndexSpec }[] }[];
   deletedCheckpoints: string[];
   checkpoints: [string, bigint][];
-  /**
-   * The projections this batch writes documents of: a projection's part (its collections'
-   * drops, documents and indexes) is left out when the stored checkpoint is ahead of `position`,
-   * this process's own (none: it has none, so any stored one is ahead).
-   */
+  /** the projections whose parts the file may refuse (flush-guards.ts) */
   guards: ProjectionGuard[];
+  /** the collections' generations this process loaded or made (none: 0) */
+  generations: ReadonlyMap<string, number>;
 }
 
-export interface ProjectionGuard {
-  projector: string;
-  position: bigint | undefined;
-  collections: readonly string[];
-}
-
-/** A projection whose part of a batch was left out: the file holds it at `stored`. */
-export interface Behind {
-  projector: string;
-  position: bigint | undefined;
-  stored: bigint;
+/** What a flush did besides writing: the parts it left out, the generations its drops made. */
+export interface Written {
+  left: LeftOut[];
+  generations: [string, number][];
 }
 
 export interface LoadedState {
   docs: Map<string, Doc[]>;
   indexes: { collection: string; name: string; spec: IndexSpec }[];
   checkpoints: Map<string, bigint>;
+  generations: Map<string, number>;
 }
 
 type Statements = ReturnType<typeof prepare>;
@@ -80,6 +74,13 @@ function prepare(db: Database.Database) {
     addIndex: db.prepare('INSERT INTO rm_indexes (collection, name, spec) VALUES (?, ?, ?)'),
     dropCheckpoint: db.prepare('DELETE FROM rm_checkpoints WHERE projector = ?'),
     checkpoint: db.prepare('SELECT position FROM rm_checkpoints WHERE projector = ?').pluck(),
+    generation: db.prepare('SELECT generation FROM rm_generations WHERE collection = ?').pluck(),
+    nextGeneration: db
+      .prepare(
+        'INSERT INTO rm_generations (collection, generation) VALUES (?, 1) ' +
+          'ON CONFLICT (collection) DO UPDATE SET generation = generation + 1 RETURNING generation',
+      )
+      .pluck(),
     // only forward (types.ts, `flush`): positions are decimal text without leading zeros, so
     // the longer is the greater, and of two as long the greater in text order
     setCheckpoint: db.prepare(
@@ -182,15 +183,21 @@ export class ReadStoreFile {
         position: string;
       }[];
       for (const row of stored) checkpoints.set(row.projector, BigInt(row.position));
-      if (unreadable.length === 0) return { docs, indexes, checkpoints };
+      const generations = new Map(
+        this.db.prepare('SELECT collection, generation FROM rm_generations').raw().all() as [
+          string,
+          number,
+        ][],
+      );
+      if (unreadable.length === 0) return { docs, indexes, checkpoints, generations };
     } catch (error) {
       throw unavailable(this.path, error);
     }
     throw new UnreadableDocumentsError(this.path, unreadable);
   }
 
-  /** Writes the batch but the parts of projections the file holds further on; says which. */
-  write(batch: FlushBatch): Behind[] {
+  /** Writes the batch but the parts of projections the file refuses (flush-guards.ts). */
+  write(batch: FlushBatch): Written {
     try {
       return this.writeBatch(batch);
     } catch (error) {
@@ -198,50 +205,47 @@ export class ReadStoreFile {
     }
   }
 
-  private writeBatch(batch: FlushBatch): Behind[] {
+  private writeBatch(batch: FlushBatch): Written {
     const { dropDocs, upsert, remove, dropIndexes, addIndex, dropCheckpoint, setCheckpoint } =
       this.statements;
+    const { checkpoint, generation, nextGeneration } = this.statements;
+    const stored = {
+      checkpoint: (projector: string) => checkpoint.get(projector) as string | undefined,
+      generation: (collection: string) => (generation.get(collection) as number | undefined) ?? 0,
+    };
     // IMMEDIATE: take the write lock up front so a busy event-store writer makes us wait, not fail.
     return this.db
-      .transaction(() => {
+      .transaction((): Written => {
         // first: a rebuild's own replay starts from none stored
         for (const projector of batch.deletedCheckpoints) dropCheckpoint.run(projector);
-        const behind = this.behind(batch.guards);
-        const left = new Set(
-          behind.flatMap(
-            ({ projector }) =>
-              batch.guards.find((guard) => guard.projector === projector)!.collections,
-          ),
+        const dropping = new Set(batch.droppedCollections);
+        const left = leftOut(batch.guards, stored, batch.generations, dropping);
+        const refused = new Set(left.map(({ projector }) => projector));
+        const skipped = new Set(
+          batch.guards.filter((g) => refused.has(g.projector)).flatMap((g) => g.collections),
         );
-        for (const name of batch.droppedCollections) if (!left.has(name)) dropDocs.run(name);
+        const generations: [string, number][] = [];
+        for (const name of dropping) {
+          if (skipped.has(name)) continue;
+          dropDocs.run(name);
+          generations.push([name, nextGeneration.get(name) as number]);
+        }
         for (const { collection, id, json } of batch.upserts)
-          if (!left.has(collection)) upsert.run(collection, id, json);
+          if (!skipped.has(collection)) upsert.run(collection, id, json);
         for (const { collection, id } of batch.deletes)
-          if (!left.has(collection)) remove.run(collection, id);
+          if (!skipped.has(collection)) remove.run(collection, id);
         for (const { collection, declared } of batch.indexes) {
-          if (left.has(collection)) continue;
+          if (skipped.has(collection)) continue;
           dropIndexes.run(collection);
           for (const { name, spec } of declared)
             addIndex.run(collection, name, JSON.stringify(spec));
         }
-        // a checkpoint behind the stored one is left as it is by the statement itself
+        // a checkpoint behind the stored one is also left as it is by the statement itself
         for (const [projector, position] of batch.checkpoints)
-          setCheckpoint.run(projector, position.toString());
-        return behind;
+          if (!refused.has(projector)) setCheckpoint.run(projector, position.toString());
+        return { left, generations };
       })
       .immediate();
-  }
-
-  /** the guarded projections whose stored checkpoint is ahead of this process's */
-  private behind(guards: readonly ProjectionGuard[]): Behind[] {
-    const behind: Behind[] = [];
-    for (const { projector, position } of guards) {
-      const stored = this.statements.checkpoint.get(projector) as string | undefined;
-      if (stored === undefined) continue;
-      const at = BigInt(stored);
-      if (position === undefined || position < at) behind.push({ projector, position, stored: at });
-    }
-    return behind;
   }
 
   close(): void {
