@@ -74,7 +74,8 @@ export function createProjectionEngine(options: ProjectionEngineOptions) {
   const checkpoints = new Map<string, bigint>();
   const ids = new Map(projectors.map((p) => [p, checkpointId(p)]));
   const idOf = (p: Projector): string => ids.get(p)!;
-  for (const p of projectors) readStore.claim(idOf(p), p.collections);
+  for (const p of projectors)
+    readStore.claim(idOf(p), p.collections, () => checkpoints.get(idOf(p)));
   const waits = createEngineWaits(options.waitTimeoutMs ?? 10_000);
   const listeners: AppliedListener[] = [];
   let subscription: Subscription | undefined;

@@ -64,12 +64,18 @@ export interface ReadStore {
    */
   flush(checkpoints?: ReadonlyMap<string, bigint>): Promise<void>;
   /**
-   * `collections` are `projector`'s (its checkpoint id): embedded, a flush writes them only while
-   * this process's checkpoint for it is at or past the stored one — another process sharing the
-   * file may have stored newer documents there (SHARED_DATA_DIR). MongoDB: nothing to do, every
-   * write goes to the shared database at once.
+   * `collections` are `projector`'s (its checkpoint id), which has applied the log up to
+   * `position()` in this process. Embedded: a flush writes them only together with that
+   * checkpoint, and only while it is at or past the stored one and they were not dropped since
+   * this process loaded them — another process sharing the file (SHARED_DATA_DIR) may have
+   * stored newer documents there, a `rebuild` may have dropped them. MongoDB: nothing to do,
+   * every write goes to the shared database at once.
    */
-  claim(projector: string, collections: readonly string[]): void;
+  claim(
+    projector: string,
+    collections: readonly string[],
+    position: () => bigint | undefined,
+  ): void;
   /** drop a collection's documents and indexes (used by projection rebuilds) */
   dropCollection(name: string): Promise<void>;
   /** forget a projector's checkpoint (used by projection rebuilds) */

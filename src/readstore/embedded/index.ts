@@ -64,6 +64,8 @@ class EmbeddedReadStore implements ReadStore {
   private readonly deletedCheckpoints = new Set<string>();
   /** collection → the projector (checkpoint id) that writes it */
   private readonly owners = new Map<string, string>();
+  /** each claimed projector's checkpoint in this process, as it is now */
+  private readonly positions = new Map<string, () => bigint | undefined>();
   /** projectors whose part a flush left out, told once each for each reason */
   private readonly told = new Set<string>();
   /** this process's checkpoints: loaded at open, then each one given to a flush */
@@ -98,8 +100,9 @@ class EmbeddedReadStore implements ReadStore {
     return new Map(this.stored);
   }
 
-  claim(projector: string, collections: readonly string[]): void {
+  claim(projector: string, collections: readonly string[], position: () => bigint | undefined) {
     for (const collection of collections) this.owners.set(collection, projector);
+    this.positions.set(projector, position);
   }
 
   async flush(checkpoints: ReadonlyMap<string, bigint> = new Map()): Promise<void> {
@@ -110,11 +113,11 @@ class EmbeddedReadStore implements ReadStore {
       deletes: [],
       indexes: [],
       deletedCheckpoints: [...this.deletedCheckpoints],
-      checkpoints: [...checkpoints],
+      checkpoints: [],
       guards: [],
       generations: this.generations,
     };
-    const owners = new Set([...checkpoints.keys()].filter((id) => this.claimed(id)));
+    const owners = new Set([...checkpoints.keys()].filter((id) => this.positions.has(id)));
     for (const state of this.states.values()) {
       const name = state.name;
       const owner = this.owners.get(name);
@@ -135,6 +138,11 @@ class EmbeddedReadStore implements ReadStore {
       }
     }
     batch.guards = [...owners].map((owner) => this.guard(owner, checkpoints));
+    // a projection's documents go with its checkpoint, also in a flush not given it (a sign-in's)
+    const given = new Map(checkpoints);
+    for (const { projector, position } of batch.guards)
+      if (position !== undefined) given.set(projector, position);
+    batch.checkpoints = [...given];
     // If the transaction fails, nothing is cleared and the next flush writes it all again. What
     // it left out is cleared too: behind, the file holds those documents as of a later
     // checkpoint, and this process writes them again only once it is at or past that one, by
@@ -149,23 +157,19 @@ class EmbeddedReadStore implements ReadStore {
       state.indexesDirty = false;
     }
     this.deletedCheckpoints.clear();
-    for (const [projector, position] of checkpoints) {
+    for (const [projector, position] of given) {
       // as the file's statement does (persistence.ts): only forward
       if (position > (this.stored.get(projector) ?? -1n)) this.stored.set(projector, position);
     }
   }
 
-  private claimed(projector: string): boolean {
-    for (const owner of this.owners.values()) if (owner === projector) return true;
-    return false;
-  }
-
   /**
-   * A flush without this projector's checkpoint (sign-ins, the search indexer's vectors) goes by
-   * the last one this process gave or loaded.
+   * A flush not given this projector's checkpoint (a sign-in's, after the search indexer's
+   * vectors) takes the one it has now: the documents hold the events applied so far, so the
+   * last one flushed would make them look older than they are to the guard.
    */
   private guard(projector: string, given: ReadonlyMap<string, bigint>): ProjectionGuard {
-    const position = given.get(projector) ?? this.stored.get(projector);
+    const position = given.get(projector) ?? this.positions.get(projector)!();
     const collections = [...this.owners].filter(([, p]) => p === projector).map(([c]) => c);
     return { projector, position, collections };
   }
