@@ -127,14 +127,15 @@ function refuseLongSearch(value: unknown): void {
 }
 
 /**
- * A search answered 304 for its `If-None-Match: *` (a search's answer has no tag, so only `*`
- * matches, and matches whatever it would find: RFC 9110 §13.1.2) does not run: it spends none of
- * the IP's searches, only checks one is left (a spent bucket answers 429 as the search would) —
- * charging it charged a browser revalidating its cached page as for a new search.
+ * A search that will not run spends none of the IP's searches, only checks one is left (a spent
+ * bucket answers 429 as the search would): one answered 304 for its `If-None-Match: *` (a
+ * search's answer has no tag, so only `*` matches, and matches whatever it would find: RFC 9110
+ * §13.1.2), and a HEAD, answered with the GET's status and headers and no body (§9.3.2; Express
+ * routes it through the GET's handler, which ran the search and charged it).
  */
 function searchOf(deps: BoardDeps, req: Request): Promise<void> {
-  const revalidated = holdsCurrent(req.headers['if-none-match'], undefined);
-  return deps.guard.takeSearch(ipOf(deps, req), revalidated ? 'peek' : 'take');
+  const runs = req.method !== 'HEAD' && !holdsCurrent(req.headers['if-none-match'], undefined);
+  return deps.guard.takeSearch(ipOf(deps, req), runs ? 'take' : 'peek');
 }
 
 export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswers): void {
@@ -171,6 +172,10 @@ export function mountBoardPage(router: Router, deps: BoardDeps, pages: PageAnswe
       await searchOf(deps, req);
       if (holdsCurrent(req.headers['if-none-match'], undefined)) {
         res.status(304).end();
+        return;
+      }
+      if (req.method === 'HEAD') {
+        res.type('json').end();
         return;
       }
       const hits = await searchItemDocs(deps.readStore, deps.search, {

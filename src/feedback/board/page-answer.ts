@@ -88,7 +88,9 @@ export function createPageAnswers(deps: BoardDeps) {
           res.status(304).end();
           return;
         }
-        send(res, type, await render(formToken()));
+        // a HEAD gets the GET's status and headers, no body (RFC 9110 §9.3.2): a page made for
+        // this one view (a search's among them, which would run the search) is not rendered
+        send(res, type, req.method === 'HEAD' ? '' : await render(formToken()));
         return;
       }
       const tenant = view.product.workspaceId;
