@@ -20,9 +20,10 @@ import { isBoardAddress } from './queries.js';
 import { answerError, sendOn } from './respond.js';
 
 /**
- * The pages under a board's address (pages.ts), as their canonical spelling names them: Express
- * matches routes whatever their letter case, so `/acme-co/APP/Roadmap` would answer the page at a
- * second address, and `/acme-co/app/ROADMAP` nothing at all, unless sent on first.
+ * The pages under a board's address (pages.ts), as their canonical spelling names them: the
+ * board's router matches its routes' words in their own case only (index.ts), so
+ * `/acme-co/APP/Roadmap` would answer the board's 404 unless sent on first. Nothing else is sent
+ * on: the suggestions and the forms' addresses in another case are no page (near-misses.ts).
  */
 const PAGES = new Set(['', 'roadmap', 'changelog', 'changelog.atom', 'identity']);
 
@@ -63,8 +64,8 @@ function pageOf(segments: string[], key: string): string | null {
 }
 
 /**
- * First on the board's router, before any page's route (which would take `/acme-co/APP/Roadmap`
- * as its own): a read of a board page in another spelling is sent on to its canonical address.
+ * First on the board's router, before any page's route: a read of a board page in another
+ * spelling is sent on to its canonical address.
  * A canonical path costs a split and a comparison; only another spelling looks its product up.
  */
 export function mountCanonical(router: Router, deps: BoardDeps): void {

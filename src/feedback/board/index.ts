@@ -95,9 +95,15 @@ export function publicBoard(
   });
 }
 
-/** One flat router (a nested one is a layer more to walk on every request). */
+/**
+ * One flat router (a nested one is a layer more to walk on every request), matching its routes'
+ * own words in their letter case only: a page in another case is sent on to its canonical
+ * spelling (canonical.ts); any other address in another case — the suggestions' JSON, a form's
+ * address (`…/Identity/Code`), a +1's — answers the board's 404 (near-misses.ts), never a
+ * redirect: a script or a form post is not sent on. (Express's default matches any case.)
+ */
 export function boardRouter(deps: BoardDeps): Router {
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   // first: a page in another letter case is sent on before a route takes it as its own
   mountCanonical(router, deps);
   mountPages(router, deps);

@@ -1,10 +1,13 @@
 /**
  * Addresses shaped like a board's that name none: a workspace slug and a product key in another
  * case (`/acme-co/app`, `/Acme-Co/APP`) — those of a public board's page were sent on to the
- * canonical address first (canonical.ts) —, or a page a board does not have (`/acme-co/APP/items`,
- * `/acme-co/APP/foo`). Someone typed or followed a board address, so a GET gets the board's 404
- * page — the one private and unknown products answer — instead of the API's JSON 404 (a client
- * that asks for JSON still gets JSON). The same goes for a board address with a broken
+ * canonical address first (canonical.ts) —, a page a board does not have (`/acme-co/APP/items`,
+ * `/acme-co/APP/foo`), or a board address that is no page in another case (`…/Suggest`,
+ * `…/Identity/Code`: the board's router matches its words in their own case only, index.ts).
+ * Someone typed or followed a board address, or a form or script was sent to one, so any method
+ * gets the board's 404 — the one private and unknown products answer: a page, or the JSON
+ * envelope for a client that asks for JSON — instead of the API's JSON 404. The same goes for a
+ * board address with a broken
  * percent-escape (`/acme-co/APP/items/%ZZ`, a link cut or mistyped): the router cannot decode it,
  * and the visitor gets the board's 400 page, not the API's JSON error.
  *
@@ -14,7 +17,7 @@
  * `/.well-known` and `/_board` cannot — and is not one of the app's own top-level names that
  * could (below): those stay with their routers and the JSON fallback.
  */
-import type { ErrorRequestHandler, Request, Router } from 'express';
+import type { ErrorRequestHandler, Router } from 'express';
 import { InvalidArgument, NotFound } from '../../../commands/shared/errors.js';
 import { ProductKey, Slug } from '../http/schemas.js';
 import type { BoardDeps } from './context.js';
@@ -32,18 +35,15 @@ export function isBoardShaped(path: string): boolean {
   return rest.length === 0 || ProductKey.safeParse(second.toUpperCase()).success;
 }
 
-const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
-
 export function mountNearMisses(router: Router, deps: BoardDeps): void {
   router.use((req, res, next) => {
-    if (!isRead(req) || !isBoardShaped(req.path)) return next();
+    if (!isBoardShaped(req.path)) return next();
     answerError(deps, req, res, new NotFound('no public board at this address'), null);
   });
   // the router's own error: a path parameter it could not percent-decode (no product looked up,
   // so a private and an unknown product answer alike)
   const undecodable: ErrorRequestHandler = (error, req, res, next) => {
-    if (!(error instanceof URIError) || !isRead(req) || !isBoardShaped(req.path))
-      return next(error);
+    if (!(error instanceof URIError) || !isBoardShaped(req.path)) return next(error);
     answerError(deps, req, res, new InvalidArgument(BROKEN_ADDRESS), null);
   };
   router.use(undecodable);
