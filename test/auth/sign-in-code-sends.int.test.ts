@@ -136,3 +136,37 @@ describe('When a place left by a refused settle fills the address’s window', (
     expect(Number(later?.headers.get('retry-after'))).to.be.within(11 * 60, 12 * 60);
   });
 });
+
+describe('When the store fails to keep a code once', () => {
+  let codeWritesFailing = 0;
+  const server = harnessWithInterceptedStore(
+    'code-write-fails-',
+    (collection, method, proceed) => {
+      if (collection.endsWith('_email_codes') && method === 'replaceOne' && codeWritesFailing > 0) {
+        codeWritesFailing--;
+        throw new Error('store down while keeping the code');
+      }
+      return proceed();
+    },
+    { signInLimits: DEFAULT_SIGN_IN_LIMITS },
+  );
+
+  it('gives its places back: the address still gets its 5 codes', async () => {
+    // README: "a code that could not be sent gives its place back"; a code the store did not
+    // keep was never sent, but its place was left held (Retry-After: 1 for 2 minutes, then
+    // counted as a sent code), so the address's 5th code was refused
+    const { h } = server;
+    const config = await registerClient(h.base);
+    codeWritesFailing = 1;
+    const failed = await askForCode(h, config, EMAIL);
+    expect(codeWritesFailing, 'the store failed the code').to.equal(0);
+    expect(failed.refused?.status).to.be.within(500, 599);
+
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++)
+      sent.push((await askForCode(h, config, EMAIL)).refused?.status ?? 303);
+
+    expect(sent).to.deep.equal([303, 303, 303, 303, 303]);
+    expect(mailedCodes(h.mailboxPath)).to.have.length(5);
+  });
+});

@@ -87,7 +87,12 @@ export function signInPages(ctx: InteractionContext, upstream: UpstreamSignIn | 
           if (place.status === 'throttled') {
             return sendThrottled(res, 'Too many sign-in codes were asked for.', place.wait);
           }
-          const code = await ctx.codes.issue(details.uid, email);
+          // a code the store could not keep was not sent: its places are given back, not left
+          // held (Retry-After: 1 for 2 minutes, then counted as a sent code)
+          const code = await ctx.codes.issue(details.uid, email).catch(async (error: unknown) => {
+            await place.settle(false);
+            throw error;
+          });
           try {
             await ctx.mail.send({
               to: email,

@@ -91,7 +91,11 @@ export function mountIdentity(router: Router, deps: BoardDeps): void {
         [deps.guard.codes, visitor.id],
       ]);
       if (place.status === 'throttled') throw tooMany('codes', place.wait);
-      const code = await deps.codes.issue(codeUid(visitor), email);
+      // a code the store could not keep was not sent either: its places are given back
+      const code = await deps.codes.issue(codeUid(visitor), email).catch(async (error: unknown) => {
+        await place.settle(false);
+        throw error;
+      });
       try {
         // the service's words in the subject, the product's name quoted in the body (code-mail.ts)
         await deps.mail.send(codeMail(email, product, code));

@@ -2,19 +2,28 @@
  * Codes the board's identity page sends to one address (it shares sign-in's throttles). README
  * (Security, Sign-in throttles): "| codes sent to one address | 5 per 15 min |", and "a code that
  * could not be sent gives its place back". A code not sent (the mail port failed, or the
- * visitor's own bucket refused it after the address's place was held) is not one the address
- * received: the next visitor's code is sent.
+ * visitor's own bucket refused it after the address's place was held, or the store failed to
+ * keep it) is not one the address received: the next visitor's code is sent.
  */
 import fs from 'node:fs';
 import { expect } from 'chai';
+import { interceptIn } from '../../support/intercepted-store.js';
 import { BoardVisitor, type BoardWorld, field, mailsTo, startBoardWorld } from './support.js';
 
 describe('When codes for one address are not sent from the board (e2e)', () => {
   let world: BoardWorld;
   let identity: string;
+  /** how many of the next writes of a code the store fails */
+  let codeWritesFailing = 0;
   before(async () => {
     world = await startBoardWorld({ SIGNIN_CODES_PER_ADDRESS: '5' });
     identity = `${world.boardPath}/identity`;
+    const codes = 'feedback_board_email_codes';
+    interceptIn(world.fb.deps().readStore, [codes], (_, method, proceed) => {
+      if (method !== 'replaceOne' || codeWritesFailing === 0) return proceed();
+      codeWritesFailing--;
+      return Promise.reject(new Error('store down while keeping the code'));
+    });
   });
   after(() => world.fb.stop());
 
@@ -48,6 +57,24 @@ describe('When codes for one address are not sent from the board (e2e)', () => {
     const others = [await ask(email), await ask(email), await ask(email)];
 
     expect(others).to.deep.equal([303, 303, 429]);
+    expect(mailsTo(world, email)).to.equal(5);
+  });
+
+  it("gives the places back when the store fails to keep the code: the visitor's 3 and the address's 5 are still sent", async () => {
+    // the code was never sent: its places held were left counting (Retry-After: 1 for 2
+    // minutes, then as a sent code), so the visitor's 3rd code was refused
+    const email = 'store-down@customer.example';
+    const keen = new BoardVisitor(world.fb.url);
+    codeWritesFailing = 1;
+    const failed = await ask(email, keen);
+    expect(codeWritesFailing, 'the store failed the code').to.equal(0);
+    expect(failed).to.be.within(500, 599);
+
+    const own = [await ask(email, keen), await ask(email, keen), await ask(email, keen)];
+    const others = [await ask(email), await ask(email)];
+
+    expect(own).to.deep.equal([303, 303, 303]);
+    expect(others).to.deep.equal([303, 303]);
     expect(mailsTo(world, email)).to.equal(5);
   });
 });
