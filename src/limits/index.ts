@@ -14,14 +14,10 @@
  * none, and is how a caller asks before acting (holds.ts). See policies.ts for the rules.
  */
 export { type Hold, holdAll, type Place, settling } from './holds.js';
-export {
-  type LockoutPolicy,
-  lockoutSeconds,
-  type Policy,
-  type SlidingWindowPolicy,
-  type TokenBucketPolicy,
-  type Verdict,
-} from './policies.js';
+export type { Verdict } from './limit-state.js';
+export type { Policy } from './policies.js';
+export { type LockoutPolicy, lockoutSeconds, type SlidingWindowPolicy } from './sliding-window.js';
+export type { TokenBucketPolicy } from './token-bucket.js';
 export {
   createLimits,
   type Limiter,

@@ -14,17 +14,10 @@
  * A place never settled (a process that stopped mid-way) is counted as an event until it leaves
  * the window (or is refilled): unsure is counted, not forgotten.
  */
-import {
-  HELD_AT_MOST_MS,
-  type LimitState,
-  type Policy,
-  type SlidingWindowPolicy,
-  type Step,
-  step,
-  type TokenBucketPolicy,
-  tokensAt,
-  tokensInFlight,
-} from './policies.js';
+import { HELD_AT_MOST_MS, type LimitState, type Step } from './limit-state.js';
+import { type Policy, step } from './policies.js';
+import type { SlidingWindowPolicy } from './sliding-window.js';
+import { type TokenBucketPolicy, tokensAt, tokensInFlight } from './token-bucket.js';
 
 /** the places held at `now`, oldest first (a place stamped later, before the clock went back, at now) */
 function held(p: SlidingWindowPolicy, state: LimitState | null, now: number): number[] {
@@ -103,7 +96,7 @@ export function settle(
 
 /**
  * a bucket's tokens are taken as they are held, and stamped among its `pending` while their
- * requests are in flight: a refusal meanwhile knows they may come back (policies.ts)
+ * requests are in flight: a refusal meanwhile knows they may come back (token-bucket.ts)
  */
 function reserveTokens(
   p: TokenBucketPolicy,

@@ -12,7 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { type Doc, isDuplicateKey, type ReadStore } from '../readstore/types.js';
-import { type LimitState, type Policy, type Step, step, type Verdict } from './policies.js';
+import type { LimitState, Step, Verdict } from './limit-state.js';
+import { type Policy, step } from './policies.js';
 import { reserve, settle } from './reservations.js';
 
 export interface Limiter {

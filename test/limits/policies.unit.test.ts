@@ -4,7 +4,8 @@
  * bucket." Item 1: "then a lockout that grows".
  */
 import { expect } from 'chai';
-import { type LimitState, type Policy, step, type Verdict } from '../../src/limits/policies.js';
+import type { LimitState, Verdict } from '../../src/limits/limit-state.js';
+import { type Policy, step } from '../../src/limits/policies.js';
 
 const MIN = 60_000;
 

@@ -4,11 +4,9 @@
  * "| wrong codes for one address | 10 per hour, then a lockout |" — 3 here.
  */
 import { expect } from 'chai';
-import type {
-  LimitState,
-  SlidingWindowPolicy,
-  TokenBucketPolicy,
-} from '../../src/limits/policies.js';
+import type { LimitState } from '../../src/limits/limit-state.js';
+import type { SlidingWindowPolicy } from '../../src/limits/sliding-window.js';
+import type { TokenBucketPolicy } from '../../src/limits/token-bucket.js';
 import { reserve, settle } from '../../src/limits/reservations.js';
 
 const MIN = 60_000;

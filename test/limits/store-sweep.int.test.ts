@@ -1,6 +1,6 @@
 /**
  * store.ts keeps its collection small by sweeping: at most once a minute, a take deletes every
- * key's state whose `expiresAt` has passed. policies.ts: `expiresAt` is "when (ms) the state
+ * key's state whose `expiresAt` has passed. limit-state.ts: `expiresAt` is "when (ms) the state
  * equals a fresh one and may be dropped" — so a sweep must drop expired state, and must never
  * drop state that still counts (a spent bucket, a full window, a lockout's strikes), or it would
  * hand the key its whole limit back.
@@ -59,7 +59,7 @@ describe('When limit state is swept', () => {
     // the first event has left the window, the one of T0 + 600 s still counts
     expect(await window.take('ann')).to.deep.equal({ allowed: true, remaining: 0 });
     expect(await window.take('ann')).to.deep.equal({ allowed: false, retryAfterSeconds: 540 });
-    // the second lockout within a day lasts twice the first (policies.ts: "grows with each repeat")
+    // the second lockout within a day lasts twice the first (sliding-window.ts: "grows with each repeat")
     await lockout.take('ann');
     await lockout.take('ann');
     expect(await lockout.take('ann')).to.deep.equal({ allowed: false, retryAfterSeconds: 120 });

@@ -4,7 +4,8 @@
  * counts every delivery it queues again").
  */
 import { expect } from 'chai';
-import { type LimitState, type Policy, step } from '../../src/limits/policies.js';
+import type { LimitState } from '../../src/limits/limit-state.js';
+import { type Policy, step } from '../../src/limits/policies.js';
 
 const MIN = 60_000;
 const window: Policy = { kind: 'sliding-window', max: 5, windowSeconds: 60 };

@@ -1,6 +1,6 @@
 /**
  * Retry-After of a token bucket while a token is held by a request in flight (src/limits:
- * policies.ts, reservations.ts). RFC 9110 §10.2.3: Retry-After says "how long the user agent
+ * token-bucket.ts, reservations.ts). RFC 9110 §10.2.3: Retry-After says "how long the user agent
  * ought to wait before making a follow-up request"; README (Public board): "A submission or +1
  * holds its token in each of its buckets before it is made … and gives them back when it is
  * refused or files nothing". A held token may come back at any moment, so a request the bucket
