@@ -11,7 +11,7 @@ import { holdsCurrent } from './conditional.js';
 import { type BoardDeps, cookieVisitor, personOfVisitor } from './context.js';
 import { createPageCache, fill, TOKEN_SLOT } from './page-cache.js';
 import type { PublicProduct } from './queries.js';
-import { sendPage } from './respond.js';
+import { pageHeaders, sendPage } from './respond.js';
 import { FORM_MAX_AGE_MS, type Visitor } from './tokens.js';
 import { boardRoute } from './visitor-http.js';
 
@@ -42,6 +42,12 @@ export function createPageAnswers(deps: BoardDeps) {
     }
     res.setHeader('Content-Type', type);
     res.end(body);
+  }
+
+  /** a page's 304 carries the page's own policies (respond.ts `pageHeaders`), the feed's its own */
+  function notModified(res: Response, type: string): void {
+    if (type.startsWith('text/html')) pageHeaders(res);
+    res.status(304).end();
   }
 
   return {
@@ -85,7 +91,7 @@ export function createPageAnswers(deps: BoardDeps) {
         );
         // no tag to compare: only `*` matches, as the page exists (RFC 9110 §13.1.2)
         if (holdsCurrent(req.headers['if-none-match'], undefined)) {
-          res.status(304).end();
+          notModified(res, type);
           return;
         }
         // a HEAD gets the GET's status and headers, no body (RFC 9110 §9.3.2): a page made for
@@ -103,7 +109,7 @@ export function createPageAnswers(deps: BoardDeps) {
       res.setHeader('Cache-Control', view.visitor ? 'private, no-cache' : 'no-cache');
       res.setHeader('ETag', etag);
       if (holdsCurrent(req.headers['if-none-match'], etag)) {
-        res.status(304).end();
+        notModified(res, type);
         return;
       }
       send(res, type, fill(page, formToken()));

@@ -65,11 +65,20 @@ export function sendPage(res: Response, status: number, html: string | Buffer): 
   // browser: not stored, going Back to it once past it could only send the form again
   // ("Confirm Form Resubmission"), and a code form sent again spends one of the visitor's tries
   if (res.req.method === 'POST') res.setHeader('Cache-Control', 'private, no-cache');
+  pageHeaders(res);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.end(html);
+}
+
+/**
+ * A page's own policies, on its 200 and on its 304 alike: a 304's headers replace those of the
+ * copy the browser keeps (RFC 9111 §4.3.4), so a revalidated page answered with the bare CSP ran
+ * none of its scripts and loaded none of its styles.
+ */
+export function pageHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', BOARD_CSP);
   // the board's own forms then carry their Origin (no-referrer makes browsers send "null")
   res.setHeader('Referrer-Policy', 'same-origin');
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.end(html);
 }
 
 /**

@@ -82,6 +82,31 @@ describe('Board answers that are no page carry a bare strict CSP (e2e)', () => {
     expectBare(await v.post(`${identity}/sign-out`, { csrf: field(signedIn.text, 'csrf') }), 303);
   });
 
+  it("but a page's 304 carries the page's own policies, as its 200 does", async () => {
+    // RFC 9111 §4.3.4: a 304's headers replace those of the copy the browser keeps — a board page
+    // revalidated under the bare policy ran none of its scripts (the +1 and the capture box
+    // fell back to plain form posts in a second tab)
+    for (const path of [world.boardPath, `${world.boardPath}/roadmap`]) {
+      const anonymous = new BoardVisitor(world.fb.url);
+      const page = await anonymous.get(path);
+      expect(page.status, path).to.equal(200);
+      const etag = page.headers.get('etag');
+      expect(etag, `${path} is tagged`).to.be.a('string');
+      for (const tag of [etag as string, '*']) {
+        const again = await new BoardVisitor(world.fb.url).get(path, { 'if-none-match': tag });
+        expect(again.status, `${path} If-None-Match: ${tag}`).to.equal(304);
+        for (const header of ['content-security-policy', 'referrer-policy']) {
+          expect(again.headers.get(header), `${path} ${header}`).to.equal(page.headers.get(header));
+        }
+      }
+    }
+    const feed = `${world.boardPath}/changelog.atom`;
+    const tagged = (await new BoardVisitor(world.fb.url).get(feed)).headers.get('etag') as string;
+    const feedAgain = await new BoardVisitor(world.fb.url).get(feed, { 'if-none-match': tagged });
+    expect(feedAgain.status).to.equal(304);
+    expect(feedAgain.headers.get('content-security-policy')).to.equal(BARE);
+  });
+
   it('on the changelog feed, a body that loads and runs nothing either', async () => {
     const feed = await new BoardVisitor(world.fb.url).get(`${world.boardPath}/changelog.atom`);
     expect(feed.status).to.equal(200);
