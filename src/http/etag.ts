@@ -99,9 +99,29 @@ export function ifMatchRefused(
       `If-Match ${shownTags(ifMatch)} names only weak tags, which never match (RFC 9110 §13.1.1 compares strongly); send the ETag as read, current ETag ${etag}`,
     );
   }
+  if (namesEarlierRevision(tags, etag)) {
+    return new PreconditionFailed(
+      `the ${what} has changed since it was read (If-Match ${shownTags(ifMatch)}, current ETag ${etag}); read it again`,
+    );
+  }
+  // `"draft"`, `"00"`, a revision the resource never reached: it did not change, the tag is wrong
   return new PreconditionFailed(
-    `the ${what} has changed since it was read (If-Match ${shownTags(ifMatch)}, current ETag ${etag}); read it again`,
+    `If-Match ${shownTags(ifMatch)} holds no entity tag of this ${what}, which is at revision ${versionOf(etag)} (current ETag ${etag}); send the ETag as read`,
   );
+}
+
+/**
+ * Whether a strong tag names a revision before the current one: the resource has changed since
+ * that tag was read. Any other refused tag (not a revision as etagFor writes it, or one not
+ * reached yet) was never an ETag of it, and "changed since it was read" would send the client to
+ * read again and send the same tag. A current version that is no integer counts as changed.
+ */
+function namesEarlierRevision(tags: string[], etag: string): boolean {
+  const current = versionOf(etag);
+  if (current === undefined || !ONLY_REVISION.test(current)) return true;
+  return tags
+    .map(versionOf)
+    .some((v) => v !== undefined && ONLY_REVISION.test(v) && Number(v) < Number(current));
 }
 
 /** how much of a refused If-Match a message repeats: enough to recognise, not a whole header */

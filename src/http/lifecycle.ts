@@ -3,7 +3,7 @@
  * oidc-provider's endpoints). The HTTP middleware runs every step; the MCP server brings its own
  * authentication and input and runs the core (CORE_STEPS: all but authenticate, readBody, answer):
  *
- *   authenticate → checkIdempotencyKey → readBody → recheckCredential → validate → authorize
+ *   authenticate → checkIdempotencyKey → checkIfMatchSyntax → readBody → recheckCredential → validate → authorize
  *     → findScope → throttle → checkPreconditions → handle → preconditionsAnswered → awaitReadModels
  *     → checkResponse → answer
  *
@@ -26,6 +26,7 @@ import {
   authenticate,
   authorize,
   checkIdempotencyKey,
+  checkIfMatchSyntax,
   readBody,
   recheckCredential,
   validate,
@@ -128,6 +129,7 @@ export type Step = <S extends ServiceTypes>(
 export const HTTP_STEPS: readonly Step[] = [
   authenticate,
   checkIdempotencyKey,
+  checkIfMatchSyntax,
   readBody,
   recheckCredential,
   validate,
@@ -150,6 +152,7 @@ export const HTTP_STEPS: readonly Step[] = [
 export const CORE_STEPS: readonly Step[] = [
   recheckCredential,
   checkIdempotencyKey,
+  checkIfMatchSyntax,
   validate,
   authorize,
   findScope,

@@ -113,7 +113,7 @@ const IF_MATCH = z.object({
     .string()
     .optional()
     .describe(
-      'Refuses the write (412) unless the resource is still at the revision of this ETag; the revision part is compared, so `"3"` works as well as the full tag.',
+      'Refuses the write (412) unless the resource is still at the revision of this ETag; the revision part is compared, so `"3"` works as well as the full tag. A value that lists no entity tag (unquoted words, `W/x`) answers 400.',
     ),
 });
 const IF_MATCH_ON_READ = z.object({
@@ -121,7 +121,7 @@ const IF_MATCH_ON_READ = z.object({
     .string()
     .optional()
     .describe(
-      'Answers 412 instead of the resource unless it is still at the revision of this ETag (`*`: any revision; a weak tag never matches). Evaluated before If-None-Match.',
+      'Answers 412 instead of the resource unless it is still at the revision of this ETag (`*`: any revision; a weak tag never matches); 400 for a value that lists no entity tag. Evaluated before If-None-Match.',
     ),
 });
 const IF_NONE_MATCH = z.object({

@@ -78,7 +78,7 @@ describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', f
       const refused = await callTool(mcp, 'get_note', { id }, { ifMatch: '"999"' });
       expect(refused._meta?.status).to.equal(412);
       expect(envelopeOf(refused)).to.deep.equal({
-        error: `the note has changed since it was read (_meta.ifMatch "999", current _meta.etag ${etag}); read it again`,
+        error: `_meta.ifMatch "999" holds no entity tag of this note, which is at revision 0 (current _meta.etag ${etag}); send a result's _meta.etag as it is`,
       });
       const matched = await callTool(mcp, 'get_note', { id }, { ifMatch: etag });
       expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);
@@ -91,7 +91,7 @@ describe('When an MCP tool call carries _meta.ifMatch (precedence and reads)', f
       const refused = await callTool(mcp, 'get_tag', { id: tagId }, { ifMatch: '"999"' });
       expect(refused._meta?.status).to.equal(412);
       expect(envelopeOf(refused)).to.deep.equal({
-        error: `the tag has changed since it was read (_meta.ifMatch "999", current _meta.etag ${etag}); read it again`,
+        error: `_meta.ifMatch "999" holds no entity tag of this tag, which is at revision 0 (current _meta.etag ${etag}); send a result's _meta.etag as it is`,
       });
       const matched = await callTool(mcp, 'get_tag', { id: tagId }, { ifMatch: etag });
       expect(matched.isError, JSON.stringify(matched.content)).to.not.equal(true);

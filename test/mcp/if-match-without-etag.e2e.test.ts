@@ -39,14 +39,15 @@ describe('When an MCP tool call without an ETag carries _meta.ifMatch', function
     });
 
     it('names a long ifMatch cut between characters, never in half of an emoji', async () => {
-      // README: "whatever the service cuts … is cut between characters"
+      // README: "whatever the service cuts … is cut between characters"; no entity tag holds an
+      // emoji (RFC 9110 §8.8.3), so it is refused as malformed, 400
       const refused = await callTool(w.mcp, 'get_item', w.args, {
         ifMatch: `"${'😀'.repeat(100)}"`,
       });
-      expect(refused._meta?.status).to.equal(412);
+      expect(refused._meta?.status).to.equal(400);
       const { error } = envelopeOf(refused);
       expect(/\p{Cs}/u.test(error!), JSON.stringify(error)).to.equal(false);
-      expect(error).to.contain(`_meta.ifMatch "${'😀'.repeat(63)}… cannot match`);
+      expect(error).to.contain(`_meta.ifMatch "${'😀'.repeat(63)}… holds no entity tag`);
     });
 
     it('performs the call under ifMatch *', async () => {

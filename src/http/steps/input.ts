@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { InvalidArgument, NotFound, Unauthenticated } from '../../../commands/shared/errors.js';
 import { HttpProblem } from '../errors.js';
+import { malformedIfMatch } from '../if-match-syntax.js';
 import type { Step } from '../lifecycle.js';
 import { describeIssues } from '../validation.js';
 
@@ -40,6 +41,16 @@ export const checkIdempotencyKey: Step = (x) => {
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw new InvalidArgument('Idempotency-Key must be 1 to 255 visible ASCII characters');
   }
+};
+
+/**
+ * An If-Match that lists no entity tag is a malformed request, 400, whatever the method and
+ * whether or not the resource exists (if-match-syntax.ts says why not 412).
+ */
+export const checkIfMatchSyntax: Step = (x) => {
+  const { op } = x.prepared;
+  const malformed = malformedIfMatch(x.facts.ifMatch, !!op.versioned && !op.createsInCollection);
+  if (malformed) throw malformed;
 };
 
 /** A read's input is its URL (RFC 9110 §9.3.1): a body sent with one is not read. */

@@ -41,7 +41,7 @@ describe('Notes writes whose If-Match lists ETags', function () {
   });
 
   describe('When no tag of the If-Match names a revision', () => {
-    it('answers 412 naming the tag sent and the ETag a read sends, to read again', async () => {
+    it('answers 412 naming the tag sent and the ETag a read sends: no tag of the note, not a change', async () => {
       const created = await api('POST', '/v1/notes', { content: 'draft', tags: ['x'] });
       const path = `/v1/notes/${created.body.id}`;
       const res = await api('PUT', path, { content: 'x' }, { 'if-match': '"draft", "v2"' });
@@ -49,7 +49,7 @@ describe('Notes writes whose If-Match lists ETags', function () {
       expect(etag).to.match(/^"0\.[A-Za-z0-9_-]{11}"$/);
       expect(res.status).to.equal(412);
       expect(res.body).to.deep.equal({
-        error: `the note has changed since it was read (If-Match "draft", "v2", current ETag ${etag}); read it again`,
+        error: `If-Match "draft", "v2" holds no entity tag of this note, which is at revision 0 (current ETag ${etag}); send the ETag as read`,
       });
     });
 
@@ -64,7 +64,7 @@ describe('Notes writes whose If-Match lists ETags', function () {
         const etag = (await api('GET', path)).headers.get('etag');
         expect(res.status, `${what}: ${res.text}`).to.equal(412);
         expect(res.body, what).to.deep.equal({
-          error: `the ${what} has changed since it was read (If-Match "v2", current ETag ${etag}); read it again`,
+          error: `If-Match "v2" holds no entity tag of this ${what}, which is at revision 0 (current ETag ${etag}); send the ETag as read`,
         });
       }
     });

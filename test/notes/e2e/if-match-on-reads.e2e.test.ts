@@ -12,9 +12,16 @@
 import { expect } from 'chai';
 import { type Api, signedInNotesApi } from './support.js';
 
-/** the lifecycle's and the handler's 412 alike (src/http/etag.ts ifMatchRefused) */
+/** the lifecycle's and the handler's 412 alike (src/http/etag.ts ifMatchRefused) for a stale tag */
 const changed = (what: string, ifMatch: string, etag: string) =>
   `the ${what} has changed since it was read (If-Match ${ifMatch}, current ETag ${etag}); read it again`;
+
+/**
+ * the same for a tag the
+ * resource never had (a revision it has not reached): not "changed since it was read"
+ */
+const notItsTag = (what: string, ifMatch: string, etag: string) =>
+  `If-Match ${ifMatch} holds no entity tag of this ${what}, which is at revision 0 (current ETag ${etag}); send the ETag as read`;
 
 describe('When a notes read that answers an ETag carries If-Match (e2e)', function () {
   this.timeout(30_000);
@@ -41,7 +48,7 @@ describe('When a notes read that answers an ETag carries If-Match (e2e)', functi
       const etag = await etagOf(path);
       const refused = await api('GET', path, undefined, { 'if-match': '"999"' });
       expect(refused.status, refused.text).to.equal(412);
-      expect(refused.body).to.deep.equal({ error: changed(noun, '"999"', etag) });
+      expect(refused.body).to.deep.equal({ error: notItsTag(noun, '"999"', etag) });
     });
 
     it(`answers ${what} 200 for its current ETag, its revision alone, or *`, async () => {
