@@ -57,3 +57,33 @@ export function jsonBody(options: {
     });
   };
 }
+
+/** A body limit in bytes as body-parser reads `limit` (`1mb` is 1,048,576; a number is bytes). */
+export function limitInBytes(limit: string | number): number {
+  if (typeof limit === 'number') return limit;
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
+  if (!match) throw new Error(`body limit ${limit} is not <n>, <n>kb, <n>mb or <n>gb`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[
+    (match[2] ?? 'b').toLowerCase() as 'b'
+  ];
+  return Number(match[1]) * unit;
+}
+
+/**
+ * A body given as a value, not read off a request (a hosted MCP tool call's arguments): over
+ * `limit` bytes as JSON, the same refusal body-parser gives a REST request's (errors.ts answers
+ * it 413 on notes, 400 on the feedback board), so a tool call too large for the API is told what
+ * REST tells, whichever server it went through; undefined when it fits.
+ */
+export function bodyOverLimit(body: unknown, limit: number): Error | undefined {
+  if (body === undefined) return undefined;
+  const length = Buffer.byteLength(JSON.stringify(body) ?? '');
+  if (length <= limit) return undefined;
+  return Object.assign(new Error('request entity too large'), {
+    status: 413,
+    expose: true,
+    type: 'entity.too.large',
+    length,
+    limit,
+  });
+}

@@ -16,7 +16,7 @@ import {
   type Response,
   Router,
 } from 'express';
-import { jsonBody } from './json-body.js';
+import { bodyOverLimit, jsonBody, limitInBytes } from './json-body.js';
 import { NotFound } from '../../commands/shared/errors.js';
 import { docsRouter } from './docs.js';
 import type { ErrorEnvelope } from './envelopes.js';
@@ -107,8 +107,10 @@ export function createServiceHttp<S extends ServiceTypes>(
     logger: options.logger ?? consoleLogger(),
     challenge: options.challenge ?? defaultChallenge,
   });
+  const bodyLimit = options.bodyLimit ?? '1mb';
+  const bodyLimitBytes = limitInBytes(bodyLimit);
   const jsonParser = jsonBody({
-    limit: options.bodyLimit ?? '1mb',
+    limit: bodyLimit,
     type: () => true,
     strict: true,
   });
@@ -222,6 +224,9 @@ export function createServiceHttp<S extends ServiceTypes>(
     async execute(operationId, raw, facts) {
       const entry = prepared.get(operationId);
       if (!entry) throw new HttpProblem('route-not-found', `no operation ${operationId}`);
+      // the body REST would have read: bounded as REST bounds it (json-body.ts bodyOverLimit)
+      const tooLarge = bodyOverLimit(raw.body, bodyLimitBytes);
+      if (tooLarge) throw tooLarge;
       return runSteps(CORE_STEPS, { prepared: entry, facts, raw }, hooks);
     },
   };

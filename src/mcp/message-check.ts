@@ -21,6 +21,16 @@ import {
 import { ANSWER_TOO_LARGE, MAX_BATCH_MESSAGES } from './batch-work.js';
 import { RESERVED_ARGUMENT_NAMES } from './tool-input.js';
 
+/**
+ * The largest JSON-RPC message either server reads (the SDK's stdio bound,
+ * STDIO_DEFAULT_MAX_BUFFER_SIZE): past it, -32700 "the message is too large". It is above the
+ * services' 1 MiB request body on purpose: a tool call whose arguments are too large for the API
+ * is read and answered as REST answers the body (413 on notes, 400 on the feedback board), an
+ * error result the assistant can act on, on the hosted servers as on the local one, which
+ * forwards the call to REST.
+ */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
 export interface MessageProblem {
   code: number;
   message: string;

@@ -19,10 +19,10 @@ import {
   type JSONRPCMessage,
   JSONRPCMessageSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { problemOf } from './message-check.js';
+import { MAX_MESSAGE_BYTES, problemOf } from './message-check.js';
 
-/** The SDK's own bound (STDIO_DEFAULT_MAX_BUFFER_SIZE); the notes API takes bodies of 1 MiB. */
-export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+/** The bound of every MCP message (message-check.ts); the notes API takes bodies of 1 MiB. */
+export const MAX_LINE_BYTES = MAX_MESSAGE_BYTES;
 
 /** How much of a too-large line's end is kept to find its id in. */
 const TAIL_BYTES = 300;
