@@ -75,7 +75,9 @@ export function ifMatchHoldsFor(ifMatch: string, etag: string): boolean {
  * The refusal of an If-Match that does not hold: the one message of every 412 for a resource
  * that carries an ETag (a read's, the handler's own check, a command that found a later revision). `etag` is the current ETag exactly as a read of
  * the resource sends it — with its digest where the answer carries one — so the client can see
- * it is not the one it holds; undefined when the resource does not exist.
+ * it is not the one it holds; undefined when the resource does not exist. "Changed since it was
+ * read" only when a tag names a revision the resource has left behind; a value that lists no
+ * entity tag at all never gets here (if-match-syntax.ts: 400).
  */
 export function ifMatchRefused(
   ifMatch: string,
