@@ -26,20 +26,25 @@ export const createTokenCommand: CliCommand = {
       }),
       flags,
     );
-    await withSession(env.config(), async ({ deps, context }) => {
+    const { user, created } = await withSession(env.config(), async ({ deps, context }) => {
       const user = await requireUser(deps.readStore, input.email);
       const created = await createToken(deps, context(), {
         ownerId: user.userId,
         name: input.name,
         expiresAt: input.expires ?? null,
       });
-      const expiry = created.expiresAt ? new Date(created.expiresAt).toISOString() : 'never';
-      env.out(
-        `created token "${created.name}" (${created.tokenId}) for ${user.email}, expires ${expiry}`,
-      );
-      env.out(created.token);
-      env.out('This value is shown once and cannot be recovered; store it now.');
+      return { user, created };
     });
+    // once the token is in the read model (it authenticates from now on): the value on the first
+    // line and the whole answer in one write, so `| head -1` takes the token whole
+    const expiry = created.expiresAt ? new Date(created.expiresAt).toISOString() : 'never';
+    env.out(
+      [
+        created.token,
+        `created token "${created.name}" (${created.tokenId}) for ${user.email}, expires ${expiry}`,
+        'The token on the first line is shown once and cannot be recovered; store it now.',
+      ].join('\n'),
+    );
   },
 };
 
