@@ -203,6 +203,18 @@ describe('When an import file breaks the text rules or names impossible dates', 
     });
   });
 
+  it('names the one key of an import of one item, not a range of it', async () => {
+    // a range of one printed "(APP-3 … APP-3)"; one item is named alone
+    const file = join(dir, 'one.json');
+    writeFileSync(file, JSON.stringify([{ body: 'just one' }]));
+    expect(await cliOk(dir, ...importInto(file))).to.match(
+      /^imported 1 item into acme-co\/APP \(APP-\d+\)\n$/,
+    );
+    expect(await cliOk(dir, ...importInto(file))).to.equal(
+      'imported 0 items into acme-co/APP; 1 already imported, skipped\n',
+    );
+  });
+
   it('records a creation time ahead of its own clock as the time of the import', async () => {
     // README: a createdAt later than the import's own time is recorded as that time, so an item
     // never shows its creation after its changes (it showed createdAt after statusChangedAt)

@@ -32,12 +32,17 @@ export const importItemsCommand: CliCommand = {
         rows,
       );
       const { imported, skipped } = report;
-      const range = imported.length > 0 ? ` (${imported[0]} … ${imported.at(-1)})` : '';
       env.out(
         `imported ${imported.length} ${imported.length === 1 ? 'item' : 'items'} into ` +
-          `${workspace.slug}/${input.product}${range}` +
+          `${workspace.slug}/${input.product}${keyRange(imported)}` +
           (skipped.length > 0 ? `; ${skipped.length} already imported, skipped` : ''),
       );
     });
   },
 };
+
+/** ` (APP-1 … APP-9)`: the first and last key imported; one key alone, nothing for none. */
+function keyRange(keys: readonly string[]): string {
+  if (keys.length === 0) return '';
+  return keys.length === 1 ? ` (${keys[0]})` : ` (${keys[0]} … ${keys.at(-1)})`;
+}
