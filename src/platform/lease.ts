@@ -3,6 +3,8 @@
  * anyone may take it once it has run out. The webhook worker and the projector each hold one, so
  * a second process of their kind stands by and takes over when the first dies.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Doc, ReadStore } from '../readstore/types.js';
 import { DuplicateKeyError } from '../readstore/types.js';
 
@@ -25,6 +27,21 @@ export interface Lease {
   release(holder: string): Promise<void>;
   /** who holds it at `now`; undefined when it is free or run out */
   holder(now: number): Promise<LeaseHolder | undefined>;
+}
+
+/**
+ * The label a holder takes a lease as: `<kind> pid <pid> on <host> (<8 hex>)`, unique per holder.
+ * One form for every lease (the projector's, the webhook worker's), so what an operator reads of
+ * who holds one — `rebuild`'s and `import-workspace`'s refusals, /readyz `heldBy`, the logs —
+ * names a process the same way. `kind` says what holds it: `server`, `projector`, `rebuild`…
+ */
+export function holderLabel(kind: string): string {
+  return `${kind} pid ${process.pid} on ${hostname()} (${randomUUID().slice(0, 8)})`;
+}
+
+/** ` (<holder>)`, as a refusal names the holder after "is running"; nothing when none is known. */
+export function heldByNote(heldBy: string | undefined): string {
+  return heldBy ? ` (${heldBy})` : '';
 }
 
 export function leaseIn(store: ReadStore, collection: string, id = 'lease'): Lease {

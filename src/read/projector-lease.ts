@@ -27,10 +27,8 @@
  * file when the read store is embedded, so `rebuild` can see any process that projects (an
  * embedded `npm start` too) and refuse to drop a read model under it.
  */
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Lease } from '../platform/lease.js';
+import { holderLabel, type Lease } from '../platform/lease.js';
 import type { Logger } from '../platform/logger.js';
 
 export const PROJECTOR_LEASE = 'projector_lease';
@@ -49,7 +47,7 @@ export interface HeldLease {
 export type LeaseWait = StandingBy | { state: 'unavailable'; error: string };
 
 /**
- * Standing by, since when (ISO), for whom: the holder's label (kind, pid, host: holderName) and
+ * Standing by, since when (ISO), for whom: the holder's label (kind, pid, host: holderLabel) and
  * when its lease runs out unless renewed (ISO), as the last try found them (none when it could
  * not tell: the lease went free meanwhile, or its store refused the read).
  */
@@ -86,15 +84,10 @@ interface LeaseDeps {
   signal?: AbortSignal;
 }
 
-/** Unique per holder, and readable where `rebuild` names who holds the lease. */
-export function holderName(kind: string): string {
-  return `${kind} pid ${process.pid} on ${hostname()} (${randomUUID().slice(0, 8)})`;
-}
-
 /** Waits (standing by) until the lease is this process's, then keeps it renewed. */
 export async function holdProjectorLease(deps: LeaseDeps): Promise<HeldLease> {
   const { lease, leaseMs, logger, signal } = deps;
-  const holder = holderName(deps.kind ?? 'projector');
+  const holder = holderLabel(deps.kind ?? 'projector');
   const failures = storeFailures(deps);
   let last: LeaseWait | undefined;
   for (;;) {
@@ -154,7 +147,7 @@ function storeFailures(
 export async function tryLease(
   deps: LeaseDeps,
 ): Promise<HeldLease | { heldBy: string | undefined }> {
-  const holder = holderName(deps.kind ?? 'projector');
+  const holder = holderLabel(deps.kind ?? 'projector');
   if (await deps.lease.take(holder, Date.now(), deps.leaseMs)) return keep(deps, holder);
   return { heldBy: (await heldBy(deps.lease))?.heldBy };
 }
@@ -218,7 +211,7 @@ export async function shareProjectorLease(
   },
 ): Promise<HeldLease> {
   const { lease, leaseMs, logger, signal } = deps;
-  const holder = holderName('server');
+  const holder = holderLabel('server');
   const period = periodOf(leaseMs);
   const failures = storeFailures(deps);
   const take = async () => {

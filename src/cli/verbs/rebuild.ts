@@ -12,6 +12,7 @@
  * holds the lease, a projector starting meanwhile stands by.
  */
 import { z } from 'zod';
+import { heldByNote } from '../../platform/lease.js';
 import { silentLogger } from '../../platform/logger.js';
 import { openStores } from '../../platform/stores.js';
 import { createProjectionEngine } from '../../read/projection-engine.js';
@@ -82,9 +83,8 @@ export const rebuildCommand: CliCommand = {
     if ('heldBy' in lease) {
       // closed without a flush: what it opened as dropped stays on disk as it was
       await stores.close().catch(() => {});
-      const who = lease.heldBy ? ` (${lease.heldBy})` : '';
       throw new ProjectorRunningError(
-        `a projector is running${who}; stop it before rebuilding ${what}`,
+        `a projector is running${heldByNote(lease.heldBy)}; stop it before rebuilding ${what}`,
       );
     }
     const log = engineLog();

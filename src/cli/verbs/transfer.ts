@@ -9,6 +9,7 @@ import { exportWorkspace } from '../../feedback/transfer/export.js';
 import { embeddedFile } from '../../platform/stores.js';
 import { ExportFileError, importWorkspace } from '../../feedback/transfer/import.js';
 import { type SettleReport, settleImport } from '../../feedback/transfer/settle.js';
+import { heldByNote } from '../../platform/lease.js';
 import { silentLogger } from '../../platform/logger.js';
 import { tryLease } from '../../read/projector-lease.js';
 import { loadSecret } from '../../platform/secret.js';
@@ -82,7 +83,7 @@ export const importWorkspaceCommand: CliCommand = {
       });
       if ('heldBy' in held) {
         throw new ProjectorRunningError(
-          `a webhook worker is running (${held.heldBy ?? 'another process'}); stop the server and any start:webhooks before importing, or it would deliver the imported events again`,
+          `a webhook worker is running${heldByNote(held.heldBy)}; stop the server and any start:webhooks before importing, or it would deliver the imported events again`,
         );
       }
       try {

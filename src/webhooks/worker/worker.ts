@@ -8,8 +8,6 @@
  * One worker delivers at a time: it holds a lease in the read store and renews it; a second
  * worker (another `npm run start:webhooks`) stands by and takes over when the lease runs out.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { EventStore } from '../../eventstore/types.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReadStore } from '../../readstore/types.js';
@@ -27,7 +25,7 @@ import { createFanOut } from './fan-out.js';
 import { createFollower } from './follow.js';
 import { createPayloads } from './payloads.js';
 import { createPersister } from './persist.js';
-import type { Lease } from '../../platform/lease.js';
+import { holderLabel, type Lease } from '../../platform/lease.js';
 import { loadCheckpoint, saveCheckpoint, workerLeaseIn } from './state.js';
 
 export interface WorkerDeps {
@@ -65,9 +63,14 @@ export interface WebhookWorker {
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
+/** what holds the delivery lease, as its holder's label says */
+export const WORKER_KIND = 'webhook worker';
+
 export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
   const { readStore, logger } = deps;
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  // the form every lease holder takes (platform/lease.ts), so import-workspace's refusal names
+  // this worker as rebuild's names a projector
+  const holder = holderLabel(WORKER_KIND);
   const leaseMs = deps.leaseMs ?? 15_000;
   const lease = deps.lease ?? workerLeaseIn(readStore);
   const renewMs = deps.renewMs ?? 5_000;
@@ -190,7 +193,12 @@ export function createWebhookWorker(deps: WorkerDeps): WebhookWorker {
       stopped = false;
       await setupDeliveries(readStore);
       await tick();
-      if (!leading) logger.info('webhook worker standing by: another worker holds the lease');
+      if (!leading) {
+        const held = await lease.holder(Date.now()).catch(() => undefined);
+        logger.info('webhook worker standing by: another worker holds the lease', {
+          ...(held ? { heldBy: held.holder } : {}),
+        });
+      }
       const renew = () => {
         leaseTimer = setTimeout(() => {
           ticking = tick().finally(() => {
