@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import type { z } from 'zod';
 import { ConfigError, configTable, loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 
@@ -181,6 +182,44 @@ describe('Configuration', () => {
       for (const key of keys)
         expect(table).to.match(new RegExp(`\\| \`${key}\` \\|[^\\n]*\\| [a-zA-Z\`]`));
       expect(table.split('\n')).to.have.length(keys.length + 2);
+    });
+
+    it("states in each key's meaning every bound and form a value of it is refused for", () => {
+      // "METRICS_TOKEN must be at least 16 characters and PROJECTION_WAIT_MS from 100 to 120000
+      // (the start error says so, the table does not)": what a refusal says a value must be is
+      // in the key's meaning, except the forms the README's prose states for every key of a kind
+      const statedForAll = [
+        'a whole number in decimal digits', // "Numbers are plain decimal digits"
+        'one of true, false, 1, 0, yes, no', // "a switch is `true` or `false` …"
+        'an http:// or https:// URL', // "the base URLs … are http(s) URLs without a query …"
+        'an http:// or https:// URL without a query (?) or fragment (#)',
+      ];
+      const probes = ['x', '999999999999', 'http://a.example/b?c'];
+      const unstated = new Set<string>();
+      for (const [key, schema] of Object.entries(configSchema.shape)) {
+        const meaning = ((schema as { description?: string }).description ?? '').replaceAll(
+          '`',
+          '',
+        );
+        for (const probe of probes) {
+          const parsed = (schema as z.ZodType).safeParse(probe);
+          if (parsed.success) continue;
+          const rule = parsed.error.issues[0]!.message.replace(/^(each )?must be /, '');
+          if (!statedForAll.includes(rule) && !meaning.includes(rule))
+            unstated.add(`${key}: ${rule}`);
+        }
+      }
+      expect([...unstated]).to.deep.equal([]);
+      const prose = readFileSync('README.md', 'utf8')
+        .split('\n## Configuration\n')[1]!
+        .split('| key |')[0]!;
+      for (const said of [
+        'plain decimal digits',
+        '`true` or `false`',
+        'http(s) URLs without a query',
+      ]) {
+        expect(prose).to.contain(said);
+      }
     });
 
     it('is the table of the README, word for word', () => {
