@@ -157,7 +157,7 @@ describe('When DATA_DIR is a read-only copy (CLI)', function () {
     await cliOk(target, 'import-workspace', '--file', file);
     const token = (
       await cliOk(target, 'create-token', '--email', 'max@acme.io', '--name', 'laptop')
-    ).split('\n')[1]!;
+    ).split('\n')[0]!;
     const { child, url } = await startProcess(target);
     try {
       const res = await fetch(`${url}/v1/workspaces/acme-co/products`, {
