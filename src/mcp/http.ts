@@ -27,7 +27,7 @@ import { INVALID_TEXT, jsonBody } from '../http/json-body.js';
 import type { ErrorEnvelope, HttpLogger } from '../http/registry.js';
 import { type RequestIds, requestIdsFor, sendJson } from '../http/respond.js';
 import { refuseCredential } from './credential-refusal.js';
-import { MAX_MESSAGE_BYTES } from './message-check.js';
+import { HOSTED_MAX_MESSAGE_BYTES } from './message-check.js';
 import { answerWithServer, jsonRpcError } from './per-request-server.js';
 import type { ServerInfo, ToolCatalog } from './server.js';
 
@@ -68,7 +68,7 @@ export interface McpEndpointOptions<P> {
   describeCaller?(principal: P): string;
   envelope: ErrorEnvelope;
   logger: HttpLogger;
-  /** largest accepted JSON-RPC message in bytes; default MAX_MESSAGE_BYTES (message-check.ts) */
+  /** largest accepted JSON-RPC message in bytes; default HOSTED_MAX_MESSAGE_BYTES (message-check.ts) */
   bodyLimit?: number;
   /** origins (`scheme://host[:port]`) a browser may call from: the service's own, configured ones */
   allowedOrigins: readonly string[];
@@ -79,7 +79,7 @@ export function mcpEndpoint<P>(options: McpEndpointOptions<P>): Router {
   // not strict: JSON that is no object nor array (`null`, `1`) is JSON, so no JSON-RPC Request
   // (-32600) rather than unparsable (-32700)
   const parseJson = jsonBody({
-    limit: options.bodyLimit ?? MAX_MESSAGE_BYTES,
+    limit: options.bodyLimit ?? HOSTED_MAX_MESSAGE_BYTES,
     type: 'application/json',
     strict: false,
   });

@@ -31,6 +31,15 @@ import { RESERVED_ARGUMENT_NAMES } from './tool-input.js';
  */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The largest message the hosted `/mcp` reads: twice the API's body, so a call a little too large
+ * for the API still gets REST's error result, but not the local server's 10 MiB — a hosted process
+ * holds up to HTTP_MAX_CONNECTIONS bodies in memory at once (2,000 × 10 MiB would be 20 GiB, more
+ * than the machine; 2,000 × 2 MiB is 4 GiB, against 2 GiB at the API's 1 MiB), where the local
+ * server reads one client's.
+ */
+export const HOSTED_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
 export interface MessageProblem {
   code: number;
   message: string;
