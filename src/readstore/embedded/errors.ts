@@ -2,7 +2,8 @@
  * Typed errors of the embedded read store. The first four mean the caller sent something
  * MongoDB would also reject, so they surface as programming errors, never as a silently
  * different result (as MongoDB's own refusals do: the adapter passes them on unmapped, and the
- * HTTP layer answers both as internal errors); the last is the file's.
+ * HTTP layer answers both as internal errors); the last, and the two answers below, are the
+ * file's: what it holds cannot be read, it cannot be opened, it refused a write.
  */
 import { ReadStoreUnavailableError } from '../types.js';
 
@@ -57,4 +58,32 @@ export class UnreadableDocumentsError extends ReadStoreUnavailableError {
   get collections(): string[] {
     return [...new Set(this.documents.map((d) => d.collection))];
   }
+}
+
+/**
+ * SQLite's codes for a file it cannot write now — disk full, an I/O error, a read-only file
+ * system, a lock held too long — as ReadStoreUnavailableError: the flush is tried again and the
+ * process reports itself not ready (failure audit: a full disk stopped the projection engine for
+ * good, every later write answering 500 while /readyz said ok). Any other error is a bug.
+ */
+const FILE_REFUSALS = /^SQLITE_(FULL|IOERR|READONLY|BUSY|LOCKED|CANTOPEN|NOMEM|PROTOCOL)/;
+
+export function refusedByFile(path: string, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !FILE_REFUSALS.test(code)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ReadStoreUnavailableError(`read store file ${path} refused a write: ${reason}`, {
+    cause: error,
+  });
+}
+
+export function unavailable(path: string, error: unknown): ReadStoreUnavailableError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ReadStoreUnavailableError(
+    `read store file ${path} cannot be opened as a read-store SQLite database (${reason}); ` +
+      'refusing to start with empty read models — restore the file from a backup; do not move ' +
+      'it away: on the embedded default it also holds the event log (`npm run cli -- verify` ' +
+      'checks the log)',
+    { cause: error },
+  );
 }

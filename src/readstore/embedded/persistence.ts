@@ -16,8 +16,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Doc, IndexSpec } from '../types.js';
-import { ReadStoreUnavailableError } from '../types.js';
-import { type UnreadableDocument, UnreadableDocumentsError } from './errors.js';
+import {
+  refusedByFile,
+  type UnreadableDocument,
+  UnreadableDocumentsError,
+  unavailable,
+} from './errors.js';
 import { type LeftOut, leftOut, type ProjectionGuard } from './flush-guards.js';
 
 const SCHEMA = `
@@ -251,34 +255,6 @@ export class ReadStoreFile {
   close(): void {
     if (this.db.open) this.db.close();
   }
-}
-
-/**
- * SQLite's codes for a file it cannot write now — disk full, an I/O error, a read-only file
- * system, a lock held too long — as ReadStoreUnavailableError: the flush is tried again and the
- * process reports itself not ready (failure audit: a full disk stopped the projection engine for
- * good, every later write answering 500 while /readyz said ok). Any other error is a bug.
- */
-const FILE_REFUSALS = /^SQLITE_(FULL|IOERR|READONLY|BUSY|LOCKED|CANTOPEN|NOMEM|PROTOCOL)/;
-
-function refusedByFile(path: string, error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !FILE_REFUSALS.test(code)) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ReadStoreUnavailableError(`read store file ${path} refused a write: ${reason}`, {
-    cause: error,
-  });
-}
-
-function unavailable(path: string, error: unknown): ReadStoreUnavailableError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new ReadStoreUnavailableError(
-    `read store file ${path} cannot be opened as a read-store SQLite database (${reason}); ` +
-      'refusing to start with empty read models — restore the file from a backup; do not move ' +
-      'it away: on the embedded default it also holds the event log (`npm run cli -- verify` ' +
-      'checks the log)',
-    { cause: error },
-  );
 }
 
 /** A stored document or index spec: JSON text of an object; anything else is reported. */
